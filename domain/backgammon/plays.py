@@ -1,0 +1,281 @@
+"""Legal plays: every distinct way to play a roll, and the game result a play may end with.
+
+Moves are numbered from the mover's side: points 1..24, ``BAR_POINT`` (25) for the bar and
+``OFF`` (0) for borne off. A play is the sequence of moves for one roll; plays are distinct when
+their resulting positions are (rules G-MOVE-1, G-MOVE-2, G-BAR-1, G-MAX-1, G-OFF-1, G-OFF-2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from domain.backgammon.position import CHECKERS_PER_SIDE, Position
+
+BAR_POINT = 25
+OFF = 0
+
+Dice = tuple[int, int]
+
+
+class IllegalPlayError(ValueError):
+    """A play that the rules do not allow in this position with these dice."""
+
+
+class InvalidDiceError(ValueError):
+    """Dice outside 1..6, or not two of them."""
+
+
+class GameResult(StrEnum):
+    """How a game ends when the last checker is borne off (rule G-WIN-1)."""
+
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+
+    @property
+    def multiplier(self) -> int:
+        """Points per cube value: backgammon is 3x, not 2x + 3x."""
+        return _MULTIPLIERS[self]
+
+
+_MULTIPLIERS = {GameResult.SINGLE: 1, GameResult.GAMMON: 2, GameResult.BACKGAMMON: 3}
+
+
+@dataclass(frozen=True, slots=True)
+class RulesOptions:
+    """Optional rules; the defaults are the tournament rules."""
+
+    # rule G-OFF-2 (preset "app"): among plays using the most dice, bear off wasting the
+    # fewest pips (a die larger than the point it bears off from wastes the difference).
+    minimise_bear_off_waste: bool = False
+
+
+TOURNAMENT_RULES = RulesOptions()
+APP_RULES = RulesOptions(minimise_bear_off_waste=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One checker moved by one die or more: from ``source`` to ``destination``."""
+
+    source: int
+    destination: int
+    hit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A whole turn's moves, one die at a time, and where they lead."""
+
+    moves: tuple[Move, ...]
+    position: Position
+    """The position after the play, with the opponent on roll (GNU Backgammon's convention)."""
+    game_result: GameResult | None = None
+
+    @property
+    def position_id(self) -> str:
+        """Position ID after the play (the opponent on roll)."""
+        return self.position.position_id
+
+
+def validate_dice(dice: Iterable[int]) -> Dice:
+    """Two dice, each 1..6, as a tuple."""
+    values = tuple(dice)
+    if len(values) != 2:
+        raise InvalidDiceError(f"a roll is two dice, got {len(values)}")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+            raise InvalidDiceError(f"a die shows 1 to 6, got {value!r}")
+    return values[0], values[1]
+
+
+def legal_plays(
+    position: Position, dice: Iterable[int], options: RulesOptions = TOURNAMENT_RULES
+) -> tuple[Play, ...]:
+    """Every legal play of ``dice`` in ``position``, one per resulting position.
+
+    An empty tuple means the roll cannot be played at all and the turn passes (rule G-MAX-1).
+    """
+    die_1, die_2 = validate_dice(dice)
+    if not sum(position.on_roll) or not sum(position.opponent):
+        return ()  # the game is over
+    search = _PlaySearch(position)
+    if die_1 == die_2:
+        found = search.doubles(die_1)
+    else:
+        found = search.non_doubles(max(die_1, die_2), min(die_1, die_2))
+    paths = list(found.values())
+    if options.minimise_bear_off_waste and paths:
+        least = min(map(_bear_off_waste, paths))
+        paths = [path for path in paths if _bear_off_waste(path) == least]
+    return tuple(_play(position, path) for path in paths)
+
+
+def apply_play(position: Position, play: Play | Iterable[Move]) -> Position:
+    """The position after ``play``'s moves, with the opponent on roll.
+
+    Checks that every move is physically possible (a checker to move, an open destination);
+    whether the moves are a legal play of a roll is decided by matching ``legal_plays``.
+    """
+    moves = play.moves if isinstance(play, Play) else tuple(play)
+    path = [(move.source, move.destination, 0) for move in moves]
+    return _play(position, path, check=True).position
+
+
+def game_result(position_after: Position) -> GameResult | None:
+    """The result if the side that just played (not on roll) has borne off all 15 (G-WIN-1)."""
+    if sum(position_after.opponent):
+        return None
+    loser = position_after.on_roll
+    if sum(loser) < CHECKERS_PER_SIDE:
+        return GameResult.SINGLE
+    # The winner's home board is the loser's points 19..24; index 24 is the loser's bar.
+    if any(loser[18:25]):
+        return GameResult.BACKGAMMON
+    return GameResult.GAMMON
+
+
+Step = tuple[int, int, int]
+"""One die's move in the search: (source, destination, die)."""
+Path = tuple[Step, ...]
+"""A play in the search, die by die in the order played."""
+
+# The search keys a board by one integer: 4 bits per point of the mover (index 0 counts the
+# borne-off checkers, 25 the bar) and one bit per point where an opposing blot was hit.
+_WEIGHT = tuple(1 << (4 * index) for index in range(26))
+_HIT = tuple(1 << (104 + point) for point in range(26))
+
+
+class _PlaySearch:
+    """Depth-first search over one roll, moving checkers on a scratch board and back again.
+
+    Only this class mutates anything, and only its own lists: positions stay immutable.
+    """
+
+    def __init__(self, position: Position) -> None:
+        # mine[0] counts borne-off checkers, mine[1..24] the points, mine[25] the bar.
+        self.mine = [CHECKERS_PER_SIDE - sum(position.on_roll), *position.on_roll]
+        theirs = position.opponent
+        # The opponent's point j is the mover's point 25 - j, at the opponent's index 24 - t.
+        self.blocked = [False] + [theirs[24 - point] >= 2 for point in range(1, 25)] + [False]
+        self.blot = [False] + [theirs[24 - point] == 1 for point in range(1, 25)] + [False]
+        self.outside = sum(self.mine[7:26])  # checkers not yet home; bear-off waits for 0
+        self.key = sum(count * weight for count, weight in zip(self.mine, _WEIGHT, strict=True))
+
+    def steps(self, die: int, highest_source: int = BAR_POINT) -> list[Step]:
+        """Single-die moves: from the bar first (G-BAR-1), else any open or bear-off target."""
+        mine = self.mine
+        if mine[BAR_POINT]:
+            target = BAR_POINT - die
+            return [] if self.blocked[target] else [(BAR_POINT, target, die)]
+        found = []
+        blocked = self.blocked
+        for source in range(min(highest_source, 24), 0, -1):
+            if not mine[source]:
+                continue
+            target = source - die
+            if target > 0:
+                if not blocked[target]:
+                    found.append((source, target, die))
+            elif not self.outside and (target == 0 or not any(mine[source + 1 : 7])):
+                # rule G-OFF-1: exact, or a higher die from the highest occupied point.
+                found.append((source, OFF, die))
+        return found
+
+    def move(self, step: Step, hits: int) -> tuple[int, int]:
+        """Move one checker; returns the new hit mask and the key delta to undo with."""
+        source, target, _ = step
+        mine = self.mine
+        mine[source] -= 1
+        mine[target] += 1
+        if source > 6 >= target:
+            self.outside -= 1
+        delta = _WEIGHT[target] - _WEIGHT[source]
+        if self.blot[target] and not hits & _HIT[target]:
+            delta += _HIT[target]
+            hits |= _HIT[target]
+        self.key += delta
+        return hits, delta
+
+    def unmove(self, step: Step, delta: int) -> None:
+        source, target, _ = step
+        mine = self.mine
+        mine[source] += 1
+        mine[target] -= 1
+        if source > 6 >= target:
+            self.outside += 1
+        self.key -= delta
+
+    def non_doubles(self, high: int, low: int) -> dict[int, Path]:
+        """rule G-MAX-1: both dice if possible; else one, the higher if it can be played."""
+        both: dict[int, Path] = {}
+        single: dict[int, dict[int, Path]] = {high: {}, low: {}}
+        for first, second in ((high, low), (low, high)):
+            for step in self.steps(first):
+                hits, delta = self.move(step, 0)
+                follow_ups = self.steps(second)
+                for follow_up in follow_ups:
+                    _, delta_2 = self.move(follow_up, hits)
+                    both.setdefault(self.key, (step, follow_up))
+                    self.unmove(follow_up, delta_2)
+                if not follow_ups:
+                    single[first].setdefault(self.key, (step,))
+                self.unmove(step, delta)
+        return both or single[high] or single[low]
+
+    def doubles(self, die: int) -> dict[int, Path]:
+        """Up to four moves of ``die``; sources never rise, so each set of moves is seen once."""
+        found: dict[int, Path] = {}
+        most = 0
+
+        def search(path: Path, highest_source: int, hits: int) -> None:
+            nonlocal found, most
+            steps = self.steps(die, highest_source) if len(path) < 4 else []
+            if not steps:
+                if len(path) > most:
+                    most, found = len(path), {}
+                if len(path) == most:
+                    found.setdefault(self.key, path)
+                return
+            for step in steps:
+                new_hits, delta = self.move(step, hits)
+                search((*path, step), step[0], new_hits)
+                self.unmove(step, delta)
+
+        search((), BAR_POINT, 0)
+        return found if most else {}
+
+
+def _play(position: Position, path: Iterable[Step], *, check: bool = False) -> Play:
+    mine = list(position.on_roll)
+    theirs = list(position.opponent)
+    moves = []
+    for source, target, _ in path:
+        if check:
+            _check_move(mine, theirs, source, target)
+        mine[source - 1] -= 1
+        hit = False
+        if target != OFF:
+            mine[target - 1] += 1
+            if theirs[24 - target] == 1:
+                theirs[24 - target] = 0
+                theirs[24] += 1
+                hit = True
+        moves.append(Move(source, target, hit))
+    after = Position.trusted(on_roll=tuple(theirs), opponent=tuple(mine))
+    return Play(tuple(moves), after, game_result(after))
+
+
+def _check_move(mine: list[int], theirs: list[int], source: int, target: int) -> None:
+    if not 1 <= source <= BAR_POINT or not OFF <= target < source:
+        raise IllegalPlayError(f"no move leads from {source} to {target}")
+    if not mine[source - 1]:
+        raise IllegalPlayError(f"no checker on {source} to move")
+    if target != OFF and theirs[24 - target] >= 2:
+        raise IllegalPlayError(f"point {target} is blocked")
+
+
+def _bear_off_waste(path: Path) -> int:
+    return sum(die - source for source, target, die in path if target == OFF)
