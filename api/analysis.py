@@ -1,0 +1,124 @@
+"""Stateless analysis: legal plays of a roll, and a decoded position and match id."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from domain.backgammon.notation import format_play
+from litestar import Controller, get, post
+from litestar.params import Parameter
+
+from domain.backgammon import (
+    APP_RULES,
+    TOURNAMENT_RULES,
+    Position,
+    legal_plays,
+)
+
+Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
+PositionId = Annotated[str, msgspec.Meta(min_length=14, max_length=14, examples=["4HPwATDgc/ABMA"])]
+
+
+class LegalPlaysRequest(msgspec.Struct, forbid_unknown_fields=True):
+    position_id: PositionId
+    dice: Annotated[list[Die], msgspec.Meta(min_length=2, max_length=2)]
+    rules: Literal["tournament", "app"] = "tournament"
+    """``app`` adds rule G-OFF-2 (no bear-off pip waste when another order wastes less)."""
+
+
+class LegalPlay(msgspec.Struct):
+    play: str
+    position_id: str
+    """The position after the play, with the opponent on roll (GNU Backgammon's convention)."""
+    game_result: Literal["single", "gammon", "backgammon"] | None
+
+
+class LegalPlays(msgspec.Struct):
+    plays: list[LegalPlay]
+
+
+class Board(msgspec.Struct):
+    """One side's checkers: ``points[i]`` is the side's own point i + 1."""
+
+    points: list[int]
+    bar: int
+    borne_off: int
+    pip_count: int
+
+
+class MatchIdFields(msgspec.Struct):
+    match_id: str
+    match_length: int
+    score: list[int]
+    cube_value: int
+    cube_owner: int | None
+    player_on_roll: int
+    turn: int
+    crawford: bool
+    game_state: str
+    double_offered: bool
+    resignation: int
+    dice: list[int]
+    jacoby: bool
+
+
+class PositionView(msgspec.Struct):
+    position_id: str
+    on_roll: Board
+    opponent: Board
+    match: MatchIdFields | None = None
+
+
+def legal_play_items(
+    position: Position, dice: list[int], *, app_rules: bool = False
+) -> list[LegalPlay]:
+    """The items of ``legal_plays`` as the API shows them (also used by match states)."""
+    plays = legal_plays(position, dice, APP_RULES if app_rules else TOURNAMENT_RULES)
+    return [
+        LegalPlay(
+            play=format_play(play),
+            position_id=play.position_id,
+            game_result=play.game_result.value if play.game_result else None,
+        )
+        for play in plays
+    ]
+
+
+class AnalysisController(Controller):
+    path = "/api/v1/analysis"
+    tags = ["analysis"]  # noqa: RUF012
+
+    @post("/legal-plays", status_code=200, summary="Every legal play of a roll in a position")
+    async def legal_plays(self, data: LegalPlaysRequest) -> LegalPlays:
+        position = Position.from_position_id(data.position_id)
+        return LegalPlays(legal_play_items(position, data.dice, app_rules=data.rules == "app"))
+
+    @get("/position", summary="Decode a Position ID (and optionally a Match ID)")
+    async def position(
+        self,
+        position_id: Annotated[str, Parameter(query="position_id", min_length=1)],
+        match_id: Annotated[str | None, Parameter(query="match_id")] = None,
+    ) -> PositionView:
+        position = Position.from_position_id(position_id)
+        return PositionView(
+            position_id=position.position_id,
+            on_roll=_board(position.on_roll),
+            opponent=_board(position.opponent),
+            match=_match_fields(match_id) if match_id else None,
+        )
+
+
+def _board(side: tuple[int, ...]) -> Board:
+    from domain.backgammon.position import pip_count
+
+    return Board(
+        points=list(side[:24]), bar=side[24], borne_off=15 - sum(side), pip_count=pip_count(side)
+    )
+
+
+def _match_fields(match_id: str) -> MatchIdFields:
+    from domain.backgammon.match_id import MatchState
+
+    state = MatchState.from_match_id(match_id)
+    return MatchIdFields(match_id=state.match_id, **state.as_dict())  # type: ignore[arg-type]

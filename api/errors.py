@@ -1,0 +1,150 @@
+"""Every error leaves the service as an RFC 9457 problem detail, mapped here and only here."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from litestar import Request, Response
+from litestar.exceptions import (
+    HTTPException,
+    NotAuthorizedException,
+    NotFoundException,
+    PermissionDeniedException,
+    ValidationException,
+)
+from litestar.status_codes import (
+    HTTP_400_BAD_REQUEST,
+    HTTP_403_FORBIDDEN,
+    HTTP_404_NOT_FOUND,
+    HTTP_409_CONFLICT,
+    HTTP_422_UNPROCESSABLE_ENTITY,
+    HTTP_500_INTERNAL_SERVER_ERROR,
+)
+
+from domain.backgammon import IllegalPlayError, InvalidDiceError, InvalidPositionError
+from domain.errors import (
+    ConflictError,
+    DomainError,
+    ForbiddenError,
+    InvalidInputError,
+    NotFoundError,
+)
+
+PROBLEM_JSON = "application/problem+json"
+_MISSING_FIELD = re.compile(r"missing required field `([^`]+)`")
+TYPE_BASE = "https://bgtd.example/problems/"
+log = logging.getLogger("bgtd.api")
+
+_STATUS_OF_CATEGORY: list[tuple[type[DomainError], int]] = [
+    (InvalidInputError, HTTP_422_UNPROCESSABLE_ENTITY),
+    (NotFoundError, HTTP_404_NOT_FOUND),
+    (ConflictError, HTTP_409_CONFLICT),
+    (ForbiddenError, HTTP_403_FORBIDDEN),
+]
+_TITLES = {
+    400: "Bad request",
+    401: "Not authenticated",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    422: "Invalid input",
+    500: "Internal error",
+}
+
+
+def problem(status: int, slug: str, detail: str, **extensions: Any) -> Response[dict[str, Any]]:
+    body = {
+        "type": TYPE_BASE + slug,
+        "title": _TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+        **extensions,
+    }
+    return Response(body, status_code=status, media_type=PROBLEM_JSON)
+
+
+def domain_error(_: Request[Any, Any, Any], error: DomainError) -> Response[dict[str, Any]]:
+    status = next(
+        (code for category, code in _STATUS_OF_CATEGORY if isinstance(error, category)),
+        HTTP_400_BAD_REQUEST,
+    )
+    extensions = {key: _jsonable(value) for key, value in error.extensions.items()}
+    if isinstance(error, InvalidInputError):
+        extensions["errors"] = [{"field": error.field, "message": error.message}]
+    return problem(status, error.type_slug, error.detail, **extensions)
+
+
+def rules_error(_: Request[Any, Any, Any], error: ValueError) -> Response[dict[str, Any]]:
+    """Errors of the rules core, raised on input a client sent: name the field they came from."""
+    field = getattr(error, "field", None) or _FIELD_OF_RULES_ERROR.get(type(error), "body")
+    status = HTTP_409_CONFLICT if isinstance(error, IllegalPlayError) else 422
+    slug = "illegal-play" if isinstance(error, IllegalPlayError) else "invalid-input"
+    errors = [{"field": field, "message": str(error)}]
+    return problem(status, slug, f"{field}: {error}", errors=errors)
+
+
+_FIELD_OF_RULES_ERROR: dict[type[Exception], str] = {
+    InvalidPositionError: "position_id",
+    InvalidDiceError: "dice",
+    IllegalPlayError: "play",
+}
+
+
+def validation_error(
+    _: Request[Any, Any, Any], error: ValidationException
+) -> Response[dict[str, Any]]:
+    """Litestar's decoding errors (missing fields, wrong types) as 422 with the fields named."""
+    errors = []
+    for item in error.extra if isinstance(error.extra, list) else []:
+        if isinstance(item, dict):
+            message = str(item.get("message", "invalid"))
+            missing = _MISSING_FIELD.search(message)
+            key = missing.group(1) if missing else str(item.get("key") or "body")
+            errors.append({"field": key.removeprefix("$."), "message": message})
+    if not errors:
+        errors.append({"field": "body", "message": str(error.detail)})
+    detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
+    return problem(HTTP_422_UNPROCESSABLE_ENTITY, "invalid-input", detail, errors=errors)
+
+
+def http_error(_: Request[Any, Any, Any], error: HTTPException) -> Response[dict[str, Any]]:
+    slugs = {
+        NotAuthorizedException: "not-authenticated",
+        PermissionDeniedException: "forbidden",
+        NotFoundException: "not-found",
+    }
+    slug = next((s for cls, s in slugs.items() if isinstance(error, cls)), "http-error")
+    response = problem(error.status_code, slug, str(error.detail))
+    if error.headers:
+        response.headers.update(error.headers)
+    return response
+
+
+def unexpected_error(request: Request[Any, Any, Any], error: Exception) -> Response[dict[str, Any]]:
+    """Last resort: log the bug, tell the client nothing internal."""
+    log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=error)
+    return problem(
+        HTTP_500_INTERNAL_SERVER_ERROR,
+        "internal-error",
+        "an internal error occurred; it was logged",
+    )
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+exception_handlers: dict[Any, Any] = {
+    DomainError: domain_error,
+    InvalidPositionError: rules_error,
+    InvalidDiceError: rules_error,
+    IllegalPlayError: rules_error,
+    ValidationException: validation_error,
+    HTTPException: http_error,
+    Exception: unexpected_error,
+}

@@ -1,0 +1,136 @@
+"""Follows the event store's notification log and keeps the read models up to date.
+
+Each projection's rows and its position in the log are written in one SQLite transaction, so
+every event is applied exactly once, a restart resumes where it stopped, and a rebuild is
+"drop the tables, reset the position, catch up".
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+import sqlite_utils
+
+from domain.events import DomainEvent
+
+BATCH_SIZE = 500
+
+
+class EventSource:
+    """What a projection runner reads: ``(notification id, event)`` pairs after a position."""
+
+    def read(self, after: int, limit: int) -> Sequence[tuple[int, DomainEvent]]:
+        raise NotImplementedError
+
+
+class Projection:
+    """A read model: its tables and one handler per event type it cares about.
+
+    Handlers are methods named after the event in snake case: ``PlayerRegistered`` is handled
+    by ``player_registered(self, event, db)``. Events without a handler are skipped.
+    """
+
+    name: ClassVar[str]
+    tables: ClassVar[tuple[str, ...]] = ()
+
+    def create_tables(self, db: sqlite_utils.Database) -> None:
+        """Create the projection's tables if they do not exist yet."""
+
+    def handle(self, event: DomainEvent, db: sqlite_utils.Database) -> None:
+        handler = _handler_name(type(event).__name__)
+        method: Callable[[Any, sqlite_utils.Database], None] | None = getattr(self, handler, None)
+        if method is not None:
+            method(event, db)
+
+
+@cache
+def _handler_name(event_name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", event_name).lower()
+
+
+class Views:
+    """The read-model database and the projections that fill it."""
+
+    def __init__(self, path: Path | str, source: EventSource, projections: Sequence[Projection]):
+        self._connection = sqlite3.connect(
+            str(path), check_same_thread=False, isolation_level=None, timeout=30
+        )
+        self._connection.execute("PRAGMA journal_mode=WAL")
+        self._connection.execute("PRAGMA synchronous=NORMAL")
+        self.db = sqlite_utils.Database(self._connection)
+        self._source = source
+        self.projections = list(projections)
+        self._lock = threading.RLock()
+        with self._lock:
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS projection_positions "
+                "(name TEXT PRIMARY KEY, position INTEGER NOT NULL)"
+            )
+            for projection in self.projections:
+                projection.create_tables(self.db)
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite_utils.Database]:
+        """The database for queries, not interleaved with an update."""
+        with self._lock:
+            yield self.db
+
+    def position(self, name: str) -> int:
+        row = self.db.execute(
+            "SELECT position FROM projection_positions WHERE name = ?", [name]
+        ).fetchone()
+        return int(row[0]) if row else 0
+
+    def catch_up(self) -> int:
+        """Apply every event not yet applied; returns the number of events read."""
+        read = 0
+        with self._lock:
+            while True:
+                positions = {p.name: self.position(p.name) for p in self.projections}
+                start = min(positions.values(), default=0)
+                batch = self._source.read(start, BATCH_SIZE)
+                if not batch:
+                    return read
+                read += len(batch)
+                self._apply(batch, positions)
+
+    def _apply(self, batch: Sequence[tuple[int, DomainEvent]], positions: dict[str, int]) -> None:
+        last = batch[-1][0]
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for notification_id, event in batch:
+                for projection in self.projections:
+                    if notification_id > positions[projection.name]:
+                        projection.handle(event, self.db)
+            for projection in self.projections:
+                if positions[projection.name] < last:
+                    self.db.execute(
+                        "INSERT INTO projection_positions (name, position) VALUES (?, ?) "
+                        "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+                        [projection.name, last],
+                    )
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def rebuild(self, name: str) -> None:
+        """Drop one projection's tables and replay the whole log into it."""
+        with self._lock:
+            projection = next(p for p in self.projections if p.name == name)
+            for table in projection.tables:
+                self.db.execute(f"DROP TABLE IF EXISTS [{table}]")
+            projection.create_tables(self.db)
+            self.db.execute("DELETE FROM projection_positions WHERE name = ?", [name])
+            self.catch_up()
+
+    def close(self) -> None:
+        with self._lock:
+            self._connection.close()

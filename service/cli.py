@@ -1,0 +1,67 @@
+"""The ``bgtd`` command: ``bgtd serve`` runs the REST service."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+
+def _instant(text: str) -> datetime:
+    instant = datetime.fromisoformat(text)
+    if instant.tzinfo is None:
+        raise argparse.ArgumentTypeError(
+            "give the instant with an offset, e.g. 2026-04-16T17:59:00+02:00"
+        )
+    return instant
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="bgtd", description="Backgammon tournament director")
+    commands = root.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the REST service")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data-dir", type=Path, default=None, help="SQLite files (default ./data)")
+    serve.add_argument("--database-url", default=None, help="postgresql://user@host:port/db")
+    serve.add_argument("--dev", action="store_true", help="movable clock, default director token")
+    serve.add_argument(
+        "--start-time", type=_instant, default=None, help="dev clock start (ISO 8601)"
+    )
+    return root
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = parser().parse_args(argv)
+    if arguments.start_time and not arguments.dev:
+        print("bgtd: --start-time needs --dev", file=sys.stderr)
+        return 2
+    import uvicorn
+
+    from api.app import create_app
+    from service.settings import Settings
+
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    settings = Settings.from_environment(
+        host=arguments.host,
+        port=arguments.port,
+        data_dir=arguments.data_dir,
+        database_url=arguments.database_url,
+        dev=arguments.dev or None,
+        start_time=arguments.start_time,
+    )
+    if settings.dev and not settings.director_token:
+        print(f"bgtd: dev mode, director token: {settings.effective_director_token}", flush=True)
+    elif not settings.director_token:
+        print("bgtd: BGTD_DIRECTOR_TOKEN is not set: director endpoints answer 401", flush=True)
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""Service settings: command-line options over environment variables over defaults."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+
+import msgspec
+
+DEV_DIRECTOR_TOKEN = "dev-director-token"
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the composition root needs to build a running service."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = Path("data")
+    database_url: str | None = None
+    """Event store URL; ``None`` means SQLite in ``data_dir`` (``postgresql://...`` to scale)."""
+    dev: bool = False
+    """Movable clock and a default director token, for demonstrations and tests."""
+    start_time: datetime | None = None
+    """With ``dev``: the instant the clock starts at (default: the real time at start)."""
+    director_token: str | None = None
+    timezone: str = "Europe/Berlin"
+    """rule CAL-3: deadlines are wall-clock times of the club's time zone."""
+    run_scheduler: bool = True
+
+    @classmethod
+    def from_environment(cls, **overrides: object) -> Settings:
+        """Read ``BGTD_*`` variables, then apply explicit ``overrides`` (None means unset)."""
+        values: dict[str, object] = {}
+        environment = {
+            "data_dir": ("BGTD_DATA_DIR", Path),
+            "database_url": ("BGTD_DATABASE_URL", str),
+            "director_token": ("BGTD_DIRECTOR_TOKEN", str),
+            "timezone": ("BGTD_TIMEZONE", str),
+        }
+        for field, (variable, convert) in environment.items():
+            if os.environ.get(variable):
+                values[field] = convert(os.environ[variable])
+        values.update({key: value for key, value in overrides.items() if value is not None})
+        return msgspec.convert(values, cls, strict=False)
+
+    @property
+    def event_store_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.data_dir / 'events.sqlite3'}"
+
+    @property
+    def views_path(self) -> Path:
+        """Read models live beside the service, rebuilt from the event store when missing."""
+        return self.data_dir / "views.sqlite3"
+
+    @property
+    def effective_director_token(self) -> str | None:
+        if self.director_token:
+            return self.director_token
+        return DEV_DIRECTOR_TOKEN if self.dev else None

@@ -1,0 +1,83 @@
+"""Shared fixtures: a service per test on SQLite, and on PostgreSQL where one answers."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from litestar.testing import TestClient
+
+from api.app import create_app
+from service.clock import MovableClock
+from service.settings import DEV_DIRECTOR_TOKEN, Settings
+
+POSTGRES_URL = os.environ.get("BGTD_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+REQUIRE_POSTGRES = os.environ.get("BGTD_REQUIRE_POSTGRES") == "1"
+DIRECTOR = {"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}"}
+
+
+def postgres_available() -> bool:
+    try:
+        import psycopg
+
+        with psycopg.connect(_plain_postgres_url(), connect_timeout=2):
+            return True
+    except Exception:
+        return False
+
+
+def _plain_postgres_url() -> str:
+    return POSTGRES_URL.split("?", 1)[0]
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The PostgreSQL test database, or a skip (a failure where CI requires PostgreSQL)."""
+    if not postgres_available():
+        if REQUIRE_POSTGRES:
+            pytest.fail("BGTD_REQUIRE_POSTGRES=1 but PostgreSQL does not answer at " + POSTGRES_URL)
+        pytest.skip("PostgreSQL is not running here")
+    return _plain_postgres_url()
+
+
+@pytest.fixture
+def postgres_schema_url(postgres_url: str) -> Iterator[str]:
+    """A fresh schema per test, dropped afterwards: tests never see each other's events."""
+    import psycopg
+
+    schema = "bgtd_test_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    yield f"{postgres_url}?schema={schema}"
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
+    """Run a test once on the embedded SQLite store and once on PostgreSQL."""
+    if request.param == "sqlite":
+        return None
+    url: str = request.getfixturevalue("postgres_schema_url")
+    return url
+
+
+@pytest.fixture
+def clock() -> MovableClock:
+    """A dev clock that stands still unless a test moves it."""
+    return MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(data_dir=tmp_path / "data", dev=True, run_scheduler=False)
+
+
+@pytest.fixture
+def client(settings: Settings, clock: MovableClock) -> Iterator[TestClient]:  # type: ignore[type-arg]
+    with TestClient(create_app(settings, clock=clock)) as test_client:
+        yield test_client
