@@ -10,8 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
-from domain.backgammon.position import CHECKERS_PER_SIDE, Position
+from domain.backgammon.position import (
+    CHECKERS_PER_SIDE,
+    UNARY_CODES,
+    Position,
+    key_digits,
+    position_id_from_digits,
+)
 
 BAR_POINT = 25
 OFF = 0
@@ -56,18 +63,16 @@ TOURNAMENT_RULES = RulesOptions()
 APP_RULES = RulesOptions(minimise_bear_off_waste=True)
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One checker moved by one die or more: from ``source`` to ``destination``."""
+class Move(NamedTuple):
+    """One checker moved by one die: from ``source`` to ``destination``."""
 
     source: int
     destination: int
     hit: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A whole turn's moves, one die at a time, and where they lead."""
+class Play(NamedTuple):
+    """A whole turn's moves, one die at a time, and where they lead (an immutable value)."""
 
     moves: tuple[Move, ...]
     position: Position
@@ -110,7 +115,8 @@ def legal_plays(
     if options.minimise_bear_off_waste and paths:
         least = min(map(_bear_off_waste, paths))
         paths = [path for path in paths if _bear_off_waste(path) == least]
-    return tuple(_play(position, path) for path in paths)
+    builder = _PlayBuilder(position)
+    return tuple(builder.build(path) for path in paths)
 
 
 def apply_play(position: Position, play: Play | Iterable[Move]) -> Position:
@@ -121,7 +127,7 @@ def apply_play(position: Position, play: Play | Iterable[Move]) -> Position:
     """
     moves = play.moves if isinstance(play, Play) else tuple(play)
     path = [(move.source, move.destination, 0) for move in moves]
-    return _play(position, path, check=True).position
+    return _PlayBuilder(position).build(path, check=True).position
 
 
 def game_result(position_after: Position) -> GameResult | None:
@@ -170,19 +176,30 @@ class _PlaySearch:
         if mine[BAR_POINT]:
             target = BAR_POINT - die
             return [] if self.blocked[target] else [(BAR_POINT, target, die)]
-        found = []
         blocked = self.blocked
-        for source in range(min(highest_source, 24), 0, -1):
-            if not mine[source]:
-                continue
-            target = source - die
-            if target > 0:
-                if not blocked[target]:
-                    found.append((source, target, die))
-            elif not self.outside and (target == 0 or not any(mine[source + 1 : 7])):
-                # rule G-OFF-1: exact, or a higher die from the highest occupied point.
-                found.append((source, OFF, die))
+        sources = [source for source in _SOURCES_FROM[highest_source] if mine[source]]
+        found = [
+            (source, source - die, die)
+            for source in sources
+            if source > die and not blocked[source - die]
+        ]
+        if not self.outside:
+            # rule G-OFF-1: bear off exactly, or with a higher die from the highest point.
+            highest = max(sources, default=0) if highest_source >= 6 else _highest(mine)
+            found += [
+                (source, OFF, die)
+                for source in sources
+                if source == die or (source < die and source == highest)
+            ]
         return found
+
+    def leaf_key(self, step: Step, hits: int) -> int:
+        """The key after one more move, without making it (the last die of a play)."""
+        source, target, _ = step
+        key = self.key + _WEIGHT[target] - _WEIGHT[source]
+        if self.blot[target] and not hits & _HIT[target]:
+            key += _HIT[target]
+        return key
 
     def move(self, step: Step, hits: int) -> tuple[int, int]:
         """Move one checker; returns the new hit mask and the key delta to undo with."""
@@ -217,9 +234,9 @@ class _PlaySearch:
                 hits, delta = self.move(step, 0)
                 follow_ups = self.steps(second)
                 for follow_up in follow_ups:
-                    _, delta_2 = self.move(follow_up, hits)
-                    both.setdefault(self.key, (step, follow_up))
-                    self.unmove(follow_up, delta_2)
+                    key = self.leaf_key(follow_up, hits)
+                    if key not in both:
+                        both[key] = (step, follow_up)
                 if not follow_ups:
                     single[first].setdefault(self.key, (step,))
                 self.unmove(step, delta)
@@ -227,45 +244,80 @@ class _PlaySearch:
 
     def doubles(self, die: int) -> dict[int, Path]:
         """Up to four moves of ``die``; sources never rise, so each set of moves is seen once."""
-        found: dict[int, Path] = {}
-        most = 0
+        by_length: list[dict[int, Path]] = [{}, {}, {}, {}, {}]
 
         def search(path: Path, highest_source: int, hits: int) -> None:
-            nonlocal found, most
-            steps = self.steps(die, highest_source) if len(path) < 4 else []
+            steps = self.steps(die, highest_source)
             if not steps:
-                if len(path) > most:
-                    most, found = len(path), {}
-                if len(path) == most:
-                    found.setdefault(self.key, path)
-                return
-            for step in steps:
-                new_hits, delta = self.move(step, hits)
-                search((*path, step), step[0], new_hits)
-                self.unmove(step, delta)
+                by_length[len(path)].setdefault(self.key, path)
+            elif len(path) == 3:
+                complete = by_length[4]
+                for step in steps:
+                    key = self.leaf_key(step, hits)
+                    if key not in complete:
+                        complete[key] = (*path, step)
+            else:
+                for step in steps:
+                    new_hits, delta = self.move(step, hits)
+                    search((*path, step), step[0], new_hits)
+                    self.unmove(step, delta)
 
         search((), BAR_POINT, 0)
-        return found if most else {}
+        # rule G-MAX-1: as many of the four moves as possible.
+        return next((found for found in reversed(by_length[1:]) if found), {})
 
 
-def _play(position: Position, path: Iterable[Step], *, check: bool = False) -> Play:
-    mine = list(position.on_roll)
-    theirs = list(position.opponent)
-    moves = []
-    for source, target, _ in path:
-        if check:
-            _check_move(mine, theirs, source, target)
-        mine[source - 1] -= 1
-        hit = False
-        if target != OFF:
-            mine[target - 1] += 1
-            if theirs[24 - target] == 1:
-                theirs[24 - target] = 0
-                theirs[24] += 1
-                hit = True
-        moves.append(Move(source, target, hit))
-    after = Position.trusted(on_roll=tuple(theirs), opponent=tuple(mine))
-    return Play(tuple(moves), after, game_result(after))
+def _highest(mine: list[int]) -> int:
+    return next((point for point in range(24, 0, -1) if mine[point]), 0)
+
+
+# Candidate sources, highest first, for a search that may not move from above a point.
+_SOURCES_FROM = tuple(tuple(range(min(highest, 24), 0, -1)) for highest in range(BAR_POINT + 1))
+
+
+class _PlayBuilder:
+    """Makes the moves of a path on copies of one position's sides.
+
+    The Position ID's digits are updated point by point as checkers move (see ``key_digits``):
+    after the play the mover is not on roll, so the mover's index i sits at digit 49 - i and
+    the opponent's index j at digit 24 - j.
+    """
+
+    def __init__(self, position: Position) -> None:
+        self.mine = list(position.on_roll)
+        self.theirs = list(position.opponent)
+        self.digits = key_digits(position.on_roll, position.opponent)
+
+    def build(self, path: Iterable[Step], *, check: bool = False) -> Play:
+        mine = self.mine[:]
+        theirs = self.theirs[:]
+        digits = self.digits[:]
+        moves = []
+        bore_off = False
+        for source, target, _ in path:
+            if check:
+                _check_move(mine, theirs, source, target)
+            mine[source - 1] = count = mine[source - 1] - 1
+            digits[50 - source] = UNARY_CODES[count]
+            hit = False
+            if target == OFF:
+                bore_off = True
+            else:
+                mine[target - 1] = count = mine[target - 1] + 1
+                digits[50 - target] = UNARY_CODES[count]
+                if theirs[24 - target] == 1:
+                    theirs[24 - target] = 0
+                    theirs[24] += 1
+                    digits[target] = UNARY_CODES[0]
+                    digits[0] = UNARY_CODES[theirs[24]]
+                    hit = True
+            moves.append(_new_tuple(Move, (source, target, hit)))
+        after = Position.trusted(tuple(theirs), tuple(mine), position_id_from_digits(digits))
+        return _new_tuple(Play, (tuple(moves), after, game_result(after) if bore_off else None))
+
+
+_new_tuple = tuple.__new__
+"""Builds a NamedTuple without its keyword-handling constructor: the hot path's shortcut."""
 
 
 def _check_move(mine: list[int], theirs: list[int], source: int, target: int) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 CHECKERS_PER_SIDE = 15
 BAR = 24
@@ -24,7 +24,8 @@ _KEY_BYTES = 10
 _POSITION_ID_LENGTH = 14
 _KEY_BITS = 8 * _KEY_BYTES
 # Unary code of one point's checker count in the key: n one-bits, then a zero-bit.
-_UNARY = tuple("1" * n + "0" for n in range(CHECKERS_PER_SIDE + 1))
+UNARY_CODES = tuple("0" + "1" * n for n in range(CHECKERS_PER_SIDE + 1))
+"""A count n is n one-bits then a zero-bit in the key; written backwards for int(..., 2)."""
 
 
 class InvalidPositionError(ValueError):
@@ -37,6 +38,8 @@ class Position:
 
     on_roll: Side
     opponent: Side
+    known_id: str | None = field(default=None, compare=False, repr=False, kw_only=True)
+    """The Position ID when the builder already knows it (the rules core's fast path)."""
 
     def __post_init__(self) -> None:
         _validate_side("on_roll", self.on_roll)
@@ -53,11 +56,12 @@ class Position:
         return cls(STARTING_SIDE, STARTING_SIDE)
 
     @classmethod
-    def trusted(cls, on_roll: Side, opponent: Side) -> Position:
+    def trusted(cls, on_roll: Side, opponent: Side, known_id: str | None = None) -> Position:
         """A position the rules core built from a valid one: skips validation (hot path)."""
         position = object.__new__(cls)
         object.__setattr__(position, "on_roll", on_roll)
         object.__setattr__(position, "opponent", opponent)
+        object.__setattr__(position, "known_id", known_id)
         return position
 
     @classmethod
@@ -68,7 +72,7 @@ class Position:
     @property
     def position_id(self) -> str:
         """GNU Backgammon's Position ID: the side not on roll first, then the side on roll."""
-        return encode_position_id(self.opponent, self.on_roll)
+        return self.known_id or encode_position_id(self.opponent, self.on_roll)
 
     def swap_sides(self) -> Position:
         """The same board with the other side on roll."""
@@ -92,10 +96,23 @@ def pip_count(side: Side) -> int:
 
 def encode_position_id(first: Side, second: Side) -> str:
     """Encode two sides (not on roll, on roll) as a Position ID, without validation."""
-    bits = "".join(map(_UNARY.__getitem__, first)) + "".join(map(_UNARY.__getitem__, second))
-    # Bit i of the key is bit i % 8 of byte i // 8: a little-endian integer read backwards.
-    key = int(bits[::-1], 2).to_bytes(_KEY_BYTES, "little")
-    return base64.b64encode(key)[:_POSITION_ID_LENGTH].decode("ascii")
+    return position_id_from_digits(key_digits(first, second))
+
+
+def key_digits(first: Side, second: Side) -> list[str]:
+    """The key as binary digits, most significant first: one code per point, for fast updates.
+
+    The key is the unary codes of ``first`` then ``second``, index by index, bit i of the key
+    being bit i % 8 of byte i // 8: a little-endian integer. Its binary digits, most significant
+    first, are therefore the codes in reverse order, each written backwards. Index i of
+    ``first`` is at position 49 - i of the list, index i of ``second`` at 24 - i.
+    """
+    return [UNARY_CODES[count] for count in (*second[::-1], *first[::-1])]
+
+
+def position_id_from_digits(digits: list[str]) -> str:
+    key = int("".join(digits), 2).to_bytes(_KEY_BYTES, "little")
+    return binascii.b2a_base64(key, newline=False)[:_POSITION_ID_LENGTH].decode("ascii")
 
 
 def _validate_side(name: str, side: Side) -> None:
