@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
-from domain.backgammon.notation import format_play
 from litestar import Controller, get, post
-from litestar.params import Parameter
+from litestar.params import FromQuery, JSONBody
 
 from domain.backgammon import (
     APP_RULES,
@@ -15,6 +14,7 @@ from domain.backgammon import (
     Position,
     legal_plays,
 )
+from domain.backgammon.notation import format_play
 
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 PositionId = Annotated[str, msgspec.Meta(min_length=14, max_length=14, examples=["4HPwATDgc/ABMA"])]
@@ -90,15 +90,15 @@ class AnalysisController(Controller):
     tags = ["analysis"]  # noqa: RUF012
 
     @post("/legal-plays", status_code=200, summary="Every legal play of a roll in a position")
-    async def legal_plays(self, data: LegalPlaysRequest) -> LegalPlays:
+    async def legal_plays(self, data: JSONBody[LegalPlaysRequest]) -> LegalPlays:
         position = Position.from_position_id(data.position_id)
         return LegalPlays(legal_play_items(position, data.dice, app_rules=data.rules == "app"))
 
     @get("/position", summary="Decode a Position ID (and optionally a Match ID)")
     async def position(
         self,
-        position_id: Annotated[str, Parameter(query="position_id", min_length=1)],
-        match_id: Annotated[str | None, Parameter(query="match_id")] = None,
+        position_id: FromQuery[str],
+        match_id: FromQuery[str | None] = None,
     ) -> PositionView:
         position = Position.from_position_id(position_id)
         return PositionView(

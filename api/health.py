@@ -6,7 +6,9 @@ from datetime import datetime
 
 import msgspec
 from litestar import Controller, get, post
+from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException
+from litestar.params import JSONBody
 
 from domain.errors import InvalidInputError
 from service.bootstrap import Services
@@ -34,7 +36,7 @@ class HealthController(Controller):
     tags = ["service"]  # noqa: RUF012
 
     @get("/", summary="Liveness, the service's current time and the kind of event store")
-    async def health(self, services: Services) -> Health:
+    async def health(self, services: NamedDependency[Services]) -> Health:
         scheme = services.settings.event_store_url.split(":", 1)[0]
         return Health(
             status="ok",
@@ -52,11 +54,13 @@ class DevClockController(Controller):
     tags = ["dev"]  # noqa: RUF012
 
     @get("/", summary="The dev clock's current instant")
-    async def show(self, services: Services) -> ClockState:
+    async def show(self, services: NamedDependency[Services]) -> ClockState:
         return ClockState(now=_movable_clock(services).now())
 
     @post("/advance", status_code=200, summary="Move the dev clock forward by a number of seconds")
-    async def advance(self, data: ClockAdvance, services: Services) -> ClockState:
+    async def advance(
+        self, data: JSONBody[ClockAdvance], services: NamedDependency[Services]
+    ) -> ClockState:
         clock = _movable_clock(services)
         if data.seconds < 0:
             raise InvalidInputError("seconds", "the clock only moves forward")

@@ -151,16 +151,18 @@ def _sides_from_key(key: int) -> tuple[Side, Side]:
             while bit < _KEY_BITS and (key >> bit) & 1:
                 count += 1
                 bit += 1
+                if sum(counts) + count > CHECKERS_PER_SIDE:
+                    raise InvalidPositionError(
+                        f"{name} has more than {CHECKERS_PER_SIDE} checkers on the board"
+                    )
             if bit >= _KEY_BITS:
                 raise InvalidPositionError(f"the Position ID ends inside the {name} side")
             bit += 1
-            if count > CHECKERS_PER_SIDE:
-                raise InvalidPositionError(
-                    f"{name} has more than {CHECKERS_PER_SIDE} checkers on the board"
-                )
             counts.append(count)
         sides.append(tuple(counts))
     if key >> bit:
         raise InvalidPositionError("the Position ID has bits set after both sides")
+    if not any(sides[0]) and not any(sides[1]):
+        raise InvalidPositionError("no checkers of either side are on the board")
     opponent, on_roll = sides
     return on_roll, opponent

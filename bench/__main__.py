@@ -1,0 +1,16 @@
+"""``make bench``: every benchmark, each printing its figures (targets are checked here)."""
+
+from __future__ import annotations
+
+import importlib
+
+BENCHMARKS = ["bench.rules", "bench.analysis"]
+
+
+def main() -> None:
+    for name in BENCHMARKS:
+        importlib.import_module(name).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""Runs the service in a child process on a free localhost port, for load generators."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def running_service(*extra_arguments: str) -> Iterator[str]:
+    """``bgtd serve --dev`` on a fresh data directory; yields its base URL."""
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="bgtd-bench-") as data_dir:
+        command = [sys.executable, "-m", "service.cli", "serve", "--dev", "--port", str(port)]
+        command += ["--data-dir", data_dir, *extra_arguments]
+        process = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        base_url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_healthy(base_url)
+            yield base_url
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+def _wait_until_healthy(base_url: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base_url + "/health", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the service did not answer at {base_url} within {timeout} s")
