@@ -1,0 +1,102 @@
+"""The read-model runner: every event once, rows and position together, rebuild from zero."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from uuid import uuid4
+
+import pytest
+import sqlite_utils
+
+from domain.events import DomainEvent
+from projections.runner import EventSource, Projection, Views
+
+NOW = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)
+
+
+class VisitorCounted(DomainEvent, frozen=True, kw_only=True):
+    room: str
+
+
+class ListSource(EventSource):
+    def __init__(self) -> None:
+        self.events: list[DomainEvent] = []
+
+    def add(self, room: str) -> None:
+        self.events.append(
+            VisitorCounted(originator_id=uuid4(), originator_version=1, timestamp=NOW, room=room)
+        )
+
+    def read(self, after: int, limit: int) -> Sequence[tuple[int, DomainEvent]]:
+        return [(i + 1, e) for i, e in enumerate(self.events)][after : after + limit]
+
+
+class Visitors(Projection):
+    name = "visitors"
+    tables = ("visitors",)
+
+    def __init__(self, fail_on: str | None = None) -> None:
+        self.fail_on = fail_on
+
+    def create_tables(self, db: sqlite_utils.Database) -> None:
+        db.execute("CREATE TABLE IF NOT EXISTS visitors (room TEXT PRIMARY KEY, count INTEGER)")
+
+    def visitor_counted(self, event: VisitorCounted, db: sqlite_utils.Database) -> None:
+        if event.room == self.fail_on:
+            raise RuntimeError("projection bug")
+        db.execute(
+            "INSERT INTO visitors VALUES (?, 1) ON CONFLICT (room) DO UPDATE SET count = count + 1",
+            [event.room],
+        )
+
+
+def counts(views: Views) -> dict[str, int]:
+    with views.reading() as db:
+        return {row["room"]: row["count"] for row in db["visitors"].rows}
+
+
+def test_each_event_is_applied_once_however_often_views_catch_up(tmp_path: Path) -> None:
+    source = ListSource()
+    views = Views(tmp_path / "views.sqlite3", source, [Visitors()])
+    for room in ("a", "b", "a"):
+        source.add(room)
+    assert views.catch_up() == 3
+    assert views.catch_up() == 0
+    assert counts(views) == {"a": 2, "b": 1}
+    assert views.position("visitors") == 3
+
+
+def test_a_restarted_service_resumes_where_it_stopped(tmp_path: Path) -> None:
+    source = ListSource()
+    source.add("a")
+    Views(tmp_path / "views.sqlite3", source, [Visitors()]).catch_up()
+    source.add("a")
+    restarted = Views(tmp_path / "views.sqlite3", source, [Visitors()])
+    assert restarted.catch_up() == 1
+    assert counts(restarted) == {"a": 2}
+
+
+def test_a_failing_handler_leaves_rows_and_position_unchanged(tmp_path: Path) -> None:
+    source = ListSource()
+    views = Views(tmp_path / "views.sqlite3", source, [Visitors(fail_on="boom")])
+    source.add("a")
+    views.catch_up()
+    source.add("b")
+    source.add("boom")
+    with pytest.raises(RuntimeError):
+        views.catch_up()
+    assert counts(views) == {"a": 1}
+    assert views.position("visitors") == 1
+
+
+def test_a_rebuild_from_zero_equals_the_live_view(tmp_path: Path) -> None:
+    source = ListSource()
+    views = Views(tmp_path / "views.sqlite3", source, [Visitors()])
+    for room in "abcabca":
+        source.add(room)
+        views.catch_up()
+    live = counts(views)
+    views.rebuild("visitors")
+    assert counts(views) == live == {"a": 3, "b": 2, "c": 2}

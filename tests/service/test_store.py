@@ -1,0 +1,151 @@
+"""The event store on SQLite and PostgreSQL: append, load, versions, snapshots, the log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from uuid import UUID, uuid4
+
+import pytest
+
+from domain.events import Aggregate, DomainEvent
+from service.store import (
+    EventStore,
+    StaleVersionError,
+    UnknownAggregateError,
+    persistence_environment,
+)
+
+NOW = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)
+
+
+class CounterStarted(DomainEvent, frozen=True, kw_only=True):
+    name: str
+
+
+class CounterIncreased(DomainEvent, frozen=True, kw_only=True):
+    by: int
+    tags: tuple[str, ...] = ()
+
+
+class Counter(Aggregate, frozen=True, kw_only=True):
+    name: str
+    total: int
+
+
+def evolve(state: Counter | None, event: DomainEvent) -> Counter:
+    match event:
+        case CounterStarted(name=name):
+            return Counter(
+                id=event.originator_id, version=event.originator_version, name=name, total=0
+            )
+        case CounterIncreased(by=by) if state is not None:
+            return Counter(
+                id=state.id,
+                version=event.originator_version,
+                name=state.name,
+                total=state.total + by,
+            )
+    raise AssertionError(f"unexpected {event!r}")
+
+
+def increase(counter: Counter, by: int) -> CounterIncreased:
+    return CounterIncreased(
+        originator_id=counter.id,
+        originator_version=counter.version + 1,
+        timestamp=NOW,
+        by=by,
+        tags=("x",),
+    )
+
+
+@pytest.fixture
+def store(tmp_path: Path, database_url: str | None) -> Iterator[EventStore]:
+    url = database_url or f"sqlite:///{tmp_path / 'events.sqlite3'}"
+    event_store = EventStore(env=persistence_environment(url))
+    yield event_store
+    event_store.close()
+
+
+def start(store: EventStore) -> UUID:
+    counter_id = uuid4()
+    store.append(
+        CounterStarted(originator_id=counter_id, originator_version=1, timestamp=NOW, name="c")
+    )
+    return counter_id
+
+
+def test_events_come_back_with_their_exact_types(store: EventStore) -> None:
+    counter_id = start(store)
+    counter = store.load(counter_id, evolve)
+    store.append(increase(counter, 5))
+    events = store.stream(counter_id)
+    assert [type(event) for event in events] == [CounterStarted, CounterIncreased]
+    assert events[1].tags == ("x",)
+    assert events[1].timestamp == NOW
+    assert isinstance(events[1].originator_id, UUID)
+
+
+def test_an_aggregate_loads_at_any_version(store: EventStore) -> None:
+    counter_id = start(store)
+    for by in (1, 2, 3):
+        store.append(increase(store.load(counter_id, evolve), by))
+    assert store.load(counter_id, evolve).total == 6
+    assert store.load(counter_id, evolve, version=2).total == 1
+    assert store.load(counter_id, evolve, version=3).total == 3
+
+
+def test_a_stale_version_is_refused_and_nothing_is_stored(store: EventStore) -> None:
+    counter_id = start(store)
+    counter = store.load(counter_id, evolve)
+    store.append(increase(counter, 1))
+    with pytest.raises(StaleVersionError):
+        store.append(increase(counter, 100))
+    assert store.load(counter_id, evolve).total == 1
+    assert len(store.stream(counter_id)) == 2
+
+
+def test_an_unknown_id_is_a_not_found_error(store: EventStore) -> None:
+    with pytest.raises(UnknownAggregateError):
+        store.load(uuid4(), evolve)
+
+
+def test_snapshots_give_the_same_state_as_a_full_replay(store: EventStore) -> None:
+    counter_id = start(store)
+    for _ in range(store.snapshot_interval + 5):
+        counter = store.load(counter_id, evolve)
+        store.append(increase(counter, 1))
+        store.snapshot_if_due(store.load(counter_id, evolve), NOW)
+    assert store.snapshots is not None
+    assert list(store.snapshots.get(counter_id))
+    fresh = EventStore(env=store.env)
+    try:
+        assert fresh.load(counter_id, evolve) == store.load(counter_id, evolve)
+        assert fresh.load(counter_id, evolve).total == store.snapshot_interval + 5
+        assert fresh.load(counter_id, evolve, version=50).total == 49
+    finally:
+        fresh.close()
+
+
+def test_the_notification_log_lists_events_in_commit_order(store: EventStore) -> None:
+    first, second = start(store), start(store)
+    store.append(increase(store.load(first, evolve), 1))
+    decoded = list(store.iter_decoded(0, 10))
+    assert [event.originator_id for _, event in decoded] == [first, second, first]
+    assert [nid for nid, _ in decoded] == sorted(nid for nid, _ in decoded)
+    assert list(store.iter_decoded(decoded[1][0], 10)) == decoded[2:]
+
+
+def test_database_urls_choose_the_persistence_module() -> None:
+    assert (
+        persistence_environment("sqlite:///data/events.sqlite3")["SQLITE_DBNAME"]
+        == "data/events.sqlite3"
+    )
+    postgres = persistence_environment("postgresql://bob:secret@db.local:5433/club?schema=s1")
+    assert postgres["PERSISTENCE_MODULE"] == "eventsourcing.postgres"
+    assert (postgres["POSTGRES_HOST"], postgres["POSTGRES_PORT"]) == ("db.local", "5433")
+    assert (postgres["POSTGRES_USER"], postgres["POSTGRES_PASSWORD"]) == ("bob", "secret")
+    assert (postgres["POSTGRES_DBNAME"], postgres["POSTGRES_SCHEMA"]) == ("club", "s1")
+    with pytest.raises(ValueError, match="unsupported"):
+        persistence_environment("mysql://x")

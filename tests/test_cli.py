@@ -1,0 +1,26 @@
+"""``bgtd serve`` starts a service that answers /health within seconds."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from bench.server import running_service
+from service.cli import parser
+
+
+def test_bgtd_serve_answers_health_on_its_port() -> None:
+    with running_service() as base_url:
+        response = httpx.get(base_url + "/health", timeout=5)
+        schema = httpx.get(base_url + "/schema/openapi.json", timeout=5)
+    assert response.status_code == 200
+    assert response.json()["status"] == "ok"
+    assert response.json()["dev"] is True
+    assert "/api/v1/analysis/legal-plays" in schema.json()["paths"]
+
+
+def test_start_time_needs_an_offset() -> None:
+    with pytest.raises(SystemExit):
+        parser().parse_args(["serve", "--dev", "--start-time", "2026-04-16T17:59:00"])
+    arguments = parser().parse_args(["serve", "--dev", "--start-time", "2026-04-16T17:59:00+02:00"])
+    assert arguments.start_time.utcoffset().total_seconds() == 7200
