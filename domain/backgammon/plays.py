@@ -148,10 +148,10 @@ Step = tuple[int, int, int]
 Path = tuple[Step, ...]
 """A play in the search, die by die in the order played."""
 
-# The search keys a board by one integer: 4 bits per point of the mover (index 0 counts the
+# The search keys a board by one integer: a byte per point of the mover (index 0 counts the
 # borne-off checkers, 25 the bar) and one bit per point where an opposing blot was hit.
-_WEIGHT = tuple(1 << (4 * index) for index in range(26))
-_HIT = tuple(1 << (104 + point) for point in range(26))
+_WEIGHT = tuple(1 << (8 * index) for index in range(26))
+_HIT = tuple(1 << (208 + point) for point in range(26))
 
 
 class _PlaySearch:
@@ -163,12 +163,13 @@ class _PlaySearch:
     def __init__(self, position: Position) -> None:
         # mine[0] counts borne-off checkers, mine[1..24] the points, mine[25] the bar.
         self.mine = [CHECKERS_PER_SIDE - sum(position.on_roll), *position.on_roll]
-        theirs = position.opponent
-        # The opponent's point j is the mover's point 25 - j, at the opponent's index 24 - t.
-        self.blocked = [False] + [theirs[24 - point] >= 2 for point in range(1, 25)] + [False]
-        self.blot = [False] + [theirs[24 - point] == 1 for point in range(1, 25)] + [False]
+        # The opponent's point j is the mover's point 25 - j: reversed, their indexes 23..0
+        # are the mover's points 1..24.
+        theirs = position.opponent[23::-1]
+        self.blocked = [False, *[count > 1 for count in theirs], False]
+        self.blot = [False, *[count == 1 for count in theirs], False]
         self.outside = sum(self.mine[7:26])  # checkers not yet home; bear-off waits for 0
-        self.key = sum(count * weight for count, weight in zip(self.mine, _WEIGHT, strict=True))
+        self.key = int.from_bytes(bytes(self.mine), "little")
 
     def steps(self, die: int, highest_source: int = BAR_POINT) -> list[Step]:
         """Single-die moves: from the bar first (G-BAR-1), else any open or bear-off target."""
