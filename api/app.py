@@ -15,12 +15,21 @@ from litestar.openapi.spec import Components, SecurityScheme
 from api.analysis import AnalysisController
 from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
+from api.seasons import SeasonController
+from api.tournaments import RegistrationController, TournamentController
 from scheduler import start_scheduler
 from service.bootstrap import Services, bootstrap
 from service.clock import Clock
 from service.settings import Settings
 
-CONTROLLERS: list[Any] = [HealthController, DevClockController, AnalysisController]
+CONTROLLERS: list[Any] = [
+    HealthController,
+    DevClockController,
+    AnalysisController,
+    SeasonController,
+    TournamentController,
+    RegistrationController,
+]
 
 
 def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:

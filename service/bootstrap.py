@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from zoneinfo import ZoneInfo
 
 from domain.events import DomainEvent
+from projections.calendar import CalendarProjection
+from projections.participants import ParticipantsProjection
 from projections.runner import EventSource, Projection, Views
+from projections.seats import SeatsProjection
 from service.clock import Clock, MovableClock, SystemClock
 from service.settings import Settings
 from service.store import EventStore, persistence_environment
+from service.tournaments import TournamentService
 
 
 class StoreEventSource(EventSource):
@@ -30,6 +35,7 @@ class Services:
     clock: Clock
     store: EventStore
     views: Views
+    tournaments: TournamentService
     extras: dict[str, object] = field(default_factory=dict)
 
     def close(self) -> None:
@@ -43,7 +49,7 @@ def build_clock(settings: Settings) -> Clock:
 
 def projections() -> list[Projection]:
     """Every read model the service keeps (one module each in ``projections/``)."""
-    return []
+    return [CalendarProjection(), SeatsProjection(), ParticipantsProjection()]
 
 
 def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
@@ -51,6 +57,11 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     store = EventStore(env=persistence_environment(settings.event_store_url))
     views = Views(settings.views_path, StoreEventSource(store), projections())
     views.catch_up()
+    clock = clock or build_clock(settings)
     return Services(
-        settings=settings, clock=clock or build_clock(settings), store=store, views=views
+        settings=settings,
+        clock=clock,
+        store=store,
+        views=views,
+        tournaments=TournamentService(store, views, clock, ZoneInfo(settings.timezone)),
     )

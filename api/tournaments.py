@@ -1,0 +1,324 @@
+"""Tournaments, their seats and registrations: the calendar, sign-up, cancellation, check-in."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated, Any, Literal, TypeVar
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, Request, delete, get, post
+from litestar.exceptions import NotAuthorizedException
+from litestar.params import Parameter
+
+from api.auth import bearer_token, director_only, is_director
+from api.seasons import DateText
+from domain import tournament as defaults
+from domain.tournament import TournamentPlan
+from service.bootstrap import Services
+
+TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running", "completed"]
+RegistrationStatus = Literal[
+    "registered", "waitlisted", "checked_in", "cancelled", "withdrawn", "no_show"
+]
+TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
+T = TypeVar("T")
+CLUB_VENUE = "Sportverein Raigering e.V., Am Pandurenpark 2, 92224 Amberg"
+
+
+class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
+    """A tournament; the defaults are the club's (seed 000). Deadlines are local wall times."""
+
+    name: str
+    date: DateText
+    season_id: UUID | None = None
+    """Default: the season whose dates include ``date`` (none if there is no such season)."""
+    venue: str = CLUB_VENUE
+    capacity: int = defaults.DEFAULT_CAPACITY
+    min_age: int = defaults.DEFAULT_MIN_AGE
+    buy_in_cents: int = defaults.DEFAULT_BUY_IN_CENTS
+    pot_share_cents: int = defaults.DEFAULT_POT_SHARE_CENTS
+    """The part of each buy-in that goes to the prize pot; the rest is for the organisation."""
+    payout_percent: list[int] = msgspec.field(
+        default_factory=lambda: list(defaults.DEFAULT_PAYOUT_PERCENT)
+    )
+    waitlist: bool = True
+    swiss_rounds: int = defaults.DEFAULT_SWISS_ROUNDS
+    match_length: int = defaults.DEFAULT_MATCH_LENGTH
+    class_: str = msgspec.field(name="class", default=defaults.DEFAULT_CLASS)
+    cancellation_weekday: str = "thursday"
+    """Cancellation is possible until this weekday before the play date ..."""
+    cancellation_time: TimeText = "18:00"
+    """... at this local time (rule T-CANCEL-1)."""
+    check_in_time: TimeText = "12:30"
+    start_time: TimeText = "13:00"
+    """The latest start on the play date (rule T-CHECKIN-1)."""
+
+
+class Deadlines(msgspec.Struct):
+    cancellation_until: datetime
+    check_in_opens: datetime
+    starts_at: datetime
+
+
+class Seats(msgspec.Struct):
+    capacity: int
+    taken: int
+    free: int
+    waitlist: int
+    checked_in: int
+
+
+class Tournament(msgspec.Struct):
+    id: UUID
+    season_id: UUID | None
+    period: str | None
+    name: str
+    date: date
+    venue: str
+    capacity: int
+    min_age: int
+    buy_in_cents: int
+    pot_share_cents: int
+    organisation_cents: int
+    payout_percent: list[int]
+    waitlist: bool
+    swiss_rounds: int
+    match_length: int
+    class_: str = msgspec.field(name="class")
+    time_zone: str
+    status: TournamentStatus
+    deadlines: Deadlines
+    seats: Seats
+    pot_cents: int
+    """80 EUR per checked-in player (rule T-BUYIN-1); fixed when the tournament starts."""
+    started_at: datetime | None
+    completed_at: datetime | None
+
+
+class TournamentStart(msgspec.Struct):
+    id: UUID
+    status: TournamentStatus
+    started_at: datetime
+    players: int
+    pot_cents: int
+    no_shows: list[UUID]
+    """Registrations whose seats were released because they had not checked in."""
+
+
+class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
+    """Give ``age`` or ``birth_date`` (or both)."""
+
+    first_name: str
+    last_name: str
+    email: str
+    age: int | None = None
+    birth_date: DateText | None = None
+
+
+class Registration(msgspec.Struct):
+    registration_id: UUID
+    tournament_id: UUID
+    player_id: UUID
+    status: Literal["registered", "waitlisted"]
+    player_token: str
+    """Bearer token for self-service (cancellation); shown once, stored only as a hash."""
+    waitlist_position: int | None
+
+
+class RegistrationCancellation(msgspec.Struct):
+    registration_id: UUID
+    status: Literal["cancelled", "withdrawn"]
+    promoted_registration_id: UUID | None
+    """The first waitlisted registration, which got the freed seat."""
+
+
+class CheckInCreate(msgspec.Struct, forbid_unknown_fields=True):
+    id_document_seen: bool
+    buy_in_paid_cents: int
+
+
+class CheckIn(msgspec.Struct):
+    registration_id: UUID
+    status: Literal["checked_in"]
+    checked_in_at: datetime
+    checked_in: int
+    pot_cents: int
+
+
+class Participant(msgspec.Struct):
+    """Public: a display name such as "Anna M.", never the full name or e-mail."""
+
+    player_id: UUID
+    display_name: str
+    status: RegistrationStatus
+    waitlist_position: int | None
+
+
+class RegistrationRecord(msgspec.Struct):
+    """Director: the registration with the person's data."""
+
+    registration_id: UUID
+    player_id: UUID
+    first_name: str
+    last_name: str
+    display_name: str
+    email: str
+    age: int | None
+    birth_date: date | None
+    status: RegistrationStatus
+    waitlist_position: int | None
+    registered_at: datetime
+    updated_at: datetime
+    checked_in_at: datetime | None
+    buy_in_paid_cents: int | None
+    withdrawal_reason: str | None
+
+
+def _convert(value: object, kind: type[T]) -> T:
+    """A use case's primitives as the response Struct."""
+    return msgspec.convert(value, kind)
+
+
+class TournamentController(Controller):
+    path = "/api/v1/tournaments"
+    tags = ["tournaments"]  # noqa: RUF012
+
+    @post("/", guards=[director_only], sync_to_thread=True, summary="Schedule a tournament")
+    def create(self, data: TournamentCreate, services: Services) -> Tournament:
+        plan = TournamentPlan(
+            name=data.name,
+            date=data.date,
+            venue=data.venue,
+            capacity=data.capacity,
+            min_age=data.min_age,
+            buy_in_cents=data.buy_in_cents,
+            pot_share_cents=data.pot_share_cents,
+            waitlist=data.waitlist,
+            swiss_rounds=data.swiss_rounds,
+            match_length=data.match_length,
+            class_name=data.class_,
+            payout_percent=tuple(data.payout_percent),
+        )
+        tournament = services.tournaments.schedule_tournament(
+            plan,
+            season_id=data.season_id,
+            cancellation_weekday=data.cancellation_weekday,
+            cancellation_time=data.cancellation_time,
+            check_in_time=data.check_in_time,
+            start_time=data.start_time,
+        )
+        return _convert(tournament, Tournament)
+
+    @get("/", sync_to_thread=True, summary="The calendar: tournaments in date order")
+    def list_tournaments(
+        self,
+        services: Services,
+        season_id: Annotated[UUID | None, Parameter(query="season_id")] = None,
+    ) -> list[Tournament]:
+        return _convert(services.tournaments.list_tournaments(season_id), list[Tournament])
+
+    @get("/{tournament_id:uuid}", sync_to_thread=True, summary="One tournament and its status")
+    def show(self, tournament_id: UUID, services: Services) -> Tournament:
+        return _convert(services.tournaments.get_tournament(tournament_id), Tournament)
+
+    @get("/{tournament_id:uuid}/seats", sync_to_thread=True, summary="Free seats and waitlist")
+    def seats(self, tournament_id: UUID, services: Services) -> Seats:
+        return Seats(**services.tournaments.get_seats(tournament_id))
+
+    @get(
+        "/{tournament_id:uuid}/participants",
+        sync_to_thread=True,
+        summary="Public participant list (display names only) and the waitlist",
+    )
+    def participants(self, tournament_id: UUID, services: Services) -> list[Participant]:
+        return _convert(services.tournaments.list_participants(tournament_id), list[Participant])
+
+    @post(
+        "/{tournament_id:uuid}/start",
+        guards=[director_only],
+        status_code=200,
+        sync_to_thread=True,
+        summary="Start: no-shows are released, the pot is fixed",
+    )
+    def start(self, tournament_id: UUID, services: Services) -> TournamentStart:
+        return _convert(services.tournaments.start(tournament_id), TournamentStart)
+
+
+class RegistrationController(Controller):
+    path = "/api/v1/tournaments/{tournament_id:uuid}/registrations"
+    tags = ["registrations"]  # noqa: RUF012
+
+    @post("/", sync_to_thread=True, summary="Register (public): a seat or the waitlist")
+    def register(
+        self, tournament_id: UUID, data: RegistrationCreate, services: Services
+    ) -> Registration:
+        registration = services.tournaments.register(
+            tournament_id,
+            first_name=data.first_name,
+            last_name=data.last_name,
+            email=data.email,
+            age=data.age,
+            birth_date=data.birth_date,
+        )
+        return _convert(registration, Registration)
+
+    @get(
+        "/",
+        guards=[director_only],
+        sync_to_thread=True,
+        summary="Every registration with personal data (director)",
+    )
+    def list_registrations(
+        self, tournament_id: UUID, services: Services
+    ) -> list[RegistrationRecord]:
+        records = services.tournaments.list_registrations(tournament_id)
+        return _convert(records, list[RegistrationRecord])
+
+    @delete(
+        "/{registration_id:uuid}",
+        status_code=200,
+        sync_to_thread=True,
+        summary="Cancel: the player with their token until the deadline, the director always",
+    )
+    def cancel(
+        self,
+        request: Request[Any, Any, Any],
+        tournament_id: UUID,
+        registration_id: UUID,
+        services: Services,
+        reason: Annotated[str, Parameter(query="reason", max_length=500)] = "",
+    ) -> RegistrationCancellation:
+        token = bearer_token(request)
+        if token is None:
+            raise NotAuthorizedException(
+                "the player token of the registration (or a director token) is required",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+        director = is_director(request)
+        cancellation = services.tournaments.cancel_registration(
+            tournament_id,
+            registration_id,
+            player_token=None if director else token,
+            by_director=director,
+            reason=reason,
+        )
+        return _convert(cancellation, RegistrationCancellation)
+
+    @post(
+        "/{registration_id:uuid}/check-in",
+        guards=[director_only],
+        status_code=200,
+        sync_to_thread=True,
+        summary="Check in on site: ID document seen, buy-in paid",
+    )
+    def check_in(
+        self, tournament_id: UUID, registration_id: UUID, data: CheckInCreate, services: Services
+    ) -> CheckIn:
+        checked_in = services.tournaments.check_in(
+            tournament_id,
+            registration_id,
+            id_document_seen=data.id_document_seen,
+            buy_in_paid_cents=data.buy_in_paid_cents,
+        )
+        return _convert(checked_in, CheckIn)

@@ -1,0 +1,209 @@
+"""The season aggregate: the club's calendar of named periods that hold its tournaments (CAL-1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+from typing import Literal, NamedTuple, cast, get_args
+from uuid import UUID
+
+import msgspec
+
+from domain.calendar import parse_date
+from domain.errors import InvalidInputError, NotFoundError
+from domain.events import Aggregate, DomainEvent
+
+PeriodKind = Literal["tournament", "break"]
+PERIOD_KINDS: tuple[str, ...] = get_args(PeriodKind)
+MAX_NAME_LENGTH = 200
+
+
+class SeasonNotFoundError(NotFoundError):
+    """No season has this id."""
+
+
+class SeasonCreated(DomainEvent, frozen=True, kw_only=True):
+    name: str
+    starts_on: date
+    ends_on: date
+
+
+class CalendarPeriodAdded(DomainEvent, frozen=True, kw_only=True):
+    """A named period of the club's calendar: tournaments are played in it, or it is a break."""
+
+    name: str
+    kind: PeriodKind
+    starts_on: date
+    ends_on: date
+
+
+class CalendarPeriod(msgspec.Struct, frozen=True, kw_only=True):
+    """Frühlingsturnier, Sommerpause (a break), Herbstturnier, Winterturnier (seed 000)."""
+
+    name: str
+    kind: PeriodKind
+    starts_on: date
+    ends_on: date
+
+    def contains(self, day: date) -> bool:
+        return self.starts_on <= day <= self.ends_on
+
+
+class Season(Aggregate, frozen=True, kw_only=True):
+    """A season and its calendar periods, in date order."""
+
+    name: str
+    starts_on: date
+    ends_on: date
+    periods: tuple[CalendarPeriod, ...] = ()
+
+    def period_of(self, day: date) -> CalendarPeriod | None:
+        return next((period for period in self.periods if period.contains(day)), None)
+
+
+class PeriodInput(NamedTuple):
+    """A calendar period as the director enters it (dates as text, validated here)."""
+
+    name: str
+    kind: str
+    starts_on: str
+    ends_on: str
+
+
+SeasonEvent = SeasonCreated | CalendarPeriodAdded
+
+
+def evolve(state: Season | None, event: SeasonEvent) -> Season:
+    """The one place where season events apply."""
+    match event:
+        case SeasonCreated():
+            return Season(
+                id=event.originator_id,
+                version=event.originator_version,
+                name=event.name,
+                starts_on=event.starts_on,
+                ends_on=event.ends_on,
+            )
+        case CalendarPeriodAdded() if isinstance(state, Season):
+            period = CalendarPeriod(
+                name=event.name, kind=event.kind, starts_on=event.starts_on, ends_on=event.ends_on
+            )
+            periods = tuple(sorted((*state.periods, period), key=lambda p: p.starts_on))
+            return msgspec.structs.replace(state, version=event.originator_version, periods=periods)
+    raise SeasonNotFoundError(f"no season with id {event.originator_id}")
+
+
+def create_season(
+    season_id: UUID,
+    *,
+    name: str,
+    starts_on: str,
+    ends_on: str,
+    periods: Sequence[PeriodInput] = (),
+    now: datetime,
+    actor: str,
+) -> list[SeasonEvent]:
+    """A new season, optionally with its calendar periods (rules CAL-1, CAL-2)."""
+    name = _name("name", name)
+    first = parse_date("starts_on", starts_on)
+    last = parse_date("ends_on", ends_on)
+    if last < first:
+        raise InvalidInputError("ends_on", f"the season ends ({last}) before it starts ({first})")
+    created = SeasonCreated(
+        originator_id=season_id,
+        originator_version=1,
+        timestamp=now,
+        actor=actor,
+        name=name,
+        starts_on=first,
+        ends_on=last,
+    )
+    events: list[SeasonEvent] = [created]
+    state = evolve(None, created)
+    for index, period in enumerate(periods):
+        added = _decide_period(state, period, f"periods[{index}].", now=now, actor=actor)
+        state = evolve(state, added)
+        events.append(added)
+    return events
+
+
+def add_period(
+    state: Season, period: PeriodInput, *, now: datetime, actor: str
+) -> list[SeasonEvent]:
+    """One more period of the club's calendar (e.g. the winter crossing the year end)."""
+    return [_decide_period(state, period, "", now=now, actor=actor)]
+
+
+def _decide_period(
+    state: Season, period: PeriodInput, prefix: str, *, now: datetime, actor: str
+) -> CalendarPeriodAdded:
+    name = _name(prefix + "name", period.name)
+    kind = _kind(prefix + "kind", period.kind)
+    # rule CAL-2: the club's own calendar says "31.11.26"; such a date is refused.
+    first = parse_date(prefix + "starts_on", period.starts_on)
+    last = parse_date(prefix + "ends_on", period.ends_on)
+    if last < first:
+        raise InvalidInputError(
+            prefix + "ends_on", f"the period ends ({last}) before it starts ({first})"
+        )
+    if first < state.starts_on or last > state.ends_on:
+        raise InvalidInputError(
+            prefix + ("starts_on" if first < state.starts_on else "ends_on"),
+            f"the period {first}..{last} lies outside the season "
+            f"{state.starts_on}..{state.ends_on}",
+        )
+    for other in state.periods:
+        if other.name.casefold() == name.casefold():
+            raise InvalidInputError(prefix + "name", f"the season already has a period {name!r}")
+        if first <= other.ends_on and other.starts_on <= last:
+            raise InvalidInputError(
+                prefix + "starts_on",
+                f"the period {first}..{last} overlaps {other.name!r} "
+                f"({other.starts_on}..{other.ends_on})",
+            )
+    return CalendarPeriodAdded(
+        originator_id=state.id,
+        originator_version=state.version + 1,
+        timestamp=now,
+        actor=actor,
+        name=name,
+        kind=kind,
+        starts_on=first,
+        ends_on=last,
+    )
+
+
+def check_play_date(state: Season, day: date, field: str) -> CalendarPeriod | None:
+    """The period a tournament on ``day`` belongs to; refuses days outside play periods (CAL-1)."""
+    if not state.starts_on <= day <= state.ends_on:
+        raise InvalidInputError(
+            field,
+            f"{day} lies outside the season {state.name!r} ({state.starts_on}..{state.ends_on})",
+        )
+    if not state.periods:
+        return None
+    period = state.period_of(day)
+    if period is None:
+        raise InvalidInputError(
+            field, f"{day} lies in no period of the calendar of season {state.name!r}"
+        )
+    if period.kind == "break":
+        raise InvalidInputError(
+            field, f"{day} lies in {period.name!r} ({period.starts_on}..{period.ends_on}): a break"
+        )
+    return period
+
+
+def _kind(field: str, text: str) -> PeriodKind:
+    if text not in PERIOD_KINDS:
+        raise InvalidInputError(field, f"{text!r} is not a period kind; use one of {PERIOD_KINDS}")
+    return cast(PeriodKind, text)
+
+
+def _name(field: str, text: str) -> str:
+    name = " ".join(text.split())
+    if not name:
+        raise InvalidInputError(field, "must not be empty")
+    if len(name) > MAX_NAME_LENGTH:
+        raise InvalidInputError(field, f"at most {MAX_NAME_LENGTH} characters")
+    return name

@@ -1,0 +1,200 @@
+"""The club's calendar: seasons, their periods and the tournaments with terms and deadlines."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlite_utils
+
+from domain.season import CalendarPeriodAdded, SeasonCreated
+from domain.tournament import TournamentCompleted, TournamentScheduled, TournamentStarted
+from projections.runner import Projection
+
+_TOURNAMENT_COLUMNS = (
+    "id",
+    "season_id",
+    "period",
+    "name",
+    "play_date",
+    "venue",
+    "capacity",
+    "min_age",
+    "buy_in_cents",
+    "pot_share_cents",
+    "waitlist",
+    "swiss_rounds",
+    "match_length",
+    "class_name",
+    "payout_percent",
+    "time_zone",
+    "cancellation_until",
+    "check_in_opens",
+    "starts_at",
+    "started_at",
+    "completed_at",
+    "players",
+    "pot_cents",
+)
+
+
+class CalendarProjection(Projection):
+    """Seasons, calendar periods and tournaments in date order; instants as UTC ISO text."""
+
+    name = "calendar"
+    tables = ("calendar_seasons", "calendar_periods", "calendar_tournaments")
+
+    def create_tables(self, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS calendar_seasons (id TEXT PRIMARY KEY, "
+            "name TEXT NOT NULL, starts_on TEXT NOT NULL, ends_on TEXT NOT NULL)"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS calendar_periods (season_id TEXT NOT NULL, "
+            "name TEXT NOT NULL, kind TEXT NOT NULL, starts_on TEXT NOT NULL, "
+            "ends_on TEXT NOT NULL, PRIMARY KEY (season_id, name))"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS calendar_tournaments (id TEXT PRIMARY KEY, "
+            "season_id TEXT, period TEXT, name TEXT NOT NULL, play_date TEXT NOT NULL, "
+            "venue TEXT NOT NULL, capacity INTEGER NOT NULL, min_age INTEGER NOT NULL, "
+            "buy_in_cents INTEGER NOT NULL, pot_share_cents INTEGER NOT NULL, "
+            "waitlist INTEGER NOT NULL, swiss_rounds INTEGER NOT NULL, "
+            "match_length INTEGER NOT NULL, class_name TEXT NOT NULL, "
+            "payout_percent TEXT NOT NULL, time_zone TEXT NOT NULL, "
+            "cancellation_until TEXT NOT NULL, check_in_opens TEXT NOT NULL, "
+            "starts_at TEXT NOT NULL, started_at TEXT, completed_at TEXT, "
+            "players INTEGER NOT NULL DEFAULT 0, pot_cents INTEGER NOT NULL DEFAULT 0)"
+        )
+
+    def season_created(self, event: SeasonCreated, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "INSERT INTO calendar_seasons (id, name, starts_on, ends_on) VALUES (?, ?, ?, ?)",
+            [
+                str(event.originator_id),
+                event.name,
+                event.starts_on.isoformat(),
+                event.ends_on.isoformat(),
+            ],
+        )
+
+    def calendar_period_added(self, event: CalendarPeriodAdded, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "INSERT INTO calendar_periods (season_id, name, kind, starts_on, ends_on) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [
+                str(event.originator_id),
+                event.name,
+                event.kind,
+                event.starts_on.isoformat(),
+                event.ends_on.isoformat(),
+            ],
+        )
+
+    def tournament_scheduled(self, event: TournamentScheduled, db: sqlite_utils.Database) -> None:
+        row = {
+            "id": str(event.originator_id),
+            "season_id": str(event.season_id) if event.season_id else None,
+            "period": event.period,
+            "name": event.name,
+            "play_date": event.play_date.isoformat(),
+            "venue": event.venue,
+            "capacity": event.capacity,
+            "min_age": event.min_age,
+            "buy_in_cents": event.buy_in_cents,
+            "pot_share_cents": event.pot_share_cents,
+            "waitlist": int(event.waitlist),
+            "swiss_rounds": event.swiss_rounds,
+            "match_length": event.match_length,
+            "class_name": event.class_name,
+            "payout_percent": json.dumps(list(event.payout_percent)),
+            "time_zone": event.time_zone,
+            "cancellation_until": event.cancellation_until.isoformat(),
+            "check_in_opens": event.check_in_opens.isoformat(),
+            "starts_at": event.starts_at.isoformat(),
+        }
+        db.execute(
+            f"INSERT INTO calendar_tournaments ({', '.join(row)}) "
+            f"VALUES ({', '.join('?' for _ in row)})",
+            list(row.values()),
+        )
+
+    def tournament_started(self, event: TournamentStarted, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE calendar_tournaments SET started_at = ?, players = ?, pot_cents = ? "
+            "WHERE id = ?",
+            [event.timestamp.isoformat(), event.players, event.pot_cents, str(event.originator_id)],
+        )
+
+    def tournament_completed(self, event: TournamentCompleted, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE calendar_tournaments SET completed_at = ? WHERE id = ?",
+            [event.timestamp.isoformat(), str(event.originator_id)],
+        )
+
+
+def get_tournament(db: sqlite_utils.Database, tournament_id: str) -> dict[str, Any] | None:
+    rows = _tournaments(db, "WHERE id = ?", [tournament_id])
+    return rows[0] if rows else None
+
+
+def list_tournaments(
+    db: sqlite_utils.Database, season_id: str | None = None
+) -> list[dict[str, Any]]:
+    """The calendar in play-date order, optionally of one season."""
+    if season_id is None:
+        return _tournaments(db, "", [])
+    return _tournaments(db, "WHERE season_id = ?", [season_id])
+
+
+def get_season(db: sqlite_utils.Database, season_id: str) -> dict[str, Any] | None:
+    rows = _seasons(db, "WHERE id = ?", [season_id])
+    return rows[0] if rows else None
+
+
+def list_seasons(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    return _seasons(db, "", [])
+
+
+def find_season_of(db: sqlite_utils.Database, play_date: str) -> str | None:
+    """The id of the (earliest starting) season whose dates include ``play_date``."""
+    row = db.execute(
+        "SELECT id FROM calendar_seasons WHERE starts_on <= ? AND ends_on >= ? "
+        "ORDER BY starts_on, name LIMIT 1",
+        [play_date, play_date],
+    ).fetchone()
+    return str(row[0]) if row else None
+
+
+def _tournaments(db: sqlite_utils.Database, where: str, params: list[Any]) -> list[dict[str, Any]]:
+    cursor = db.execute(
+        f"SELECT {', '.join(_TOURNAMENT_COLUMNS)} FROM calendar_tournaments {where} "
+        "ORDER BY play_date, starts_at, name",
+        params,
+    )
+    rows = [dict(zip(_TOURNAMENT_COLUMNS, values, strict=True)) for values in cursor.fetchall()]
+    for row in rows:
+        row["waitlist"] = bool(row["waitlist"])
+        row["payout_percent"] = json.loads(row["payout_percent"])
+    return rows
+
+
+def _seasons(db: sqlite_utils.Database, where: str, params: list[Any]) -> list[dict[str, Any]]:
+    seasons = [
+        {"id": id_, "name": name, "starts_on": starts_on, "ends_on": ends_on, "periods": []}
+        for id_, name, starts_on, ends_on in db.execute(
+            f"SELECT id, name, starts_on, ends_on FROM calendar_seasons {where} "
+            "ORDER BY starts_on, name",
+            params,
+        ).fetchall()
+    ]
+    for season in seasons:
+        season["periods"] = [
+            {"name": name, "kind": kind, "starts_on": starts_on, "ends_on": ends_on}
+            for name, kind, starts_on, ends_on in db.execute(
+                "SELECT name, kind, starts_on, ends_on FROM calendar_periods "
+                "WHERE season_id = ? ORDER BY starts_on",
+                [season["id"]],
+            ).fetchall()
+        ]
+    return seasons

@@ -1,0 +1,184 @@
+"""Registrations per tournament: the public participant list and the director's full list.
+
+The public list shows display names only ("Anna M."); names, e-mail and age are for directors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlite_utils
+
+from domain.events import DomainEvent
+from domain.tournament import (
+    LateWithdrawalRecorded,
+    NoShowReleased,
+    PlayerCheckedIn,
+    PlayerRegistered,
+    RegistrationCancelled,
+    RegistrationFacts,
+    RegistrationWaitlisted,
+    WaitlistPromoted,
+    display_name,
+)
+from projections.runner import Projection
+
+_PUBLIC_STATUSES = ("registered", "checked_in", "waitlisted")
+_COLUMNS = (
+    "registration_id",
+    "tournament_id",
+    "player_id",
+    "sequence",
+    "first_name",
+    "last_name",
+    "display_name",
+    "email",
+    "age",
+    "birth_date",
+    "status",
+    "registered_at",
+    "updated_at",
+    "checked_in_at",
+    "buy_in_paid_cents",
+    "withdrawal_reason",
+)
+
+
+class ParticipantsProjection(Projection):
+    """One row per registration with its current status and the person's data."""
+
+    name = "participants"
+    tables = ("participants",)
+
+    def create_tables(self, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS participants (registration_id TEXT PRIMARY KEY, "
+            "tournament_id TEXT NOT NULL, player_id TEXT NOT NULL, sequence INTEGER NOT NULL, "
+            "first_name TEXT NOT NULL, last_name TEXT NOT NULL, display_name TEXT NOT NULL, "
+            "email TEXT NOT NULL, age INTEGER, birth_date TEXT, status TEXT NOT NULL, "
+            "registered_at TEXT NOT NULL, updated_at TEXT NOT NULL, checked_in_at TEXT, "
+            "buy_in_paid_cents INTEGER, withdrawal_reason TEXT)"
+        )
+        db.execute(
+            "CREATE INDEX IF NOT EXISTS participants_by_tournament "
+            "ON participants (tournament_id, sequence)"
+        )
+
+    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
+        _insert(db, event, "registered")
+
+    def registration_waitlisted(
+        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
+    ) -> None:
+        _insert(db, event, "waitlisted")
+
+    def registration_cancelled(
+        self, event: RegistrationCancelled, db: sqlite_utils.Database
+    ) -> None:
+        _set_status(db, event, event.registration_id, "cancelled")
+
+    def waitlist_promoted(self, event: WaitlistPromoted, db: sqlite_utils.Database) -> None:
+        _set_status(db, event, event.registration_id, "registered")
+
+    def late_withdrawal_recorded(
+        self, event: LateWithdrawalRecorded, db: sqlite_utils.Database
+    ) -> None:
+        _set_status(db, event, event.registration_id, "withdrawn")
+        db.execute(
+            "UPDATE participants SET withdrawal_reason = ? WHERE registration_id = ?",
+            [event.reason, str(event.registration_id)],
+        )
+
+    def player_checked_in(self, event: PlayerCheckedIn, db: sqlite_utils.Database) -> None:
+        _set_status(db, event, event.registration_id, "checked_in")
+        db.execute(
+            "UPDATE participants SET checked_in_at = ?, buy_in_paid_cents = ? "
+            "WHERE registration_id = ?",
+            [event.timestamp.isoformat(), event.buy_in_paid_cents, str(event.registration_id)],
+        )
+
+    def no_show_released(self, event: NoShowReleased, db: sqlite_utils.Database) -> None:
+        _set_status(db, event, event.registration_id, "no_show")
+
+
+def _insert(db: sqlite_utils.Database, event: RegistrationFacts, status: str) -> None:
+    row = {
+        "registration_id": str(event.registration_id),
+        "tournament_id": str(event.originator_id),
+        "player_id": str(event.player_id),
+        "sequence": event.originator_version,
+        "first_name": event.first_name,
+        "last_name": event.last_name,
+        "display_name": display_name(event.first_name, event.last_name),
+        "email": event.email,
+        "age": event.age,
+        "birth_date": event.birth_date.isoformat() if event.birth_date else None,
+        "status": status,
+        "registered_at": event.timestamp.isoformat(),
+        "updated_at": event.timestamp.isoformat(),
+    }
+    db.execute(
+        f"INSERT INTO participants ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
+        list(row.values()),
+    )
+
+
+def _set_status(
+    db: sqlite_utils.Database, event: DomainEvent, registration_id: Any, status: str
+) -> None:
+    db.execute(
+        "UPDATE participants SET status = ?, updated_at = ? WHERE registration_id = ?",
+        [status, event.timestamp.isoformat(), str(registration_id)],
+    )
+
+
+def list_participants(db: sqlite_utils.Database, tournament_id: str) -> list[dict[str, Any]]:
+    """Public: seat holders in order of registration, then the waitlist in its order."""
+    return [
+        {
+            "player_id": row["player_id"],
+            "display_name": row["display_name"],
+            "status": row["status"],
+            "waitlist_position": row["waitlist_position"],
+        }
+        for row in list_registrations(db, tournament_id)
+        if row["status"] in _PUBLIC_STATUSES
+    ]
+
+
+def list_registrations(db: sqlite_utils.Database, tournament_id: str) -> list[dict[str, Any]]:
+    """Director: every registration with personal data, status and waitlist position."""
+    cursor = db.execute(
+        f"SELECT {', '.join(_COLUMNS)} FROM participants WHERE tournament_id = ? "
+        "ORDER BY status = 'waitlisted', sequence",
+        [tournament_id],
+    )
+    rows = [dict(zip(_COLUMNS, values, strict=True)) for values in cursor.fetchall()]
+    position = 0
+    for row in rows:
+        if row["status"] == "waitlisted":
+            position += 1
+            row["waitlist_position"] = position
+        else:
+            row["waitlist_position"] = None
+    return rows
+
+
+def get_registration(db: sqlite_utils.Database, registration_id: str) -> dict[str, Any] | None:
+    row = db.execute(
+        f"SELECT {', '.join(_COLUMNS)} FROM participants WHERE registration_id = ?",
+        [registration_id],
+    ).fetchone()
+    return dict(zip(_COLUMNS, row, strict=True)) if row else None
+
+
+def waitlist_position(db: sqlite_utils.Database, registration_id: str) -> int | None:
+    """1 for the first person waiting, None when the registration is not on the waitlist."""
+    row = db.execute(
+        "SELECT COUNT(*) FROM participants AS other JOIN participants AS mine "
+        "ON other.tournament_id = mine.tournament_id "
+        "WHERE mine.registration_id = ? AND mine.status = 'waitlisted' "
+        "AND other.status = 'waitlisted' AND other.sequence <= mine.sequence",
+        [registration_id],
+    ).fetchone()
+    return int(row[0]) or None

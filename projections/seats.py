@@ -1,0 +1,130 @@
+"""Seats per tournament: "N of 20 seats free", the waitlist and check-ins (rule T-SEAT-1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlite_utils
+
+from domain.tournament import (
+    LateWithdrawalRecorded,
+    NoShowReleased,
+    PlayerCheckedIn,
+    PlayerRegistered,
+    RegistrationCancelled,
+    RegistrationStatus,
+    RegistrationWaitlisted,
+    TournamentScheduled,
+    WaitlistPromoted,
+)
+from projections.runner import Projection
+
+# Which counter each registration status adds to (the others hold no seat and do not wait).
+_COUNTERS: dict[str, tuple[str, ...]] = {
+    "registered": ("taken",),
+    "checked_in": ("taken", "checked_in"),
+    "waitlisted": ("waitlist",),
+}
+
+
+class SeatsProjection(Projection):
+    """One row of counters per tournament, kept by following each registration's status."""
+
+    name = "seats"
+    tables = ("seats", "seat_registrations")
+
+    def create_tables(self, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS seats (tournament_id TEXT PRIMARY KEY, "
+            "capacity INTEGER NOT NULL, taken INTEGER NOT NULL DEFAULT 0, "
+            "waitlist INTEGER NOT NULL DEFAULT 0, checked_in INTEGER NOT NULL DEFAULT 0)"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS seat_registrations (registration_id TEXT PRIMARY KEY, "
+            "tournament_id TEXT NOT NULL, status TEXT NOT NULL)"
+        )
+
+    def tournament_scheduled(self, event: TournamentScheduled, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "INSERT INTO seats (tournament_id, capacity) VALUES (?, ?)",
+            [str(event.originator_id), event.capacity],
+        )
+
+    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
+        self._add(db, event.originator_id, event.registration_id, "registered")
+
+    def registration_waitlisted(
+        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
+    ) -> None:
+        self._add(db, event.originator_id, event.registration_id, "waitlisted")
+
+    def registration_cancelled(
+        self, event: RegistrationCancelled, db: sqlite_utils.Database
+    ) -> None:
+        self._move(db, event.registration_id, "cancelled")
+
+    def waitlist_promoted(self, event: WaitlistPromoted, db: sqlite_utils.Database) -> None:
+        self._move(db, event.registration_id, "registered")
+
+    def late_withdrawal_recorded(
+        self, event: LateWithdrawalRecorded, db: sqlite_utils.Database
+    ) -> None:
+        self._move(db, event.registration_id, "withdrawn")
+
+    def player_checked_in(self, event: PlayerCheckedIn, db: sqlite_utils.Database) -> None:
+        self._move(db, event.registration_id, "checked_in")
+
+    def no_show_released(self, event: NoShowReleased, db: sqlite_utils.Database) -> None:
+        # rule T-CHECKIN-2: a no-show's seat is released at the start
+        self._move(db, event.registration_id, "no_show")
+
+    def _add(
+        self, db: sqlite_utils.Database, tournament_id: Any, registration_id: Any, status: str
+    ) -> None:
+        db.execute(
+            "INSERT INTO seat_registrations (registration_id, tournament_id, status) "
+            "VALUES (?, ?, ?)",
+            [str(registration_id), str(tournament_id), status],
+        )
+        _count(db, str(tournament_id), status, +1)
+
+    def _move(
+        self, db: sqlite_utils.Database, registration_id: Any, status: RegistrationStatus
+    ) -> None:
+        row = db.execute(
+            "SELECT tournament_id, status FROM seat_registrations WHERE registration_id = ?",
+            [str(registration_id)],
+        ).fetchone()
+        tournament_id, old_status = row
+        _count(db, tournament_id, old_status, -1)
+        _count(db, tournament_id, status, +1)
+        db.execute(
+            "UPDATE seat_registrations SET status = ? WHERE registration_id = ?",
+            [status, str(registration_id)],
+        )
+
+
+def _count(db: sqlite_utils.Database, tournament_id: str, status: str, step: int) -> None:
+    for counter in _COUNTERS.get(status, ()):
+        db.execute(
+            f"UPDATE seats SET {counter} = {counter} + ? WHERE tournament_id = ?",
+            [step, tournament_id],
+        )
+
+
+def get_seats(db: sqlite_utils.Database, tournament_id: str) -> dict[str, int] | None:
+    """``{"capacity", "taken", "free", "waitlist", "checked_in"}`` of one tournament."""
+    row = db.execute(
+        "SELECT capacity, taken, waitlist, checked_in FROM seats WHERE tournament_id = ?",
+        [tournament_id],
+    ).fetchone()
+    if row is None:
+        return None
+    capacity, taken, waitlist, checked_in = row
+    return {
+        "capacity": capacity,
+        "taken": taken,
+        "free": max(capacity - taken, 0),
+        "waitlist": waitlist,
+        "checked_in": checked_in,
+    }

@@ -1,0 +1,416 @@
+"""Use cases of seasons and tournaments: load, decide, append, catch up the views, return."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+from uuid import UUID
+from zoneinfo import ZoneInfo
+
+from domain import season as seasons
+from domain import tournament as tournaments
+from domain.calendar import deadline_policy, parse_date
+from domain.errors import InvalidInputError
+from domain.events import Aggregate, DomainEvent, fold
+from domain.season import PeriodInput, Season, SeasonNotFoundError
+from domain.tournament import Tournament, TournamentNotFoundError, TournamentPlan
+from projections import calendar, participants, seats
+from projections.runner import Views
+from service.clock import Clock
+from service.store import EventStore, StaleVersionError, UnknownAggregateError
+
+S = TypeVar("S", bound=Aggregate)
+E = TypeVar("E", bound=DomainEvent)
+T = TypeVar("T")
+
+MAX_ATTEMPTS = 40
+"""Concurrent commands on one tournament: the loser of a version race decides again."""
+BACKOFF_SECONDS = 0.004
+MAX_BACKOFF_SECONDS = 0.25
+DIRECTOR = "director"
+
+
+def token_hash(token: str) -> str:
+    """Only this hash of a player token is stored; a presented token is hashed and compared."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TournamentService:
+    """Seasons, the calendar, registration, cancellation, check-in and the start."""
+
+    def __init__(self, store: EventStore, views: Views, clock: Clock, zone: ZoneInfo) -> None:
+        self._store = store
+        self._views = views
+        self._clock = clock
+        self._zone = zone
+        self._jitter = random.Random()
+
+    # Seasons --------------------------------------------------------------------------------
+
+    def create_season(
+        self,
+        *,
+        name: str,
+        starts_on: str,
+        ends_on: str,
+        periods: Sequence[PeriodInput] = (),
+        actor: str = DIRECTOR,
+    ) -> dict[str, Any]:
+        season_id = uuid.uuid4()
+        events = seasons.create_season(
+            season_id,
+            name=name,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            periods=periods,
+            now=self._clock.now(),
+            actor=actor,
+        )
+        self._store.append(*events)
+        self._views.catch_up()
+        return self.get_season(season_id)
+
+    def add_period(
+        self, season_id: UUID, period: PeriodInput, *, actor: str = DIRECTOR
+    ) -> dict[str, Any]:
+        self._execute(
+            season_id,
+            self._load_season,
+            seasons.evolve,
+            lambda state, now: seasons.add_period(state, period, now=now, actor=actor),
+        )
+        return self.get_season(season_id)
+
+    def get_season(self, season_id: UUID) -> dict[str, Any]:
+        season = self._query(lambda db: calendar.get_season(db, str(season_id)))
+        if season is None:
+            raise SeasonNotFoundError(f"no season with id {season_id}")
+        return season
+
+    def list_seasons(self) -> list[dict[str, Any]]:
+        with self._views.reading() as db:
+            return calendar.list_seasons(db)
+
+    # Tournaments ----------------------------------------------------------------------------
+
+    def schedule_tournament(
+        self,
+        plan: TournamentPlan,
+        *,
+        season_id: UUID | None = None,
+        cancellation_weekday: str = "thursday",
+        cancellation_time: str = "18:00",
+        check_in_time: str = "12:30",
+        start_time: str = "13:00",
+        actor: str = DIRECTOR,
+    ) -> dict[str, Any]:
+        """A new tournament; without ``season_id`` it joins the season that includes its date."""
+        policy = deadline_policy(
+            cancellation_weekday=cancellation_weekday,
+            cancellation_time=cancellation_time,
+            check_in_time=check_in_time,
+            start_time=start_time,
+        )
+        if season_id is None:
+            play_date = parse_date("date", plan.date).isoformat()
+            with self._views.reading() as db:
+                found = calendar.find_season_of(db, play_date)
+            season_id = UUID(found) if found else None
+        season = self._season_for("season_id", season_id) if season_id else None
+        tournament_id = uuid.uuid4()
+        events = tournaments.schedule_tournament(
+            tournament_id,
+            plan,
+            season=season,
+            policy=policy,
+            zone=self._zone,
+            now=self._clock.now(),
+            actor=actor,
+        )
+        self._store.append(*events)
+        self._views.catch_up()
+        return self.get_tournament(tournament_id)
+
+    def get_tournament(self, tournament_id: UUID) -> dict[str, Any]:
+        def read(db: Any) -> dict[str, Any] | None:
+            row = calendar.get_tournament(db, str(tournament_id))
+            return self._tournament_view(row, seats.get_seats(db, row["id"])) if row else None
+
+        tournament = self._query(read)
+        if tournament is None:
+            raise TournamentNotFoundError(f"no tournament with id {tournament_id}")
+        return tournament
+
+    def list_tournaments(self, season_id: UUID | None = None) -> list[dict[str, Any]]:
+        """The calendar: every tournament (of one season) with status, deadlines and seats."""
+        with self._views.reading() as db:
+            rows = calendar.list_tournaments(db, str(season_id) if season_id else None)
+            return [self._tournament_view(row, seats.get_seats(db, row["id"])) for row in rows]
+
+    def get_seats(self, tournament_id: UUID) -> dict[str, int]:
+        found = self._query(lambda db: seats.get_seats(db, str(tournament_id)))
+        if found is None:
+            raise TournamentNotFoundError(f"no tournament with id {tournament_id}")
+        return found
+
+    def list_participants(self, tournament_id: UUID) -> list[dict[str, Any]]:
+        """Public: display names only."""
+        self.get_seats(tournament_id)
+        with self._views.reading() as db:
+            return participants.list_participants(db, str(tournament_id))
+
+    def list_registrations(self, tournament_id: UUID) -> list[dict[str, Any]]:
+        """Director: every registration with the person's data."""
+        self.get_seats(tournament_id)
+        with self._views.reading() as db:
+            rows = participants.list_registrations(db, str(tournament_id))
+        for row in rows:
+            for key in ("registered_at", "updated_at", "checked_in_at"):
+                row[key] = _instant(row[key], self._zone)
+        return rows
+
+    # Registration ---------------------------------------------------------------------------
+
+    def register(
+        self,
+        tournament_id: UUID,
+        *,
+        first_name: str,
+        last_name: str,
+        email: str,
+        age: int | None = None,
+        birth_date: str | None = None,
+    ) -> dict[str, Any]:
+        """A seat or a waitlist place, and the player token for self-service (rule T-REG-3)."""
+        registration_id = uuid.uuid4()
+        player_token = secrets.token_urlsafe(32)
+        state, _ = self._execute(
+            tournament_id,
+            self._load_tournament,
+            tournaments.evolve,
+            lambda state, now: tournaments.register(
+                state,
+                registration_id=registration_id,
+                first_name=first_name,
+                last_name=last_name,
+                email=email,
+                age=age,
+                birth_date=birth_date,
+                token_hash=token_hash(player_token),
+                now=now,
+            ),
+        )
+        registration = state.registration(registration_id)
+        return {
+            "registration_id": registration_id,
+            "tournament_id": tournament_id,
+            "player_id": registration.player_id,
+            "status": registration.status,
+            "player_token": player_token,
+            "waitlist_position": _waitlist_position(state, registration_id),
+        }
+
+    def cancel_registration(
+        self,
+        tournament_id: UUID,
+        registration_id: UUID,
+        *,
+        player_token: str | None,
+        by_director: bool,
+        reason: str = "",
+    ) -> dict[str, Any]:
+        """rule T-CANCEL-1: the player until the deadline; the director also later."""
+
+        def decide(state: Tournament, now: datetime) -> list[tournaments.TournamentEvent]:
+            player = state.registration(registration_id).player_id
+            return tournaments.cancel_registration(
+                state,
+                registration_id,
+                by_director=by_director,
+                token_hash=token_hash(player_token) if player_token else None,
+                now=now,
+                actor=DIRECTOR if by_director else f"player:{player}",
+                reason=reason,
+            )
+
+        state, events = self._execute(
+            tournament_id, self._load_tournament, tournaments.evolve, decide
+        )
+        promoted = next(
+            (e.registration_id for e in events if isinstance(e, tournaments.WaitlistPromoted)),
+            None,
+        )
+        return {
+            "registration_id": registration_id,
+            "status": state.registration(registration_id).status,
+            "promoted_registration_id": promoted,
+        }
+
+    def check_in(
+        self,
+        tournament_id: UUID,
+        registration_id: UUID,
+        *,
+        id_document_seen: bool,
+        buy_in_paid_cents: int,
+        actor: str = DIRECTOR,
+    ) -> dict[str, Any]:
+        """rule T-CHECKIN-1: ID document seen and buy-in paid, inside the check-in window."""
+        state, events = self._execute(
+            tournament_id,
+            self._load_tournament,
+            tournaments.evolve,
+            lambda state, now: tournaments.check_in(
+                state,
+                registration_id,
+                id_document_seen=id_document_seen,
+                buy_in_paid_cents=buy_in_paid_cents,
+                now=now,
+                actor=actor,
+            ),
+        )
+        checked_in = len(state.with_status("checked_in"))
+        return {
+            "registration_id": registration_id,
+            "status": state.registration(registration_id).status,
+            "checked_in_at": events[-1].timestamp.astimezone(self._zone),
+            "checked_in": checked_in,
+            "pot_cents": checked_in * state.pot_share_cents,
+        }
+
+    def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> dict[str, Any]:
+        """rules T-CHECKIN-2, T-BUYIN-1: no-shows released, the pot fixed, play begins."""
+        state, events = self._execute(
+            tournament_id,
+            self._load_tournament,
+            tournaments.evolve,
+            lambda state, now: tournaments.start(state, now=now, actor=actor),
+        )
+        assert state.started_at is not None
+        return {
+            "id": tournament_id,
+            "status": state.status(self._clock.now()),
+            "started_at": state.started_at.astimezone(self._zone),
+            "players": state.players,
+            "pot_cents": state.pot_cents,
+            "no_shows": [
+                e.registration_id for e in events if isinstance(e, tournaments.NoShowReleased)
+            ],
+        }
+
+    # Plumbing -------------------------------------------------------------------------------
+
+    def _execute(
+        self,
+        aggregate_id: UUID,
+        load: Callable[[UUID], S],
+        evolve: Callable[[S | None, E], S],
+        decide: Callable[[S, datetime], list[E]],
+    ) -> tuple[S, list[E]]:
+        """Load, decide, append; on a lost version race reload and decide again.
+
+        The decision (e.g. whether a seat is free) is always taken on the latest stored
+        version, so concurrent commands serialise through the event store, not through a lock.
+        """
+        for attempt in range(MAX_ATTEMPTS):
+            state = load(aggregate_id)
+            now = self._clock.now()
+            events = decide(state, now)
+            try:
+                self._store.append(*events)
+            except StaleVersionError:
+                if attempt + 1 == MAX_ATTEMPTS:
+                    raise
+                ceiling = min(MAX_BACKOFF_SECONDS, BACKOFF_SECONDS * 2**attempt)
+                time.sleep(self._jitter.uniform(0, ceiling))
+                continue
+            new_state = fold(evolve, state, events)
+            assert new_state is not None
+            self._store.snapshot_if_due(new_state, now)
+            self._views.catch_up()
+            return new_state, events
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _load_tournament(self, tournament_id: UUID) -> Tournament:
+        try:
+            return self._store.load(tournament_id, tournaments.evolve)
+        except UnknownAggregateError:
+            raise TournamentNotFoundError(f"no tournament with id {tournament_id}") from None
+
+    def _load_season(self, season_id: UUID) -> Season:
+        try:
+            return self._store.load(season_id, seasons.evolve)
+        except UnknownAggregateError:
+            raise SeasonNotFoundError(f"no season with id {season_id}") from None
+
+    def _season_for(self, field: str, season_id: UUID) -> Season:
+        try:
+            return self._load_season(season_id)
+        except SeasonNotFoundError:
+            raise InvalidInputError(field, f"no season with id {season_id}") from None
+
+    def _query(self, read: Callable[[Any], T | None]) -> T | None:
+        """Read a view; on a miss catch up once (another process may have just written it)."""
+        with self._views.reading() as db:
+            found = read(db)
+        if found is None:
+            self._views.catch_up()
+            with self._views.reading() as db:
+                found = read(db)
+        return found
+
+    def _tournament_view(self, row: dict[str, Any], seat_counts: Any) -> dict[str, Any]:
+        deadlines = {
+            key: datetime.fromisoformat(row[key]).astimezone(self._zone)
+            for key in ("cancellation_until", "check_in_opens", "starts_at")
+        }
+        started_at = _instant(row["started_at"], self._zone)
+        status = tournaments.tournament_status(
+            self._clock.now(),
+            cancellation_until=deadlines["cancellation_until"],
+            check_in_opens=deadlines["check_in_opens"],
+            started=started_at is not None,
+            completed=row["completed_at"] is not None,
+        )
+        checked_in = seat_counts["checked_in"] if seat_counts else 0
+        return {
+            "id": row["id"],
+            "season_id": row["season_id"],
+            "period": row["period"],
+            "name": row["name"],
+            "date": row["play_date"],
+            "venue": row["venue"],
+            "capacity": row["capacity"],
+            "min_age": row["min_age"],
+            "buy_in_cents": row["buy_in_cents"],
+            "pot_share_cents": row["pot_share_cents"],
+            "organisation_cents": row["buy_in_cents"] - row["pot_share_cents"],
+            "waitlist": row["waitlist"],
+            "swiss_rounds": row["swiss_rounds"],
+            "match_length": row["match_length"],
+            "class": row["class_name"],
+            "payout_percent": row["payout_percent"],
+            "time_zone": row["time_zone"],
+            "status": status,
+            "deadlines": deadlines,
+            "seats": seat_counts,
+            "started_at": started_at,
+            "completed_at": _instant(row["completed_at"], self._zone),
+            # rule T-BUYIN-1: 80 EUR per checked-in player (fixed at the start)
+            "pot_cents": row["pot_cents"] if started_at else checked_in * row["pot_share_cents"],
+        }
+
+
+def _waitlist_position(state: Tournament, registration_id: UUID) -> int | None:
+    waiting = sorted(state.with_status("waitlisted"), key=lambda r: r.sequence)
+    return next((i for i, r in enumerate(waiting, start=1) if r.id == registration_id), None)
+
+
+def _instant(text: str | None, zone: ZoneInfo) -> datetime | None:
+    return datetime.fromisoformat(text).astimezone(zone) if text else None
