@@ -395,9 +395,9 @@ def schedule_tournament(
     _check_range("min_age", plan.min_age, 0, MAX_AGE)
     _check_range("buy_in_cents", plan.buy_in_cents, 0, 100_000_00)
     _check_range("pot_share_cents", plan.pot_share_cents, 0, plan.buy_in_cents)
-    _check_range("swiss_rounds", plan.swiss_rounds, 1, plan.capacity - 1)
+    _check_range("swiss_rounds", plan.swiss_rounds, 1, 20)
     _check_range("match_length", plan.match_length, 1, 63)
-    _check_payout(plan.payout_percent, plan.capacity)
+    _check_payout(plan.payout_percent)
     deadlines = compute_deadlines(play_date, zone, policy)
     if deadlines.starts_at <= now:
         raise InvalidInputError(
@@ -712,11 +712,10 @@ def _check_range(field: str, value: int, low: int, high: int) -> None:
         raise InvalidInputError(field, f"must be between {low} and {high}, not {value}")
 
 
-def _check_payout(percent: Sequence[int], capacity: int) -> None:
-    if not percent or len(percent) > capacity or any(share <= 0 for share in percent):
-        raise InvalidInputError(
-            "payout_percent", f"give 1 to {capacity} positive shares, e.g. [50, 30, 20]"
-        )
+def _check_payout(percent: Sequence[int]) -> None:
+    """rule T-BUYIN-1: shares of the pot for places 1, 2, 3, ... adding up to 100."""
+    if not percent or any(share <= 0 for share in percent):
+        raise InvalidInputError("payout_percent", "give positive shares, e.g. [50, 30, 20]")
     if sum(percent) != 100:
         raise InvalidInputError("payout_percent", f"the shares add up to {sum(percent)}, not 100")
 
