@@ -1,0 +1,149 @@
+"""A recorded match as a ``.mat`` text file (Jellyfish format) that GNU Backgammon imports.
+
+Written the way gnubg's own ``export match mat`` writes it, and read back by its importer
+(``import.c``: ``ImportGame``, ``ParseMatMove``):
+
+- `` N point match`` (0 for a money session), then per game `` Game n`` and the score line
+  ``name_a : score   name_b : score`` with the scores at the start of the game;
+- numbered lines with side a's action in the left column (28 characters) and side b's in the
+  right; an action is a roll and its moves die by die (``52: 13/8 24/22*``, the bar 25, off 0,
+  nothing after the colon when the roll cannot be played), `` Doubles => 4``, `` Takes``,
+  `` Drops``, `` Beavers => 8``, `` Raccoons => 16``;
+- ``Wins n point(s)`` in the winner's column ends a game; gnubg reads a game that ends neither
+  by bearing off nor by a drop as a resignation worth those points.
+
+Opening-roll ties, rejected resignations and clock readings have no place in the format and
+are left out; the event stream keeps them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from domain.events import DomainEvent
+from domain.match import (
+    CheckersPlayed,
+    CubeBeavered,
+    CubeDropped,
+    CubeOffered,
+    CubeRaccooned,
+    CubeTaken,
+    GameStarted,
+    GameWon,
+    MatchStarted,
+    MatchWon,
+    TurnPassed,
+)
+
+LEFT_WIDTH = 28
+"""Width of side a's column after the move number (gnubg writes ``"%-27s "``)."""
+_NAME_JUNK = re.compile(r"[^\w.\-]+")
+
+
+def mat_name(name: str) -> str:
+    """A player name gnubg's importer reads back: no spaces, colons or the word 'Game '."""
+    return _NAME_JUNK.sub("_", name.strip())[:30] or "player"
+
+
+def _roll(dice: tuple[int, int]) -> str:
+    return f"{max(dice)}{min(dice)}:"
+
+
+def _moves(moves: Iterable[tuple[int, int, bool]]) -> str:
+    return " ".join(f"{source}/{target}{'*' if hit else ''}" for source, target, hit in moves)
+
+
+class _Game:
+    """The numbered lines of one game, filled column by column."""
+
+    def __init__(self, number: int, name_a: str, name_b: str, score: tuple[int, int]) -> None:
+        header = f" {name_a} : {score[0]}".ljust(32) + f"{name_b} : {score[1]}"
+        self.lines = [f" Game {number}", header]
+        self.left: str | None = None
+        self.count = 0
+
+    def action(self, side: str, text: str) -> None:
+        if side == "a":
+            self.flush()
+            self.left = text
+            return
+        self.count += 1
+        left = self.left or ""
+        if len(left) >= LEFT_WIDTH:
+            left += " "  # the importer needs a separator before the right column
+        self.lines.append(f"{self.count:3d}) {left:<{LEFT_WIDTH}}{text}")
+        self.left = None
+
+    def flush(self) -> None:
+        if self.left is not None:
+            self.count += 1
+            # Padded as gnubg pads it: its importer misreads a short line ("  3)  Drops").
+            self.lines.append(f"{self.count:3d}) {self.left:<{LEFT_WIDTH}}")
+            self.left = None
+
+    def wins(self, side: str, points: int, *, match: bool) -> None:
+        self.flush()
+        text = f"Wins {points} point{'s' if points != 1 else ''}"
+        if match:
+            text += " and the match"
+        indent = 6 if side == "a" else 5 + LEFT_WIDTH + 1
+        self.lines.append(" " * indent + text)
+
+
+def format_mat(events: Iterable[DomainEvent]) -> str:
+    """The match recorded by ``events`` (in version order) as a ``.mat`` file."""
+    out: list[str] = []
+    name_a = name_b = "player"
+    game: _Game | None = None
+    pending_win: GameWon | None = None
+
+    def close_game(match: bool) -> None:
+        nonlocal game, pending_win
+        if game is not None:
+            if pending_win is not None:
+                game.wins(pending_win.winner, pending_win.points, match=match)
+            game.flush()
+            out.extend([*game.lines, ""])
+        game, pending_win = None, None
+
+    for event in events:
+        if isinstance(event, MatchStarted):
+            name_a, name_b = mat_name(event.player_a), mat_name(event.player_b)
+            day = event.timestamp.strftime("%Y.%m.%d")
+            out.extend(
+                [
+                    '; [Site "bgtd"]',
+                    f'; [Player 1 "{name_a}"]',
+                    f'; [Player 2 "{name_b}"]',
+                    f'; [EventDate "{day}"]',
+                    "",
+                    f" {event.match_length} point match",
+                    "",
+                ]
+            )
+        elif isinstance(event, GameStarted):
+            close_game(match=False)
+            game = _Game(event.game, name_a, name_b, (event.score_a, event.score_b))
+        elif game is None:
+            continue
+        elif isinstance(event, CheckersPlayed):
+            game.action(event.side, f"{_roll(event.dice)} {_moves(event.moves)}")
+        elif isinstance(event, TurnPassed):
+            game.action(event.side, _roll(event.dice))
+        elif isinstance(event, CubeOffered):
+            game.action(event.side, f" Doubles => {event.value}")
+        elif isinstance(event, CubeTaken):
+            game.action(event.side, " Takes")
+        elif isinstance(event, CubeDropped):
+            game.action(event.side, " Drops")
+        elif isinstance(event, CubeBeavered):
+            game.action(event.side, f" Beavers => {event.value}")
+        elif isinstance(event, CubeRaccooned):
+            game.action(event.side, f" Raccoons => {event.value}")
+        elif isinstance(event, GameWon):
+            pending_win = event
+        elif isinstance(event, MatchWon):
+            close_game(match=True)
+    close_game(match=False)
+    return "\n".join(out) + "\n"
