@@ -13,8 +13,10 @@ from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from api.analysis import AnalysisController
+from api.audit import AuditController
 from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
+from api.matches import MatchController
 from api.seasons import SeasonController
 from api.tournaments import RegistrationController, TournamentController
 from scheduler import start_scheduler
@@ -29,6 +31,8 @@ CONTROLLERS: list[Any] = [
     SeasonController,
     TournamentController,
     RegistrationController,
+    MatchController,
+    AuditController,
 ]
 
 

@@ -12,6 +12,7 @@ from projections.participants import ParticipantsProjection
 from projections.runner import EventSource, Projection, Views
 from projections.seats import SeatsProjection
 from service.clock import Clock, MovableClock, SystemClock
+from service.matches import MatchService, load_dice_key
 from service.settings import Settings
 from service.store import EventStore, persistence_environment
 from service.tournaments import TournamentService
@@ -36,6 +37,7 @@ class Services:
     store: EventStore
     views: Views
     tournaments: TournamentService
+    matches: MatchService
     extras: dict[str, object] = field(default_factory=dict)
 
     def close(self) -> None:
@@ -64,4 +66,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         store=store,
         views=views,
         tournaments=TournamentService(store, views, clock, ZoneInfo(settings.timezone)),
+        matches=MatchService(
+            store, views, clock, load_dice_key(settings.dice_key, settings.data_dir)
+        ),
     )

@@ -1,0 +1,551 @@
+"""Matches: creation, rolls, plays, cube, resignations, time claims, replay, export, dice proof.
+
+Every command answers with the match state after it. A player token acts for its own side; the
+director token acts for either side with ``"side"`` in the body. ``If-Match: <version>`` makes a
+command conditional: a stale version is a 409, as is losing a race for the same version.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import lru_cache
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, Request, Response, get, post
+from litestar.exceptions import NotAuthorizedException
+from litestar.params import HeaderParameter, QueryParameter
+
+from api.analysis import LegalPlay
+from api.auth import bearer_token, director_only, is_director
+from domain.backgammon import Position, RulesOptions
+from domain.clock import PRESETS
+from domain.errors import InvalidInputError
+from domain.match import Match as MatchRecord
+from domain.match import cached_format_play, cached_legal_plays
+from service.bootstrap import Services
+from service.matches import Caller, event_data
+
+SideName = Literal["a", "b"]
+Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
+IfMatch = Annotated[
+    str | None,
+    HeaderParameter(name="If-Match", required=False, description="the version the command expects"),
+]
+
+
+# --- requests -------------------------------------------------------------------------------
+
+
+class MatchCreate(msgspec.Struct, forbid_unknown_fields=True):
+    """A match between two players; ``match_length`` 0 is a money session (G-CUBE-3)."""
+
+    player_a: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+    player_b: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+    match_length: Annotated[int, msgspec.Meta(ge=0, le=64)] = 7
+    dice: Literal["entered", "server"] = "entered"
+    clock: Literal["club", "app", "online30", "none"] = "none"
+    rules: Literal["tournament", "app"] = "tournament"
+    """``app``: bear-off without pip waste (G-OFF-2) and the app's resignations (G-RESIGN-1)."""
+    jacoby: bool = False
+    beavers: bool = False
+    tournament_id: str | None = None
+
+
+class RollCreate(msgspec.Struct, forbid_unknown_fields=True):
+    """Entered dice: ``[a, b]`` (at the opening roll: side a's die, side b's die). Server
+    dice: ``{}``."""
+
+    dice: Annotated[list[Die], msgspec.Meta(min_length=2, max_length=2)] | None = None
+    side: SideName | None = None
+
+
+class PlayCreate(msgspec.Struct, forbid_unknown_fields=True):
+    """The play in gnubg notation (``"24/18 13/8"``) or the Position ID after it."""
+
+    play: str | None = None
+    position_id: str | None = None
+    side: SideName | None = None
+
+
+class CubeAction(msgspec.Struct, forbid_unknown_fields=True):
+    action: Literal["double", "take", "drop", "beaver", "raccoon"]
+    side: SideName | None = None
+
+
+class ResignationCreate(msgspec.Struct, forbid_unknown_fields=True):
+    """Under the app rules the level follows from the board and may be left out."""
+
+    level: Literal["single", "gammon", "backgammon"] | None = None
+    side: SideName | None = None
+
+
+class SideChoice(msgspec.Struct, forbid_unknown_fields=True):
+    side: SideName | None = None
+
+
+# --- responses ------------------------------------------------------------------------------
+
+
+class Score(msgspec.Struct):
+    a: int
+    b: int
+
+
+class Cube(msgspec.Struct):
+    value: int
+    owner: SideName | None
+    offered: int | None = None
+    """While a double awaits an answer: the value it would take the cube to."""
+
+
+class Players(msgspec.Struct):
+    a: str
+    b: str
+
+
+class OpeningRoll(msgspec.Struct):
+    a: int
+    b: int
+
+
+class Resignation(msgspec.Struct):
+    side: SideName
+    level: str
+
+
+class ClockSide(msgspec.Struct):
+    reserve_seconds: float
+    delay_seconds: float
+    """Per-move time left in the current move."""
+    running: bool
+    expired: bool
+
+
+class Clocks(msgspec.Struct):
+    preset: str
+    at: datetime
+    """The instant of this reading: now, or the event's timestamp for ``?version=N``."""
+    running: SideName | None
+    since: datetime | None
+    a: ClockSide
+    b: ClockSide
+
+
+class Match(msgspec.Struct):
+    id: UUID
+    version: int
+    status: Literal["playing", "finished"]
+    match_length: int
+    score: Score
+    crawford: bool
+    post_crawford: bool
+    game: int
+    turn: SideName | None
+    """The side whose action is due (null at the opening roll and at the end)."""
+    on_roll: SideName | None
+    phase: str
+    dice: list[int] | None
+    cube: Cube
+    position_id: str
+    """GNU Backgammon's Position ID, from the side on roll (side a before the opening roll)."""
+    match_id: str
+    legal_plays: list[LegalPlay]
+    clocks: Clocks | None
+    players: Players
+    dice_mode: str
+    clock: str
+    rules: str
+    opening_roll: OpeningRoll | None
+    resignation: Resignation | None
+    winner: SideName | None
+    seed_commitment: str | None
+    updated_at: datetime
+
+
+class PlayerTokens(msgspec.Struct):
+    a: str
+    b: str
+
+
+class MatchCreated(msgspec.Struct):
+    id: UUID
+    player_tokens: PlayerTokens
+    """Shown once; the service keeps only their hashes."""
+    match: Match
+
+
+class StreamEvent(msgspec.Struct):
+    version: int
+    type: str
+    timestamp: datetime
+    actor: str | None
+    data: dict[str, Any]
+
+
+class ProofRoll(msgspec.Struct):
+    version: int
+    index: int
+    dice: list[int]
+
+
+class DiceProofView(msgspec.Struct):
+    dice: str
+    seed_commitment: str | None
+    """SHA-256 (hex) of the seed, published when the match started."""
+    seed: str | None
+    """The seed (hex), revealed when the match has ended; null before."""
+    verified: bool | None
+    algorithm: str
+    rolls: list[ProofRoll]
+
+
+ALGORITHM = (
+    "sha256(seed) == seed_commitment; roll n (0-based, an opening roll counts as one: side a's "
+    "die first) = the first two bytes b < 252 of HMAC-SHA256(seed, 'bgtd-dice-v1' || u64be(n) "
+    "|| u32be(k)) for k = 0, 1, ..., each mapped to b % 6 + 1 (see domain/dice.py)"
+)
+
+
+# --- the controller -------------------------------------------------------------------------
+
+
+class MatchController(Controller):
+    path = "/api/v1/matches"
+    tags = ["matches"]  # noqa: RUF012
+
+    @post("/", guards=[director_only], sync_to_thread=True, summary="Create a match (director)")
+    def create(self, data: MatchCreate, services: Services) -> MatchCreated:
+        created = services.matches.create(
+            player_a=data.player_a,
+            player_b=data.player_b,
+            match_length=data.match_length,
+            dice=data.dice,
+            clock=data.clock,
+            rules_preset=data.rules,
+            jacoby=data.jacoby,
+            beavers=data.beavers,
+            tournament_id=data.tournament_id,
+        )
+        state = created.match
+        return MatchCreated(
+            id=state.id,
+            player_tokens=PlayerTokens(**created.tokens),
+            match=match_view(state, services.clock.now()),
+        )
+
+    @get("/{match_id:uuid}", sync_to_thread=True, summary="The match now, or as of event N")
+    def show(
+        self,
+        match_id: UUID,
+        services: Services,
+        version: Annotated[int | None, QueryParameter(name="version", ge=1)] = None,
+    ) -> Match:
+        state = services.matches.get(match_id, version)
+        at = state.updated_at if version is not None else services.clock.now()
+        return match_view(state, at)
+
+    @post("/{match_id:uuid}/rolls", status_code=200, sync_to_thread=True, summary="Roll")
+    def roll(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: UUID,
+        services: Services,
+        data: RollCreate | None = None,
+        if_match: IfMatch = None,
+    ) -> Match:
+        body = data or RollCreate()
+        state = services.matches.roll(
+            match_id, _caller(request, body.side), body.dice, _version(if_match)
+        )
+        return match_view(state, state.updated_at)
+
+    @post("/{match_id:uuid}/plays", status_code=200, sync_to_thread=True, summary="Play")
+    def play(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: UUID,
+        data: PlayCreate,
+        services: Services,
+        if_match: IfMatch = None,
+    ) -> Match:
+        state = services.matches.play(
+            match_id,
+            _caller(request, data.side),
+            notation=data.play,
+            position_id=data.position_id,
+            expected_version=_version(if_match),
+        )
+        return match_view(state, state.updated_at)
+
+    @post(
+        "/{match_id:uuid}/cube",
+        status_code=200,
+        sync_to_thread=True,
+        summary="Double, take or drop (beaver and raccoon in money sessions)",
+    )
+    def cube(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: UUID,
+        data: CubeAction,
+        services: Services,
+        if_match: IfMatch = None,
+    ) -> Match:
+        state = services.matches.cube(
+            match_id, _caller(request, data.side), data.action, _version(if_match)
+        )
+        return match_view(state, state.updated_at)
+
+    @post(
+        "/{match_id:uuid}/resignations",
+        status_code=200,
+        sync_to_thread=True,
+        summary="Offer a resignation",
+    )
+    def resign(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: UUID,
+        services: Services,
+        data: ResignationCreate | None = None,
+        if_match: IfMatch = None,
+    ) -> Match:
+        body = data or ResignationCreate()
+        state = services.matches.resign(
+            match_id, _caller(request, body.side), body.level, _version(if_match)
+        )
+        return match_view(state, state.updated_at)
+
+    @post(
+        "/{match_id:uuid}/resignations/accept",
+        status_code=200,
+        sync_to_thread=True,
+        summary="Accept the resignation offered",
+    )
+    def accept_resignation(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: UUID,
+        services: Services,
+        data: SideChoice | None = None,
+        if_match: IfMatch = None,
+    ) -> Match:
+        side = data.side if data else None
+        state = services.matches.answer_resignation(
+            match_id, _caller(request, side), True, _version(if_match)
+        )
+        return match_view(state, state.updated_at)
+
+    @post(
+        "/{match_id:uuid}/resignations/reject",
+        status_code=200,
+        sync_to_thread=True,
+        summary="Reject the resignation offered",
+    )
+    def reject_resignation(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: UUID,
+        services: Services,
+        data: SideChoice | None = None,
+        if_match: IfMatch = None,
+    ) -> Match:
+        side = data.side if data else None
+        state = services.matches.answer_resignation(
+            match_id, _caller(request, side), False, _version(if_match)
+        )
+        return match_view(state, state.updated_at)
+
+    @post(
+        "/{match_id:uuid}/timeouts",
+        status_code=200,
+        sync_to_thread=True,
+        summary="Claim a win on time (checked against the clock)",
+    )
+    def claim_timeout(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: UUID,
+        services: Services,
+        data: SideChoice | None = None,
+        if_match: IfMatch = None,
+    ) -> Match:
+        side = data.side if data else None
+        state = services.matches.claim_timeout(match_id, _caller(request, side), _version(if_match))
+        return match_view(state, state.updated_at)
+
+    @post(
+        "/{match_id:uuid}/close",
+        guards=[director_only],
+        status_code=200,
+        sync_to_thread=True,
+        summary="Close a money session (director)",
+    )
+    def close(
+        self,
+        request: Request[Any, Any, Any],
+        match_id: UUID,
+        services: Services,
+        if_match: IfMatch = None,
+    ) -> Match:
+        state = services.matches.close_session(match_id, _caller(request, None), _version(if_match))
+        return match_view(state, state.updated_at)
+
+    @get("/{match_id:uuid}/events", sync_to_thread=True, summary="The event stream")
+    def events(
+        self,
+        match_id: UUID,
+        services: Services,
+        until_version: Annotated[int | None, QueryParameter(name="until_version", ge=1)] = None,
+    ) -> list[StreamEvent]:
+        return [
+            StreamEvent(
+                version=event.originator_version,
+                type=type(event).__name__,
+                timestamp=event.timestamp,
+                actor=event.actor,
+                data=event_data(event),
+            )
+            for event in services.matches.events(match_id, until_version)
+        ]
+
+    @get(
+        "/{match_id:uuid}/export.mat",
+        sync_to_thread=True,
+        summary="The match as a .mat file for GNU Backgammon",
+        media_type="text/plain",
+    )
+    def export_mat(self, match_id: UUID, services: Services) -> Response[str]:
+        _, text = services.matches.export_mat(match_id)
+        return Response(
+            text,
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="match-{match_id}.mat"'},
+        )
+
+    @get(
+        "/{match_id:uuid}/dice-proof",
+        sync_to_thread=True,
+        summary="Server dice: the seed commitment, and the seed once the match has ended",
+    )
+    def dice_proof(self, match_id: UUID, services: Services) -> DiceProofView:
+        proof = services.matches.dice_proof(match_id)
+        return DiceProofView(
+            dice=proof.dice_mode,
+            seed_commitment=proof.commitment,
+            seed=proof.seed,
+            verified=proof.verified,
+            algorithm=ALGORITHM if proof.dice_mode == "server" else "",
+            rolls=[
+                ProofRoll(version=version, index=index, dice=list(dice))
+                for version, index, dice in proof.rolls
+            ],
+        )
+
+
+def _caller(request: Request[Any, Any, Any], side: SideName | None) -> Caller:
+    token = bearer_token(request)
+    if token is None:
+        raise NotAuthorizedException(
+            "a player token of this match (or a director token) is required",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return Caller(token=token, director=is_director(request), side=side)
+
+
+def _version(if_match: str | None) -> int | None:
+    if if_match is None:
+        return None
+    text = if_match.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise InvalidInputError("If-Match", "give the match version the command expects")
+    return int(text)
+
+
+# --- the state as the API shows it ----------------------------------------------------------
+
+
+def match_view(state: MatchRecord, at: datetime) -> Match:
+    """The match state; ``at`` is the instant its clocks are read at."""
+    phase = state.phase
+    dice = state.dice
+    legal: list[LegalPlay] = []
+    if phase == "move" and dice is not None:
+        legal = list(_legal_items(state.position, (max(dice), min(dice)), state.options))
+    return Match(
+        id=state.id,
+        version=state.version,
+        status="finished" if state.is_over else "playing",
+        match_length=state.match_length,
+        score=Score(a=state.score_a, b=state.score_b),
+        crawford=state.crawford,
+        post_crawford=state.post_crawford,
+        game=state.game,
+        turn=state.turn,
+        on_roll=state.on_roll,
+        phase=phase,
+        dice=list(dice) if dice else None,
+        cube=Cube(
+            value=state.cube_value,
+            owner=state.cube_owner,
+            offered=state.offered_value if phase == "cube" else None,
+        ),
+        position_id=state.position.position_id,
+        match_id=state.match_id,
+        legal_plays=legal,
+        clocks=_clocks(state, at),
+        players=Players(a=state.player_a, b=state.player_b),
+        dice_mode=state.dice_mode,
+        clock=state.clock_preset,
+        rules=state.rules,
+        opening_roll=OpeningRoll(*state.opening_roll) if state.opening_roll else None,
+        resignation=(
+            Resignation(side=state.resigner, level=state.resignation)
+            if state.resigner and state.resignation
+            else None
+        ),
+        winner=state.winner,
+        seed_commitment=state.seed_commitment,
+        updated_at=state.updated_at,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _legal_items(
+    position: Position, dice: tuple[int, int], options: RulesOptions
+) -> tuple[LegalPlay, ...]:
+    """The items of ``legal_plays`` as the analysis endpoint shows them."""
+    return tuple(
+        LegalPlay(
+            play=cached_format_play(play),
+            position_id=play.position_id,
+            game_result=play.game_result.value if play.game_result else None,
+        )
+        for play in cached_legal_plays(position, dice, options)
+    )
+
+
+def _clocks(state: MatchRecord, at: datetime) -> Clocks | None:
+    preset = PRESETS[state.clock_preset]
+    if not preset.is_timed:
+        return None
+    clock = state.clock
+    sides = {}
+    for side in ("a", "b"):
+        reading = clock.read(preset, side, at)
+        sides[side] = ClockSide(
+            reserve_seconds=reading.reserve_ms / 1000,
+            delay_seconds=reading.delay_ms / 1000,
+            running=reading.running,
+            expired=reading.expired,
+        )
+    return Clocks(
+        preset=preset.name,
+        at=at,
+        running=clock.running,
+        since=clock.since,
+        a=sides["a"],
+        b=sides["b"],
+    )

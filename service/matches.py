@@ -1,0 +1,396 @@
+"""Use cases of match play: load the match, decide, append the events, return the new state.
+
+Server dice (rule G-DICE-1): at creation the service draws a 32-byte seed with ``secrets`` and
+stores two things in ``MatchStarted``: the public commitment (SHA-256 of the seed) and the seed
+sealed with the service's dice key (XOR with HMAC-SHA256(key, match id), so only a process
+holding the key can read it). Every roll is ``domain.dice.roll_from_seed(seed, n)``. When the
+match ends, ``DiceSeedRevealed`` with the plain seed is appended in the same transaction as
+``MatchWon``; from then on anyone can recompute every roll. The API never shows the sealed seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import secrets
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from domain import match as rules
+from domain.dice import SEED_BYTES, roll_from_seed, seed_commitment, verify_rolls
+from domain.errors import ConflictError, ForbiddenError, InvalidInputError
+from domain.events import DomainEvent
+from domain.mat import format_mat
+from domain.match import Match, Side
+from projections.runner import Views
+from service.clock import Clock
+from service.store import EventStore, StaleVersionError
+
+DIRECTOR = "director"
+DICE_KEY_FILE = "dice.key"
+_SEAL_CONTEXT = b"bgtd-seed-seal-v1"
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who sends a command: a player token, or the director acting for a side."""
+
+    token: str | None = None
+    director: bool = False
+    side: Side | None = None
+    """The side named in the body (a director acts for it; a player may only name its own)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCreated:
+    match: Match
+    tokens: dict[str, str]
+    """Each side's player token, shown once: the events keep only their hashes."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceProof:
+    dice_mode: str
+    commitment: str | None
+    seed: str | None
+    rolls: list[tuple[int, int, tuple[int, int]]]
+    """(version, roll index, dice) of every server roll so far."""
+    verified: bool | None
+    """Whether the revealed seed reproduces every roll (None before the reveal)."""
+
+
+def load_dice_key(configured: str | None, data_dir: Path) -> bytes:
+    """The key that seals server dice seeds: ``BGTD_DICE_KEY`` or a key file in the data dir.
+
+    Several processes sharing one PostgreSQL store must share the key (set the variable).
+    """
+    if configured:
+        return hashlib.sha256(configured.encode()).digest()
+    path = data_dir / DICE_KEY_FILE
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass  # another process created it first
+        else:
+            with os.fdopen(descriptor, "w") as file:
+                file.write(secrets.token_hex(32))
+    return hashlib.sha256(path.read_text().strip().encode()).digest()
+
+
+def seal_seed(key: bytes, match_id: UUID, seed: bytes) -> str:
+    """XOR ``seed`` with a pad only the key holder can compute; sealing twice unseals."""
+    pad = hmac.digest(key, _SEAL_CONTEXT + match_id.bytes, "sha256")
+    return bytes(a ^ b for a, b in zip(seed, pad, strict=True)).hex()
+
+
+def unseal_seed(key: bytes, match_id: UUID, sealed: str) -> bytes:
+    return bytes.fromhex(seal_seed(key, match_id, bytes.fromhex(sealed)))
+
+
+class MatchService:
+    """Match play: creation, rolls, plays, cube, resignations, time claims, audit, export."""
+
+    def __init__(self, store: EventStore, views: Views, clock: Clock, dice_key: bytes) -> None:
+        self._store = store
+        self._views = views
+        self._clock = clock
+        self._dice_key = dice_key
+
+    # Creation and queries --------------------------------------------------------------------
+
+    def create(
+        self,
+        *,
+        player_a: str,
+        player_b: str,
+        match_length: int,
+        dice: str = "entered",
+        clock: str = "none",
+        rules_preset: str = "tournament",
+        jacoby: bool = False,
+        beavers: bool = False,
+        tournament_id: str | None = None,
+        actor: str = DIRECTOR,
+    ) -> MatchCreated:
+        match_id = uuid.uuid4()
+        tokens = {"a": secrets.token_urlsafe(24), "b": secrets.token_urlsafe(24)}
+        commitment = sealed = None
+        if dice == "server":
+            seed = secrets.token_bytes(SEED_BYTES)
+            commitment, sealed = seed_commitment(seed), seal_seed(self._dice_key, match_id, seed)
+        now = self._clock.now()
+        events = rules.start_match(
+            match_id,
+            now,
+            player_a=player_a,
+            player_b=player_b,
+            match_length=match_length,
+            dice_mode=dice,
+            clock=clock,
+            rules=rules_preset,
+            jacoby=jacoby,
+            beavers=beavers,
+            token_hash_a=rules.token_hash(tokens["a"]),
+            token_hash_b=rules.token_hash(tokens["b"]),
+            seed_commitment=commitment,
+            sealed_seed=sealed,
+            tournament_id=tournament_id,
+            actor=actor,
+        )
+        self._store.append(*events)
+        state = _fold(None, events)
+        return MatchCreated(match=state, tokens=tokens)
+
+    def get(self, match_id: UUID, version: int | None = None) -> Match:
+        """The match now, or as it was right after event ``version`` (audit replay)."""
+        if version is not None and version < 1:
+            raise InvalidInputError("version", "event versions count from 1")
+        return self._store.load(match_id, rules.evolve, version)
+
+    def events(self, match_id: UUID, until_version: int | None = None) -> list[DomainEvent]:
+        self.get(match_id, until_version)  # 404 for an unknown match or version
+        return self._store.stream(match_id, until_version)
+
+    def export_mat(self, match_id: UUID) -> tuple[Match, str]:
+        state = self.get(match_id)
+        return state, format_mat(self._store.stream(match_id))
+
+    def dice_proof(self, match_id: UUID) -> DiceProof:
+        state = self.get(match_id)
+        if state.dice_mode != "server":
+            return DiceProof("entered", None, None, [], None)
+        rolls: list[tuple[int, int, tuple[int, int]]] = []
+        for event in self._store.stream(match_id):
+            if isinstance(event, rules.OpeningRollMade) and event.roll_index is not None:
+                rolls.append(
+                    (event.originator_version, event.roll_index, (event.die_a, event.die_b))
+                )
+            elif isinstance(event, rules.DiceRolled) and event.roll_index is not None:
+                rolls.append((event.originator_version, event.roll_index, event.dice))
+        verified = None
+        if state.revealed_seed is not None and state.seed_commitment is not None:
+            seed = bytes.fromhex(state.revealed_seed)
+            verified = verify_rolls(
+                seed, state.seed_commitment, [(index, dice) for _, index, dice in rolls]
+            )
+        return DiceProof("server", state.seed_commitment, state.revealed_seed, rolls, verified)
+
+    # Commands --------------------------------------------------------------------------------
+
+    def roll(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        dice: Sequence[int] | None,
+        expected_version: int | None = None,
+    ) -> Match:
+        """Entered dice come in ``dice``; server dice are derived from the sealed seed."""
+
+        def decide(state: Match, side: Side | None, actor: str, now: datetime) -> list[DomainEvent]:
+            if state.dice_mode == "server":
+                if dice is not None:
+                    raise InvalidInputError(
+                        "dice", "this match rolls server dice: send {} and the service rolls"
+                    )
+                seed = self._seed(state)
+                index = state.server_rolls
+                return rules.roll(
+                    state, side, roll_from_seed(seed, index), now, actor=actor, roll_index=index
+                )
+            if dice is None:
+                raise InvalidInputError("dice", "this match uses entered dice: send the two dice")
+            die_1, die_2 = _two_dice(dice)
+            return rules.roll(state, side, (die_1, die_2), now, actor=actor)
+
+        return self._execute(match_id, caller, expected_version, decide, side_optional=True)
+
+    def play(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        *,
+        notation: str | None = None,
+        position_id: str | None = None,
+        expected_version: int | None = None,
+    ) -> Match:
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: rules.play(
+                state, side, now, notation=notation, position_id=position_id, actor=actor
+            ),
+        )
+
+    def cube(
+        self, match_id: UUID, caller: Caller, action: str, expected_version: int | None = None
+    ) -> Match:
+        command = _CUBE_COMMANDS.get(action)
+        if command is None:
+            raise InvalidInputError("action", f"is one of {', '.join(_CUBE_COMMANDS)}")
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: command(state, side, now, actor=actor),
+        )
+
+    def resign(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        level: str | None,
+        expected_version: int | None = None,
+    ) -> Match:
+        def decide(state: Match, side: Side | None, actor: str, now: datetime) -> list[DomainEvent]:
+            if side is None:
+                raise InvalidInputError("side", "name the side that resigns ('a' or 'b')")
+            return rules.offer_resignation(state, side, level, now, actor=actor)
+
+        return self._execute(match_id, caller, expected_version, decide, side_optional=True)
+
+    def answer_resignation(
+        self, match_id: UUID, caller: Caller, accept: bool, expected_version: int | None = None
+    ) -> Match:
+        command = rules.accept_resignation if accept else rules.reject_resignation
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: command(state, side, now, actor=actor),
+        )
+
+    def claim_timeout(
+        self, match_id: UUID, caller: Caller, expected_version: int | None = None
+    ) -> Match:
+        def decide(state: Match, side: Side | None, actor: str, now: datetime) -> list[DomainEvent]:
+            running = state.clock.running
+            claimant = side or (rules.other(running) if running else None)
+            if claimant is None:
+                raise ConflictError("no clock is running: there is nothing to claim")
+            return rules.claim_timeout(state, claimant, now, actor=actor)
+
+        return self._execute(match_id, caller, expected_version, decide, side_optional=True)
+
+    def close_session(
+        self, match_id: UUID, caller: Caller, expected_version: int | None = None
+    ) -> Match:
+        if not caller.director:
+            raise ForbiddenError("only a director closes a money session")
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: rules.close_session(state, now, actor=actor),
+            side_optional=True,
+        )
+
+    # The one shape of a use case -------------------------------------------------------------
+
+    def _execute(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        expected_version: int | None,
+        decide: Callable[[Match, Side | None, str, datetime], list[DomainEvent]],
+        *,
+        side_optional: bool = False,
+    ) -> Match:
+        """Load, check the caller and the version, decide, append atomically, return.
+
+        A command that lost a race for the same version raises ``StaleVersionError`` (409).
+        """
+        state = self._store.load(match_id, rules.evolve)
+        if expected_version is not None and expected_version != state.version:
+            raise StaleVersionError(
+                f"the match is at version {state.version}, not {expected_version} (If-Match)"
+            )
+        side, actor = self._authorise(state, caller, side_optional)
+        now = self._clock.now()
+        events = decide(state, side, actor, now)
+        states = _states(state, events)
+        new = states[-1] if states else state
+        if new.is_over and new.dice_mode == "server" and new.revealed_seed is None:
+            reveal = rules.reveal_seed(new, self._seed(new), now)
+            events = [*events, *reveal]
+            states += _states(new, reveal)
+            new = states[-1]
+        self._store.append(*events)
+        for snapshot in states:
+            self._store.snapshot_if_due(snapshot, now)
+        return new
+
+    def _authorise(
+        self, state: Match, caller: Caller, side_optional: bool
+    ) -> tuple[Side | None, str]:
+        """The side the caller acts for, and the actor recorded in the events."""
+        if caller.director:
+            side = caller.side
+            if side is None and not side_optional:
+                side = state.turn
+            return side, DIRECTOR
+        presented = rules.token_hash(caller.token or "")
+        for side in rules.SIDES:
+            if hmac.compare_digest(presented, state.token_hash(side)):
+                if caller.side is not None and caller.side != side:
+                    raise ForbiddenError(f"this token plays side {side}, not side {caller.side}")
+                return side, f"player:{state.player(side)}"
+        raise ForbiddenError("this token is not a player token of this match")
+
+    def _seed(self, state: Match) -> bytes:
+        if state.sealed_seed is None:
+            raise ConflictError("this match uses entered dice: there is no seed")
+        return unseal_seed(self._dice_key, state.id, state.sealed_seed)
+
+
+_CUBE_COMMANDS: dict[str, Callable[..., list[DomainEvent]]] = {
+    "double": rules.double,
+    "take": rules.take,
+    "drop": rules.drop,
+    "beaver": rules.beaver,
+    "raccoon": rules.raccoon,
+}
+
+
+def _two_dice(dice: Sequence[int]) -> tuple[int, int]:
+    if len(dice) != 2:
+        raise InvalidInputError("dice", f"a roll is two dice, got {len(dice)}")
+    return dice[0], dice[1]
+
+
+def _fold(state: Match | None, events: Sequence[DomainEvent]) -> Match:
+    for event in events:
+        state = rules.evolve(state, event)
+    assert state is not None
+    return state
+
+
+def _states(state: Match, events: Sequence[DomainEvent]) -> list[Match]:
+    """The state after each event (for snapshots at their exact versions)."""
+    states = []
+    for event in events:
+        state = rules.evolve(state, event)
+        states.append(state)
+    return states
+
+
+def event_data(event: DomainEvent) -> dict[str, Any]:
+    """An event's own fields for the API, without the envelope and without secrets."""
+    data: dict[str, Any] = msgspec.to_builtins(event)
+    for key in _ENVELOPE | _SECRET_FIELDS:
+        data.pop(key, None)
+    return data
+
+
+_ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "actor"})
+_SECRET_FIELDS = frozenset({"sealed_seed", "token_hash_a", "token_hash_b"})
