@@ -238,9 +238,11 @@ def test_any_twelve_characters_are_refused_or_decode_to_a_state_that_round_trips
     assert MatchState.from_match_id(state.match_id) == state
 
 
-# Each refusal but the last four was checked with "set matchid": gnubg 1.07.001 answered
-# "Illegal match ID" (dice, length, score, Crawford) or could not set the dice. The last
-# four gnubg reads leniently; they are refused so that every state has exactly one ID.
+# Checked with "set matchid" in gnubg 1.07.001: it answered "Illegal match ID" to a die of 7,
+# a score above the match length, a 65-point match and a Crawford game in a money session, and
+# could not set a single rolled die. The rest it reads leniently (short or foreign text as zero
+# bits, owner bits 10 as centred, game state 5 as is, unused bits ignored); they are refused
+# here so that typos do not pass and every state has exactly one ID.
 REFUSED = {
     "too short": ("MAHgAAAAAAA", "has 12 characters, got 11"),
     "too long": ("MAHgAAAAAAAEA", "has 12 characters, got 13"),
