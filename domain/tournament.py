@@ -1,7 +1,6 @@
-"""The tournament aggregate: schedule, seats, waitlist, cancellation, check-in and start.
+"""The tournament aggregate: schedule, seats, waitlist, cancellation, check-in and start."""
 
-Rules T-SEAT-1, T-REG-1..3, T-CANCEL-1, T-CHECKIN-1..2, T-BUYIN-1 (DOMAIN.md section 2).
-"""
+# Rules T-SEAT-1, T-REG-1..3, T-CANCEL-1, T-CHECKIN-1..2, T-BUYIN-1 (DOMAIN.md section 2).
 
 from __future__ import annotations
 

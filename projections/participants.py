@@ -1,7 +1,6 @@
-"""Registrations per tournament: the public participant list and the director's full list.
+"""Registrations per tournament: the public list (display names) and the director's list."""
 
-The public list shows display names only ("Anna M."); names, e-mail and age are for directors.
-"""
+# The public list shows display names only ("Anna M."); names, e-mail and age are for directors.
 
 from __future__ import annotations
 
