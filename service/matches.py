@@ -32,7 +32,7 @@ from domain.mat import format_mat
 from domain.match import Match, Side
 from projections.runner import Views
 from service.clock import Clock
-from service.store import EventStore, StaleVersionError
+from service.store import EventStore, StaleVersionError, UnknownAggregateError
 
 DIRECTOR = "director"
 DICE_KEY_FILE = "dice.key"
@@ -155,7 +155,12 @@ class MatchService:
         """The match now, or as it was right after event ``version`` (audit replay)."""
         if version is not None and version < 1:
             raise InvalidInputError("version", "event versions count from 1")
-        return self._store.load(match_id, rules.evolve, version)
+        state = self._store.load(match_id, rules.evolve, version)
+        if version is not None and state.version < version:
+            raise UnknownAggregateError(
+                f"match {match_id} has {state.version} events, no version {version}"
+            )
+        return state
 
     def events(self, match_id: UUID, until_version: int | None = None) -> list[DomainEvent]:
         self.get(match_id, until_version)  # 404 for an unknown match or version

@@ -1,0 +1,112 @@
+"""The .mat export imports into GNU Backgammon with the same moves and the same final score."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from service.clock import MovableClock
+from tests.api.match_script import play_seven_point_match
+
+GNUBG = Path("/usr/games/gnubg")
+pytestmark = [
+    pytest.mark.gnubg,
+    pytest.mark.skipif(
+        not (GNUBG.exists() or shutil.which("gnubg")), reason="GNU Backgammon is not installed"
+    ),
+]
+
+IMPORT_SCRIPT = """
+import gnubg, json
+gnubg.command('import mat {source}')
+match = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)
+games = [{{"info": g["info"], "actions": list(g["game"])}} for g in match["games"]]
+with open('{target}', 'w') as out:
+    json.dump({{"info": match["match-info"], "games": games}}, out, default=list)
+"""
+PLAYER = {"a": "X", "b": "O"}  # gnubg's player 0 is the left column
+
+
+def gnubg_import(mat: str, directory: Path) -> dict[str, Any]:
+    source, target, script = (directory / name for name in ("m.mat", "m.json", "import.py"))
+    source.write_text(mat)
+    script.write_text(IMPORT_SCRIPT.format(source=source, target=target))
+    binary = str(GNUBG) if GNUBG.exists() else "gnubg"
+    completed = subprocess.run(
+        [binary, "-t", "-q", "-p", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
+    assert target.exists(), completed.stdout[-2000:] + completed.stderr[-2000:]
+    imported: dict[str, Any] = json.loads(target.read_text())
+    return imported
+
+
+def recorded_actions(events: list[dict[str, Any]]) -> list[list[tuple[Any, ...]]]:
+    """Per game: (player, action, dice, moves) as gnubg lists them, from our event stream."""
+    games: list[list[tuple[Any, ...]]] = []
+    for event in events:
+        kind, data = event["type"], event["data"]
+        if kind == "GameStarted":
+            games.append([])
+        elif kind in {"CheckersPlayed", "TurnPassed"}:
+            moves = sorted((s, d) for s, d, _ in data.get("moves", []))
+            dice = sorted(data["dice"], reverse=True)
+            games[-1].append((PLAYER[data["side"]], "move", dice, moves))
+        elif kind in {"CubeOffered", "CubeTaken", "CubeDropped"}:
+            action = {"CubeOffered": "double", "CubeTaken": "take", "CubeDropped": "drop"}[kind]
+            games[-1].append((PLAYER[data["side"]], action, None, None))
+    return games
+
+
+def imported_actions(game: dict[str, Any]) -> list[tuple[Any, ...]]:
+    actions: list[tuple[Any, ...]] = []
+    for action in game["actions"]:
+        if action["action"] == "move":
+            moves = sorted((s, d) for s, d in action["move"])
+            dice = sorted(action["dice"], reverse=True)
+            actions.append((action["player"], "move", dice, moves))
+        elif action["action"] in {"double", "take", "drop"}:
+            actions.append((action["player"], action["action"], None, None))
+    return actions
+
+
+def test_the_exported_match_imports_into_gnubg_with_the_same_moves_and_final_score(
+    client: TestClient[Any], clock: MovableClock, tmp_path: Path
+) -> None:
+    played = play_seven_point_match(client, clock)
+    mat = client.get(f"/api/v1/matches/{played.id}/export.mat").text
+    events = client.get(f"/api/v1/matches/{played.id}/events").json()
+
+    imported = gnubg_import(mat, tmp_path)
+
+    info = imported["info"]
+    assert (info["X"]["name"], info["O"]["name"], info["match-length"]) == ("Anna_Maier", "Ben", 7)
+    games = imported["games"]
+    assert len(games) == 6
+    assert [imported_actions(game) for game in games] == recorded_actions(events)
+    won = [e["data"] for e in events if e["type"] == "GameWon"]
+    assert [(g["info"]["winner"], g["info"]["points-won"]) for g in games] == [
+        (PLAYER[w["winner"]], w["points"]) for w in won
+    ]
+    assert [g["info"].get("crawford", False) for g in games] == [
+        False,
+        False,
+        False,
+        True,
+        False,
+        False,
+    ]
+    last = games[-1]["info"]
+    final = {"X": last["score-X"], "O": last["score-O"]}
+    final[last["winner"]] += last["points-won"]
+    assert final == {"X": 7, "O": 3}
+    assert info["result"] == 0  # gnubg: player 0 (side a) won the match

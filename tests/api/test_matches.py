@@ -1,0 +1,440 @@
+"""Match play over REST: a whole 7-point match, replay by version, bad input, concurrency."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import Counter
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from domain.backgammon.match_id import GameState, MatchState
+from domain.dice import roll_from_seed
+from service.clock import MovableClock
+from tests.api.match_script import DIRECTOR, PlayedMatch, play_seven_point_match
+
+Client = TestClient[Any]
+
+
+@pytest.fixture
+def played(client: Client, clock: MovableClock) -> PlayedMatch:
+    return play_seven_point_match(client, clock)
+
+
+def create(client: Client, **fields: Any) -> dict[str, Any]:
+    body = {"player_a": "anna", "player_b": "ben", "match_length": 7, **fields}
+    response = client.post("/api/v1/matches", json=body, headers=DIRECTOR)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def bearer(created: dict[str, Any], side: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {created['player_tokens'][side]}"}
+
+
+def post(
+    client: Client, created: dict[str, Any], path: str, body: dict[str, Any], side: str
+) -> Any:
+    return client.post(
+        f"/api/v1/matches/{created['id']}/{path}", json=body, headers=bearer(created, side)
+    )
+
+
+def version_of(client: Client, created: dict[str, Any]) -> int:
+    version: int = client.get(f"/api/v1/matches/{created['id']}").json()["version"]
+    return version
+
+
+# --- the whole match ------------------------------------------------------------------------
+
+
+def test_a_seven_point_match_is_played_from_the_opening_roll_to_the_match_result(
+    played: PlayedMatch,
+) -> None:
+    final = played.final
+
+    assert (final["status"], final["phase"], final["winner"]) == ("finished", "match_over", "a")
+    assert final["score"] == {"a": 7, "b": 3}
+    assert (final["legal_plays"], final["turn"], final["dice"]) == ([], None, None)
+    decoded = MatchState.from_match_id(final["match_id"])
+    assert (decoded.score, decoded.match_length, decoded.game_state) == ((7, 3), 7, GameState.OVER)
+
+
+def test_the_match_has_doubles_takes_drops_a_gammon_and_the_crawford_game(
+    client: Client, played: PlayedMatch
+) -> None:
+    events = client.get(f"/api/v1/matches/{played.id}/events").json()
+    counts = Counter(event["type"] for event in events)
+    games = [event["data"] for event in events if event["type"] == "GameWon"]
+    started = [event["data"] for event in events if event["type"] == "GameStarted"]
+
+    assert counts["CubeOffered"] == 4
+    assert (counts["CubeTaken"], counts["CubeDropped"]) == (2, 2)
+    assert [(g["winner"], g["result"], g["reason"], g["cube"], g["points"]) for g in games] == [
+        ("a", "gammon", "bear_off", 2, 4),
+        ("b", "single", "drop", 1, 1),
+        ("a", "single", "resignation", 2, 2),
+        ("b", "single", "resignation", 1, 1),
+        ("b", "single", "drop", 1, 1),
+        ("a", "single", "resignation", 1, 1),
+    ]
+    assert [(g["game"], g["crawford"]) for g in started] == [
+        (1, False),
+        (2, False),
+        (3, False),
+        (4, True),  # rule G-CUBE-2: side a reached 6 of 7 in game 3
+        (5, False),
+        (6, False),
+    ]
+    assert events[-1]["type"] == "MatchWon"
+    assert events[-1]["data"] == {"winner": "a", "score_a": 7, "score_b": 3, "reason": "score"}
+    opening = [e["data"] for e in events if e["type"] == "OpeningRollMade"]
+    assert opening[0] == {"die_a": 4, "die_b": 4, "starter": None, "roll_index": None}
+
+
+def test_doubling_in_the_crawford_game_is_refused_with_a_clear_409(played: PlayedMatch) -> None:
+    assert len(played.refusals) == 2
+    for problem in played.refusals:
+        assert problem["status"] == 409
+        assert problem["type"].endswith("/cube-not-available")
+        assert "Crawford game (G-CUBE-2)" in problem["detail"]
+    crawford = [r for r in played.responses if r["game"] == 4]
+    assert crawford
+    assert all(r["crawford"] and r["cube"]["value"] == 1 for r in crawford)
+    assert all(r["post_crawford"] for r in played.responses if r["game"] >= 5)
+
+
+def test_every_intermediate_state_is_reproduced_by_asking_for_its_version(
+    client: Client, played: PlayedMatch
+) -> None:
+    for response in played.responses:
+        replayed = client.get(f"/api/v1/matches/{played.id}?version={response['version']}")
+        assert replayed.status_code == 200
+        assert replayed.json() == response  # clocks and dice included
+    final = played.final["version"]
+    versions = [
+        client.get(f"/api/v1/matches/{played.id}?version={n}").json()["version"]
+        for n in range(1, final + 1)
+    ]
+    assert versions == list(range(1, final + 1))
+    beyond = client.get(f"/api/v1/matches/{played.id}?version={final + 1}")
+    assert beyond.status_code == 404
+
+
+def test_clocks_are_read_from_the_event_timestamps(client: Client, played: PlayedMatch) -> None:
+    first_play = next(r for r in played.responses if r["game"] == 1 and r["phase"] == "roll")
+
+    clocks = first_play["clocks"]
+    assert clocks["preset"] == "club"
+    assert clocks["running"] == "b"
+    assert clocks["a"]["reserve_seconds"] == 14 * 60  # 4 s per action, within the 12 s delay
+    assert (clocks["a"]["running"], clocks["b"]["running"]) == (False, True)
+    assert played.final["clocks"]["running"] is None
+
+
+def test_the_events_list_versions_timestamps_and_actors(
+    client: Client, played: PlayedMatch
+) -> None:
+    events = client.get(f"/api/v1/matches/{played.id}/events?until_version=4").json()
+
+    assert [e["version"] for e in events] == [1, 2, 3, 4]
+    assert [e["type"] for e in events] == [
+        "MatchStarted",
+        "GameStarted",
+        "OpeningRollMade",
+        "OpeningRollMade",
+    ]
+    assert events[0]["actor"] == "director"
+    assert events[2]["actor"] == "player:Anna Maier"
+    assert events[3]["timestamp"] > events[2]["timestamp"]
+    assert "token_hash_a" not in events[0]["data"]
+    assert "sealed_seed" not in events[0]["data"]
+
+
+def test_the_audit_stream_shows_any_aggregate_to_the_director_only(
+    client: Client, played: PlayedMatch
+) -> None:
+    path = f"/api/v1/audit/streams/{played.id}"
+
+    assert client.get(path).status_code == 401
+    assert client.get(path, headers={"Authorization": "Bearer nope"}).status_code == 403
+    stream = client.get(path + "?until_version=3", headers=DIRECTOR).json()
+    assert [e["type"] for e in stream] == ["MatchStarted", "GameStarted", "OpeningRollMade"]
+    unknown = client.get(
+        "/api/v1/audit/streams/00000000-0000-0000-0000-000000000000", headers=DIRECTOR
+    )
+    assert unknown.status_code == 404
+
+
+def test_the_export_lists_every_game_with_its_cube_actions_and_results(
+    client: Client, played: PlayedMatch
+) -> None:
+    response = client.get(f"/api/v1/matches/{played.id}/export.mat")
+
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    text = response.text
+    assert " 7 point match" in text
+    assert [line for line in text.splitlines() if line.startswith(" Game ")] == [
+        f" Game {n}" for n in range(1, 7)
+    ]
+    assert text.count("Doubles => 2") == 4
+    assert (text.count("Takes"), text.count("Drops")) == (2, 2)
+    assert "Wins 4 points" in text
+    assert text.rstrip().endswith("Wins 1 point and the match")
+    assert " Anna_Maier : 6                 Ben : 1" in text  # the Crawford game's score line
+
+
+# --- bad input: a clear 4xx, nothing stored -------------------------------------------------
+
+
+@pytest.fixture
+def opened(client: Client) -> dict[str, Any]:
+    """A match where side a won the opening roll with 3-1 and must play."""
+    created = create(client)
+    assert post(client, created, "rolls", {"dice": [3, 1]}, "a").status_code == 200
+    return created
+
+
+def test_a_play_for_the_wrong_side_is_forbidden_and_nothing_is_stored(
+    client: Client, opened: dict[str, Any]
+) -> None:
+    before = version_of(client, opened)
+
+    response = post(client, opened, "plays", {"play": "8/5 6/5"}, "b")
+
+    assert response.status_code == 403
+    assert response.json()["detail"] == "it is side a's turn, not side b's"
+    assert version_of(client, opened) == before
+
+
+def test_a_player_cannot_claim_to_be_the_other_side(client: Client, opened: dict[str, Any]) -> None:
+    response = post(client, opened, "plays", {"play": "8/5 6/5", "side": "a"}, "b")
+
+    assert response.status_code == 403
+    assert "this token plays side b" in response.json()["detail"]
+
+
+def test_a_roll_out_of_turn_is_a_conflict(client: Client, opened: dict[str, Any]) -> None:
+    before = version_of(client, opened)
+
+    response = post(client, opened, "rolls", {"dice": [6, 6]}, "a")
+
+    assert response.status_code == 409
+    assert response.json()["detail"] == "cannot roll now: side a has rolled and must play"
+    assert version_of(client, opened) == before
+
+
+def test_an_illegal_play_is_a_conflict_with_the_reason(
+    client: Client, opened: dict[str, Any]
+) -> None:
+    before = version_of(client, opened)
+
+    response = post(client, opened, "plays", {"play": "24/18"}, "a")
+
+    assert response.status_code == 409
+    problem = response.json()
+    assert problem["type"].endswith("/illegal-play")
+    assert "G-LEGAL-1" in problem["detail"]
+    assert version_of(client, opened) == before
+
+
+def test_malformed_notation_is_invalid_input_naming_the_field(
+    client: Client, opened: dict[str, Any]
+) -> None:
+    response = post(client, opened, "plays", {"play": "eight/five"}, "a")
+
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "play"
+
+
+def test_a_play_as_the_position_after_it_is_accepted(
+    client: Client, opened: dict[str, Any]
+) -> None:
+    state = client.get(f"/api/v1/matches/{opened['id']}").json()
+    target = state["legal_plays"][0]
+
+    response = post(client, opened, "plays", {"position_id": target["position_id"]}, "a")
+
+    assert response.status_code == 200
+    assert response.json()["position_id"] == target["position_id"]  # b on roll sees it so
+
+
+def test_a_take_with_no_double_offered_is_a_conflict(
+    client: Client, opened: dict[str, Any]
+) -> None:
+    post(client, opened, "plays", {"play": "8/5 6/5"}, "a")
+
+    response = post(client, opened, "cube", {"action": "take"}, "b")
+
+    assert response.status_code == 409
+    assert response.json()["detail"] == "cannot take: no double has been offered"
+
+
+def test_a_play_after_the_game_ended_is_a_conflict(client: Client, opened: dict[str, Any]) -> None:
+    post(client, opened, "plays", {"play": "8/5 6/5"}, "a")
+    post(client, opened, "cube", {"action": "double"}, "b")
+    assert post(client, opened, "cube", {"action": "drop"}, "a").json()["phase"] == "opening"
+
+    response = post(client, opened, "plays", {"play": "24/21 24/23"}, "b")
+
+    assert response.status_code == 409
+    assert "opening roll is due" in response.json()["detail"]
+
+
+def test_a_command_after_the_match_ended_is_a_conflict(client: Client) -> None:
+    created = create(client, match_length=1)
+    post(client, created, "rolls", {"dice": [3, 1]}, "b")
+    post(client, created, "resignations", {"level": "single"}, "b")
+    assert post(client, created, "resignations/accept", {}, "a").json()["status"] == "finished"
+
+    response = post(client, created, "rolls", {"dice": [3, 1]}, "a")
+
+    assert response.status_code == 409
+    assert response.json()["type"].endswith("/match-over")
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [({"dice": [7, 1]}, "dice"), ({"dice": [1]}, "dice"), ({}, "dice"), ({"dice": "66"}, "dice")],
+)
+def test_bad_entered_dice_are_invalid_input(
+    client: Client, body: dict[str, Any], field: str
+) -> None:
+    created = create(client)
+
+    response = post(client, created, "rolls", body, "a")
+
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"].startswith(field)
+
+
+def test_commands_need_a_token_of_this_match(client: Client, opened: dict[str, Any]) -> None:
+    path = f"/api/v1/matches/{opened['id']}/plays"
+    other = create(client)
+
+    assert client.post(path, json={"play": "8/5 6/5"}).status_code == 401
+    foreign = client.post(path, json={"play": "8/5 6/5"}, headers=bearer(other, "a"))
+    assert foreign.status_code == 403
+    assert (
+        client.post("/api/v1/matches", json={"player_a": "x", "player_b": "y"}).status_code == 401
+    )
+
+
+def test_the_director_acts_for_either_side_and_is_recorded_as_the_actor(
+    client: Client, opened: dict[str, Any]
+) -> None:
+    path = f"/api/v1/matches/{opened['id']}"
+
+    played = client.post(f"{path}/plays", json={"play": "8/5 6/5", "side": "a"}, headers=DIRECTOR)
+    wrong = client.post(f"{path}/rolls", json={"dice": [2, 2], "side": "a"}, headers=DIRECTOR)
+    rolled = client.post(f"{path}/rolls", json={"dice": [2, 2], "side": "b"}, headers=DIRECTOR)
+
+    assert (played.status_code, wrong.status_code, rolled.status_code) == (200, 403, 200)
+    events = client.get(f"{path}/events").json()
+    assert [e["actor"] for e in events[-2:]] == ["director", "director"]
+
+
+def test_unknown_matches_are_404(client: Client) -> None:
+    missing = "/api/v1/matches/00000000-0000-0000-0000-000000000000"
+
+    assert client.get(missing).status_code == 404
+    assert client.post(f"{missing}/rolls", json={}, headers=DIRECTOR).status_code == 404
+
+
+def test_bad_match_settings_are_422(client: Client) -> None:
+    for body in [
+        {"player_a": "a", "player_b": "b", "match_length": 7, "jacoby": True},
+        {"player_a": "a", "player_b": "b", "match_length": 99},
+        {"player_a": "a", "player_b": "b", "clock": "sundial"},
+    ]:
+        response = client.post("/api/v1/matches", json=body, headers=DIRECTOR)
+        assert response.status_code == 422, body
+
+
+# --- concurrency ----------------------------------------------------------------------------
+
+
+def test_a_stale_if_match_version_is_a_conflict(client: Client, opened: dict[str, Any]) -> None:
+    version = version_of(client, opened)
+    path = f"/api/v1/matches/{opened['id']}/plays"
+    headers = {**bearer(opened, "a"), "If-Match": str(version - 1)}
+
+    stale = client.post(path, json={"play": "8/5 6/5"}, headers=headers)
+    fresh = client.post(
+        path, json={"play": "8/5 6/5"}, headers={**headers, "If-Match": str(version)}
+    )
+
+    assert stale.status_code == 409
+    assert stale.json()["type"].endswith("/stale-version")
+    assert fresh.status_code == 200
+
+
+def test_two_simultaneous_plays_on_one_match_one_wins_the_other_gets_409(
+    client: Client, opened: dict[str, Any]
+) -> None:
+    state = client.get(f"/api/v1/matches/{opened['id']}").json()
+    plays = [item["play"] for item in state["legal_plays"][:2]]
+    barrier = threading.Barrier(2)
+    statuses: list[int] = []
+
+    def send(play: str) -> None:
+        barrier.wait()
+        statuses.append(post(client, opened, "plays", {"play": play}, "a").status_code)
+
+    threads = [threading.Thread(target=send, args=(play,)) for play in plays]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(statuses) == [200, 409]
+    events = client.get(f"/api/v1/matches/{opened['id']}/events").json()
+    assert [e["type"] for e in events].count("CheckersPlayed") == 1
+
+
+# --- server dice ----------------------------------------------------------------------------
+
+
+def test_server_dice_are_committed_at_the_start_and_the_revealed_seed_reproduces_every_roll(
+    client: Client,
+) -> None:
+    created = create(client, match_length=1, dice="server")
+    proof = client.get(f"/api/v1/matches/{created['id']}/dice-proof").json()
+    assert proof["seed"] is None
+    assert proof["verified"] is None
+    commitment = proof["seed_commitment"]
+    assert created["match"]["seed_commitment"] == commitment
+    assert post(client, created, "rolls", {"dice": [3, 1]}, "a").status_code == 422
+    state = created["match"]
+    for _ in range(12):
+        if state["phase"] == "move":
+            state = post(
+                client, created, "plays", {"play": state["legal_plays"][0]["play"]}, state["turn"]
+            ).json()
+        else:
+            state = post(client, created, "rolls", {}, state["turn"] or "a").json()
+    assert client.get(f"/api/v1/matches/{created['id']}/dice-proof").json()["seed"] is None
+    loser = state["turn"] or "a"
+    post(client, created, "resignations", {"level": "single"}, loser)
+    post(client, created, "resignations/accept", {}, "b" if loser == "a" else "a")
+
+    proof = client.get(f"/api/v1/matches/{created['id']}/dice-proof").json()
+    seed = bytes.fromhex(proof["seed"])
+    assert hashlib.sha256(seed).hexdigest() == commitment
+    assert proof["verified"] is True
+    events = client.get(f"/api/v1/matches/{created['id']}/events").json()
+    recorded = [
+        (e["data"]["roll_index"], (e["data"]["die_a"], e["data"]["die_b"]))
+        if e["type"] == "OpeningRollMade"
+        else (e["data"]["roll_index"], tuple(e["data"]["dice"]))
+        for e in events
+        if e["type"] in {"OpeningRollMade", "DiceRolled"}
+    ]
+    assert len(recorded) >= 6
+    assert [index for index, _ in recorded] == list(range(len(recorded)))
+    assert all(roll_from_seed(seed, index) == dice for index, dice in recorded)
+    assert events[-1]["type"] == "DiceSeedRevealed"
