@@ -14,7 +14,9 @@ from domain.backgammon import (
     Position,
     legal_plays,
 )
+from domain.backgammon.match_id import CubeOwner, MatchState
 from domain.backgammon.notation import format_play
+from domain.backgammon.position import pip_count
 
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 PositionId = Annotated[str, msgspec.Meta(min_length=14, max_length=14, examples=["4HPwATDgc/ABMA"])]
@@ -110,15 +112,25 @@ class AnalysisController(Controller):
 
 
 def _board(side: tuple[int, ...]) -> Board:
-    from domain.backgammon.position import pip_count
-
     return Board(
         points=list(side[:24]), bar=side[24], borne_off=15 - sum(side), pip_count=pip_count(side)
     )
 
 
 def _match_fields(match_id: str) -> MatchIdFields:
-    from domain.backgammon.match_id import MatchState
-
     state = MatchState.from_match_id(match_id)
-    return MatchIdFields(match_id=state.match_id, **state.as_dict())  # type: ignore[arg-type]
+    return MatchIdFields(
+        match_id=state.match_id,
+        match_length=state.match_length,
+        score=list(state.score),
+        cube_value=state.cube_value,
+        cube_owner=None if state.cube_owner is CubeOwner.CENTRED else int(state.cube_owner),
+        player_on_roll=state.player_on_roll,
+        turn=state.turn,
+        crawford=state.crawford,
+        game_state=state.game_state.name.lower(),
+        double_offered=state.double_offered,
+        resignation=state.resignation,
+        dice=list(state.dice),
+        jacoby=state.jacoby,
+    )

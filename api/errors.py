@@ -24,6 +24,8 @@ from litestar.status_codes import (
 )
 
 from domain.backgammon import IllegalPlayError, InvalidDiceError, InvalidPositionError
+from domain.backgammon.match_id import InvalidMatchIdError
+from domain.backgammon.notation import NotationError
 from domain.errors import (
     ConflictError,
     DomainError,
@@ -88,7 +90,9 @@ def rules_error(_: Request[Any, Any, Any], error: ValueError) -> Response[dict[s
 
 _FIELD_OF_RULES_ERROR: dict[type[Exception], str] = {
     InvalidPositionError: "position_id",
+    InvalidMatchIdError: "match_id",
     InvalidDiceError: "dice",
+    NotationError: "play",
     IllegalPlayError: "play",
 }
 
@@ -144,6 +148,8 @@ exception_handlers: dict[Any, Any] = {
     InvalidPositionError: rules_error,
     InvalidDiceError: rules_error,
     IllegalPlayError: rules_error,
+    InvalidMatchIdError: rules_error,
+    NotationError: rules_error,
     ValidationException: validation_error,
     HTTPException: http_error,
     Exception: unexpected_error,

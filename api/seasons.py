@@ -8,6 +8,8 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
 from domain.season import PeriodInput
@@ -64,7 +66,7 @@ class SeasonController(Controller):
     tags = ["seasons"]  # noqa: RUF012
 
     @post("/", guards=[director_only], sync_to_thread=True, summary="Create a season")
-    def create(self, data: SeasonCreate, services: Services) -> Season:
+    def create(self, data: JSONBody[SeasonCreate], services: NamedDependency[Services]) -> Season:
         season = services.tournaments.create_season(
             name=data.name,
             starts_on=data.starts_on,
@@ -74,11 +76,11 @@ class SeasonController(Controller):
         return msgspec.convert(season, Season)
 
     @get("/", sync_to_thread=True, summary="Every season with its calendar periods")
-    def list_seasons(self, services: Services) -> list[Season]:
+    def list_seasons(self, services: NamedDependency[Services]) -> list[Season]:
         return msgspec.convert(services.tournaments.list_seasons(), list[Season])
 
     @get("/{season_id:uuid}", sync_to_thread=True, summary="One season with its calendar periods")
-    def show(self, season_id: UUID, services: Services) -> Season:
+    def show(self, season_id: FromPath[UUID], services: NamedDependency[Services]) -> Season:
         return msgspec.convert(services.tournaments.get_season(season_id), Season)
 
     @post(
@@ -87,6 +89,11 @@ class SeasonController(Controller):
         sync_to_thread=True,
         summary="Add a period to the season's calendar (e.g. Sommerpause as a break)",
     )
-    def add_period(self, season_id: UUID, data: PeriodCreate, services: Services) -> Season:
+    def add_period(
+        self,
+        season_id: FromPath[UUID],
+        data: JSONBody[PeriodCreate],
+        services: NamedDependency[Services],
+    ) -> Season:
         season = services.tournaments.add_period(season_id, _period(data))
         return msgspec.convert(season, Season)

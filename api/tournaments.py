@@ -8,8 +8,9 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, delete, get, post
+from litestar.di import NamedDependency
 from litestar.exceptions import NotAuthorizedException
-from litestar.params import Parameter
+from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from api.auth import bearer_token, director_only, is_director
 from api.seasons import DateText
@@ -117,9 +118,9 @@ class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Registration(msgspec.Struct):
-    registration_id: UUID
-    tournament_id: UUID
-    player_id: UUID
+    registration_id: FromPath[UUID]
+    tournament_id: FromPath[UUID]
+    player_id: FromPath[UUID]
     status: Literal["registered", "waitlisted"]
     player_token: str
     """Bearer token for self-service (cancellation); shown once, stored only as a hash."""
@@ -127,7 +128,7 @@ class Registration(msgspec.Struct):
 
 
 class RegistrationCancellation(msgspec.Struct):
-    registration_id: UUID
+    registration_id: FromPath[UUID]
     status: Literal["cancelled", "withdrawn"]
     promoted_registration_id: UUID | None
     """The first waitlisted registration, which got the freed seat."""
@@ -139,7 +140,7 @@ class CheckInCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class CheckIn(msgspec.Struct):
-    registration_id: UUID
+    registration_id: FromPath[UUID]
     status: Literal["checked_in"]
     checked_in_at: datetime
     checked_in: int
@@ -149,7 +150,7 @@ class CheckIn(msgspec.Struct):
 class Participant(msgspec.Struct):
     """Public: a display name such as "Anna M.", never the full name or e-mail."""
 
-    player_id: UUID
+    player_id: FromPath[UUID]
     display_name: str
     status: RegistrationStatus
     waitlist_position: int | None
@@ -158,8 +159,8 @@ class Participant(msgspec.Struct):
 class RegistrationRecord(msgspec.Struct):
     """Director: the registration with the person's data."""
 
-    registration_id: UUID
-    player_id: UUID
+    registration_id: FromPath[UUID]
+    player_id: FromPath[UUID]
     first_name: str
     last_name: str
     display_name: str
@@ -185,7 +186,9 @@ class TournamentController(Controller):
     tags = ["tournaments"]  # noqa: RUF012
 
     @post("/", guards=[director_only], sync_to_thread=True, summary="Schedule a tournament")
-    def create(self, data: TournamentCreate, services: Services) -> Tournament:
+    def create(
+        self, data: JSONBody[TournamentCreate], services: NamedDependency[Services]
+    ) -> Tournament:
         plan = TournamentPlan(
             name=data.name,
             date=data.date,
@@ -213,17 +216,19 @@ class TournamentController(Controller):
     @get("/", sync_to_thread=True, summary="The calendar: tournaments in date order")
     def list_tournaments(
         self,
-        services: Services,
-        season_id: Annotated[UUID | None, Parameter(query="season_id")] = None,
+        services: NamedDependency[Services],
+        season_id: FromQuery[UUID | None] = None,
     ) -> list[Tournament]:
         return _convert(services.tournaments.list_tournaments(season_id), list[Tournament])
 
     @get("/{tournament_id:uuid}", sync_to_thread=True, summary="One tournament and its status")
-    def show(self, tournament_id: UUID, services: Services) -> Tournament:
+    def show(
+        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+    ) -> Tournament:
         return _convert(services.tournaments.get_tournament(tournament_id), Tournament)
 
     @get("/{tournament_id:uuid}/seats", sync_to_thread=True, summary="Free seats and waitlist")
-    def seats(self, tournament_id: UUID, services: Services) -> Seats:
+    def seats(self, tournament_id: FromPath[UUID], services: NamedDependency[Services]) -> Seats:
         return Seats(**services.tournaments.get_seats(tournament_id))
 
     @get(
@@ -231,7 +236,9 @@ class TournamentController(Controller):
         sync_to_thread=True,
         summary="Public participant list (display names only) and the waitlist",
     )
-    def participants(self, tournament_id: UUID, services: Services) -> list[Participant]:
+    def participants(
+        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+    ) -> list[Participant]:
         return _convert(services.tournaments.list_participants(tournament_id), list[Participant])
 
     @post(
@@ -241,7 +248,9 @@ class TournamentController(Controller):
         sync_to_thread=True,
         summary="Start: no-shows are released, the pot is fixed",
     )
-    def start(self, tournament_id: UUID, services: Services) -> TournamentStart:
+    def start(
+        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+    ) -> TournamentStart:
         return _convert(services.tournaments.start(tournament_id), TournamentStart)
 
 
@@ -251,7 +260,10 @@ class RegistrationController(Controller):
 
     @post("/", sync_to_thread=True, summary="Register (public): a seat or the waitlist")
     def register(
-        self, tournament_id: UUID, data: RegistrationCreate, services: Services
+        self,
+        tournament_id: FromPath[UUID],
+        data: JSONBody[RegistrationCreate],
+        services: NamedDependency[Services],
     ) -> Registration:
         registration = services.tournaments.register(
             tournament_id,
@@ -270,7 +282,7 @@ class RegistrationController(Controller):
         summary="Every registration with personal data (director)",
     )
     def list_registrations(
-        self, tournament_id: UUID, services: Services
+        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
     ) -> list[RegistrationRecord]:
         records = services.tournaments.list_registrations(tournament_id)
         return _convert(records, list[RegistrationRecord])
@@ -284,10 +296,10 @@ class RegistrationController(Controller):
     def cancel(
         self,
         request: Request[Any, Any, Any],
-        tournament_id: UUID,
-        registration_id: UUID,
-        services: Services,
-        reason: Annotated[str, Parameter(query="reason", max_length=500)] = "",
+        tournament_id: FromPath[UUID],
+        registration_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        reason: Annotated[str, QueryParameter(max_length=500)] = "",
     ) -> RegistrationCancellation:
         token = bearer_token(request)
         if token is None:
@@ -313,7 +325,11 @@ class RegistrationController(Controller):
         summary="Check in on site: ID document seen, buy-in paid",
     )
     def check_in(
-        self, tournament_id: UUID, registration_id: UUID, data: CheckInCreate, services: Services
+        self,
+        tournament_id: FromPath[UUID],
+        registration_id: FromPath[UUID],
+        data: JSONBody[CheckInCreate],
+        services: NamedDependency[Services],
     ) -> CheckIn:
         checked_in = services.tournaments.check_in(
             tournament_id,

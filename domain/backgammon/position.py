@@ -145,7 +145,7 @@ def _sides_from_key(key: int) -> tuple[Side, Side]:
     sides: list[Side] = []
     bit = 0
     for name in ("opponent", "on_roll"):
-        counts = []
+        counts: list[int] = []
         for _ in range(25):
             count = 0
             while bit < _KEY_BITS and (key >> bit) & 1:

@@ -115,3 +115,27 @@ def test_position_with_a_bad_id_is_a_422_naming_the_field(client: LegalPlaysClie
     response = client.get("/api/v1/analysis/position", params={"position_id": "nonsense"})
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "position_id"
+
+
+def test_position_with_a_match_id_decodes_the_match_state(client: LegalPlaysClient) -> None:
+    # gnubg: a 7-point match at 0-0, player 0 to roll or double.
+    response = client.get(
+        "/api/v1/analysis/position",
+        params={"position_id": "4HPwATDgc/ABMA", "match_id": "MAHgAAAAAAAE"},
+    )
+    assert response.status_code == 200
+    match = response.json()["match"]
+    assert match["match_length"] == 7
+    assert match["score"] == [0, 0]
+    assert match["cube_value"] == 1
+    assert match["cube_owner"] is None
+    assert match["game_state"] == "playing"
+
+
+def test_position_with_a_bad_match_id_is_a_422_naming_the_field(client: LegalPlaysClient) -> None:
+    response = client.get(
+        "/api/v1/analysis/position",
+        params={"position_id": "4HPwATDgc/ABMA", "match_id": "not-a-match!"},
+    )
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "match_id"
