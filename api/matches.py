@@ -215,7 +215,7 @@ class MatchController(Controller):
     path = "/api/v1/matches"
     tags = ["matches"]  # noqa: RUF012
 
-    @post("/", guards=[director_only], sync_to_thread=True, summary="Create a match (director)")
+    @post("/", guards=[director_only], sync_to_thread=False, summary="Create a match (director)")
     def create(self, data: MatchCreate, services: Services) -> MatchCreated:
         created = services.matches.create(
             player_a=data.player_a,
@@ -235,7 +235,7 @@ class MatchController(Controller):
             match=match_view(state, services.clock.now()),
         )
 
-    @get("/{match_id:uuid}", sync_to_thread=True, summary="The match now, or as of event N")
+    @get("/{match_id:uuid}", sync_to_thread=False, summary="The match now, or as of event N")
     def show(
         self,
         match_id: UUID,
@@ -246,7 +246,7 @@ class MatchController(Controller):
         at = state.updated_at if version is not None else services.clock.now()
         return match_view(state, at)
 
-    @post("/{match_id:uuid}/rolls", status_code=200, sync_to_thread=True, summary="Roll")
+    @post("/{match_id:uuid}/rolls", status_code=200, sync_to_thread=False, summary="Roll")
     def roll(
         self,
         request: Request[Any, Any, Any],
@@ -261,7 +261,7 @@ class MatchController(Controller):
         )
         return match_view(state, state.updated_at)
 
-    @post("/{match_id:uuid}/plays", status_code=200, sync_to_thread=True, summary="Play")
+    @post("/{match_id:uuid}/plays", status_code=200, sync_to_thread=False, summary="Play")
     def play(
         self,
         request: Request[Any, Any, Any],
@@ -282,7 +282,7 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/cube",
         status_code=200,
-        sync_to_thread=True,
+        sync_to_thread=False,
         summary="Double, take or drop (beaver and raccoon in money sessions)",
     )
     def cube(
@@ -301,7 +301,7 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/resignations",
         status_code=200,
-        sync_to_thread=True,
+        sync_to_thread=False,
         summary="Offer a resignation",
     )
     def resign(
@@ -321,7 +321,7 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/resignations/accept",
         status_code=200,
-        sync_to_thread=True,
+        sync_to_thread=False,
         summary="Accept the resignation offered",
     )
     def accept_resignation(
@@ -341,7 +341,7 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/resignations/reject",
         status_code=200,
-        sync_to_thread=True,
+        sync_to_thread=False,
         summary="Reject the resignation offered",
     )
     def reject_resignation(
@@ -361,7 +361,7 @@ class MatchController(Controller):
     @post(
         "/{match_id:uuid}/timeouts",
         status_code=200,
-        sync_to_thread=True,
+        sync_to_thread=False,
         summary="Claim a win on time (checked against the clock)",
     )
     def claim_timeout(
@@ -380,7 +380,7 @@ class MatchController(Controller):
         "/{match_id:uuid}/close",
         guards=[director_only],
         status_code=200,
-        sync_to_thread=True,
+        sync_to_thread=False,
         summary="Close a money session (director)",
     )
     def close(
@@ -393,7 +393,7 @@ class MatchController(Controller):
         state = services.matches.close_session(match_id, _caller(request, None), _version(if_match))
         return match_view(state, state.updated_at)
 
-    @get("/{match_id:uuid}/events", sync_to_thread=True, summary="The event stream")
+    @get("/{match_id:uuid}/events", sync_to_thread=False, summary="The event stream")
     def events(
         self,
         match_id: UUID,
@@ -413,7 +413,7 @@ class MatchController(Controller):
 
     @get(
         "/{match_id:uuid}/export.mat",
-        sync_to_thread=True,
+        sync_to_thread=False,
         summary="The match as a .mat file for GNU Backgammon",
         media_type="text/plain",
     )
@@ -427,7 +427,7 @@ class MatchController(Controller):
 
     @get(
         "/{match_id:uuid}/dice-proof",
-        sync_to_thread=True,
+        sync_to_thread=False,
         summary="Server dice: the seed commitment, and the seed once the match has ended",
     )
     def dice_proof(self, match_id: UUID, services: Services) -> DiceProofView:

@@ -16,6 +16,8 @@ from functools import lru_cache
 from typing import Any, Literal, TypeVar, cast
 from uuid import UUID
 
+import msgspec
+
 from domain.backgammon import (
     APP_RULES,
     TOURNAMENT_RULES,
@@ -479,9 +481,7 @@ def evolve(state: Match | None, event: DomainEvent) -> Match:
 
 
 def _replace(state: Match, changes: dict[str, Any]) -> Match:
-    fields = {name: getattr(state, name) for name in state.__struct_fields__}
-    fields.update(changes)
-    return Match(**fields)
+    return msgspec.structs.replace(state, **changes)
 
 
 def _started(event: MatchStarted) -> Match:

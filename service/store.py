@@ -18,6 +18,7 @@ from eventsourcing.persistence import (
     StoredEvent,
     Transcoder,
 )
+from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
 from eventsourcing.utils import get_topic, resolve_topic
 
 from domain.errors import ConflictError, NotFoundError
@@ -73,12 +74,39 @@ class UnknownAggregateError(NotFoundError):
     """No events exist for this id (or none up to the requested version)."""
 
 
+class DurableWalConnectionPool(SQLiteConnectionPool):
+    """SQLite connections in WAL mode with ``synchronous=NORMAL``.
+
+    A commit then appends to the write-ahead log without an fsync (the log is synced at each
+    checkpoint): about 20 times faster per command than the default FULL. A crash of the
+    process loses nothing; a power cut may lose the last commits, never the file's consistency.
+    """
+
+    def _create_connection(self) -> SQLiteConnection:
+        connection = super()._create_connection()
+        if not self.is_sqlite_memory_mode:
+            connection.cursor().execute("PRAGMA synchronous=NORMAL")
+        return connection
+
+
+class TunedSQLiteFactory(SQLiteFactory):
+    """eventsourcing's SQLite module with ``DurableWalConnectionPool`` connections."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        default = self.datastore.pool
+        self.datastore.pool = DurableWalConnectionPool(
+            db_name=default.db_name, lock_timeout=default.lock_timeout
+        )
+        default.close()
+
+
 def persistence_environment(database_url: str) -> dict[str, str]:
     """eventsourcing settings for ``sqlite:///path`` or ``postgresql://user@host:port/db``."""
     parts = urlsplit(database_url)
     if parts.scheme == "sqlite":
         return {
-            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "PERSISTENCE_MODULE": get_topic(TunedSQLiteFactory),
             "SQLITE_DBNAME": unquote(parts.path.removeprefix("/")) or ":memory:",
             "SQLITE_LOCK_TIMEOUT": "30",
         }
@@ -108,6 +136,8 @@ class EventStore(Application[UUID]):
         "TRANSCODER_TOPIC": get_topic(UnusedTranscoder),
         "IS_SNAPSHOTTING_ENABLED": "y",
         "AGGREGATE_CACHE_MAXSIZE": "2000",
+        # Aggregates are immutable Structs: the cache can hand them out without a deep copy.
+        "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
     }
     snapshot_interval = 100
     """Take a snapshot every this many events, so that long streams stay quick to load."""
@@ -139,9 +169,15 @@ class EventStore(Application[UUID]):
             return state
 
         try:
-            return self.repository.get(aggregate_id, version=version, projector_func=project)
+            aggregate = self.repository.get(aggregate_id, version=version, projector_func=project)
         except AggregateNotFoundError:
             raise UnknownAggregateError(f"no record with id {aggregate_id}") from None
+        if version is None and self.repository.cache is not None:
+            # The repository fast-forwards a cached aggregate but keeps the old object, which
+            # only works for mutable aggregates: keep the immutable new state instead, or each
+            # load would replay every event since the aggregate was first cached.
+            self.repository.cache.put(aggregate_id, aggregate)
+        return aggregate
 
     def snapshot_if_due(self, aggregate: Aggregate, timestamp: datetime) -> None:
         """Keep a snapshot every ``snapshot_interval`` events (idempotent per version)."""

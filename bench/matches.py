@@ -1,0 +1,241 @@
+"""Match play under load: concurrent matches playing random legal plays over HTTP.
+
+The service runs in a child process (``bgtd serve`` on SQLite); the load generator runs
+``CLIENTS`` threads, each an httpx client playing its own match with server dice: roll,
+then a random play from the ``legal_plays`` of the response, until the time or the play budget
+is used up. It prints accepted plays per second and the latency of the play requests, then the
+time to load a 300-event match from the event store (cold, from its snapshot, and replayed).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.server import _wait_until_healthy, free_port
+from service.settings import DEV_DIRECTOR_TOKEN
+
+CLIENTS = int(os.environ.get("BENCH_MATCH_CLIENTS", "16"))
+DURATION_SECONDS = float(os.environ.get("BENCH_MATCH_SECONDS", "10"))
+MAX_PLAYS = int(os.environ.get("BENCH_MATCH_MAX_PLAYS", "100000"))
+MATCH_LENGTH = 25
+TARGET_PLAYS_PER_SECOND = 1_000
+TARGET_P99_MS = 50.0
+TARGET_LOAD_MS = 5.0
+DIRECTOR = {"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}"}
+SERVER = """
+import sys, uvicorn
+from pathlib import Path
+from api.app import create_app
+from service.settings import Settings
+settings = Settings(data_dir=Path(sys.argv[2]), dev=True)
+uvicorn.run(create_app(settings), host="127.0.0.1", port=int(sys.argv[1]),
+            access_log=False, log_level="warning")
+"""
+
+
+@contextmanager
+def serving_app() -> Iterator[str]:
+    """uvicorn serving ``create_app`` (dev settings, SQLite, no access log) in a child process."""
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="bgtd-bench-matches-") as data_dir:
+        process = subprocess.Popen(
+            [sys.executable, "-c", SERVER, str(port), data_dir],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        base_url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_healthy(base_url)
+            yield base_url
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.play_latencies: list[float] = []
+        self.request_latencies: list[float] = []
+        self.rejected = 0
+        self.matches = 0
+        self.lock = threading.Lock()
+
+
+def _new_match(http: httpx.Client) -> tuple[str, dict[str, dict[str, str]], Any]:
+    response = http.post(
+        "/api/v1/matches",
+        json={"player_a": "a", "player_b": "b", "match_length": MATCH_LENGTH, "dice": "server"},
+        headers=DIRECTOR,
+    )
+    response.raise_for_status()
+    body = response.json()
+    headers = {
+        side: {"Authorization": f"Bearer {token}"} for side, token in body["player_tokens"].items()
+    }
+    return body["id"], headers, body["match"]
+
+
+def _player(base_url: str, seed: int, stop_at: float, budget: int, tally: Tally) -> None:
+    """One table: its own match and connection; rolls, then a random legal play."""
+    rng = random.Random(seed)
+    plays: list[float] = []
+    requests: list[float] = []
+    rejected = matches = 0
+    with httpx.Client(base_url=base_url, timeout=30) as http:
+        match_id, headers, state = _new_match(http)
+        matches += 1
+        while time.monotonic() < stop_at and len(plays) < budget:
+            phase = state["phase"]
+            if phase == "match_over":
+                match_id, headers, state = _new_match(http)
+                matches += 1
+                continue
+            side = state["turn"] or "a"
+            if phase == "move":
+                path, body = "plays", {"play": rng.choice(state["legal_plays"])["play"]}
+            else:
+                path, body = "rolls", {}
+            started = time.perf_counter()
+            response = http.post(
+                f"/api/v1/matches/{match_id}/{path}", json=body, headers=headers[side]
+            )
+            elapsed = time.perf_counter() - started
+            requests.append(elapsed)
+            if response.status_code != 200:
+                rejected += 1
+                state = http.get(f"/api/v1/matches/{match_id}").json()
+                continue
+            if path == "plays":
+                plays.append(elapsed)
+            state = response.json()
+    with tally.lock:
+        tally.play_latencies += plays
+        tally.request_latencies += requests
+        tally.rejected += rejected
+        tally.matches += matches
+
+
+def _load(base_url: str) -> tuple[Tally, float]:
+    tally = Tally()
+    stop_at = time.monotonic() + DURATION_SECONDS
+    budget = MAX_PLAYS // CLIENTS
+    threads = [
+        threading.Thread(target=_player, args=(base_url, seed, stop_at, budget, tally))
+        for seed in range(CLIENTS)
+    ]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return tally, time.monotonic() - started
+
+
+def load_300_event_match() -> dict[str, float]:
+    """Milliseconds to load a match of 300+ events: cold from its snapshot, and replayed."""
+    from domain import match as rules
+    from domain.events import fold
+    from service.store import EventStore, persistence_environment
+
+    with tempfile.TemporaryDirectory(prefix="bgtd-bench-load-") as directory:
+        url = f"sqlite:///{Path(directory) / 'events.sqlite3'}"
+        store = EventStore(env=persistence_environment(url))
+        rng = random.Random(3)
+
+        def at() -> datetime:
+            return datetime.now(UTC)
+
+        match_id = uuid.uuid4()
+        events = rules.start_match(
+            match_id,
+            at(),
+            player_a="a",
+            player_b="b",
+            match_length=64,
+            dice_mode="entered",
+            clock="club",
+            token_hash_a="x",
+            token_hash_b="y",
+        )
+        store.append(*events)
+        state = fold(rules.evolve, None, events)
+        assert state is not None
+        while state.version < 300:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            if state.phase == "move":
+                plays = state.plays()
+                choice = rules.cached_format_play(rng.choice(plays))
+                new = rules.play(state, None, at(), notation=choice)
+            else:
+                new = rules.roll(state, None, dice, at())
+            for event in new:
+                state = rules.evolve(state, event)
+                store.append(event)
+                store.snapshot_if_due(state, at())
+        store.close()
+        version = state.version
+
+        def cold(load_version: int | None) -> float:
+            timings = []
+            for _ in range(20):
+                fresh = EventStore(env=persistence_environment(url))
+                started = time.perf_counter()
+                loaded = fresh.load(match_id, rules.evolve, load_version)
+                timings.append(time.perf_counter() - started)
+                assert loaded.version == (load_version or version)
+                fresh.close()
+            return statistics.median(timings) * 1000
+
+        return {
+            "events": float(version),
+            "latest_ms": cold(None),
+            "replay_99_events_ms": cold(299),
+        }
+
+
+def run() -> dict[str, float]:
+    with serving_app() as base_url:
+        tally, elapsed = _load(base_url)
+    plays = len(tally.play_latencies)
+    rate = plays / elapsed
+    play_q = statistics.quantiles(tally.play_latencies, n=100)
+    all_q = statistics.quantiles(tally.request_latencies, n=100)
+    requests = len(tally.request_latencies) / elapsed
+    print(
+        f"match play: {rate:,.0f} accepted plays/s ({requests:,.0f} commands/s) with {CLIENTS} "
+        f"clients over {elapsed:.1f} s, {tally.matches} matches, {tally.rejected} rejected; "
+        f"plays p50 {play_q[49] * 1000:.1f} ms, p99 {play_q[98] * 1000:.1f} ms; "
+        f"all commands p99 {all_q[98] * 1000:.1f} ms "
+        f"(targets: >= {TARGET_PLAYS_PER_SECOND} plays/s, p99 < {TARGET_P99_MS:.0f} ms)"
+    )
+    load = load_300_event_match()
+    print(
+        f"match load: {load['events']:.0f} events in {load['latest_ms']:.2f} ms from the "
+        f"snapshot (cold store), {load['replay_99_events_ms']:.2f} ms for version 299 "
+        f"(snapshot at 200 + 99 events) (target < {TARGET_LOAD_MS:.0f} ms)"
+    )
+    return {
+        "plays_per_second": rate,
+        "play_p50_ms": play_q[49] * 1000,
+        "play_p99_ms": play_q[98] * 1000,
+        "load_300_ms": load["latest_ms"],
+    }
+
+
+if __name__ == "__main__":
+    run()
