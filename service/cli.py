@@ -47,6 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a poll a second is no news
     settings = Settings.from_environment(
         host=arguments.host,
         port=arguments.port,
