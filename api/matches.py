@@ -512,7 +512,7 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
     )
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _legal_items(
     position: Position, dice: tuple[int, int], options: RulesOptions
 ) -> tuple[LegalPlay, ...]:

@@ -37,15 +37,23 @@ TARGET_PLAYS_PER_SECOND = 1_000
 TARGET_P99_MS = 50.0
 TARGET_LOAD_MS = 5.0
 DIRECTOR = {"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}"}
+WORKERS = int(os.environ.get("BENCH_MATCH_WORKERS", "1"))
 SERVER = """
-import sys, uvicorn
-from pathlib import Path
-from api.app import create_app
-from service.settings import Settings
-settings = Settings(data_dir=Path(sys.argv[2]), dev=True)
-uvicorn.run(create_app(settings), host="127.0.0.1", port=int(sys.argv[1]),
-            access_log=False, log_level="warning")
+import gc, sys, uvicorn
+gc.set_threshold(20_000, 20, 20)  # as ``bgtd serve`` does
+uvicorn.run("bench.matches:create_bench_app", factory=True, host="127.0.0.1",
+            port=int(sys.argv[1]), workers=int(sys.argv[2]), access_log=False,
+            log_level="warning")
 """
+
+
+def create_bench_app() -> Any:
+    """The app of one uvicorn worker: dev settings on the data directory the bench made."""
+    from api.app import create_app
+    from service.settings import Settings
+
+    settings = Settings(data_dir=Path(os.environ["BGTD_BENCH_DATA_DIR"]), dev=True)
+    return create_app(settings)
 
 
 @contextmanager
@@ -54,7 +62,8 @@ def serving_app() -> Iterator[str]:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bgtd-bench-matches-") as data_dir:
         process = subprocess.Popen(
-            [sys.executable, "-c", SERVER, str(port), data_dir],
+            [sys.executable, "-c", SERVER, str(port), str(WORKERS)],
+            env={**os.environ, "BGTD_BENCH_DATA_DIR": data_dir},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

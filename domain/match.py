@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from contextlib import suppress
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, Literal, TypeVar, cast
@@ -24,6 +25,7 @@ from domain.backgammon import (
     GameResult,
     IllegalPlayError,
     InvalidPositionError,
+    Move,
     Play,
     Position,
     RulesOptions,
@@ -439,7 +441,7 @@ _PLAYER = {"a": 0, "b": 1}
 _CUBE_OWNER = {None: CubeOwner.CENTRED, "a": CubeOwner.PLAYER_0, "b": CubeOwner.PLAYER_1}
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def cached_legal_plays(
     position: Position, dice: tuple[int, int], options: RulesOptions
 ) -> tuple[Play, ...]:
@@ -448,14 +450,31 @@ def cached_legal_plays(
     return legal_plays(position, dice, options)
 
 
-@lru_cache(maxsize=65536)
 def cached_format_play(play: Play) -> str:
-    return format_play(play)
+    """gnubg notation of a play; it depends only on the moves, which recur across positions."""
+    return _format_moves(play.moves)
 
 
 @lru_cache(maxsize=8192)
+def _format_moves(moves: tuple[Move, ...]) -> str:
+    return format_play(moves)
+
+
+_KNOWN_POSITIONS: dict[str, Position] = {}
+_KNOWN_POSITIONS_LIMIT = 1024
+
+
 def _position_from_id(position_id: str) -> Position:
-    return Position.from_position_id(position_id)
+    """Decode a Position ID, skipping the work for positions a command has just produced."""
+    position = _KNOWN_POSITIONS.pop(position_id, None)
+    return position if position is not None else Position.from_position_id(position_id)
+
+
+def _remember_position(position: Position, position_id: str) -> None:
+    if len(_KNOWN_POSITIONS) >= _KNOWN_POSITIONS_LIMIT:
+        with suppress(StopIteration, RuntimeError, KeyError):  # another thread was quicker
+            _KNOWN_POSITIONS.pop(next(iter(_KNOWN_POSITIONS)))
+    _KNOWN_POSITIONS[position_id] = position
 
 
 # --- evolve ---------------------------------------------------------------------------------
@@ -828,13 +847,15 @@ def play(
     mover = _acting(state, side)
     chosen = _chosen_play(state, notation, position_id)
     batch = _Batch(state, now, actor)
+    position_id = chosen.position_id
+    _remember_position(chosen.position, position_id)  # evolve applies it without decoding
     batch.add(
         CheckersPlayed,
         side=mover,
         dice=state.dice,
         play=cached_format_play(chosen),
         moves=tuple((move.source, move.destination, move.hit) for move in chosen.moves),
-        position_id=chosen.position_id,
+        position_id=position_id,
     )
     if chosen.game_result is not None:
         result: Level = chosen.game_result.value

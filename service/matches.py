@@ -149,6 +149,7 @@ class MatchService:
         )
         self._store.append(*events)
         state = _fold(None, events)
+        self._store.remember(state)
         return MatchCreated(match=state, tokens=tokens)
 
     def get(self, match_id: UUID, version: int | None = None) -> Match:
@@ -331,6 +332,7 @@ class MatchService:
             states += _states(new, reveal)
             new = states[-1]
         self._store.append(*events)
+        self._store.remember(new)
         for snapshot in states:
             self._store.snapshot_if_due(snapshot, now)
         return new

@@ -179,6 +179,14 @@ class EventStore(Application[UUID]):
             self.repository.cache.put(aggregate_id, aggregate)
         return aggregate
 
+    def remember(self, aggregate: Aggregate) -> None:
+        """Cache the state a command just saved, so the next load need not replay its events.
+
+        Safe even if it loses a race: a load fast-forwards the cached state from the store.
+        """
+        if self.repository.cache is not None:
+            self.repository.cache.put(aggregate.id, aggregate)
+
     def snapshot_if_due(self, aggregate: Aggregate, timestamp: datetime) -> None:
         """Keep a snapshot every ``snapshot_interval`` events (idempotent per version)."""
         if aggregate.version % self.snapshot_interval or self.snapshots is None:
