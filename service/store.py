@@ -148,7 +148,9 @@ class EventStore(Application[UUID]):
         An event whose version was taken meanwhile raises ``StaleVersionError``: nothing is stored.
         """
         try:
-            recordings = self.save(*events)
+            # Straight to the event store: Application.save would only add runtime protocol
+            # checks and notifications to in-process followers, which this service has none of.
+            recordings = self.events.put(list(events))
         except IntegrityError:
             raise StaleVersionError(
                 "the aggregate was changed by another command; reload and retry"
