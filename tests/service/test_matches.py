@@ -1,0 +1,142 @@
+"""The match use cases on SQLite and PostgreSQL: races, snapshots, sealed server dice."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from domain import match as rules
+from domain.dice import seed_commitment
+from domain.events import fold
+from service.clock import MovableClock
+from service.matches import (
+    Caller,
+    MatchService,
+    load_dice_key,
+    seal_seed,
+    unseal_seed,
+)
+from service.store import EventStore, StaleVersionError, persistence_environment
+
+KEY = b"k" * 32
+
+
+@pytest.fixture
+def url(tmp_path: Path, database_url: str | None) -> str:
+    return database_url or f"sqlite:///{tmp_path / 'events.sqlite3'}"
+
+
+@pytest.fixture
+def store(url: str) -> Iterator[EventStore]:
+    event_store = EventStore(env=persistence_environment(url))
+    yield event_store
+    event_store.close()
+
+
+@pytest.fixture
+def service(store: EventStore) -> MatchService:
+    clock = MovableClock(datetime(2026, 4, 18, 13, 0, tzinfo=UTC), ticking=False)
+    return MatchService(store, views=None, clock=clock, dice_key=KEY)  # type: ignore[arg-type]
+
+
+def play_randomly(
+    service: MatchService, match: rules.Match, tokens: dict[str, str], until: int
+) -> rules.Match:
+    """Server dice and random legal plays until the match has ``until`` events."""
+    rng = random.Random(11)
+    callers = {side: Caller(token=token) for side, token in tokens.items()}
+    state = match
+    while state.version < until and not state.is_over:
+        side = state.turn or "a"
+        if state.phase == "move":
+            choice = rules.cached_format_play(rng.choice(state.plays()))
+            state = service.play(state.id, callers[side], notation=choice)
+        else:
+            state = service.roll(state.id, callers[side], None)
+    return state
+
+
+def test_two_commands_decided_on_the_same_version_store_one_and_refuse_the_other(
+    service: MatchService, store: EventStore
+) -> None:
+    created = service.create(player_a="a", player_b="b", match_length=3, dice="server")
+    opened = service.roll(created.match.id, Caller(token=created.tokens["a"]), None)
+    now = datetime(2026, 4, 18, 13, 1, tzinfo=UTC)
+    first, second = opened.plays()[:2]
+
+    winner = rules.play(opened, None, now, position_id=first.position_id)
+    loser = rules.play(opened, None, now, position_id=second.position_id)
+    store.append(*winner)
+
+    with pytest.raises(StaleVersionError):
+        store.append(*loser)
+    stored = store.load(opened.id, rules.evolve)
+    assert stored.version == opened.version + 1
+    assert stored.position.position_id == first.position_id
+
+
+def test_a_300_event_match_loads_from_its_snapshots_like_a_full_replay(
+    service: MatchService, store: EventStore, url: str
+) -> None:
+    created = service.create(player_a="a", player_b="b", match_length=64, dice="server")
+    played = play_randomly(service, created.match, created.tokens, until=300)
+    assert played.version >= 300
+
+    snapshots = list(store.snapshots.get(played.id)) if store.snapshots else []
+    assert [s.originator_version for s in snapshots] == [100, 200, 300]
+    cold = EventStore(env=persistence_environment(url))
+    try:
+        assert cold.load(played.id, rules.evolve) == played
+        assert cold.load(played.id, rules.evolve, 250) == fold(
+            rules.evolve, None, store.stream(played.id, 250)
+        )
+    finally:
+        cold.close()
+
+
+def test_a_sealed_seed_opens_only_with_the_key() -> None:
+    match_id = UUID(int=5)
+    seed = bytes(range(32))
+
+    sealed = seal_seed(KEY, match_id, seed)
+
+    assert bytes.fromhex(sealed) != seed
+    assert unseal_seed(KEY, match_id, sealed) == seed
+    assert unseal_seed(b"x" * 32, match_id, sealed) != seed
+    assert unseal_seed(KEY, UUID(int=6), sealed) != seed
+
+
+def test_the_dice_key_is_made_once_in_the_data_directory(tmp_path: Path) -> None:
+    first = load_dice_key(None, tmp_path)
+
+    assert load_dice_key(None, tmp_path) == first
+    assert (tmp_path / "dice.key").stat().st_mode & 0o777 == 0o600
+    assert load_dice_key("configured", tmp_path) != first
+
+
+def test_the_seed_is_revealed_in_the_same_commit_as_the_match_result(
+    service: MatchService, store: EventStore
+) -> None:
+    created = service.create(player_a="a", player_b="b", match_length=1, dice="server")
+    match_id = created.match.id
+    a, b = Caller(token=created.tokens["a"]), Caller(token=created.tokens["b"])
+    assert created.match.sealed_seed is not None
+    assert created.match.revealed_seed is None
+    state = service.roll(match_id, a, None)
+    while state.phase == "opening":  # rule G-OPEN-1: a tie is rolled again
+        state = service.roll(match_id, a, None)
+    loser = b if state.turn == "a" else a
+
+    state = service.resign(match_id, loser, "single")
+    state = service.answer_resignation(match_id, a if loser is b else b, accept=True)
+
+    types = [type(event).__name__ for event in store.stream(match_id)]
+    assert types[-3:] == ["GameWon", "MatchWon", "DiceSeedRevealed"]
+    assert state.revealed_seed is not None
+    assert seed_commitment(bytes.fromhex(state.revealed_seed)) == state.seed_commitment
+    assert service.dice_proof(match_id).verified is True
