@@ -40,7 +40,7 @@ DIRECTOR = {"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}"}
 WORKERS = int(os.environ.get("BENCH_MATCH_WORKERS", "1"))
 SERVER = """
 import gc, sys, uvicorn
-gc.set_threshold(20_000, 20, 20)  # as ``bgtd serve`` does
+gc.set_threshold(100_000, 50, 50)  # as ``bgtd serve`` does
 uvicorn.run("bench.matches:create_bench_app", factory=True, host="127.0.0.1",
             port=int(sys.argv[1]), workers=int(sys.argv[2]), access_log=False,
             log_level="warning")
