@@ -66,6 +66,8 @@ def test_two_commands_decided_on_the_same_version_store_one_and_refuse_the_other
 ) -> None:
     created = service.create(player_a="a", player_b="b", match_length=3, dice="server")
     opened = service.roll(created.match.id, Caller(token=created.tokens["a"]), None)
+    while opened.phase == "opening":  # rule G-OPEN-1: a tie is rolled again
+        opened = service.roll(created.match.id, Caller(token=created.tokens["a"]), None)
     now = datetime(2026, 4, 18, 13, 1, tzinfo=UTC)
     first, second = opened.plays()[:2]
 
