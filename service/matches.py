@@ -120,10 +120,18 @@ class MatchService:
         jacoby: bool = False,
         beavers: bool = False,
         tournament_id: str | None = None,
+        token_hashes: dict[str, str] | None = None,
         actor: str = DIRECTOR,
     ) -> MatchCreated:
+        """A new match. ``token_hashes`` lets a side play with a token it already has (the
+        player token of its registration, for matches created by a pairing); the other sides
+        get a new token, returned once."""
         match_id = uuid.uuid4()
-        tokens = {"a": secrets.token_urlsafe(24), "b": secrets.token_urlsafe(24)}
+        known = token_hashes or {}
+        tokens: dict[str, str] = {
+            side: secrets.token_urlsafe(24) for side in rules.SIDES if side not in known
+        }
+        hashes = {side: rules.token_hash(token) for side, token in tokens.items()} | known
         commitment = sealed = None
         if dice == "server":
             seed = secrets.token_bytes(SEED_BYTES)
@@ -140,8 +148,8 @@ class MatchService:
             rules=rules_preset,
             jacoby=jacoby,
             beavers=beavers,
-            token_hash_a=rules.token_hash(tokens["a"]),
-            token_hash_b=rules.token_hash(tokens["b"]),
+            token_hash_a=hashes["a"],
+            token_hash_b=hashes["b"],
             seed_commitment=commitment,
             sealed_seed=sealed,
             tournament_id=tournament_id,

@@ -438,3 +438,38 @@ def test_server_dice_are_committed_at_the_start_and_the_revealed_seed_reproduces
     assert [index for index, _ in recorded] == list(range(len(recorded)))
     assert all(roll_from_seed(seed, index) == dice for index, dice in recorded)
     assert events[-1]["type"] == "DiceSeedRevealed"
+
+
+# --- clocks ---------------------------------------------------------------------------------
+
+
+def test_a_timeout_claim_is_checked_against_the_clock(client: Client, clock: MovableClock) -> None:
+    created = create(client, clock="app")
+    post(client, created, "rolls", {"dice": [3, 1]}, "a")
+    clock.advance(100)  # rule G-CLOCK-2: 11 s per move, then 90 s reserve
+
+    early = post(client, created, "timeouts", {}, "b")
+    state = client.get(f"/api/v1/matches/{created['id']}").json()
+    clock.advance(1)
+    claimed = post(client, created, "timeouts", {}, "b")
+
+    assert early.status_code == 409
+    assert early.json()["detail"] == "side a still has 1.0 s on the clock"
+    assert state["clocks"]["a"] == {
+        "reserve_seconds": 1.0,
+        "delay_seconds": 0.0,
+        "running": True,
+        "expired": False,
+    }
+    assert claimed.status_code == 200
+    body = claimed.json()
+    assert (body["score"], body["game"], body["phase"]) == ({"a": 0, "b": 2}, 2, "opening")
+    events = client.get(f"/api/v1/matches/{created['id']}/events").json()
+    timeout = next(e for e in events if e["type"] == "TimeoutClaimed")
+    assert timeout["data"] == {
+        "side": "b",
+        "flagged": "a",
+        "reserve_ms": 90_000,
+        "used_ms": 101_000,
+        "outcome": "gammon",
+    }

@@ -142,3 +142,20 @@ def test_the_seed_is_revealed_in_the_same_commit_as_the_match_result(
     assert state.revealed_seed is not None
     assert seed_commitment(bytes.fromhex(state.revealed_seed)) == state.seed_commitment
     assert service.dice_proof(match_id).verified is True
+
+
+def test_a_pairing_can_create_a_match_played_with_the_registration_tokens(
+    service: MatchService,
+) -> None:
+    created = service.create(
+        player_a="p1",
+        player_b="p2",
+        match_length=5,
+        token_hashes={"a": rules.token_hash("registration-a")},
+    )
+
+    assert set(created.tokens) == {"b"}
+    state = service.roll(created.match.id, Caller(token="registration-a"), [3, 1])
+    assert state.opening_roll == (3, 1)
+    events = service.events(created.match.id)
+    assert events[-1].actor == "player:p1"
