@@ -6,7 +6,8 @@ from typing import Annotated
 from uuid import UUID
 
 from litestar import Controller, get
-from litestar.params import QueryParameter
+from litestar.di import NamedDependency
+from litestar.params import FromPath, QueryParameter
 
 from api.auth import director_only
 from api.matches import StreamEvent
@@ -27,8 +28,8 @@ class AuditController(Controller):
     )
     def stream(
         self,
-        stream_id: UUID,
-        services: Services,
+        stream_id: FromPath[UUID],
+        services: NamedDependency[Services],
         until_version: Annotated[int | None, QueryParameter(name="until_version", ge=1)] = None,
     ) -> list[StreamEvent]:
         events = services.store.stream(stream_id, until_version)

@@ -14,8 +14,9 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
+from litestar.di import NamedDependency
 from litestar.exceptions import NotAuthorizedException
-from litestar.params import HeaderParameter, QueryParameter
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
 from api.analysis import LegalPlay
 from api.auth import bearer_token, director_only, is_director
@@ -216,7 +217,9 @@ class MatchController(Controller):
     tags = ["matches"]  # noqa: RUF012
 
     @post("/", guards=[director_only], sync_to_thread=False, summary="Create a match (director)")
-    def create(self, data: MatchCreate, services: Services) -> MatchCreated:
+    def create(
+        self, data: JSONBody[MatchCreate], services: NamedDependency[Services]
+    ) -> MatchCreated:
         created = services.matches.create(
             player_a=data.player_a,
             player_b=data.player_b,
@@ -238,8 +241,8 @@ class MatchController(Controller):
     @get("/{match_id:uuid}", sync_to_thread=False, summary="The match now, or as of event N")
     def show(
         self,
-        match_id: UUID,
-        services: Services,
+        match_id: FromPath[UUID],
+        services: NamedDependency[Services],
         version: Annotated[int | None, QueryParameter(name="version", ge=1)] = None,
     ) -> Match:
         state = services.matches.get(match_id, version)
@@ -250,9 +253,9 @@ class MatchController(Controller):
     def roll(
         self,
         request: Request[Any, Any, Any],
-        match_id: UUID,
-        services: Services,
-        data: RollCreate | None = None,
+        match_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        data: JSONBody[RollCreate | None] = None,
         if_match: IfMatch = None,
     ) -> Match:
         body = data or RollCreate()
@@ -265,9 +268,9 @@ class MatchController(Controller):
     def play(
         self,
         request: Request[Any, Any, Any],
-        match_id: UUID,
-        data: PlayCreate,
-        services: Services,
+        match_id: FromPath[UUID],
+        data: JSONBody[PlayCreate],
+        services: NamedDependency[Services],
         if_match: IfMatch = None,
     ) -> Match:
         state = services.matches.play(
@@ -288,9 +291,9 @@ class MatchController(Controller):
     def cube(
         self,
         request: Request[Any, Any, Any],
-        match_id: UUID,
-        data: CubeAction,
-        services: Services,
+        match_id: FromPath[UUID],
+        data: JSONBody[CubeAction],
+        services: NamedDependency[Services],
         if_match: IfMatch = None,
     ) -> Match:
         state = services.matches.cube(
@@ -307,9 +310,9 @@ class MatchController(Controller):
     def resign(
         self,
         request: Request[Any, Any, Any],
-        match_id: UUID,
-        services: Services,
-        data: ResignationCreate | None = None,
+        match_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        data: JSONBody[ResignationCreate | None] = None,
         if_match: IfMatch = None,
     ) -> Match:
         body = data or ResignationCreate()
@@ -327,9 +330,9 @@ class MatchController(Controller):
     def accept_resignation(
         self,
         request: Request[Any, Any, Any],
-        match_id: UUID,
-        services: Services,
-        data: SideChoice | None = None,
+        match_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        data: JSONBody[SideChoice | None] = None,
         if_match: IfMatch = None,
     ) -> Match:
         side = data.side if data else None
@@ -347,9 +350,9 @@ class MatchController(Controller):
     def reject_resignation(
         self,
         request: Request[Any, Any, Any],
-        match_id: UUID,
-        services: Services,
-        data: SideChoice | None = None,
+        match_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        data: JSONBody[SideChoice | None] = None,
         if_match: IfMatch = None,
     ) -> Match:
         side = data.side if data else None
@@ -367,9 +370,9 @@ class MatchController(Controller):
     def claim_timeout(
         self,
         request: Request[Any, Any, Any],
-        match_id: UUID,
-        services: Services,
-        data: SideChoice | None = None,
+        match_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        data: JSONBody[SideChoice | None] = None,
         if_match: IfMatch = None,
     ) -> Match:
         side = data.side if data else None
@@ -386,8 +389,8 @@ class MatchController(Controller):
     def close(
         self,
         request: Request[Any, Any, Any],
-        match_id: UUID,
-        services: Services,
+        match_id: FromPath[UUID],
+        services: NamedDependency[Services],
         if_match: IfMatch = None,
     ) -> Match:
         state = services.matches.close_session(match_id, _caller(request, None), _version(if_match))
@@ -396,8 +399,8 @@ class MatchController(Controller):
     @get("/{match_id:uuid}/events", sync_to_thread=False, summary="The event stream")
     def events(
         self,
-        match_id: UUID,
-        services: Services,
+        match_id: FromPath[UUID],
+        services: NamedDependency[Services],
         until_version: Annotated[int | None, QueryParameter(name="until_version", ge=1)] = None,
     ) -> list[StreamEvent]:
         return [
@@ -417,7 +420,9 @@ class MatchController(Controller):
         summary="The match as a .mat file for GNU Backgammon",
         media_type="text/plain",
     )
-    def export_mat(self, match_id: UUID, services: Services) -> Response[str]:
+    def export_mat(
+        self, match_id: FromPath[UUID], services: NamedDependency[Services]
+    ) -> Response[str]:
         _, text = services.matches.export_mat(match_id)
         return Response(
             text,
@@ -430,7 +435,9 @@ class MatchController(Controller):
         sync_to_thread=False,
         summary="Server dice: the seed commitment, and the seed once the match has ended",
     )
-    def dice_proof(self, match_id: UUID, services: Services) -> DiceProofView:
+    def dice_proof(
+        self, match_id: FromPath[UUID], services: NamedDependency[Services]
+    ) -> DiceProofView:
         proof = services.matches.dice_proof(match_id)
         return DiceProofView(
             dice=proof.dice_mode,
