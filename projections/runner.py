@@ -23,10 +23,20 @@ from domain.events import DomainEvent
 BATCH_SIZE = 500
 
 
-class EventSource:
-    """What a projection runner reads: ``(notification id, event)`` pairs after a position."""
+Wanted = Callable[[str], bool]
+"""Whether an event topic (``module:ClassName``) is handled by any projection."""
 
-    def read(self, after: int, limit: int) -> Sequence[tuple[int, DomainEvent]]:
+
+class EventSource:
+    """What a projection runner reads: ``(notification id, event)`` pairs after a position.
+
+    Events whose topic is not ``wanted`` come as ``None``: their ids still move the position,
+    but nobody pays for decoding them (most of the log is match play that no view shows).
+    """
+
+    def read(
+        self, after: int, limit: int, wanted: Wanted
+    ) -> Sequence[tuple[int, DomainEvent | None]]:
         raise NotImplementedError
 
 
@@ -49,6 +59,9 @@ class Projection:
         if method is not None:
             method(event, db)
 
+    def handles(self, event_name: str) -> bool:
+        return hasattr(self, _handler_name(event_name))
+
 
 @cache
 def _handler_name(event_name: str) -> str:
@@ -68,6 +81,7 @@ class Views:
         self._source = source
         self.projections = list(projections)
         self._lock = threading.RLock()
+        self._wanted: dict[str, bool] = {}
         with self._lock:
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS projection_positions "
@@ -95,17 +109,28 @@ class Views:
             while True:
                 positions = {p.name: self.position(p.name) for p in self.projections}
                 start = min(positions.values(), default=0)
-                batch = self._source.read(start, BATCH_SIZE)
+                batch = self._source.read(start, BATCH_SIZE, self._is_wanted)
                 if not batch:
                     return read
                 read += len(batch)
                 self._apply(batch, positions)
 
-    def _apply(self, batch: Sequence[tuple[int, DomainEvent]], positions: dict[str, int]) -> None:
+    def _is_wanted(self, topic: str) -> bool:
+        wanted = self._wanted.get(topic)
+        if wanted is None:
+            event_name = topic.rpartition(":")[2]
+            wanted = self._wanted[topic] = any(p.handles(event_name) for p in self.projections)
+        return wanted
+
+    def _apply(
+        self, batch: Sequence[tuple[int, DomainEvent | None]], positions: dict[str, int]
+    ) -> None:
         last = batch[-1][0]
         self.db.execute("BEGIN IMMEDIATE")
         try:
             for notification_id, event in batch:
+                if event is None:
+                    continue
                 for projection in self.projections:
                     if notification_id > positions[projection.name]:
                         projection.handle(event, self.db)

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 from domain.events import DomainEvent
 from projections.calendar import CalendarProjection
 from projections.participants import ParticipantsProjection
-from projections.runner import EventSource, Projection, Views
+from projections.runner import EventSource, Projection, Views, Wanted
 from projections.seats import SeatsProjection
 from service.clock import Clock, MovableClock, SystemClock
 from service.matches import MatchService, load_dice_key
@@ -24,8 +24,10 @@ class StoreEventSource(EventSource):
     def __init__(self, store: EventStore) -> None:
         self._store = store
 
-    def read(self, after: int, limit: int) -> Sequence[tuple[int, DomainEvent]]:
-        return list(self._store.iter_decoded(after, limit))
+    def read(
+        self, after: int, limit: int, wanted: Wanted
+    ) -> Sequence[tuple[int, DomainEvent | None]]:
+        return list(self._store.iter_decoded(after, limit, wanted))
 
 
 @dataclass

@@ -214,6 +214,10 @@ class EventStore(Application[UUID]):
     def decode(self, notification: StoredEvent) -> DomainEvent:
         return cast(DomainEvent, self.mapper.to_domain_event(notification))
 
-    def iter_decoded(self, after: int, limit: int) -> Iterator[tuple[int, DomainEvent]]:
+    def iter_decoded(
+        self, after: int, limit: int, wanted: Callable[[str], bool] = lambda _: True
+    ) -> Iterator[tuple[int, DomainEvent | None]]:
+        """Notification ids in order, each with its event, decoded only if its topic is wanted."""
         for notification in self.notifications(after, limit):
-            yield notification.id, self.decode(notification)
+            wanted_event = self.decode(notification) if wanted(notification.topic) else None
+            yield notification.id, wanted_event
