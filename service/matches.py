@@ -155,9 +155,8 @@ class MatchService:
             tournament_id=tournament_id,
             actor=actor,
         )
-        self._store.append(*events)
         state = _fold(None, events)
-        self._store.remember(state)
+        self._store.append(*events, state=state)
         return MatchCreated(match=state, tokens=tokens)
 
     def get(self, match_id: UUID, version: int | None = None) -> Match:
@@ -339,8 +338,7 @@ class MatchService:
             events = [*events, *reveal]
             states += _states(new, reveal)
             new = states[-1]
-        self._store.append(*events)
-        self._store.remember(new)
+        self._store.append(*events, state=new)
         for snapshot in states:
             self._store.snapshot_if_due(snapshot, now)
         return new
