@@ -153,3 +153,25 @@ def test_database_urls_choose_the_persistence_module() -> None:
     assert (postgres["POSTGRES_DBNAME"], postgres["POSTGRES_SCHEMA"]) == ("club", "s1")
     with pytest.raises(ValueError, match="unsupported"):
         persistence_environment("mysql://x")
+
+
+def test_after_losing_a_race_the_next_load_reads_the_winners_events(store: EventStore) -> None:
+    counter_id = start(store)
+    stale = store.load(counter_id, evolve)  # now cached
+    other_process = EventStore(env=store.env)
+    try:
+        other_process.append(increase(other_process.load(counter_id, evolve), 10))
+    finally:
+        other_process.close()
+    with pytest.raises(StaleVersionError):
+        store.append(increase(stale, 1))
+    assert store.load(counter_id, evolve).total == 10
+
+
+def test_the_state_given_with_an_append_is_what_the_next_load_returns(store: EventStore) -> None:
+    counter_id = start(store)
+    counter = store.load(counter_id, evolve)
+    event = increase(counter, 4)
+    after = evolve(counter, event)
+    store.append(event, state=after)
+    assert store.load(counter_id, evolve) is after
