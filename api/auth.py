@@ -22,11 +22,14 @@ def is_director(connection: ASGIConnection[Any, Any, Any, Any]) -> bool:
     services: Services = connection.app.state.services
     expected = services.settings.effective_director_token
     token = bearer_token(connection)
-    return bool(expected and token and hmac.compare_digest(token, expected))
+    return bool(expected and token and hmac.compare_digest(token.encode(), expected.encode()))
 
 
 def director_only(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
-    """Guard: a valid director token, else 401 (no token) or 403 (another token)."""
+    """Guard: the director's token; 401 without a token, 403 with another one.
+
+    Another token may well be a player's, valid elsewhere: then the role is wrong (403).
+    """
     if bearer_token(connection) is None:
         raise NotAuthorizedException(
             "a director token is required", headers={"WWW-Authenticate": "Bearer"}

@@ -16,6 +16,7 @@ from litestar.exceptions import (
 )
 from litestar.status_codes import (
     HTTP_400_BAD_REQUEST,
+    HTTP_401_UNAUTHORIZED,
     HTTP_403_FORBIDDEN,
     HTTP_404_NOT_FOUND,
     HTTP_409_CONFLICT,
@@ -32,6 +33,7 @@ from domain.errors import (
     ForbiddenError,
     InvalidInputError,
     NotFoundError,
+    UnauthenticatedError,
 )
 
 PROBLEM_JSON = "application/problem+json"
@@ -44,6 +46,7 @@ _STATUS_OF_CATEGORY: list[tuple[type[DomainError], int]] = [
     (NotFoundError, HTTP_404_NOT_FOUND),
     (ConflictError, HTTP_409_CONFLICT),
     (ForbiddenError, HTTP_403_FORBIDDEN),
+    (UnauthenticatedError, HTTP_401_UNAUTHORIZED),
 ]
 _TITLES = {
     400: "Bad request",

@@ -44,3 +44,9 @@ class ForbiddenError(DomainError):
     """A caller whose role or side may not do this."""
 
     type_slug = "forbidden"
+
+
+class UnauthenticatedError(DomainError):
+    """No token, or a token that is valid for nothing here (401)."""
+
+    type_slug = "not-authenticated"

@@ -139,3 +139,15 @@ def test_position_with_a_bad_match_id_is_a_422_naming_the_field(client: LegalPla
     )
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "match_id"
+
+
+def test_a_token_with_non_ascii_characters_is_refused_not_a_crash(
+    client: LegalPlaysClient,
+) -> None:
+    response = client.post(
+        "/api/v1/seasons",
+        json={"name": "S", "starts_on": "2026-01-01", "ends_on": "2026-12-31"},
+        headers={b"Authorization": "Bearer caf\u00e9".encode("latin-1")},
+    )
+    assert response.status_code == 403
+    assert response.json()["type"].endswith("/forbidden")
