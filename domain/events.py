@@ -4,22 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any, ClassVar, TypeVar
+from typing import TypeVar
 from uuid import UUID
 
 import msgspec
 
 
 class DomainEvent(msgspec.Struct, frozen=True, kw_only=True):
-    """A fact about one aggregate, named in the past tense; new fields get defaults."""
+    """A fact about one aggregate, named in the past tense.
+
+    Versioning: a field added later gets a default, so that stored events still decode; a
+    change of meaning is a new event type.
+    """
 
     originator_id: UUID
     originator_version: int
     timestamp: datetime
     actor: str | None = None
     """Who caused it: ``director:<name>``, ``player:<id>``, ``public`` or ``scheduler``."""
-
-    class_version: ClassVar[int] = 1
 
 
 class Aggregate(msgspec.Struct, frozen=True, kw_only=True):
@@ -29,18 +31,8 @@ class Aggregate(msgspec.Struct, frozen=True, kw_only=True):
     version: int
 
 
-class Snapshot(DomainEvent, frozen=True, kw_only=True):
-    """An aggregate's state at a version, so that long streams load without a full replay."""
-
-    topic: str
-    state: bytes
-
-
 A = TypeVar("A", bound=Aggregate)
 E = TypeVar("E", bound=DomainEvent)
-
-Evolve = Callable[[Any, Any], Any]
-"""``evolve(state | None, event) -> state``: the one place where an aggregate's events apply."""
 
 
 def fold(evolve: Callable[[A | None, E], A], state: A | None, events: Iterable[E]) -> A | None:

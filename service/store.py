@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar, cast
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -22,7 +24,7 @@ from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteF
 from eventsourcing.utils import get_topic, resolve_topic
 
 from domain.errors import ConflictError, NotFoundError
-from domain.events import Aggregate, DomainEvent, Snapshot
+from domain.events import Aggregate, DomainEvent
 
 A = TypeVar("A", bound=Aggregate)
 
@@ -131,6 +133,59 @@ def persistence_environment(database_url: str) -> dict[str, str]:
     raise ValueError(msg)
 
 
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """An aggregate's state at a version, so that long streams load without a full replay.
+
+    A storage artefact, not a domain fact: it lives in the snapshots table, never in the log.
+    """
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+    topic: str
+    state: bytes
+
+
+class StateCache:
+    """The latest states this process knows, by aggregate id; never older than what it stored.
+
+    Each entry holds a version and the state at it, or no state when only the version is known
+    (after an append whose resulting state the caller did not give, or a lost race). A state
+    is kept only if it is at least as new as the entry: a slow load can never put back a state
+    that an append has already superseded.
+    """
+
+    def __init__(self, maxsize: int) -> None:
+        self._entries: OrderedDict[UUID, tuple[int, Aggregate | None]] = OrderedDict()
+        self._maxsize = maxsize
+        self._lock = threading.Lock()
+
+    def get(self, aggregate_id: UUID) -> Aggregate | None:
+        with self._lock:
+            entry = self._entries.get(aggregate_id)
+            if entry is None:
+                return None
+            self._entries.move_to_end(aggregate_id)
+            return entry[1]
+
+    def offer(self, state: Aggregate) -> None:
+        self._record(state.id, state.version, state)
+
+    def supersede(self, aggregate_id: UUID, version: int) -> None:
+        """The store holds ``version`` or later: drop any older state."""
+        self._record(aggregate_id, version, None)
+
+    def _record(self, aggregate_id: UUID, version: int, state: Aggregate | None) -> None:
+        with self._lock:
+            entry = self._entries.get(aggregate_id)
+            if entry is not None and (entry[0] > version or (entry[0] == version and entry[1])):
+                return
+            self._entries[aggregate_id] = (version, state)
+            self._entries.move_to_end(aggregate_id)
+            while len(self._entries) > self._maxsize:
+                self._entries.popitem(last=False)
+
+
 class EventStore(Application[UUID]):
     """All aggregates of one club in one stream store, with one notification log."""
 
@@ -139,49 +194,48 @@ class EventStore(Application[UUID]):
         "MAPPER_TOPIC": get_topic(MsgspecMapper),
         "TRANSCODER_TOPIC": get_topic(UnusedTranscoder),
         "IS_SNAPSHOTTING_ENABLED": "y",
-        "AGGREGATE_CACHE_MAXSIZE": "2000",
-        # Aggregates are immutable Structs: the cache can hand them out without a deep copy.
-        "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
     }
     snapshot_interval = 100
     """Take a snapshot every this many events, so that long streams stay quick to load."""
+    cache_size = 2000
+    """Aggregates kept in memory: each table's match and the tournaments of the season."""
+
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        super().__init__(env)
+        self.states = StateCache(self.cache_size)
+        # A store that other processes write to (PostgreSQL) is asked for newer events on each
+        # load; an SQLite store belongs to this process, so its cached states are the latest.
+        self.is_shared = not self.env.get("PERSISTENCE_MODULE", "").endswith("SQLiteFactory")
 
     def append(self, *events: DomainEvent, state: Aggregate | None = None) -> int:
         """Store ``events`` atomically; returns the last notification id.
 
-        ``state`` is the aggregate after them, kept in the cache for the next command; without
-        it the aggregates' cached states are dropped, so a load never returns an old state.
-        An event whose version was taken meanwhile raises ``StaleVersionError``: nothing is
-        stored, and the next load reads what the winner stored.
+        ``state`` is the aggregate after them, cached for the next command. An event whose
+        version was taken meanwhile raises ``StaleVersionError``: nothing is stored, and the
+        next load reads what the winner stored.
         """
         try:
             # Straight to the event store: Application.save would only add runtime protocol
             # checks and notifications to in-process followers, which this service has none of.
             recordings = self.events.put(list(events))
         except IntegrityError:
-            self._forget(events)
+            for event in events:
+                self.states.supersede(event.originator_id, event.originator_version)
             raise StaleVersionError(
                 "the aggregate was changed by another command; reload and retry"
             ) from None
-        if state is not None and self.repository.cache is not None:
-            self.repository.cache.put(state.id, state)
-        else:
-            self._forget(events)
+        for event in events:
+            self.states.supersede(event.originator_id, event.originator_version)
+        if state is not None:
+            self.states.offer(state)
         return recordings[-1].notification.id if recordings else 0
-
-    def _forget(self, events: Sequence[DomainEvent]) -> None:
-        if self.repository.cache is None:
-            return
-        for aggregate_id in {event.originator_id for event in events}:
-            with contextlib.suppress(KeyError):
-                self.repository.cache.get(aggregate_id, evict=True)
 
     def load(
         self, aggregate_id: UUID, evolve: Callable[[A | None, Any], A], version: int | None = None
     ) -> A:
         """The aggregate as of ``version`` (latest when None), from snapshot plus later events."""
 
-        def project(state: A | None, events: Any) -> A | None:
+        def project(state: A | None, events: Iterable[Any]) -> A | None:
             for event in events:
                 if isinstance(event, Snapshot):
                     state = msgspec.json.decode(event.state, type=resolve_topic(event.topic))
@@ -189,15 +243,22 @@ class EventStore(Application[UUID]):
                     state = evolve(state, event)
             return state
 
+        if version is None:
+            cached = cast("A | None", self.states.get(aggregate_id))
+            if cached is not None and not self.is_shared:
+                return cached
+            if cached is not None:
+                newer = self.events.get(aggregate_id, gt=cached.version)
+                latest = project(cached, newer)
+                if latest is not None:
+                    self.states.offer(latest)
+                    return latest
         try:
             aggregate = self.repository.get(aggregate_id, version=version, projector_func=project)
         except AggregateNotFoundError:
             raise UnknownAggregateError(f"no record with id {aggregate_id}") from None
-        if version is None and self.repository.cache is not None:
-            # The repository fast-forwards a cached aggregate but keeps the old object, which
-            # only works for mutable aggregates: keep the immutable new state instead, or each
-            # load would replay every event since the aggregate was first cached.
-            self.repository.cache.put(aggregate_id, aggregate)
+        if version is None:
+            self.states.offer(aggregate)
         return aggregate
 
     def snapshot_if_due(self, aggregate: Aggregate, timestamp: datetime) -> None:

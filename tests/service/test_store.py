@@ -13,6 +13,7 @@ from domain.events import Aggregate, DomainEvent
 from service.store import (
     EventStore,
     StaleVersionError,
+    StateCache,
     UnknownAggregateError,
     persistence_environment,
 )
@@ -175,3 +176,27 @@ def test_the_state_given_with_an_append_is_what_the_next_load_returns(store: Eve
     after = evolve(counter, event)
     store.append(event, state=after)
     assert store.load(counter_id, evolve) is after
+
+
+def test_a_slow_load_cannot_put_back_a_state_an_append_superseded() -> None:
+    cache = StateCache(maxsize=10)
+    counter_id = uuid4()
+    old = Counter(id=counter_id, version=1, name="c", total=0)
+    cache.supersede(counter_id, 2)  # an append stored version 2 without giving its state
+    cache.offer(old)  # a load that read version 1 before the append finishes late
+    assert cache.get(counter_id) is None
+    new = Counter(id=counter_id, version=2, name="c", total=5)
+    cache.offer(new)
+    assert cache.get(counter_id) is new
+
+
+def test_the_state_cache_keeps_the_most_recently_used_states() -> None:
+    cache = StateCache(maxsize=2)
+    first, second, third = (Counter(id=uuid4(), version=1, name=n, total=0) for n in "abc")
+    cache.offer(first)
+    cache.offer(second)
+    assert cache.get(first.id) is first
+    cache.offer(third)
+    assert cache.get(second.id) is None
+    assert cache.get(first.id) is first
+    assert cache.get(third.id) is third

@@ -10,12 +10,11 @@ from uuid import UUID
 import pytest
 
 from domain import tournament
-from domain.events import Snapshot
 from domain.tournament import TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
-from service.store import EventStore, persistence_environment
+from service.store import EventStore, Snapshot, persistence_environment
 
 
 @pytest.fixture
