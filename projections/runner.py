@@ -34,9 +34,16 @@ class EventSource:
     but nobody pays for decoding them (most of the log is match play that no view shows).
     """
 
+    name = ""
+    """Names the event store, so that views built from another store are never mixed in."""
+
     def read(
         self, after: int, limit: int, wanted: Wanted
     ) -> Sequence[tuple[int, DomainEvent | None]]:
+        raise NotImplementedError
+
+    def latest(self) -> int:
+        """The last notification id in the log (0 when empty)."""
         raise NotImplementedError
 
 
@@ -49,18 +56,26 @@ class Projection:
 
     name: ClassVar[str]
     tables: ClassVar[tuple[str, ...]] = ()
+    version: ClassVar[int] = 1
+    """Raise it when tables or handlers change: the view is then rebuilt from the log."""
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         """Create the projection's tables if they do not exist yet."""
 
     def handle(self, event: DomainEvent, db: sqlite_utils.Database) -> None:
-        handler = _handler_name(type(event).__name__)
-        method: Callable[[Any, sqlite_utils.Database], None] | None = getattr(self, handler, None)
-        if method is not None:
-            method(event, db)
+        handler = self._handler(type(event).__name__)
+        if handler is not None:
+            handler(event, db)
 
     def handles(self, event_name: str) -> bool:
-        return hasattr(self, _handler_name(event_name))
+        return self._handler(event_name) is not None
+
+    def _handler(self, event_name: str) -> Callable[[Any, sqlite_utils.Database], None] | None:
+        name = _handler_name(event_name)
+        if name in _NOT_HANDLERS:  # an event named Tables or Handle is no reason to call them
+            return None
+        handler: Callable[[Any, sqlite_utils.Database], None] | None = getattr(self, name, None)
+        return handler
 
 
 @cache
@@ -68,8 +83,15 @@ def _handler_name(event_name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", event_name).lower()
 
 
+_NOT_HANDLERS = frozenset(dir(Projection))
+
+
 class Views:
-    """The read-model database and the projections that fill it."""
+    """The read-model database and the projections that fill it.
+
+    Several processes may share one views file: positions are read and written inside one
+    write transaction, so a batch is applied by exactly one of them.
+    """
 
     def __init__(self, path: Path | str, source: EventSource, projections: Sequence[Projection]):
         self._connection = sqlite3.connect(
@@ -82,13 +104,50 @@ class Views:
         self.projections = list(projections)
         self._lock = threading.RLock()
         self._wanted: dict[str, bool] = {}
-        with self._lock:
+        with self._lock, self._transaction():
             self.db.execute(
-                "CREATE TABLE IF NOT EXISTS projection_positions "
-                "(name TEXT PRIMARY KEY, position INTEGER NOT NULL)"
+                "CREATE TABLE IF NOT EXISTS view_positions "
+                "(name TEXT PRIMARY KEY, position INTEGER NOT NULL, version INTEGER NOT NULL)"
             )
+            self.db.execute("CREATE TABLE IF NOT EXISTS view_source (name TEXT NOT NULL)")
+            self._forget_foreign_views()
             for projection in self.projections:
                 projection.create_tables(self.db)
+
+    def _forget_foreign_views(self) -> None:
+        """Drop views of another store, of older projection code, or ahead of the log."""
+        known = self.db.execute("SELECT name FROM view_source").fetchone()
+        latest = self._source.latest()
+        for projection in self.projections:
+            row = self.db.execute(
+                "SELECT position, version FROM view_positions WHERE name = ?", [projection.name]
+            ).fetchone()
+            if row is None:
+                continue
+            position, version = row
+            if (
+                (known and known[0] != self._source.name)
+                or version != projection.version
+                or (position > latest)
+            ):
+                self._drop(projection)
+        self.db.execute("DELETE FROM view_source")
+        self.db.execute("INSERT INTO view_source (name) VALUES (?)", [self._source.name])
+
+    def _drop(self, projection: Projection) -> None:
+        for table in projection.tables:
+            self.db.execute(f"DROP TABLE IF EXISTS [{table}]")
+        self.db.execute("DELETE FROM view_positions WHERE name = ?", [projection.name])
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     @contextmanager
     def reading(self) -> Iterator[sqlite_utils.Database]:
@@ -98,7 +157,7 @@ class Views:
 
     def position(self, name: str) -> int:
         row = self.db.execute(
-            "SELECT position FROM projection_positions WHERE name = ?", [name]
+            "SELECT position FROM view_positions WHERE name = ?", [name]
         ).fetchone()
         return int(row[0]) if row else 0
 
@@ -107,13 +166,14 @@ class Views:
         read = 0
         with self._lock:
             while True:
-                positions = {p.name: self.position(p.name) for p in self.projections}
-                start = min(positions.values(), default=0)
-                batch = self._source.read(start, BATCH_SIZE, self._is_wanted)
+                with self._transaction():
+                    positions = {p.name: self.position(p.name) for p in self.projections}
+                    start = min(positions.values(), default=0)
+                    batch = self._source.read(start, BATCH_SIZE, self._is_wanted)
+                    self._apply(batch, positions)
                 if not batch:
                     return read
                 read += len(batch)
-                self._apply(batch, positions)
 
     def _is_wanted(self, topic: str) -> bool:
         wanted = self._wanted.get(topic)
@@ -125,35 +185,31 @@ class Views:
     def _apply(
         self, batch: Sequence[tuple[int, DomainEvent | None]], positions: dict[str, int]
     ) -> None:
-        last = batch[-1][0]
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            for notification_id, event in batch:
-                if event is None:
-                    continue
-                for projection in self.projections:
-                    if notification_id > positions[projection.name]:
-                        projection.handle(event, self.db)
+        """Inside the caller's transaction: the rows and the positions change together."""
+        if not batch:
+            return
+        for notification_id, event in batch:
+            if event is None:
+                continue
             for projection in self.projections:
-                if positions[projection.name] < last:
-                    self.db.execute(
-                        "INSERT INTO projection_positions (name, position) VALUES (?, ?) "
-                        "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
-                        [projection.name, last],
-                    )
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+                if notification_id > positions[projection.name]:
+                    projection.handle(event, self.db)
+        last = batch[-1][0]
+        for projection in self.projections:
+            if positions[projection.name] < last:
+                self.db.execute(
+                    "INSERT INTO view_positions (name, position, version) VALUES (?, ?, ?) "
+                    "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+                    [projection.name, last, projection.version],
+                )
 
     def rebuild(self, name: str) -> None:
         """Drop one projection's tables and replay the whole log into it."""
         with self._lock:
             projection = next(p for p in self.projections if p.name == name)
-            for table in projection.tables:
-                self.db.execute(f"DROP TABLE IF EXISTS [{table}]")
-            projection.create_tables(self.db)
-            self.db.execute("DELETE FROM projection_positions WHERE name = ?", [name])
+            with self._transaction():
+                self._drop(projection)
+                projection.create_tables(self.db)
             self.catch_up()
 
     def close(self) -> None:

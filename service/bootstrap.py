@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from domain.events import DomainEvent
@@ -21,13 +22,17 @@ from service.tournaments import TournamentService
 class StoreEventSource(EventSource):
     """Reads the event store's notification log for the projections."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, name: str) -> None:
         self._store = store
+        self.name = name
 
     def read(
         self, after: int, limit: int, wanted: Wanted
     ) -> Sequence[tuple[int, DomainEvent | None]]:
         return list(self._store.iter_decoded(after, limit, wanted))
+
+    def latest(self) -> int:
+        return self._store.latest_notification_id()
 
 
 @dataclass
@@ -59,7 +64,8 @@ def projections() -> list[Projection]:
 def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     store = EventStore(env=persistence_environment(settings.event_store_url))
-    views = Views(settings.views_path, StoreEventSource(store), projections())
+    source = StoreEventSource(store, store_name(settings.event_store_url))
+    views = Views(settings.views_path, source, projections())
     views.catch_up()
     clock = clock or build_clock(settings)
     return Services(
@@ -72,3 +78,11 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
             store, views, clock, load_dice_key(settings.dice_key, settings.data_dir)
         ),
     )
+
+
+def store_name(url: str) -> str:
+    """The event store's URL without credentials: what the views were built from."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))

@@ -283,6 +283,9 @@ class EventStore(Application[UUID]):
         """Stored events in commit order after notification id ``after``."""
         return self.recorder.select_notifications(start=after + 1, limit=limit)
 
+    def latest_notification_id(self) -> int:
+        return self.recorder.max_notification_id() or 0
+
     def decode(self, notification: StoredEvent) -> DomainEvent:
         return cast(DomainEvent, self.mapper.to_domain_event(notification))
 

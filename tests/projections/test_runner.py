@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +27,8 @@ class NoiseMade(DomainEvent, frozen=True, kw_only=True):
 
 
 class ListSource(EventSource):
+    name = "list"
+
     def __init__(self) -> None:
         self.events: list[DomainEvent] = []
         self.decoded_topics: list[str] = []
@@ -48,6 +51,9 @@ class ListSource(EventSource):
                 self.decoded_topics.append(topic)
             batch.append((number, event if wanted(topic) else None))
         return batch
+
+    def latest(self) -> int:
+        return len(self.events)
 
 
 class Visitors(Projection):
@@ -130,3 +136,72 @@ def test_events_no_view_handles_move_the_position_without_being_decoded(tmp_path
     assert counts(views) == {"a": 1, "b": 1}
     assert all(topic.endswith(":VisitorCounted") for topic in source.decoded_topics)
     assert len(source.decoded_topics) == 2
+
+
+def test_views_of_another_event_store_are_rebuilt_from_this_one(tmp_path: Path) -> None:
+    first = ListSource()
+    first.add("a")
+    Views(tmp_path / "views.sqlite3", first, [Visitors()]).catch_up()
+    other = ListSource()
+    other.name = "another store"
+    other.add("b")
+    other.add("b")
+    views = Views(tmp_path / "views.sqlite3", other, [Visitors()])
+    views.catch_up()
+    assert counts(views) == {"b": 2}
+
+
+def test_views_ahead_of_the_log_are_rebuilt(tmp_path: Path) -> None:
+    source = ListSource()
+    for room in "aaa":
+        source.add(room)
+    Views(tmp_path / "views.sqlite3", source, [Visitors()]).catch_up()
+    replaced = ListSource()  # same name, but a new and shorter log
+    replaced.add("b")
+    views = Views(tmp_path / "views.sqlite3", replaced, [Visitors()])
+    views.catch_up()
+    assert counts(views) == {"b": 1}
+
+
+def test_a_projection_whose_version_changed_is_rebuilt(tmp_path: Path) -> None:
+    source = ListSource()
+    source.add("a")
+    Views(tmp_path / "views.sqlite3", source, [Visitors()]).catch_up()
+
+    class VisitorsV2(Visitors):
+        version = 2
+
+        def visitor_counted(self, event: VisitorCounted, db: sqlite_utils.Database) -> None:
+            super().visitor_counted(event, db)
+            super().visitor_counted(event, db)
+
+    views = Views(tmp_path / "views.sqlite3", source, [VisitorsV2()])
+    views.catch_up()
+    assert counts(views) == {"a": 2}
+
+
+def test_two_processes_sharing_a_views_file_apply_each_event_once(tmp_path: Path) -> None:
+    source = ListSource()
+    for room in "ab" * 300:
+        source.add(room)
+    first = Views(tmp_path / "views.sqlite3", source, [Visitors()])
+    second = Views(tmp_path / "views.sqlite3", source, [Visitors()])
+    threads = [threading.Thread(target=views.catch_up) for views in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert counts(first) == {"a": 300, "b": 300}
+
+
+class Tables(DomainEvent, frozen=True, kw_only=True):
+    """An event whose handler name is an attribute of every projection."""
+
+
+def test_an_event_named_like_a_projection_attribute_is_not_dispatched(tmp_path: Path) -> None:
+    source = ListSource()
+    source.events.append(Tables(originator_id=uuid4(), originator_version=1, timestamp=NOW))
+    source.add("a")
+    views = Views(tmp_path / "views.sqlite3", source, [Visitors()])
+    assert views.catch_up() == 2
+    assert counts(views) == {"a": 1}

@@ -112,7 +112,9 @@ def test_views_built_in_a_new_database_equal_the_live_ones(
 ) -> None:
     # another process sharing the event store builds its own views from the log
     play_a_tournament(services)
-    fresh = Views(tmp_path / "fresh.sqlite3", StoreEventSource(services.store), projections())
+    fresh = Views(
+        tmp_path / "fresh.sqlite3", StoreEventSource(services.store, "same store"), projections()
+    )
     try:
         fresh.catch_up()
         assert tables(fresh) == tables(services.views)
