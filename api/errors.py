@@ -37,7 +37,8 @@ from domain.errors import (
 )
 
 PROBLEM_JSON = "application/problem+json"
-_MISSING_FIELD = re.compile(r"missing required field `([^`]+)`")
+_MISSING_FIELD = re.compile(r"(?:missing required|contains unknown) field `([^`]+)`")
+_MISSING_PARAMETER = re.compile(r"Missing required \w+ parameter '([^']+)'")
 TYPE_BASE = "https://bgtd.example/problems/"
 log = logging.getLogger("bgtd.api")
 
@@ -104,17 +105,27 @@ def validation_error(
     _: Request[Any, Any, Any], error: ValidationException
 ) -> Response[dict[str, Any]]:
     """Litestar's decoding errors (missing fields, wrong types) as 422 with the fields named."""
-    errors = []
-    for item in error.extra if isinstance(error.extra, list) else []:
-        if isinstance(item, dict):
-            message = str(item.get("message", "invalid"))
-            missing = _MISSING_FIELD.search(message)
-            key = missing.group(1) if missing else str(item.get("key") or "body")
-            errors.append({"field": key.removeprefix("$."), "message": message})
+    errors = [_field_error(item) for item in error.extra or [] if isinstance(item, dict)]
     if not errors:
-        errors.append({"field": "body", "message": str(error.detail)})
+        parameter = _MISSING_PARAMETER.search(str(error.detail))
+        field = parameter.group(1) if parameter else "body"
+        errors.append({"field": field, "message": str(error.detail)})
     detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
     return problem(HTTP_422_UNPROCESSABLE_ENTITY, "invalid-input", detail, errors=errors)
+
+
+def _field_error(item: dict[str, Any]) -> dict[str, str]:
+    """Name the field as the client wrote it: ``dice[0]``, ``periods[0].name``, ``body``."""
+    key = str(item.get("key") or "data")
+    message = str(item.get("message", "invalid"))
+    # Litestar names the whole body after the handler's parameter, ``data``.
+    path = "" if key == "data" else key.removeprefix("$.")
+    if message == "'data'":  # no body at all
+        message = "a JSON object is required"
+    missing = _MISSING_FIELD.search(message)
+    if missing:
+        path = f"{path}.{missing.group(1)}" if path else missing.group(1)
+    return {"field": path or "body", "message": message}
 
 
 def http_error(_: Request[Any, Any, Any], error: HTTPException) -> Response[dict[str, Any]]:

@@ -1,0 +1,68 @@
+"""Problem details for bad input: 422 with every offending field named as the client wrote it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from tests.conftest import DIRECTOR
+
+Client = TestClient[Any]
+LEGAL_PLAYS = "/api/v1/analysis/legal-plays"
+
+
+def fields(response: Any) -> list[str]:
+    assert response.status_code == 422, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    return [error["field"] for error in response.json()["errors"]]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "a JSON object is required"),
+        (b"[]", "Expected `object`, got `array`"),
+        (b'"text"', "Expected `object`, got `str`"),
+    ],
+)
+def test_a_body_that_is_no_object_is_named_body(
+    client: Client, content: bytes, message: str
+) -> None:
+    response = client.post(
+        LEGAL_PLAYS, content=content, headers={"content-type": "application/json"}
+    )
+    assert fields(response) == ["body"]
+    assert response.json()["errors"][0]["message"] == message
+
+
+def test_an_unknown_field_is_named(client: Client) -> None:
+    response = client.post(
+        LEGAL_PLAYS, json={"position_id": "4HPwATDgc/ABMA", "dice": [1, 2], "colour": "red"}
+    )
+    assert fields(response) == ["colour"]
+
+
+def test_a_missing_query_parameter_is_named(client: Client) -> None:
+    assert fields(client.get("/api/v1/analysis/position")) == ["position_id"]
+
+
+def test_a_missing_nested_field_is_named_with_its_path(client: Client) -> None:
+    response = client.post(
+        "/api/v1/seasons",
+        json={
+            "name": "2026",
+            "starts_on": "2026-01-01",
+            "ends_on": "2026-12-31",
+            "periods": [{"kind": "break", "starts_on": "2026-06-01", "ends_on": "2026-08-31"}],
+        },
+        headers=DIRECTOR,
+    )
+    assert fields(response) == ["periods[0].name"]
+
+
+def test_an_unknown_path_is_a_404_problem(client: Client) -> None:
+    response = client.get("/api/v1/nowhere")
+    assert response.status_code == 404
+    assert response.json()["type"].endswith("/not-found")
