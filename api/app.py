@@ -17,6 +17,7 @@ from api.audit import AuditController
 from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
 from api.matches import MatchController
+from api.openapi import document_problems
 from api.seasons import SeasonController
 from api.tournaments import RegistrationController, TournamentController
 from scheduler import start_scheduler
@@ -72,4 +73,5 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
         debug=False,
     )
     app.state.services = services
+    document_problems(app)
     return app

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from importlib.metadata import version
 
 import msgspec
 from litestar import Controller, get, post
@@ -13,6 +14,8 @@ from litestar.params import JSONBody
 from domain.errors import InvalidInputError
 from service.bootstrap import Services
 from service.clock import MovableClock
+
+VERSION = version("bgtd")
 
 
 class Health(msgspec.Struct):
@@ -43,7 +46,7 @@ class HealthController(Controller):
             time=services.clock.now(),
             dev=services.settings.dev,
             event_store="postgresql" if scheme.startswith("postgres") else scheme,
-            version="0.1.0",
+            version=VERSION,
         )
 
 

@@ -24,7 +24,7 @@ def running_service(*extra_arguments: str) -> Iterator[str]:
     """``bgtd serve --dev`` on a fresh data directory; yields its base URL."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bgtd-bench-") as data_dir:
-        command = [sys.executable, "-m", "service.cli", "serve", "--dev", "--port", str(port)]
+        command = [sys.executable, "-m", "api.cli", "serve", "--dev", "--port", str(port)]
         command += ["--data-dir", data_dir, *extra_arguments]
         process = subprocess.Popen(
             command,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import quote
 
 import msgspec
 
@@ -50,7 +51,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def event_store_url(self) -> str:
-        return self.database_url or f"sqlite:///{self.data_dir / 'events.sqlite3'}"
+        return self.database_url or f"sqlite:///{quote(str(self.data_dir / 'events.sqlite3'))}"
 
     @property
     def views_path(self) -> Path:

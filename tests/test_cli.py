@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 import pytest
 
+from api.cli import parser
 from bench.server import running_service
-from service.cli import parser
+from service.settings import Settings
+from service.store import persistence_environment
 
 
 def test_bgtd_serve_answers_health_on_its_port() -> None:
@@ -24,3 +28,10 @@ def test_start_time_needs_an_offset() -> None:
         parser().parse_args(["serve", "--dev", "--start-time", "2026-04-16T17:59:00"])
     arguments = parser().parse_args(["serve", "--dev", "--start-time", "2026-04-16T17:59:00+02:00"])
     assert arguments.start_time.utcoffset().total_seconds() == 7200
+
+
+def test_a_data_dir_with_url_characters_keeps_its_name(tmp_path: Path) -> None:
+    data_dir = tmp_path / "club#2 ?a%25"
+    settings = Settings(data_dir=data_dir)
+    environment = persistence_environment(settings.event_store_url)
+    assert environment["SQLITE_DBNAME"] == str(data_dir / "events.sqlite3")

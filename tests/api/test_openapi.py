@@ -89,3 +89,20 @@ def test_the_list_of_endpoints_not_yet_built_is_current(
     assert contract >= NOT_YET_BUILT
     built = NOT_YET_BUILT & served_endpoints(client)
     assert not built, f"built now, remove from NOT_YET_BUILT: {sorted(built)}"
+
+
+def test_every_operation_documents_its_errors_as_problem_details(client: TestClient[Any]) -> None:
+    document = client.get("/schema/openapi.json").json()
+    assert set(document["components"]["schemas"]["Problem"]["required"]) == {
+        "type",
+        "title",
+        "status",
+        "detail",
+    }
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            assert "400" not in responses, f"{method} {path} documents Litestar's own 400"
+            for status in ("422", "4XX"):
+                content = responses[status]["content"]
+                assert list(content) == ["application/problem+json"], f"{method} {path}"
