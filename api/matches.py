@@ -21,10 +21,10 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from api.analysis import LegalPlay
 from api.auth import bearer_token, director_only, is_director
 from domain.backgammon import Position, RulesOptions
+from domain.backgammon.cache import cached_format_play, cached_legal_plays
 from domain.clock import PRESETS
 from domain.errors import InvalidInputError
 from domain.match import Match as MatchRecord
-from domain.match import cached_format_play, cached_legal_plays
 from service.bootstrap import Services
 from service.matches import Caller, event_data
 

@@ -158,6 +158,7 @@ def _load(base_url: str) -> tuple[Tally, float]:
 def load_300_event_match() -> dict[str, float]:
     """Milliseconds to load a match of 300+ events: cold from its snapshot, and replayed."""
     from domain import match as rules
+    from domain.backgammon.cache import cached_format_play
     from domain.events import fold
     from service.store import EventStore, persistence_environment
 
@@ -188,7 +189,7 @@ def load_300_event_match() -> dict[str, float]:
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             if state.phase == "move":
                 plays = state.plays()
-                choice = rules.cached_format_play(rng.choice(plays))
+                choice = cached_format_play(rng.choice(plays))
                 new = rules.play(state, None, at(), notation=choice)
             else:
                 new = rules.roll(state, None, dice, at())

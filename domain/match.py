@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from contextlib import suppress
 from datetime import datetime
-from functools import lru_cache
 from typing import Any, Literal, TypeVar, cast
 from uuid import UUID
 
@@ -25,14 +23,13 @@ from domain.backgammon import (
     GameResult,
     IllegalPlayError,
     InvalidPositionError,
-    Move,
     Play,
     Position,
     RulesOptions,
-    legal_plays,
 )
+from domain.backgammon.cache import cached_format_play, cached_legal_plays, position_from_id
 from domain.backgammon.match_id import CubeOwner, GameState, MatchState
-from domain.backgammon.notation import NotationError, format_play, parse_play
+from domain.backgammon.notation import NotationError, parse_play
 from domain.backgammon.position import STARTING_SIDE
 from domain.backgammon.position import Side as Checkers
 from domain.clock import PRESETS, ClockPreset, ClockPresetName, MatchClock
@@ -441,42 +438,6 @@ _PLAYER = {"a": 0, "b": 1}
 _CUBE_OWNER = {None: CubeOwner.CENTRED, "a": CubeOwner.PLAYER_0, "b": CubeOwner.PLAYER_1}
 
 
-@lru_cache(maxsize=1024)
-def cached_legal_plays(
-    position: Position, dice: tuple[int, int], options: RulesOptions
-) -> tuple[Play, ...]:
-    """``legal_plays``, remembered: a request validates a play and shows the next legal plays
-    without generating them twice."""
-    return legal_plays(position, dice, options)
-
-
-def cached_format_play(play: Play) -> str:
-    """gnubg notation of a play; it depends only on the moves, which recur across positions."""
-    return _format_moves(play.moves)
-
-
-@lru_cache(maxsize=8192)
-def _format_moves(moves: tuple[Move, ...]) -> str:
-    return format_play(moves)
-
-
-_KNOWN_POSITIONS: dict[str, Position] = {}
-_KNOWN_POSITIONS_LIMIT = 1024
-
-
-def _position_from_id(position_id: str) -> Position:
-    """Decode a Position ID, skipping the work for positions a command has just produced."""
-    position = _KNOWN_POSITIONS.pop(position_id, None)
-    return position if position is not None else Position.from_position_id(position_id)
-
-
-def _remember_position(position: Position, position_id: str) -> None:
-    if len(_KNOWN_POSITIONS) >= _KNOWN_POSITIONS_LIMIT:
-        with suppress(StopIteration, RuntimeError, KeyError):  # another thread was quicker
-            _KNOWN_POSITIONS.pop(next(iter(_KNOWN_POSITIONS)))
-    _KNOWN_POSITIONS[position_id] = position
-
-
 # --- evolve ---------------------------------------------------------------------------------
 
 S = TypeVar("S", bound=DomainEvent)
@@ -571,7 +532,7 @@ def _dice_rolled(state: Match, event: DiceRolled) -> dict[str, Any]:
 
 
 def _checkers_played(state: Match, event: CheckersPlayed) -> dict[str, Any]:
-    after = _position_from_id(event.position_id)  # the opponent is on roll after the play
+    after = position_from_id(event.position_id)  # the opponent is on roll after the play
     mover = event.side
     return {
         f"board_{mover}": after.opponent,
@@ -822,8 +783,7 @@ def roll(
         raise WrongPhaseError(_phase_problem(state, "roll"))
     mover = _acting(state, side)
     batch.add(DiceRolled, side=mover, dice=(die_1, die_2), roll_index=index)
-    position = state.position
-    if not cached_legal_plays(position, _sorted(die_1, die_2), state.options):
+    if not cached_legal_plays(state.position, (die_1, die_2), state.options):
         batch.add(TurnPassed, side=mover, dice=(die_1, die_2))
     return batch.events
 
@@ -847,15 +807,13 @@ def play(
     mover = _acting(state, side)
     chosen = _chosen_play(state, notation, position_id)
     batch = _Batch(state, now, actor)
-    position_id = chosen.position_id
-    _remember_position(chosen.position, position_id)  # evolve applies it without decoding
     batch.add(
         CheckersPlayed,
         side=mover,
         dice=state.dice,
         play=cached_format_play(chosen),
         moves=tuple((move.source, move.destination, move.hit) for move in chosen.moves),
-        position_id=position_id,
+        position_id=chosen.position_id,
     )
     if chosen.game_result is not None:
         result: Level = chosen.game_result.value
@@ -1192,10 +1150,6 @@ def _checked_dice(dice: tuple[int, int] | list[int]) -> tuple[int, int]:
     ):
         raise InvalidInputError("dice", f"two dice, each 1 to 6, got {list(values)!r}")
     return values[0], values[1]
-
-
-def _sorted(die_1: int, die_2: int) -> tuple[int, int]:
-    return (die_1, die_2) if die_1 >= die_2 else (die_2, die_1)
 
 
 def _dice_text(dice: tuple[int, int]) -> str:

@@ -227,7 +227,7 @@ def parse_play(
     rolled = validate_dice(dice)
     parts = _read_parts(text)
     plays = legal_plays(position, rolled, options)
-    context = f"{' '.join(part.text for part in parts) or 'no move'} with {_format_dice(rolled)}"
+    context = f"{' '.join(part.text for part in parts) or 'no move'} with {format_dice(rolled)}"
     if not parts:
         if plays:
             raise IllegalPlayError(f"{context}: the roll can be played, so it must be (G-MAX-1)")
@@ -237,7 +237,8 @@ def parse_play(
     return _Reading(position, rolled, options, parts, context).resolve(plays)
 
 
-def _format_dice(dice: Dice) -> str:
+def format_dice(dice: Dice) -> str:
+    """A roll as the messages write it: ``6-2``."""
     return f"{dice[0]}-{dice[1]}"
 
 
@@ -375,8 +376,8 @@ class _Reading:
             for source, destination in self.segments:
                 if not _is_move_of(source, destination, self.dice):
                     move = f"{_format_point(source)}/{_format_point(destination)}"
-                    return f"{move} is not a move of {_format_dice(self.dice)}"
-            return f"more moves than {_format_dice(self.dice)} allows"
+                    return f"{move} is not a move of {format_dice(self.dice)}"
+            return f"more moves than {format_dice(self.dice)} allows"
         routes = [route for route in every_route if not route.blocked]
         if not routes:
             blocked = sorted(set().union(*(route.blocked for route in every_route)))
@@ -409,7 +410,7 @@ class _Reading:
             plain = {play.position for play in legal_plays(self.position, self.dice)}
             if any(self.after(mover, route) in plain for route in clean):
                 return "another play bears off wasting fewer pips (G-OFF-2)"
-        return f"not a legal play of {_format_dice(self.dice)}"
+        return f"not a legal play of {format_dice(self.dice)}"
 
 
 def _dice_sequences(pool: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
 import pytest
 
+import domain.match
 from domain.backgammon import Position
 from domain.backgammon.match_id import MatchState
 from domain.errors import ConflictError, ForbiddenError, InvalidInputError
@@ -215,6 +217,28 @@ def test_a_play_can_be_given_as_the_position_id_after_it() -> None:
 
     assert isinstance(played, CheckersPlayed)
     assert played.position_id == target.position_id
+
+
+def test_a_command_and_its_replay_leave_no_state_behind_in_the_match_module() -> None:
+    """ARCH: the domain keeps no hidden process state; a play is applied from its event alone."""
+    table = Table()
+    table.opening(3, 1)
+    module = vars(domain.match)
+    containers = {
+        name: copy.copy(value)
+        for name, value in module.items()
+        if isinstance(value, dict | list | set | bytearray)
+    }
+
+    (played,) = table.do(play, side="a", notation="8/5 6/5")
+    after_command = {name: copy.copy(module[name]) for name in containers}
+    replayed = fold(evolve, None, table.events)
+
+    assert after_command == containers
+    assert {name: module[name] for name in containers} == containers
+    assert isinstance(played, CheckersPlayed)
+    assert replayed is not None
+    assert replayed.position == Position.from_position_id(played.position_id)  # b on roll
 
 
 def test_an_illegal_play_is_rejected_with_the_reason_and_nothing_is_recorded() -> None:

@@ -11,6 +11,7 @@ from uuid import UUID
 import pytest
 
 from domain import match as rules
+from domain.backgammon.cache import cached_format_play
 from domain.dice import seed_commitment
 from domain.events import fold
 from service.clock import MovableClock
@@ -54,7 +55,7 @@ def play_randomly(
     while state.version < until and not state.is_over:
         side = state.turn or "a"
         if state.phase == "move":
-            choice = rules.cached_format_play(rng.choice(state.plays()))
+            choice = cached_format_play(rng.choice(state.plays()))
             state = service.play(state.id, callers[side], notation=choice)
         else:
             state = service.roll(state.id, callers[side], None)
