@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import lru_cache
 from typing import Annotated, Literal
 
 import msgspec
 from litestar import Controller, get, post
 from litestar.params import FromQuery, JSONBody
 
-from domain.backgammon import (
-    APP_RULES,
-    TOURNAMENT_RULES,
-    Position,
-    legal_plays,
+from domain.backgammon import APP_RULES, TOURNAMENT_RULES, Position, RulesOptions
+from domain.backgammon.cache import (
+    cached_format_play,
+    cached_legal_plays,
+    position_from_id,
+    sorted_roll,
 )
 from domain.backgammon.match_id import CubeOwner, MatchState
-from domain.backgammon.notation import format_play
+from domain.backgammon.plays import Dice
 from domain.backgammon.position import pip_count
 
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
@@ -29,7 +32,7 @@ class LegalPlaysRequest(msgspec.Struct, forbid_unknown_fields=True):
     """``app`` adds rule G-OFF-2 (no bear-off pip waste when another order wastes less)."""
 
 
-class LegalPlay(msgspec.Struct):
+class LegalPlay(msgspec.Struct, frozen=True):
     play: str
     position_id: str
     """The position after the play, with the opponent on roll (GNU Backgammon's convention)."""
@@ -73,18 +76,25 @@ class PositionView(msgspec.Struct):
 
 
 def legal_play_items(
-    position: Position, dice: list[int], *, app_rules: bool = False
-) -> list[LegalPlay]:
-    """The items of ``legal_plays`` as the API shows them (also used by match states)."""
-    plays = legal_plays(position, dice, APP_RULES if app_rules else TOURNAMENT_RULES)
-    return [
+    position: Position, dice: Iterable[int], options: RulesOptions = TOURNAMENT_RULES
+) -> tuple[LegalPlay, ...]:
+    """The items of ``legal_plays`` as the API shows them: the analysis endpoint and match
+    states, remembered per position, roll (in either order) and rules."""
+    return _legal_play_items(position, sorted_roll(dice), options)
+
+
+@lru_cache(maxsize=1024)
+def _legal_play_items(
+    position: Position, roll: Dice, options: RulesOptions
+) -> tuple[LegalPlay, ...]:
+    return tuple(
         LegalPlay(
-            play=format_play(play),
+            play=cached_format_play(play),
             position_id=play.position_id,
             game_result=play.game_result.value if play.game_result else None,
         )
-        for play in plays
-    ]
+        for play in cached_legal_plays(position, roll, options)
+    )
 
 
 class AnalysisController(Controller):
@@ -93,8 +103,9 @@ class AnalysisController(Controller):
 
     @post("/legal-plays", status_code=200, summary="Every legal play of a roll in a position")
     async def legal_plays(self, data: JSONBody[LegalPlaysRequest]) -> LegalPlays:
-        position = Position.from_position_id(data.position_id)
-        return LegalPlays(legal_play_items(position, data.dice, app_rules=data.rules == "app"))
+        options = APP_RULES if data.rules == "app" else TOURNAMENT_RULES
+        items = legal_play_items(position_from_id(data.position_id), data.dice, options)
+        return LegalPlays(list(items))
 
     @get("/position", summary="Decode a Position ID (and optionally a Match ID)")
     async def position(

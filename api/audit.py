@@ -2,18 +2,57 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Annotated, Any
 from uuid import UUID
 
+import msgspec
 from litestar import Controller, get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter
 
 from api.auth import director_only
-from api.matches import StreamEvent
+from domain.events import DomainEvent
 from service.bootstrap import Services
-from service.matches import event_data
 from service.store import UnknownAggregateError
+
+
+class StreamEvent(msgspec.Struct):
+    version: int
+    type: str
+    timestamp: datetime
+    actor: str | None
+    data: dict[str, Any]
+    """The event's own fields, without secrets (token hashes, sealed seeds)."""
+
+
+def stream_events(events: Iterable[DomainEvent]) -> list[StreamEvent]:
+    """Events as the API lists them: the envelope as fields, the rest as ``data``."""
+    return [
+        StreamEvent(
+            version=event.originator_version,
+            type=type(event).__name__,
+            timestamp=event.timestamp,
+            actor=event.actor,
+            data=_event_data(event),
+        )
+        for event in events
+    ]
+
+
+def _event_data(event: DomainEvent) -> dict[str, Any]:
+    data: dict[str, Any] = msgspec.to_builtins(event)
+    for key in _HIDDEN_FIELDS.intersection(data):
+        del data[key]
+    return data
+
+
+_ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "actor"})
+_SECRET_FIELDS = frozenset({"sealed_seed", "token_hash", "token_hash_a", "token_hash_b"})
+"""Fields of any aggregate's events that never leave the service: player token hashes
+(registrations, matches) and sealed server dice seeds."""
+_HIDDEN_FIELDS = _ENVELOPE | _SECRET_FIELDS
 
 
 class AuditController(Controller):
@@ -35,13 +74,4 @@ class AuditController(Controller):
         events = services.store.stream(stream_id, until_version)
         if not events:
             raise UnknownAggregateError(f"no record with id {stream_id}")
-        return [
-            StreamEvent(
-                version=event.originator_version,
-                type=type(event).__name__,
-                timestamp=event.timestamp,
-                actor=event.actor,
-                data=event_data(event),
-            )
-            for event in events
-        ]
+        return stream_events(events)

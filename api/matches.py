@@ -8,7 +8,6 @@ command conditional: a stale version is a 409, as is losing a race for the same 
 from __future__ import annotations
 
 from datetime import datetime
-from functools import lru_cache
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -18,15 +17,14 @@ from litestar.di import NamedDependency
 from litestar.exceptions import NotAuthorizedException
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
-from api.analysis import LegalPlay
+from api.analysis import LegalPlay, legal_play_items
+from api.audit import StreamEvent, stream_events
 from api.auth import bearer_token, director_only, is_director
-from domain.backgammon import Position, RulesOptions
-from domain.backgammon.cache import cached_format_play, cached_legal_plays
 from domain.clock import PRESETS
 from domain.errors import InvalidInputError
 from domain.match import Match as MatchRecord
 from service.bootstrap import Services
-from service.matches import Caller, event_data
+from service.matches import Caller
 
 SideName = Literal["a", "b"]
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
@@ -175,14 +173,6 @@ class MatchCreated(msgspec.Struct):
     player_tokens: PlayerTokens
     """Shown once; the service keeps only their hashes."""
     match: Match
-
-
-class StreamEvent(msgspec.Struct):
-    version: int
-    type: str
-    timestamp: datetime
-    actor: str | None
-    data: dict[str, Any]
 
 
 class ProofRoll(msgspec.Struct):
@@ -403,16 +393,7 @@ class MatchController(Controller):
         services: NamedDependency[Services],
         until_version: Annotated[int | None, QueryParameter(name="until_version", ge=1)] = None,
     ) -> list[StreamEvent]:
-        return [
-            StreamEvent(
-                version=event.originator_version,
-                type=type(event).__name__,
-                timestamp=event.timestamp,
-                actor=event.actor,
-                data=event_data(event),
-            )
-            for event in services.matches.events(match_id, until_version)
-        ]
+        return stream_events(services.matches.events(match_id, until_version))
 
     @get(
         "/{match_id:uuid}/export.mat",
@@ -480,7 +461,7 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
     dice = state.dice
     legal: list[LegalPlay] = []
     if phase == "move" and dice is not None:
-        legal = list(_legal_items(state.position, (max(dice), min(dice)), state.options))
+        legal = list(legal_play_items(state.position, dice, state.options))
     return Match(
         id=state.id,
         version=state.version,
@@ -516,21 +497,6 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
         winner=state.winner,
         seed_commitment=state.seed_commitment,
         updated_at=state.updated_at,
-    )
-
-
-@lru_cache(maxsize=1024)
-def _legal_items(
-    position: Position, dice: tuple[int, int], options: RulesOptions
-) -> tuple[LegalPlay, ...]:
-    """The items of ``legal_plays`` as the analysis endpoint shows them."""
-    return tuple(
-        LegalPlay(
-            play=cached_format_play(play),
-            position_id=play.position_id,
-            game_result=play.game_result.value if play.game_result else None,
-        )
-        for play in cached_legal_plays(position, dice, options)
     )
 
 

@@ -19,10 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 from uuid import UUID
-
-import msgspec
 
 from domain import match as rules
 from domain.dice import SEED_BYTES, roll_from_seed, seed_commitment, verify_rolls
@@ -395,15 +392,3 @@ def _states(state: Match, events: Sequence[DomainEvent]) -> list[Match]:
         state = rules.evolve(state, event)
         states.append(state)
     return states
-
-
-def event_data(event: DomainEvent) -> dict[str, Any]:
-    """An event's own fields for the API, without the envelope and without secrets."""
-    data: dict[str, Any] = msgspec.to_builtins(event)
-    for key in _ENVELOPE | _SECRET_FIELDS:
-        data.pop(key, None)
-    return data
-
-
-_ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "actor"})
-_SECRET_FIELDS = frozenset({"sealed_seed", "token_hash_a", "token_hash_b"})

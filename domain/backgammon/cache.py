@@ -34,9 +34,13 @@ def cached_legal_plays(
 ) -> tuple[Play, ...]:
     """``legal_plays``, remembered per position, roll and rules: 2-6 and 6-2 are one entry,
     since the order of the dice does not change the plays."""
+    return _legal_plays(position, sorted_roll(dice), options)
+
+
+def sorted_roll(dice: Iterable[int]) -> Dice:
+    """Two valid dice, the higher first: the key of a roll in every cache."""
     die_1, die_2 = validate_dice(dice)
-    high, low = (die_1, die_2) if die_1 >= die_2 else (die_2, die_1)
-    return _legal_plays(position, (high, low), options)
+    return (die_1, die_2) if die_1 >= die_2 else (die_2, die_1)
 
 
 @lru_cache(maxsize=1024)

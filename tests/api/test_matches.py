@@ -169,6 +169,56 @@ def test_the_audit_stream_shows_any_aggregate_to_the_director_only(
     assert unknown.status_code == 404
 
 
+def schedule_tournament_with_a_registration(client: Client) -> str:
+    tournament = client.post(
+        "/api/v1/tournaments",
+        json={"name": "Frühlingsturnier 2026", "date": "2026-04-18", "venue": "Amberg"},
+        headers=DIRECTOR,
+    )
+    assert tournament.status_code == 201, tournament.text
+    tournament_id: str = tournament.json()["id"]
+    person = {"first_name": "Eva", "last_name": "Roth", "age": 40, "email": "eva@example.org"}
+    registered = client.post(f"/api/v1/tournaments/{tournament_id}/registrations", json=person)
+    assert registered.status_code == 201, registered.text
+    return tournament_id
+
+
+def test_the_audit_stream_of_every_aggregate_keeps_token_hashes_and_sealed_seeds_secret(
+    client: Client,
+) -> None:
+    tournament_id = schedule_tournament_with_a_registration(client)
+    match = create(client, dice="server")
+
+    streams = [
+        client.get(f"/api/v1/audit/streams/{stream_id}", headers=DIRECTOR).json()
+        for stream_id in (tournament_id, match["id"])
+    ]
+    match_events = client.get(f"/api/v1/matches/{match['id']}/events").json()
+
+    assert "PlayerRegistered" in [event["type"] for event in streams[0]]
+    for events in [*streams, match_events]:
+        for event in events:
+            assert not {"token_hash", "token_hash_a", "token_hash_b", "sealed_seed"} & set(
+                event["data"]
+            ), event
+    assert streams[1] == match_events
+
+
+def test_a_match_lists_its_legal_plays_as_the_analysis_endpoint_does(
+    client: Client, opened: dict[str, Any]
+) -> None:
+    state = client.get(f"/api/v1/matches/{opened['id']}").json()
+
+    analysis = client.post(
+        "/api/v1/analysis/legal-plays",
+        json={"position_id": state["position_id"], "dice": [1, 3]},
+    )
+
+    assert analysis.status_code == 200
+    assert analysis.json()["plays"] == state["legal_plays"]
+    assert len(state["legal_plays"]) == 16
+
+
 def test_the_export_lists_every_game_with_its_cube_actions_and_results(
     client: Client, played: PlayedMatch
 ) -> None:
