@@ -30,6 +30,9 @@ _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 # The club's own notation on its calendar page: 18.04.2026 or 01.03.26 (seed 000).
 _GERMAN_DATE = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})")
 _TIME = re.compile(r"(\d{1,2}):(\d{2})")
+MIN_YEAR = 1900
+MAX_YEAR = 2999
+"""Every date the service reads (play dates, seasons, birth dates) lies in these years."""
 
 
 class DeadlinePolicy(msgspec.Struct, frozen=True, kw_only=True):
@@ -54,17 +57,49 @@ class Deadlines(msgspec.Struct, frozen=True, kw_only=True):
 def parse_date(field: str, text: str) -> date:
     """A calendar date from ``YYYY-MM-DD`` (or the club's ``DD.MM.YYYY`` / ``DD.MM.YY``).
 
-    rule CAL-2: a date that does not exist, such as 31.11.2026, is rejected naming the field.
+    rule CAL-2: a date that does not exist, such as 31.11.2026, is rejected naming the field;
+    so is a year outside ``MIN_YEAR..MAX_YEAR``. A two-digit year is read as 20YY.
     """
+    day, month, year, two_digit = _date_parts(field, text)
+    if two_digit:
+        year += 2000
+    return _checked_date(field, text.strip(), year, month, day)
+
+
+def parse_birth_date(field: str, text: str, play_date: date) -> date:
+    """A birth date, between ``MIN_YEAR`` and the play date, in the formats of ``parse_date``.
+
+    A two-digit year is 20YY unless that lies after the play date, then 19YY: "05.07.85" is
+    05.07.1985, "05.07.08" is 05.07.2008 for a tournament in 2026.
+    """
+    day, month, year, two_digit = _date_parts(field, text)
+    if two_digit:
+        after_play = (2000 + year, month, day) > (play_date.year, play_date.month, play_date.day)
+        year += 1900 if after_play else 2000
+    born = _checked_date(field, text.strip(), year, month, day)
+    if born > play_date:
+        raise InvalidInputError(field, f"{born} lies after the play date {play_date}")
+    return born
+
+
+def _date_parts(field: str, text: str) -> tuple[int, int, int, bool]:
+    """Day, month, year and whether the year had two digits, as written."""
     text = text.strip()
     if match := _ISO_DATE.fullmatch(text):
         year, month, day = (int(part) for part in match.groups())
-    elif match := _GERMAN_DATE.fullmatch(text):
+        return day, month, year, False
+    if match := _GERMAN_DATE.fullmatch(text):
         day, month, year = (int(part) for part in match.groups())
-        if len(match.group(3)) == 2:
-            year += 2000
-    else:
-        raise InvalidInputError(field, f"{text!r} is not a date; use YYYY-MM-DD")
+        return day, month, year, len(match.group(3)) == 2
+    raise InvalidInputError(field, f"{text!r} is not a date; use YYYY-MM-DD")
+
+
+def _checked_date(field: str, text: str, year: int, month: int, day: int) -> date:
+    # Python's dates end at year 1 and 9999: deadlines computed near them would overflow.
+    if not MIN_YEAR <= year <= MAX_YEAR:
+        raise InvalidInputError(
+            field, f"{text}: the year must lie between {MIN_YEAR} and {MAX_YEAR}, not {year}"
+        )
     if not 1 <= month <= 12:
         raise InvalidInputError(field, f"{text} does not exist: there is no month {month}")
     days_in_month = calendar.monthrange(year, month)[1]

@@ -12,10 +12,10 @@ import msgspec
 from domain.calendar import parse_date
 from domain.errors import InvalidInputError, NotFoundError
 from domain.events import Aggregate, DomainEvent
+from domain.text import one_line
 
 PeriodKind = Literal["tournament", "break"]
 PERIOD_KINDS: tuple[str, ...] = get_args(PeriodKind)
-MAX_NAME_LENGTH = 200
 
 
 class SeasonNotFoundError(NotFoundError):
@@ -74,23 +74,28 @@ SeasonEvent = SeasonCreated | CalendarPeriodAdded
 
 
 def evolve(state: Season | None, event: SeasonEvent) -> Season:
-    """The one place where season events apply."""
-    match event:
-        case SeasonCreated():
-            return Season(
-                id=event.originator_id,
-                version=event.originator_version,
-                name=event.name,
-                starts_on=event.starts_on,
-                ends_on=event.ends_on,
-            )
-        case CalendarPeriodAdded() if isinstance(state, Season):
-            period = CalendarPeriod(
-                name=event.name, kind=event.kind, starts_on=event.starts_on, ends_on=event.ends_on
-            )
-            periods = tuple(sorted((*state.periods, period), key=lambda p: p.starts_on))
-            return msgspec.structs.replace(state, version=event.originator_version, periods=periods)
-    raise SeasonNotFoundError(f"no season with id {event.originator_id}")
+    """The one place where season events apply.
+
+    A stream that does not start with ``SeasonCreated`` is not a season (e.g. a tournament's
+    id): not found. Any other event on an existing season is a programming error.
+    """
+    if isinstance(event, SeasonCreated):
+        return Season(
+            id=event.originator_id,
+            version=event.originator_version,
+            name=event.name,
+            starts_on=event.starts_on,
+            ends_on=event.ends_on,
+        )
+    if state is None:
+        raise SeasonNotFoundError(f"no season with id {event.originator_id}")
+    if isinstance(event, CalendarPeriodAdded):
+        period = CalendarPeriod(
+            name=event.name, kind=event.kind, starts_on=event.starts_on, ends_on=event.ends_on
+        )
+        periods = tuple(sorted((*state.periods, period), key=lambda p: p.starts_on))
+        return msgspec.structs.replace(state, version=event.originator_version, periods=periods)
+    raise TypeError(f"not a season event: {type(event).__name__}")
 
 
 def create_season(
@@ -104,7 +109,7 @@ def create_season(
     actor: str,
 ) -> list[SeasonEvent]:
     """A new season, optionally with its calendar periods (rules CAL-1, CAL-2)."""
-    name = _name("name", name)
+    name = one_line("name", name)
     first = parse_date("starts_on", starts_on)
     last = parse_date("ends_on", ends_on)
     if last < first:
@@ -137,7 +142,7 @@ def add_period(
 def _decide_period(
     state: Season, period: PeriodInput, prefix: str, *, now: datetime, actor: str
 ) -> CalendarPeriodAdded:
-    name = _name(prefix + "name", period.name)
+    name = one_line(prefix + "name", period.name)
     kind = _kind(prefix + "kind", period.kind)
     # rule CAL-2: the club's own calendar says "31.11.26"; such a date is refused.
     first = parse_date(prefix + "starts_on", period.starts_on)
@@ -198,12 +203,3 @@ def _kind(field: str, text: str) -> PeriodKind:
     if text not in PERIOD_KINDS:
         raise InvalidInputError(field, f"{text!r} is not a period kind; use one of {PERIOD_KINDS}")
     return cast(PeriodKind, text)
-
-
-def _name(field: str, text: str) -> str:
-    name = " ".join(text.split())
-    if not name:
-        raise InvalidInputError(field, "must not be empty")
-    if len(name) > MAX_NAME_LENGTH:
-        raise InvalidInputError(field, f"at most {MAX_NAME_LENGTH} characters")
-    return name

@@ -16,10 +16,19 @@ from zoneinfo import ZoneInfo
 
 import msgspec
 
-from domain.calendar import DeadlinePolicy, age_on, compute_deadlines, local_isoformat, parse_date
+from domain.backgammon.match_id import MAX_MATCH_LENGTH
+from domain.calendar import (
+    DeadlinePolicy,
+    age_on,
+    compute_deadlines,
+    local_isoformat,
+    parse_birth_date,
+    parse_date,
+)
 from domain.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
 from domain.events import Aggregate, DomainEvent
 from domain.season import Season, check_play_date
+from domain.text import one_line
 
 RegistrationStatus = Literal[
     "registered", "waitlisted", "checked_in", "cancelled", "withdrawn", "no_show"
@@ -38,7 +47,6 @@ DEFAULT_SWISS_ROUNDS = 6  # rule T-FMT-1
 DEFAULT_MATCH_LENGTH = 5
 DEFAULT_CLASS = "Champions"  # rule R-CLASS-1: the ranked class
 MIN_PLAYERS_TO_START = 2
-MAX_NAME_LENGTH = 200
 MAX_PERSON_NAME_LENGTH = 100
 MAX_AGE = 130
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
@@ -385,9 +393,9 @@ def schedule_tournament(
     actor: str,
 ) -> list[TournamentEvent]:
     """Put a tournament on the calendar with its deadlines in the club's time zone (CAL-3)."""
-    name = _text("name", plan.name, MAX_NAME_LENGTH)
-    venue = _text("venue", plan.venue, MAX_NAME_LENGTH)
-    class_name = _text("class", plan.class_name, MAX_PERSON_NAME_LENGTH)
+    name = one_line("name", plan.name)
+    venue = one_line("venue", plan.venue)
+    class_name = one_line("class", plan.class_name, MAX_PERSON_NAME_LENGTH)
     play_date = parse_date("date", plan.date)  # rule CAL-2
     period = check_play_date(season, play_date, "date") if season else None
     _check_range("capacity", plan.capacity, MIN_PLAYERS_TO_START, 1000)
@@ -395,7 +403,7 @@ def schedule_tournament(
     _check_range("buy_in_cents", plan.buy_in_cents, 0, 100_000_00)
     _check_range("pot_share_cents", plan.pot_share_cents, 0, plan.buy_in_cents)
     _check_range("swiss_rounds", plan.swiss_rounds, 1, 20)
-    _check_range("match_length", plan.match_length, 1, 63)
+    _check_range("match_length", plan.match_length, 1, MAX_MATCH_LENGTH)
     _check_payout(plan.payout_percent)
     deadlines = compute_deadlines(play_date, zone, policy)
     if deadlines.starts_at <= now:
@@ -450,8 +458,8 @@ def register(
     The seat count is decided here, on the aggregate's own version: two registrations decided
     on the same version cannot both be stored, so the capacity can never be exceeded.
     """
-    first = _text("first_name", first_name, MAX_PERSON_NAME_LENGTH)
-    last = _text("last_name", last_name, MAX_PERSON_NAME_LENGTH)
+    first = one_line("first_name", first_name, MAX_PERSON_NAME_LENGTH)
+    last = one_line("last_name", last_name, MAX_PERSON_NAME_LENGTH)
     address = _email(email)
     born = _check_age(state, age, birth_date, now)
     if state.started_at is not None or now >= state.starts_at:
@@ -662,7 +670,11 @@ def _check_age(
         raise InvalidInputError("age", "give age or birth_date")
     if age is not None and not 0 <= age <= MAX_AGE:
         raise InvalidInputError("age", f"must be between 0 and {MAX_AGE}")
-    born = parse_date("birth_date", birth_date) if birth_date is not None else None
+    born = (
+        parse_birth_date("birth_date", birth_date, state.play_date)
+        if birth_date is not None
+        else None
+    )
     if born is not None:
         if born > now.date():
             raise InvalidInputError("birth_date", f"{born} lies in the future")
@@ -695,15 +707,6 @@ def _email(text: str) -> str:
     if len(address) > 254 or not _EMAIL.fullmatch(address):
         raise InvalidInputError("email", f"{text!r} is not an e-mail address")
     return address
-
-
-def _text(field: str, text: str, limit: int) -> str:
-    value = " ".join(text.split())
-    if not value:
-        raise InvalidInputError(field, "must not be empty")
-    if len(value) > limit:
-        raise InvalidInputError(field, f"at most {limit} characters")
-    return value
 
 
 def _check_range(field: str, value: int, low: int, high: int) -> None:

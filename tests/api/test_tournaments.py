@@ -386,6 +386,8 @@ def test_registration_after_the_start_is_refused_and_nothing_stored(
         (person(1, age=None, birth_date="2008-04-19"), "birth_date"),  # 17 on the play date
         (person(1, age=None, birth_date="2000-02-30"), "birth_date"),  # rule CAL-2
         (person(1, age=None, birth_date="30.02.2000"), "birth_date"),
+        (person(1, age=None, birth_date="0001-01-01"), "birth_date"),  # years 1900..play date
+        (person(1, age=None, birth_date="05.07.08"), "birth_date"),  # 2008: 17 on the play date
         (person(1, email="spieler at example.org"), "email"),
         (person(1, last_name="   "), "last_name"),
     ],
@@ -403,6 +405,25 @@ def test_bad_registrations_name_the_field_and_store_nothing(
     assert field in problem["detail"]
     assert stored_events(client) == before
     assert client.get(f"/api/v1/tournaments/{tournament}/seats").json()["taken"] == 0
+
+
+def test_a_birth_date_with_a_two_digit_year_of_the_last_century_registers(client: Client) -> None:
+    # rule T-REG-1: "05.07.85" is 05.07.1985, not 2085 (which would lie in the future)
+    tournament = schedule(client)["id"]
+    response = client.post(
+        f"/api/v1/tournaments/{tournament}/registrations",
+        json=person(1, age=None, birth_date="05.07.85"),
+    )
+    assert response.status_code == 201, response.text
+    [record] = client.get(
+        f"/api/v1/tournaments/{tournament}/registrations", headers=DIRECTOR
+    ).json()
+    assert record["birth_date"] == "1985-07-05"
+
+
+def test_match_lengths_up_to_64_are_accepted(client: Client) -> None:
+    # the Match ID's limit (gnubg's MAXSCORE): a tournament may play what a match accepts
+    assert schedule(client, match_length=64)["match_length"] == 64
 
 
 def test_an_unknown_tournament_is_404(client: Client) -> None:
@@ -428,6 +449,9 @@ def test_a_season_id_is_not_a_tournament_id(client: Client) -> None:
     [
         ({"date": "2026-02-30"}, "date"),
         ({"date": "2026-02-27"}, "date"),  # the start has passed
+        ({"date": "0001-01-01"}, "date"),  # rule CAL-2: years 1900..2999, never a 500
+        ({"date": "9999-12-31"}, "date"),
+        ({"match_length": 65}, "match_length"),
         ({"capacity": "zwanzig"}, "capacity"),
         ({"capacity": 0}, "capacity"),
         ({"cancellation_time": "25:00"}, "cancellation_time"),

@@ -14,6 +14,7 @@ from domain.calendar import (
     deadline_policy,
     local_instant,
     local_isoformat,
+    parse_birth_date,
     parse_date,
     parse_time,
     weekday_before,
@@ -155,3 +156,48 @@ def test_an_unknown_weekday_is_rejected_naming_the_field() -> None:
 )
 def test_age_counts_completed_years(birth_date: date, day: date, age: int) -> None:
     assert age_on(birth_date, day) == age
+
+
+@pytest.mark.parametrize(
+    "text", ["0001-01-01", "0000-01-01", "1899-12-31", "3000-01-01", "9999-12-31"]
+)
+def test_a_year_outside_1900_to_2999_is_rejected_naming_the_field(text: str) -> None:
+    # rule CAL-2: "0001-01-01" as a play date used to overflow when the deadlines were computed
+    with pytest.raises(InvalidInputError) as raised:
+        parse_date("date", text)
+    assert raised.value.field == "date"
+    assert "between 1900 and 2999" in raised.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("05.07.85", date(1985, 7, 5)),  # 2085 would lie after the play date
+        ("05.07.08", date(2008, 7, 5)),
+        ("18.04.26", date(2026, 4, 18)),  # the play date itself is still 20YY
+        ("19.04.26", date(1926, 4, 19)),  # the day after it is not
+        ("05.07.1985", date(1985, 7, 5)),
+        ("1900-01-01", date(1900, 1, 1)),
+    ],
+)
+def test_a_two_digit_birth_year_is_of_the_last_century_when_20yy_is_after_the_play_date(
+    text: str, expected: date
+) -> None:
+    # rule T-REG-1: birth dates in the club's DD.MM.YY notation
+    assert parse_birth_date("birth_date", text, date(2026, 4, 18)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1899-12-31", "1899-12-31: the year must lie between 1900 and 2999, not 1899"),
+        ("0001-01-01", "0001-01-01: the year must lie between 1900 and 2999, not 1"),
+        ("2000-01-01", "2000-01-01 lies after the play date 1999-12-31"),
+        ("29.02.00", "29.02.00 does not exist: February 1900 has 28 days"),  # 2000 is too late
+    ],
+)
+def test_a_birth_date_lies_between_1900_and_the_play_date(text: str, message: str) -> None:
+    with pytest.raises(InvalidInputError) as raised:
+        parse_birth_date("birth_date", text, date(1999, 12, 31))
+    assert raised.value.field == "birth_date"
+    assert raised.value.message == message

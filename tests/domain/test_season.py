@@ -14,11 +14,14 @@ from domain.season import (
     PeriodInput,
     Season,
     SeasonCreated,
+    SeasonNotFoundError,
     add_period,
     check_play_date,
     create_season,
     evolve,
 )
+from domain.text import MAX_NAME_LENGTH
+from domain.tournament import TournamentCompleted
 
 SEASON = UUID("00000000-0000-4000-8000-00000000005e")
 NOW = datetime(2026, 2, 1, 12, 0, tzinfo=UTC)
@@ -114,3 +117,55 @@ def test_a_season_must_not_end_before_it_starts() -> None:
             SEASON, name="X", starts_on="2026-03-01", ends_on="2026-02-01", now=NOW, actor="d"
         )
     assert raised.value.field == "ends_on"
+
+
+def test_a_stream_that_does_not_start_with_the_season_is_not_found() -> None:
+    period = CalendarPeriodAdded(
+        originator_id=SEASON,
+        originator_version=1,
+        timestamp=NOW,
+        name="Frühlingsturnier 2026",
+        kind="tournament",
+        starts_on=date(2026, 3, 1),
+        ends_on=date(2026, 5, 31),
+    )
+    with pytest.raises(SeasonNotFoundError):
+        evolve(None, period)
+
+
+def test_a_foreign_event_on_an_existing_season_is_a_type_error_not_a_missing_season() -> None:
+    # the season exists: an event it does not know is a programming error, not a 404
+    foreign = TournamentCompleted(originator_id=SEASON, originator_version=2, timestamp=NOW)
+    with pytest.raises(TypeError, match="not a season event: TournamentCompleted"):
+        evolve(season(), foreign)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("field", ["name", "periods[0].name"])
+def test_season_and_period_names_are_tidied_and_bounded(field: str) -> None:
+    # one helper (domain.text.one_line) for every name the director types
+    long = "x" * (MAX_NAME_LENGTH + 1)
+    periods = (
+        [PeriodInput(long, "tournament", "01.03.26", "31.05.26")] if "periods" in field else []
+    )
+    with pytest.raises(InvalidInputError) as raised:
+        create_season(
+            SEASON,
+            name="Saison" if periods else long,
+            starts_on="2026-03-01",
+            ends_on="2027-02-28",
+            periods=periods,
+            now=NOW,
+            actor="director",
+        )
+    assert raised.value.field == field
+    assert raised.value.message == f"at most {MAX_NAME_LENGTH} characters"
+    [created] = create_season(
+        SEASON,
+        name="  Saison \t 2026 ",
+        starts_on="2026-03-01",
+        ends_on="2026-12-31",
+        now=NOW,
+        actor="d",
+    )
+    assert isinstance(created, SeasonCreated)
+    assert created.name == "Saison 2026"

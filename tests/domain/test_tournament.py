@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from uuid import UUID, uuid4
 from zoneinfo import ZoneInfo
 
 import pytest
 
+from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.calendar import DeadlinePolicy
 from domain.errors import InvalidInputError
 from domain.events import fold
@@ -223,6 +224,29 @@ def test_invalid_terms_are_rejected_naming_the_field(change: dict[str, object], 
     assert raised.value.field == field
 
 
+@pytest.mark.parametrize(("length", "valid"), [(1, True), (MAX_MATCH_LENGTH, True), (65, False)])
+def test_match_lengths_go_up_to_the_longest_match_a_match_accepts(length: int, valid: bool) -> None:
+    # the limit comes from the Match ID (gnubg's MAXSCORE, 64), not a second copy of it
+    plan = TournamentPlan(**{**_plan_fields(SPRING), "match_length": length})  # type: ignore[arg-type]
+    if valid:
+        [event] = scheduled(plan)
+        assert isinstance(event, TournamentScheduled)
+        assert event.match_length == length
+    else:
+        with pytest.raises(InvalidInputError) as raised:
+            scheduled(plan)
+        assert raised.value.field == "match_length"
+
+
+@pytest.mark.parametrize("day", ["0001-01-01", "9999-12-31", "01.01.0001"])
+def test_a_play_date_outside_the_sane_years_is_invalid_input_not_an_overflow(day: str) -> None:
+    # rule CAL-2: the deadlines of 0001-01-01 would lie before the first day Python knows
+    plan = TournamentPlan(name="Uralt", date=day, venue="Amberg")
+    with pytest.raises(InvalidInputError) as raised:
+        scheduled(plan)
+    assert raised.value.field == "date"
+
+
 def _plan_fields(plan: TournamentPlan) -> dict[str, object]:
     return {name: getattr(plan, name) for name in plan.__struct_fields__}
 
@@ -286,6 +310,22 @@ def test_a_player_who_turns_eighteen_on_the_play_date_may_register() -> None:
     assert event.birth_date.isoformat() == "2008-04-18"
 
 
+@pytest.mark.parametrize("birth_date", ["05.07.85", "5.7.85", "05.07.1985", "1985-07-05"])
+def test_a_birth_date_with_a_two_digit_year_of_the_last_century_is_accepted(
+    birth_date: str,
+) -> None:
+    # rule T-REG-1: "05.07.85" is 1985 (2085 lies after the play date), 40 on 18.04.2026
+    [event] = sign_up(given(scheduled()), 1, age=None, birth_date=birth_date)
+    assert isinstance(event, PlayerRegistered)
+    assert event.birth_date == date(1985, 7, 5)
+
+
+def test_a_birth_date_with_a_two_digit_year_of_this_century_is_read_as_20yy() -> None:
+    # rule T-REG-1: 05.07.08 is 2008, so the person is 17 on the play date
+    with pytest.raises(UnderAgeError):
+        sign_up(given(scheduled()), 1, age=None, birth_date="05.07.08")
+
+
 @pytest.mark.parametrize(
     ("age", "birth_date", "field"),
     [
@@ -294,6 +334,8 @@ def test_a_player_who_turns_eighteen_on_the_play_date_may_register() -> None:
         (131, None, "age"),
         (None, "2026-02-30", "birth_date"),  # rule CAL-2
         (None, "2027-01-01", "birth_date"),
+        (None, "1899-12-31", "birth_date"),  # rule CAL-2: years 1900..play date
+        (None, "0001-01-01", "birth_date"),
         (40, "1990-01-01", "age"),  # contradicts the birth date
     ],
 )
