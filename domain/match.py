@@ -34,7 +34,7 @@ from domain.backgammon.position import STARTING_SIDE
 from domain.backgammon.position import Side as Checkers
 from domain.clock import PRESETS, ClockPreset, ClockPresetName, MatchClock
 from domain.dice import seed_commitment
-from domain.errors import ConflictError, ForbiddenError, InvalidInputError
+from domain.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
 from domain.events import Aggregate, DomainEvent
 
 Side = Literal["a", "b"]
@@ -63,6 +63,12 @@ def token_hash(token: str) -> str:
 
 
 # --- errors ---------------------------------------------------------------------------------
+
+
+class NotAMatchError(NotFoundError):
+    """An id whose events are another aggregate's (a tournament, a season): no such match."""
+
+    type_slug = "not-found"
 
 
 class NotYourTurnError(ForbiddenError):
@@ -447,9 +453,15 @@ def evolve(state: Match | None, event: DomainEvent) -> Match:
     """The one place where the match's events apply."""
     if state is None:
         if not isinstance(event, MatchStarted):
-            raise TypeError(f"a match starts with MatchStarted, not {type(event).__name__}")
+            raise NotAMatchError(
+                f"no match with id {event.originator_id} (its record is not a match's)"
+            )
         return _started(event)
-    apply = _APPLY[type(event)]
+    apply = _APPLY.get(type(event))
+    if apply is None:
+        if not isinstance(state, Match):  # a cached state of another aggregate
+            raise NotAMatchError(f"no match with id {event.originator_id}")
+        raise TypeError(f"{type(event).__name__} is not an event of a match")
     changed = apply(state, event)
     changed["version"] = event.originator_version
     changed["updated_at"] = event.timestamp

@@ -160,7 +160,7 @@ class MatchService:
         """The match now, or as it was right after event ``version`` (audit replay)."""
         if version is not None and version < 1:
             raise InvalidInputError("version", "event versions count from 1")
-        state = self._store.load(match_id, rules.evolve, version)
+        state = self._load(match_id, version)
         if version is not None and state.version < version:
             raise UnknownAggregateError(
                 f"match {match_id} has {state.version} events, no version {version}"
@@ -320,7 +320,7 @@ class MatchService:
 
         A command that lost a race for the same version raises ``StaleVersionError`` (409).
         """
-        state = self._store.load(match_id, rules.evolve)
+        state = self._load(match_id)
         if expected_version is not None and expected_version != state.version:
             raise StaleVersionError(
                 f"the match is at version {state.version}, not {expected_version} (If-Match)"
@@ -339,6 +339,13 @@ class MatchService:
         for snapshot in states:
             self._store.snapshot_if_due(snapshot, now)
         return new
+
+    def _load(self, match_id: UUID, version: int | None = None) -> Match:
+        """The match, or a 404 when the id is unknown or names another aggregate."""
+        state: object = self._store.load(match_id, rules.evolve, version)
+        if not isinstance(state, Match):  # the store's cache holds any aggregate by id
+            raise rules.NotAMatchError(f"no match with id {match_id}")
+        return state
 
     def _authorise(
         self, state: Match, caller: Caller, side_optional: bool

@@ -395,6 +395,25 @@ def test_unknown_matches_are_404(client: Client) -> None:
     assert client.post(f"{missing}/rolls", json={}, headers=DIRECTOR).status_code == 404
 
 
+def test_the_id_of_a_tournament_names_no_match_and_is_404(client: Client) -> None:
+    tournament_id = schedule_tournament_with_a_registration(client)
+    path = f"/api/v1/matches/{tournament_id}"
+
+    responses = [
+        client.get(path),
+        client.get(f"{path}?version=1"),
+        client.get(f"{path}/events"),
+        client.get(f"{path}/export.mat"),
+        client.get(f"{path}/dice-proof"),
+        client.post(f"{path}/rolls", json={"dice": [3, 1]}, headers=DIRECTOR),
+    ]
+
+    assert [response.status_code for response in responses] == [404] * len(responses)
+    assert all(r.json()["type"].endswith("/not-found") for r in responses)
+    audit = client.get(f"/api/v1/audit/streams/{tournament_id}", headers=DIRECTOR)
+    assert audit.status_code == 200
+
+
 def test_bad_match_settings_are_422(client: Client) -> None:
     for body in [
         {"player_a": "a", "player_b": "b", "match_length": 7, "jacoby": True},

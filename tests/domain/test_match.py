@@ -12,7 +12,7 @@ import pytest
 import domain.match
 from domain.backgammon import Position
 from domain.backgammon.match_id import MatchState
-from domain.errors import ConflictError, ForbiddenError, InvalidInputError
+from domain.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
 from domain.events import DomainEvent, fold
 from domain.match import (
     CheckersPlayed,
@@ -30,6 +30,7 @@ from domain.match import (
     MatchOverError,
     MatchStarted,
     MatchWon,
+    NotAMatchError,
     NotYourTurnError,
     OpeningRollMade,
     ResignationAccepted,
@@ -745,6 +746,26 @@ def test_the_match_id_carries_cube_score_turn_and_dice_as_gnubg_reads_them() -> 
 def test_a_token_hash_never_equals_the_token() -> None:
     assert token_hash("secret") != "secret"
     assert len(token_hash("secret")) == 64
+
+
+class SomethingElseHappened(DomainEvent, frozen=True, kw_only=True):
+    """An event of another aggregate."""
+
+
+def test_a_stream_that_does_not_start_with_match_started_is_no_match() -> None:
+    other_stream = SomethingElseHappened(originator_id=MATCH, originator_version=1, timestamp=T0)
+
+    with pytest.raises(NotAMatchError, match="no match with id"):
+        evolve(None, other_stream)
+    assert issubclass(NotAMatchError, NotFoundError)
+
+
+def test_an_event_no_match_knows_is_a_type_error_naming_its_type() -> None:
+    table = Table()
+    stray = SomethingElseHappened(originator_id=MATCH, originator_version=3, timestamp=T0)
+
+    with pytest.raises(TypeError, match="SomethingElseHappened is not an event of a match"):
+        evolve(table.state, stray)
 
 
 def test_forbidden_and_conflict_errors_are_the_domain_categories() -> None:

@@ -6,14 +6,14 @@ import random
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
 
 from domain import match as rules
 from domain.backgammon.cache import cached_format_play
 from domain.dice import seed_commitment
-from domain.events import fold
+from domain.events import Aggregate, DomainEvent, fold
 from service.clock import MovableClock
 from service.matches import (
     Caller,
@@ -160,3 +160,34 @@ def test_a_pairing_can_create_a_match_played_with_the_registration_tokens(
     assert state.opening_roll == (3, 1)
     events = service.events(created.match.id)
     assert events[-1].actor == "player:p1"
+
+
+class Elsewhere(Aggregate, frozen=True, kw_only=True):
+    """Another aggregate's state, as the store may cache it under any id."""
+
+
+class ElsewhereHappened(DomainEvent, frozen=True, kw_only=True):
+    """Another aggregate's event."""
+
+
+def test_the_id_of_another_aggregate_names_no_match_also_from_the_stores_cache(
+    service: MatchService, store: EventStore, url: str
+) -> None:
+    other_id = uuid4()
+    at = datetime(2026, 4, 18, 12, 0, tzinfo=UTC)
+    first = ElsewhereHappened(originator_id=other_id, originator_version=1, timestamp=at)
+    store.append(first, state=Elsewhere(id=other_id, version=1))
+
+    with pytest.raises(rules.NotAMatchError):
+        service.get(other_id)
+    with pytest.raises(rules.NotAMatchError):
+        service.get(other_id, 1)
+    other_process = EventStore(env=persistence_environment(url))
+    try:
+        other_process.append(
+            ElsewhereHappened(originator_id=other_id, originator_version=2, timestamp=at)
+        )
+    finally:
+        other_process.close()
+    with pytest.raises(rules.NotAMatchError):  # PostgreSQL: the cached state meets newer events
+        service.roll(other_id, Caller(director=True, side="a"), [3, 1])
