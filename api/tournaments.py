@@ -14,8 +14,17 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from api.auth import bearer_token, director_only, is_director
 from api.seasons import DateText
-from domain import tournament as defaults
-from domain.tournament import TournamentPlan
+from domain.tournament import (
+    DEFAULT_BUY_IN_CENTS,
+    DEFAULT_CAPACITY,
+    DEFAULT_CLASS,
+    DEFAULT_MATCH_LENGTH,
+    DEFAULT_MIN_AGE,
+    DEFAULT_PAYOUT_PERCENT,
+    DEFAULT_POT_SHARE_CENTS,
+    DEFAULT_SWISS_ROUNDS,
+    TournamentPlan,
+)
 from service.bootstrap import Services
 
 TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running", "completed"]
@@ -35,18 +44,16 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     season_id: UUID | None = None
     """Default: the season whose dates include ``date`` (none if there is no such season)."""
     venue: str = CLUB_VENUE
-    capacity: int = defaults.DEFAULT_CAPACITY
-    min_age: int = defaults.DEFAULT_MIN_AGE
-    buy_in_cents: int = defaults.DEFAULT_BUY_IN_CENTS
-    pot_share_cents: int = defaults.DEFAULT_POT_SHARE_CENTS
+    capacity: int = DEFAULT_CAPACITY
+    min_age: int = DEFAULT_MIN_AGE
+    buy_in_cents: int = DEFAULT_BUY_IN_CENTS
+    pot_share_cents: int = DEFAULT_POT_SHARE_CENTS
     """The part of each buy-in that goes to the prize pot; the rest is for the organisation."""
-    payout_percent: list[int] = msgspec.field(
-        default_factory=lambda: list(defaults.DEFAULT_PAYOUT_PERCENT)
-    )
+    payout_percent: list[int] = msgspec.field(default_factory=lambda: list(DEFAULT_PAYOUT_PERCENT))
     waitlist: bool = True
-    swiss_rounds: int = defaults.DEFAULT_SWISS_ROUNDS
-    match_length: int = defaults.DEFAULT_MATCH_LENGTH
-    class_: str = msgspec.field(name="class", default=defaults.DEFAULT_CLASS)
+    swiss_rounds: int = DEFAULT_SWISS_ROUNDS
+    match_length: int = DEFAULT_MATCH_LENGTH
+    class_: str = msgspec.field(name="class", default=DEFAULT_CLASS)
     cancellation_weekday: str = "thursday"
     """Cancellation is possible until this weekday before the play date ..."""
     cancellation_time: TimeText = "18:00"
@@ -118,9 +125,9 @@ class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Registration(msgspec.Struct):
-    registration_id: FromPath[UUID]
-    tournament_id: FromPath[UUID]
-    player_id: FromPath[UUID]
+    registration_id: UUID
+    tournament_id: UUID
+    player_id: UUID
     status: Literal["registered", "waitlisted"]
     player_token: str
     """Bearer token for self-service (cancellation); shown once, stored only as a hash."""
@@ -128,7 +135,7 @@ class Registration(msgspec.Struct):
 
 
 class RegistrationCancellation(msgspec.Struct):
-    registration_id: FromPath[UUID]
+    registration_id: UUID
     status: Literal["cancelled", "withdrawn"]
     promoted_registration_id: UUID | None
     """The first waitlisted registration, which got the freed seat."""
@@ -140,7 +147,7 @@ class CheckInCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class CheckIn(msgspec.Struct):
-    registration_id: FromPath[UUID]
+    registration_id: UUID
     status: Literal["checked_in"]
     checked_in_at: datetime
     checked_in: int
@@ -150,7 +157,7 @@ class CheckIn(msgspec.Struct):
 class Participant(msgspec.Struct):
     """Public: a display name such as "Anna M.", never the full name or e-mail."""
 
-    player_id: FromPath[UUID]
+    player_id: UUID
     display_name: str
     status: RegistrationStatus
     waitlist_position: int | None
@@ -159,8 +166,8 @@ class Participant(msgspec.Struct):
 class RegistrationRecord(msgspec.Struct):
     """Director: the registration with the person's data."""
 
-    registration_id: FromPath[UUID]
-    player_id: FromPath[UUID]
+    registration_id: UUID
+    player_id: UUID
     first_name: str
     last_name: str
     display_name: str

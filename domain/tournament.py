@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import hmac
 import re
 import uuid
 from collections.abc import Sequence
@@ -29,6 +28,7 @@ from domain.errors import ConflictError, ForbiddenError, InvalidInputError, NotF
 from domain.events import Aggregate, DomainEvent
 from domain.season import Season, check_play_date
 from domain.text import one_line
+from domain.tokens import token_matches
 
 RegistrationStatus = Literal[
     "registered", "waitlisted", "checked_in", "cancelled", "withdrawn", "no_show"
@@ -500,7 +500,7 @@ def cancel_registration(
     registration_id: UUID,
     *,
     by_director: bool,
-    token_hash: str | None,
+    player_token: str | None,
     now: datetime,
     actor: str,
     reason: str = "",
@@ -512,7 +512,7 @@ def cancel_registration(
     """
     registration = state.registration(registration_id)
     if not by_director and not (
-        token_hash and hmac.compare_digest(token_hash, registration.token_hash)
+        player_token and token_matches(player_token, registration.token_hash)
     ):
         raise NotYourRegistrationError("this player token does not belong to the registration")
     if state.started_at is not None:

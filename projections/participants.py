@@ -161,23 +161,3 @@ def list_registrations(db: sqlite_utils.Database, tournament_id: str) -> list[di
         else:
             row["waitlist_position"] = None
     return rows
-
-
-def get_registration(db: sqlite_utils.Database, registration_id: str) -> dict[str, Any] | None:
-    row = db.execute(
-        f"SELECT {', '.join(_COLUMNS)} FROM participants WHERE registration_id = ?",
-        [registration_id],
-    ).fetchone()
-    return dict(zip(_COLUMNS, row, strict=True)) if row else None
-
-
-def waitlist_position(db: sqlite_utils.Database, registration_id: str) -> int | None:
-    """1 for the first person waiting, None when the registration is not on the waitlist."""
-    row = db.execute(
-        "SELECT COUNT(*) FROM participants AS other JOIN participants AS mine "
-        "ON other.tournament_id = mine.tournament_id "
-        "WHERE mine.registration_id = ? AND mine.status = 'waitlisted' "
-        "AND other.status = 'waitlisted' AND other.sequence <= mine.sequence",
-        [registration_id],
-    ).fetchone()
-    return int(row[0]) or None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
 import secrets
 import time
@@ -17,8 +16,9 @@ from domain import season as seasons
 from domain import tournament as tournaments
 from domain.calendar import deadline_policy, parse_date
 from domain.errors import InvalidInputError
-from domain.events import Aggregate, DomainEvent, fold
+from domain.events import Aggregate, DomainEvent
 from domain.season import PeriodInput, Season, SeasonNotFoundError
+from domain.tokens import token_hash
 from domain.tournament import Tournament, TournamentNotFoundError, TournamentPlan
 from projections import calendar, participants, seats
 from projections.runner import Views
@@ -34,11 +34,6 @@ MAX_ATTEMPTS = 40
 BACKOFF_SECONDS = 0.004
 MAX_BACKOFF_SECONDS = 0.25
 DIRECTOR = "director"
-
-
-def token_hash(token: str) -> str:
-    """Only this hash of a player token is stored; a presented token is hashed and compared."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class TournamentService:
@@ -72,8 +67,7 @@ class TournamentService:
             now=self._clock.now(),
             actor=actor,
         )
-        self._store.append(*events)
-        self._views.catch_up()
+        self._save(None, seasons.evolve, events)
         return self.get_season(season_id)
 
     def add_period(
@@ -133,8 +127,7 @@ class TournamentService:
             now=self._clock.now(),
             actor=actor,
         )
-        self._store.append(*events)
-        self._views.catch_up()
+        self._save(None, tournaments.evolve, events)
         return self.get_tournament(tournament_id)
 
     def get_tournament(self, tournament_id: UUID) -> dict[str, Any]:
@@ -233,7 +226,7 @@ class TournamentService:
                 state,
                 registration_id,
                 by_director=by_director,
-                token_hash=token_hash(player_token) if player_token else None,
+                player_token=player_token,
                 now=now,
                 actor=DIRECTOR if by_director else f"player:{player}",
                 reason=reason,
@@ -320,34 +313,54 @@ class TournamentService:
         """
         for attempt in range(MAX_ATTEMPTS):
             state = load(aggregate_id)
-            now = self._clock.now()
-            events = decide(state, now)
+            events = decide(state, self._clock.now())
             try:
-                self._store.append(*events)
+                new_state = self._save(state, evolve, events)
             except StaleVersionError:
                 if attempt + 1 == MAX_ATTEMPTS:
                     raise
                 ceiling = min(MAX_BACKOFF_SECONDS, BACKOFF_SECONDS * 2**attempt)
                 time.sleep(self._jitter.uniform(0, ceiling))
                 continue
-            new_state = fold(evolve, state, events)
-            assert new_state is not None
-            self._store.snapshot_if_due(new_state, now)
-            self._views.catch_up()
             return new_state, events
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def _save(self, state: S | None, evolve: Callable[[S | None, E], S], events: list[E]) -> S:
+        """Append ``events`` with the state they lead to, snapshot each state that is due.
+
+        The store keeps the new state for the next command (no reload), and a multi-event
+        command that passes a snapshot version (a cancellation with a promotion, the start)
+        still leaves its snapshot there.
+        """
+        states = []
+        for event in events:
+            state = evolve(state, event)
+            states.append(state)
+        assert state is not None
+        self._store.append(*events, state=state)
+        for each in states:
+            self._store.snapshot_if_due(each, events[-1].timestamp)
+        self._views.catch_up()
+        return state
+
     def _load_tournament(self, tournament_id: UUID) -> Tournament:
         try:
-            return self._store.load(tournament_id, tournaments.evolve)
+            state = self._store.load(tournament_id, tournaments.evolve)
         except UnknownAggregateError:
-            raise TournamentNotFoundError(f"no tournament with id {tournament_id}") from None
+            state = None
+        # The store caches states by id only: another aggregate's id may come back as its state.
+        if not isinstance(state, Tournament):
+            raise TournamentNotFoundError(f"no tournament with id {tournament_id}")
+        return state
 
     def _load_season(self, season_id: UUID) -> Season:
         try:
-            return self._store.load(season_id, seasons.evolve)
+            state = self._store.load(season_id, seasons.evolve)
         except UnknownAggregateError:
-            raise SeasonNotFoundError(f"no season with id {season_id}") from None
+            state = None
+        if not isinstance(state, Season):
+            raise SeasonNotFoundError(f"no season with id {season_id}")
+        return state
 
     def _season_for(self, field: str, season_id: UUID) -> Season:
         try:

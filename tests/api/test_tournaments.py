@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, get_type_hints
 from uuid import uuid4
 
+import msgspec
 import pytest
+from litestar.params import BodyKwarg, ParameterKwarg
 from litestar.testing import TestClient
 
+from api import tournaments as tournament_api
 from service.clock import MovableClock
 from tests.conftest import DIRECTOR
 
@@ -309,6 +312,19 @@ def test_a_registration_is_cancelled_only_with_its_own_token(client: Client) -> 
     assert client.get(f"/api/v1/tournaments/{tournament}/seats").json()["taken"] == 2
 
 
+@pytest.mark.parametrize(
+    "header", ["Bearer tökén".encode(), "Bearer tökén".encode("latin-1"), b"Bearer \xff\xfe"]
+)
+def test_a_token_with_non_ascii_characters_is_403_not_500(client: Client, header: bytes) -> None:
+    # API.md: 401 without a token, 403 for a token that is not this registration's
+    tournament = schedule(client)["id"]
+    mine = register(client, tournament, 1)
+    path = f"/api/v1/tournaments/{tournament}/registrations/{mine['registration_id']}"
+    response = client.delete(path, headers={b"Authorization": header})
+    assert response.status_code == 403, response.text
+    assert client.get(f"/api/v1/tournaments/{tournament}/seats").json()["taken"] == 1
+
+
 def test_check_in_and_start_release_no_shows_and_fix_the_pot(
     client: Client, clock: MovableClock
 ) -> None:
@@ -442,6 +458,14 @@ def test_a_season_id_is_not_a_tournament_id(client: Client) -> None:
     season = client.post("/api/v1/seasons", json=CALENDAR, headers=DIRECTOR).json()
     response = client.post(f"/api/v1/tournaments/{season['id']}/registrations", json=person(1))
     assert response.status_code == 404
+    # and the other way round, also when the store still holds the tournament's state
+    tournament = schedule(client)["id"]
+    as_season = client.post(
+        "/api/v1/tournaments", json={**SPRING, "season_id": tournament}, headers=DIRECTOR
+    )
+    assert as_season.status_code == 422
+    assert as_season.json()["errors"][0]["field"] == "season_id"
+    assert client.get(f"/api/v1/seasons/{tournament}").status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -505,3 +529,24 @@ def test_the_openapi_document_lists_the_tournament_endpoints(client: Client) -> 
         "/api/v1/tournaments/{tournament_id}/registrations/{registration_id}/check-in",
     ):
         assert path in paths, path
+
+
+def test_response_structs_carry_no_request_markers() -> None:
+    # FromPath and friends describe where a handler's parameter comes from, not a response field
+    responses = [
+        value
+        for value in vars(tournament_api).values()
+        if isinstance(value, type)
+        and issubclass(value, msgspec.Struct)
+        and value.__module__ == tournament_api.__name__
+        and not value.__name__.endswith(("Create",))
+    ]
+    assert {"Registration", "RegistrationCancellation", "CheckIn", "Participant"} <= {
+        struct.__name__ for struct in responses
+    }
+    for struct in responses:
+        for name, hint in get_type_hints(struct, include_extras=True).items():
+            markers = getattr(hint, "__metadata__", ())
+            assert not [m for m in markers if isinstance(m, (ParameterKwarg, BodyKwarg))], (
+                f"{struct.__name__}.{name}"
+            )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, date, datetime, timedelta
 from uuid import UUID, uuid4
 from zoneinfo import ZoneInfo
@@ -15,6 +14,7 @@ from domain.errors import InvalidInputError
 from domain.events import fold
 from domain.season import PeriodInput, SeasonCreated, create_season
 from domain.season import evolve as evolve_season
+from domain.tokens import token_hash
 from domain.tournament import (
     CancellationClosedError,
     CheckInClosedError,
@@ -57,10 +57,6 @@ DEADLINE = datetime(2026, 4, 16, 16, 0, tzinfo=UTC)  # Thursday 16.04.2026 18:00
 AFTER_DEADLINE = DEADLINE + timedelta(minutes=1)
 CHECK_IN = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)  # 12:30 in Berlin
 SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def scheduled(plan: TournamentPlan = SPRING) -> list[TournamentEvent]:
@@ -388,7 +384,7 @@ def test_a_person_may_register_again_after_cancelling() -> None:
             state,
             UUID(int=1),
             by_director=False,
-            token_hash=token_hash("token-1"),
+            player_token="token-1",
             now=SCHEDULED_AT,
             actor="player",
         ),
@@ -416,7 +412,7 @@ def test_a_cancellation_before_the_deadline_promotes_the_first_waitlisted() -> N
         state,
         UUID(int=5),
         by_director=False,
-        token_hash=token_hash("token-5"),
+        player_token="token-5",
         now=BEFORE_DEADLINE,
         actor="player",
     )
@@ -435,7 +431,7 @@ def test_a_cancellation_exactly_at_the_deadline_is_in_time() -> None:
         with_players(1),
         UUID(int=1),
         by_director=False,
-        token_hash=token_hash("token-1"),
+        player_token="token-1",
         now=DEADLINE,
         actor="player",
     )
@@ -449,7 +445,7 @@ def test_a_player_cannot_cancel_after_the_deadline() -> None:
             with_players(1),
             UUID(int=1),
             by_director=False,
-            token_hash=token_hash("token-1"),
+            player_token="token-1",
             now=AFTER_DEADLINE,
             actor="player",
         )
@@ -463,7 +459,7 @@ def test_the_director_records_a_late_withdrawal_after_the_deadline() -> None:
         state,
         UUID(int=3),
         by_director=True,
-        token_hash=None,
+        player_token=None,
         now=AFTER_DEADLINE,
         actor="director",
         reason="ill",
@@ -480,7 +476,7 @@ def test_leaving_the_waitlist_promotes_nobody() -> None:
         state,
         UUID(int=22),
         by_director=False,
-        token_hash=token_hash("token-22"),
+        player_token="token-22",
         now=BEFORE_DEADLINE,
         actor="player",
     )
@@ -493,7 +489,21 @@ def test_another_players_token_cannot_cancel_a_registration() -> None:
             with_players(2),
             UUID(int=1),
             by_director=False,
-            token_hash=token_hash("token-2"),
+            player_token="token-2",
+            now=BEFORE_DEADLINE,
+            actor="player",
+        )
+
+
+@pytest.mark.parametrize("token", ["tökén", "\udcff", "token-1 ", ""])
+def test_a_token_with_other_characters_is_not_this_registrations(token: str) -> None:
+    # API.md: a token that is not this registration's is "403 wrong role", never a crash
+    with pytest.raises(NotYourRegistrationError):
+        cancel_registration(
+            with_players(1),
+            UUID(int=1),
+            by_director=False,
+            player_token=token,
             now=BEFORE_DEADLINE,
             actor="player",
         )
@@ -506,21 +516,26 @@ def test_a_cancelled_registration_cannot_be_cancelled_again() -> None:
             evolve,
             state,
             cancel_registration(
-                state, UUID(int=1), by_director=True, token_hash=None, now=SCHEDULED_AT, actor="d"
+                state, UUID(int=1), by_director=True, player_token=None, now=SCHEDULED_AT, actor="d"
             ),
         )
         or state
     )
     with pytest.raises(TournamentStateError):
         cancel_registration(
-            state, UUID(int=1), by_director=True, token_hash=None, now=SCHEDULED_AT, actor="d"
+            state, UUID(int=1), by_director=True, player_token=None, now=SCHEDULED_AT, actor="d"
         )
 
 
 def test_an_unknown_registration_is_not_found() -> None:
     with pytest.raises(RegistrationNotFoundError):
         cancel_registration(
-            with_players(1), uuid4(), by_director=True, token_hash=None, now=SCHEDULED_AT, actor="d"
+            with_players(1),
+            uuid4(),
+            by_director=True,
+            player_token=None,
+            now=SCHEDULED_AT,
+            actor="d",
         )
 
 
@@ -620,7 +635,7 @@ def test_nothing_changes_registrations_once_the_tournament_runs() -> None:
         sign_up(state, 4, now=CHECK_IN)
     with pytest.raises(TournamentStateError):
         cancel_registration(
-            state, UUID(int=1), by_director=True, token_hash=None, now=CHECK_IN, actor="d"
+            state, UUID(int=1), by_director=True, player_token=None, now=CHECK_IN, actor="d"
         )
     with pytest.raises(CheckInClosedError):
         checked_in(state, 3)

@@ -1,0 +1,87 @@
+"""Tournament commands over the event store: the state they save, snapshots, player tokens."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from domain.tournament import NotYourRegistrationError, Tournament, TournamentPlan
+from service.bootstrap import Services, bootstrap
+from service.clock import MovableClock
+from service.settings import Settings
+
+SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
+
+
+@pytest.fixture
+def services(tmp_path: Path, database_url: str | None) -> Iterator[Services]:
+    clock = MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
+    settings = Settings(data_dir=tmp_path, database_url=database_url, dev=True, run_scheduler=False)
+    built = bootstrap(settings, clock)
+    yield built
+    built.close()
+
+
+def schedule(services: Services) -> UUID:
+    return UUID(services.tournaments.schedule_tournament(SPRING)["id"])
+
+
+def register(services: Services, tournament_id: UUID, number: int) -> dict[str, Any]:
+    return services.tournaments.register(
+        tournament_id,
+        first_name=f"Vorname{number}",
+        last_name=f"Nachname{number}",
+        email=f"spieler{number}@example.org",
+        age=30,
+    )
+
+
+def test_a_command_leaves_the_state_it_decided_in_the_store(services: Services) -> None:
+    # the next command starts from it: no eviction and no reload of the whole stream
+    tournament_id = schedule(services)
+    receipt = register(services, tournament_id, 1)
+    cached = services.store.states.get(tournament_id)
+    assert isinstance(cached, Tournament)
+    assert cached.version == 2
+    assert cached.registration(receipt["registration_id"]).status == "registered"
+    services.tournaments.cancel_registration(
+        tournament_id, receipt["registration_id"], player_token=None, by_director=True
+    )
+    cached = services.store.states.get(tournament_id)
+    assert isinstance(cached, Tournament)
+    assert cached.version == 3
+    assert cached.registration(receipt["registration_id"]).status == "cancelled"
+
+
+def test_a_cancellation_that_passes_version_100_leaves_its_snapshot(services: Services) -> None:
+    # 98 sign up (versions 2..99): the cancellation is version 100, the promotion 101
+    tournament_id = schedule(services)
+    receipts = [register(services, tournament_id, n) for n in range(98)]
+    result = services.tournaments.cancel_registration(
+        tournament_id,
+        receipts[0]["registration_id"],
+        player_token=receipts[0]["player_token"],
+        by_director=False,
+    )
+    assert result["promoted_registration_id"] == receipts[20]["registration_id"]
+    assert services.store.snapshots is not None
+    [snapshot] = list(services.store.snapshots.get(tournament_id))
+    assert snapshot.originator_version == 100
+
+
+@pytest.mark.parametrize("token", ["tökén", "\udcff", "Bearer x"])
+def test_a_foreign_token_with_any_characters_is_refused_as_not_yours(
+    services: Services, token: str
+) -> None:
+    # API.md: "403 wrong role"; a token that cannot even be encoded is no crash either
+    tournament_id = schedule(services)
+    receipt = register(services, tournament_id, 1)
+    with pytest.raises(NotYourRegistrationError):
+        services.tournaments.cancel_registration(
+            tournament_id, receipt["registration_id"], player_token=token, by_director=False
+        )
