@@ -17,6 +17,20 @@ from domain.events import DomainEvent
 from service.bootstrap import Services
 from service.store import UnknownAggregateError
 
+MAX_VERSION = 2**31 - 1
+"""The highest event version a request may name: the stores' integer columns hold it, and no
+match or tournament comes near it."""
+
+
+def version_query(name: str, description: str) -> Any:
+    """A query parameter naming an event version, 1 to ``MAX_VERSION`` (else a 422)."""
+    return QueryParameter(name=name, ge=1, le=MAX_VERSION, description=description)
+
+
+UntilVersion = Annotated[
+    int | None, version_query("until_version", "only the events up to this version")
+]
+
 
 class StreamEvent(msgspec.Struct):
     version: int
@@ -69,7 +83,7 @@ class AuditController(Controller):
         self,
         stream_id: FromPath[UUID],
         services: NamedDependency[Services],
-        until_version: Annotated[int | None, QueryParameter(name="until_version", ge=1)] = None,
+        until_version: UntilVersion = None,
     ) -> list[StreamEvent]:
         events = services.store.stream(stream_id, until_version)
         if not events:

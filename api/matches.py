@@ -15,10 +15,10 @@ import msgspec
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotAuthorizedException
-from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
+from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from api.analysis import LegalPlay, legal_play_items
-from api.audit import StreamEvent, stream_events
+from api.audit import MAX_VERSION, StreamEvent, UntilVersion, stream_events, version_query
 from api.auth import bearer_token, director_only, is_director
 from domain.clock import PRESETS
 from domain.errors import InvalidInputError
@@ -233,7 +233,9 @@ class MatchController(Controller):
         self,
         match_id: FromPath[UUID],
         services: NamedDependency[Services],
-        version: Annotated[int | None, QueryParameter(name="version", ge=1)] = None,
+        version: Annotated[
+            int | None, version_query("version", "the state right after this event")
+        ] = None,
     ) -> Match:
         state = services.matches.get(match_id, version)
         at = state.updated_at if version is not None else services.clock.now()
@@ -391,7 +393,7 @@ class MatchController(Controller):
         self,
         match_id: FromPath[UUID],
         services: NamedDependency[Services],
-        until_version: Annotated[int | None, QueryParameter(name="until_version", ge=1)] = None,
+        until_version: UntilVersion = None,
     ) -> list[StreamEvent]:
         return stream_events(services.matches.events(match_id, until_version))
 
@@ -447,7 +449,7 @@ def _version(if_match: str | None) -> int | None:
     if if_match is None:
         return None
     text = if_match.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_VERSION))):
         raise InvalidInputError("If-Match", "give the match version the command expects")
     return int(text)
 

@@ -414,6 +414,43 @@ def test_the_id_of_a_tournament_names_no_match_and_is_404(client: Client) -> Non
     assert audit.status_code == 200
 
 
+@pytest.mark.parametrize("value", ["99999999999999999999", str(2**31), "0", "-1"])
+def test_an_event_version_out_of_range_is_422_naming_the_query_parameter(
+    client: Client, opened: dict[str, Any], value: str
+) -> None:
+    match_path = f"/api/v1/matches/{opened['id']}"
+    audit_path = f"/api/v1/audit/streams/{opened['id']}"
+
+    responses = {
+        "version": client.get(f"{match_path}?version={value}"),
+        "until_version": client.get(f"{match_path}/events?until_version={value}"),
+        "until_version ": client.get(f"{audit_path}?until_version={value}", headers=DIRECTOR),
+    }
+
+    for name, response in responses.items():
+        assert response.status_code == 422, (name, response.text)
+        assert response.json()["errors"][0]["field"] == name.strip()
+    assert client.get(f"{match_path}?version={2**31 - 1}").status_code == 404
+
+
+@pytest.mark.parametrize("if_match", ["²", "9" * 5000, "3x", ""])
+def test_an_if_match_that_is_no_version_is_422(
+    client: Client, opened: dict[str, Any], if_match: str
+) -> None:
+    # Header bytes arrive as Latin-1: "²" is a digit to str.isdigit, but no number.
+    headers = {
+        b"Authorization": bearer(opened, "a")["Authorization"].encode(),
+        b"If-Match": if_match.encode("latin-1"),
+    }
+
+    response = client.post(
+        f"/api/v1/matches/{opened['id']}/plays", json={"play": "8/5 6/5"}, headers=headers
+    )
+
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"][0]["field"] == "If-Match"
+
+
 def test_bad_match_settings_are_422(client: Client) -> None:
     for body in [
         {"player_a": "a", "player_b": "b", "match_length": 7, "jacoby": True},
