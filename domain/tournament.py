@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Sequence
 from datetime import date, datetime
 from functools import cache
@@ -50,8 +49,6 @@ MIN_PLAYERS_TO_START = 2
 MAX_PERSON_NAME_LENGTH = 100
 MAX_AGE = 130
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
-PLAYER_NAMESPACE = UUID("6f1c7f0e-5a43-4c52-9a7e-0c4b1f3d2a90")
-"""Player ids are derived from the e-mail address, so a person keeps one id across tournaments."""
 
 
 class TournamentNotFoundError(NotFoundError):
@@ -444,6 +441,7 @@ def register(
     state: Tournament,
     *,
     registration_id: UUID,
+    player_id: UUID,
     first_name: str,
     last_name: str,
     email: str,
@@ -455,6 +453,8 @@ def register(
 ) -> list[TournamentEvent]:
     """A seat while one is free, else a place on the waitlist (rules T-REG-1..3, T-SEAT-1).
 
+    ``player_id`` identifies the person (the service derives it from the e-mail address with a
+    server key, so that it is stable across tournaments but not computable by others).
     The seat count is decided here, on the aggregate's own version: two registrations decided
     on the same version cannot both be stored, so the capacity can never be exceeded.
     """
@@ -467,8 +467,7 @@ def register(
             f"registration closed when the tournament started ({state.local(state.starts_at)})",
             starts_at=state.local(state.starts_at),
         )
-    player_id = player_id_for(address)
-    # rule T-REG-2: one active registration per person (the e-mail address identifies them).
+    # rule T-REG-2: one active registration per person (the player id identifies them).
     if any(r.player_id == player_id and r.status in ACTIVE for r in state.registrations):
         raise DuplicateRegistrationError(
             f"{address} is already registered for this tournament", field="email"
@@ -650,11 +649,6 @@ def start(state: Tournament, *, now: datetime, actor: str) -> list[TournamentEve
 
 
 # Helpers -----------------------------------------------------------------------------------
-
-
-def player_id_for(email: str) -> UUID:
-    """The same person (e-mail address, case-insensitive) gets the same id in every tournament."""
-    return uuid.uuid5(PLAYER_NAMESPACE, email.strip().casefold())
 
 
 def display_name(first_name: str, last_name: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import random
 import secrets
 import time
@@ -34,17 +35,45 @@ MAX_ATTEMPTS = 40
 BACKOFF_SECONDS = 0.004
 MAX_BACKOFF_SECONDS = 0.25
 DIRECTOR = "director"
+PLAYER_NAMESPACE = UUID("6f1c7f0e-5a43-4c52-9a7e-0c4b1f3d2a90")
+DEVELOPMENT_KEY = b"bgtd development key: not a secret"
+"""Only for a service built without a server key (tests, tools): its player ids are guessable."""
+
+
+def player_key(server_key: bytes) -> bytes:
+    """The key for player ids, derived from the server's secret (one secret, separate uses)."""
+    return hmac.digest(server_key, b"bgtd player ids", "sha256")
+
+
+def player_id_for(key: bytes, email: str) -> UUID:
+    """One id per person (e-mail address, case-insensitive) in every tournament of this server.
+
+    The public participant list shows player ids: keyed with a server secret, an id tells
+    nobody without the key whether a given e-mail address is registered.
+    """
+    address = email.strip().casefold().encode("utf-8", "surrogateescape")
+    return uuid.uuid5(PLAYER_NAMESPACE, hmac.new(key, address, "sha256").hexdigest())
 
 
 class TournamentService:
     """Seasons, the calendar, registration, cancellation, check-in and the start."""
 
-    def __init__(self, store: EventStore, views: Views, clock: Clock, zone: ZoneInfo) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        views: Views,
+        clock: Clock,
+        zone: ZoneInfo,
+        *,
+        server_key: bytes | None = None,
+    ) -> None:
+        """``server_key``: the server's secret (the dice key), shared by processes of a store."""
         self._store = store
         self._views = views
         self._clock = clock
         self._zone = zone
         self._jitter = random.Random()
+        self._player_key = player_key(server_key or DEVELOPMENT_KEY)
 
     # Seasons --------------------------------------------------------------------------------
 
@@ -182,6 +211,7 @@ class TournamentService:
     ) -> dict[str, Any]:
         """A seat or a waitlist place, and the player token for self-service (rule T-REG-3)."""
         registration_id = uuid.uuid4()
+        player_id = player_id_for(self._player_key, email)
         player_token = secrets.token_urlsafe(32)
         state, _ = self._execute(
             tournament_id,
@@ -190,6 +220,7 @@ class TournamentService:
             lambda state, now: tournaments.register(
                 state,
                 registration_id=registration_id,
+                player_id=player_id,
                 first_name=first_name,
                 last_name=last_name,
                 email=email,

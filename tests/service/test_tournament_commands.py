@@ -6,15 +6,23 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid5
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from domain.tournament import NotYourRegistrationError, Tournament, TournamentPlan
+from domain.tournament import (
+    DuplicateRegistrationError,
+    NotYourRegistrationError,
+    Tournament,
+    TournamentPlan,
+)
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
+from service.tournaments import PLAYER_NAMESPACE, TournamentService, player_id_for, player_key
 
+BERLIN = ZoneInfo("Europe/Berlin")
 SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
 
 
@@ -85,3 +93,56 @@ def test_a_foreign_token_with_any_characters_is_refused_as_not_yours(
         services.tournaments.cancel_registration(
             tournament_id, receipt["registration_id"], player_token=token, by_director=False
         )
+
+
+def test_a_player_id_cannot_be_computed_from_the_e_mail_address(services: Services) -> None:
+    # The public participant list shows player ids: a uuid5 of the address with the namespace
+    # from the source code would tell anyone whether that address is registered.
+    receipt = register(services, schedule(services), 1)
+    public = uuid5(PLAYER_NAMESPACE, "spieler1@example.org")
+    assert receipt["player_id"] != public
+    keyed = TournamentService(
+        services.store, services.views, services.clock, BERLIN, server_key=b"another secret"
+    )
+    other = keyed.register(
+        schedule(services),
+        first_name="Vorname1",
+        last_name="Nachname1",
+        email="spieler1@example.org",
+        age=30,
+    )
+    assert other["player_id"] not in {public, receipt["player_id"]}
+
+
+def test_a_person_keeps_one_player_id_across_tournaments(services: Services) -> None:
+    # rule T-REG-2 and the season ranking: the e-mail address, whatever its case, is the person
+    first = register(services, schedule(services), 1)
+    second = services.tournaments.register(
+        schedule(services),
+        first_name="Vorname1",
+        last_name="Nachname1",
+        email=" SPIELER1@Example.org",
+        age=30,
+    )
+    assert second["player_id"] == first["player_id"]
+
+
+def test_the_same_address_in_another_case_is_a_duplicate(services: Services) -> None:
+    # rule T-REG-2
+    tournament_id = schedule(services)
+    register(services, tournament_id, 1)
+    with pytest.raises(DuplicateRegistrationError):
+        services.tournaments.register(
+            tournament_id,
+            first_name="Vorname",
+            last_name="Nachname",
+            email="Spieler1@EXAMPLE.org ",
+            age=30,
+        )
+
+
+def test_player_ids_are_keyed_with_the_server_key() -> None:
+    email = "spieler1@example.org"
+    one, two = player_key(b"one"), player_key(b"two")
+    assert player_id_for(one, email) == player_id_for(one, " Spieler1@Example.ORG")
+    assert player_id_for(one, email) != player_id_for(two, email)
