@@ -10,10 +10,14 @@ match ends, ``DiceSeedRevealed`` with the plain seed is appended in the same tra
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
+import logging
 import os
 import secrets
+import tempfile
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -34,6 +38,16 @@ from service.store import EventStore, StaleVersionError, UnknownAggregateError
 DIRECTOR = "director"
 DICE_KEY_FILE = "dice.key"
 _SEAL_CONTEXT = b"bgtd-seed-seal-v1"
+
+
+log = logging.getLogger("bgtd.matches")
+
+
+class DiceKeyMismatchError(ConflictError):
+    """The service's dice key does not open a match's sealed seed: no server roll is possible
+    until the key it was created with is restored."""
+
+    type_slug = "dice-key-mismatch"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +87,35 @@ def load_dice_key(configured: str | None, data_dir: Path) -> bytes:
         return hashlib.sha256(configured.encode()).digest()
     path = data_dir / DICE_KEY_FILE
     if not path.exists():
-        data_dir.mkdir(parents=True, exist_ok=True)
-        try:
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass  # another process created it first
-        else:
-            with os.fdopen(descriptor, "w") as file:
-                file.write(secrets.token_hex(32))
-    return hashlib.sha256(path.read_text().strip().encode()).digest()
+        _create_key_file(path)
+    return hashlib.sha256(_read_key_file(path).encode()).digest()
+
+
+def _create_key_file(path: Path) -> None:
+    """Write a new key beside ``path`` and link it into place: the key file appears whole or
+    not at all, and a key another process linked first is never replaced."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # 0600
+    try:
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_hex(32))
+            file.flush()
+            os.fsync(file.fileno())
+        with contextlib.suppress(FileExistsError):  # another process was first: its key stands
+            os.link(temporary, path)
+    finally:
+        os.unlink(temporary)
+
+
+def _read_key_file(path: Path, attempts: int = 100) -> str:
+    """The key in ``path``; an empty file is one an older process has created and is still
+    writing (it wrote after creating), so it is read again for up to a second."""
+    for _ in range(attempts):
+        key = path.read_text().strip()
+        if key:
+            return key
+        time.sleep(0.01)
+    raise RuntimeError(f"the dice key file {path} is empty: delete it or set BGTD_DICE_KEY")
 
 
 def seal_seed(key: bytes, match_id: UUID, seed: bytes) -> str:
@@ -365,9 +399,20 @@ class MatchService:
         raise ForbiddenError("this token is not a player token of this match")
 
     def _seed(self, state: Match) -> bytes:
-        if state.sealed_seed is None:
+        """The match's server dice seed, checked against the commitment published at its start
+        (rule G-DICE-1): with another dice key the unsealed bytes are no seed of this match."""
+        if state.sealed_seed is None or state.seed_commitment is None:
             raise ConflictError("this match uses entered dice: there is no seed")
-        return unseal_seed(self._dice_key, state.id, state.sealed_seed)
+        seed = unseal_seed(self._dice_key, state.id, state.sealed_seed)
+        if not hmac.compare_digest(seed_commitment(seed), state.seed_commitment):
+            log.error("dice key mismatch: the sealed seed of match %s does not open", state.id)
+            raise DiceKeyMismatchError(
+                "the server dice of this match cannot be rolled: the service's dice key "
+                "(BGTD_DICE_KEY, or dice.key in the data directory) is not the key this match "
+                "was created with, so its sealed seed does not match the published commitment "
+                "(G-DICE-1); nothing was recorded"
+            )
+        return seed
 
 
 _CUBE_COMMANDS: dict[str, Callable[..., list[DomainEvent]]] = {
