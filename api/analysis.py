@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.params import FromQuery, JSONBody
+from litestar.params import JSONBody, QueryParameter
 
 from domain.backgammon import APP_RULES, TOURNAMENT_RULES, Position, RulesOptions
 from domain.backgammon.cache import (
@@ -110,8 +110,8 @@ class AnalysisController(Controller):
     @get("/position", summary="Decode a Position ID (and optionally a Match ID)")
     async def position(
         self,
-        position_id: FromQuery[str],
-        match_id: FromQuery[str | None] = None,
+        position_id: Annotated[str, QueryParameter(min_length=14, max_length=14)],
+        match_id: Annotated[str | None, QueryParameter(min_length=12, max_length=12)] = None,
     ) -> PositionView:
         position = Position.from_position_id(position_id)
         return PositionView(

@@ -17,11 +17,12 @@ from litestar.di import NamedDependency
 from litestar.exceptions import NotAuthorizedException
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
-from api.analysis import LegalPlay, legal_play_items
+from api.analysis import LegalPlay, PositionId, legal_play_items
 from api.audit import MAX_VERSION, StreamEvent, UntilVersion, stream_events, version_query
 from api.auth import bearer_token, director_only, is_director
 from domain.clock import PRESETS
 from domain.errors import InvalidInputError
+from domain.match import MAX_PLAY_LENGTH
 from domain.match import Match as MatchRecord
 from service.bootstrap import Services
 from service.matches import Caller
@@ -49,7 +50,7 @@ class MatchCreate(msgspec.Struct, forbid_unknown_fields=True):
     """``app``: bear-off without pip waste (G-OFF-2) and the app's resignations (G-RESIGN-1)."""
     jacoby: bool = False
     beavers: bool = False
-    tournament_id: str | None = None
+    tournament_id: UUID | None = None
 
 
 class RollCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -63,8 +64,8 @@ class RollCreate(msgspec.Struct, forbid_unknown_fields=True):
 class PlayCreate(msgspec.Struct, forbid_unknown_fields=True):
     """The play in gnubg notation (``"24/18 13/8"``) or the Position ID after it."""
 
-    play: str | None = None
-    position_id: str | None = None
+    play: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PLAY_LENGTH)] | None = None
+    position_id: PositionId | None = None
     side: SideName | None = None
 
 
@@ -219,7 +220,7 @@ class MatchController(Controller):
             rules_preset=data.rules,
             jacoby=data.jacoby,
             beavers=data.beavers,
-            tournament_id=data.tournament_id,
+            tournament_id=str(data.tournament_id) if data.tournament_id else None,
         )
         state = created.match
         return MatchCreated(

@@ -48,6 +48,8 @@ MAX_MATCH_LENGTH = 64
 """GNU Backgammon's longest match (its Match ID cannot hold more)."""
 MAX_CUBE = 1 << 15
 """The Match ID holds log2 of the cube in 4 bits."""
+MAX_PLAY_LENGTH = 64
+"""The longest notation a play is read from: a play of four moves with hits is about 30."""
 SIDES: tuple[Side, Side] = ("a", "b")
 LEVELS: tuple[Level, ...] = ("single", "gammon", "backgammon")
 _LEVEL_NUMBER = {"single": 1, "gammon": 2, "backgammon": 3}
@@ -850,6 +852,8 @@ def _chosen_play(state: Match, notation: str | None, position_id: str | None) ->
             f"no legal play of {_dice_text(state.dice)} leads to position {position_id} (G-LEGAL-1)"
         )
     assert notation is not None
+    if len(notation) > MAX_PLAY_LENGTH:  # parsing is not free: never read an essay
+        raise InvalidInputError("play", f"is at most {MAX_PLAY_LENGTH} characters of notation")
     text = notation.strip()
     for candidate in plays:  # the usual case: the notation the service itself showed
         if cached_format_play(candidate) == text:

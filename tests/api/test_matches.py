@@ -451,6 +451,67 @@ def test_an_if_match_that_is_no_version_is_422(
     assert response.json()["errors"][0]["field"] == "If-Match"
 
 
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"play": "24/18 " * 200_000}, "play"),
+        ({"play": "8/5 6/5 " * 9}, "play"),
+        ({"position_id": "4HPwATDgc/ABMA" * 1000}, "position_id"),
+        ({"position_id": "4HPwATDgc/ABM"}, "position_id"),
+    ],
+)
+def test_an_overlong_play_is_refused_at_the_edge_without_echoing_it(
+    client: Client, opened: dict[str, Any], body: dict[str, Any], field: str
+) -> None:
+    before = version_of(client, opened)
+
+    response = post(client, opened, "plays", body, "a")
+
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == field
+    assert len(response.text) < 500  # the input is not echoed back
+    assert version_of(client, opened) == before
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"position_id": "4HPwATDgc/ABMA" * 100}, "position_id"),
+        ({"position_id": "4HPwATDgc/ABMA", "match_id": "MAHgAAAAAAAE" * 100}, "match_id"),
+    ],
+)
+def test_the_position_analysis_refuses_overlong_ids_without_echoing_them(
+    client: Client, params: dict[str, str], field: str
+) -> None:
+    response = client.get("/api/v1/analysis/position", params=params)
+
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == field
+    assert len(response.text) < 500
+
+
+@pytest.mark.parametrize("tournament_id", ["x" * 5_000_000, "not-a-uuid"])
+def test_a_tournament_id_is_a_uuid_or_the_match_is_refused(
+    client: Client, tournament_id: str
+) -> None:
+    body = {"player_a": "a", "player_b": "b", "tournament_id": tournament_id}
+
+    response = client.post("/api/v1/matches", json=body, headers=DIRECTOR)
+
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "tournament_id"
+    assert len(response.text) < 500
+
+
+def test_a_match_records_the_uuid_of_its_tournament(client: Client) -> None:
+    tournament_id = "0b4e7a52-4f43-4b55-9c53-5f0c2a1f3e9d"
+
+    created = create(client, tournament_id=tournament_id.upper())
+
+    events = client.get(f"/api/v1/matches/{created['id']}/events").json()
+    assert events[0]["data"]["tournament_id"] == tournament_id
+
+
 def test_bad_match_settings_are_422(client: Client) -> None:
     for body in [
         {"player_a": "a", "player_b": "b", "match_length": 7, "jacoby": True},

@@ -264,6 +264,17 @@ def test_malformed_notation_is_invalid_input_naming_the_play_field() -> None:
     assert error.value.field == "play"
 
 
+def test_notation_longer_than_any_play_is_refused_before_it_is_read() -> None:
+    table = Table()
+    table.opening(3, 1)
+
+    with pytest.raises(InvalidInputError) as error:
+        table.do(play, side="a", notation="8/5 6/5 " * 9)
+    assert error.value.field == "play"
+    assert "64 characters" in error.value.message
+    assert len(table.events) == 3
+
+
 def test_only_the_side_on_roll_may_play_or_roll() -> None:
     table = Table()
     table.opening(3, 1)
