@@ -26,15 +26,16 @@ _MS = timedelta(milliseconds=1)
 
 
 class ClockPreset(msgspec.Struct, frozen=True, kw_only=True):
-    """How much time each side has and what running out of it costs."""
+    """How much time each side has and what running out of it costs.
+
+    Each side's reserve lasts the whole match: it is never refilled between games.
+    """
 
     name: ClockPresetName
     delay_ms: int = 0
     bronstein: bool = False
     reserve_ms: int = 0
     reserve_ms_per_point: int = 0
-    reserve_per_game: bool = False
-    """The reserve is refilled at the start of every game (else it lasts the whole match)."""
     runs_between_games: bool = False
     """Breaks between games count against the match time (club rule, G-CLOCK-1)."""
     timeout_outcome: TimeoutOutcome = "gammon"
@@ -75,11 +76,9 @@ CLUB = ClockPreset(
     runs_between_games=True,
     timeout_outcome="match",
 )
-# rule G-CLOCK-2 (seed 001): 11 s per move, then a 1:30 reserve; at expiry the opponent must
-# claim the win, worth a gammon. The app plays single games, so the reserve is per game.
-APP = ClockPreset(
-    name="app", delay_ms=11_000, reserve_ms=90_000, reserve_per_game=True, timeout_outcome="gammon"
-)
+# rule G-CLOCK-2 (seed 001): 11 s per move, then a 1:30 reserve per player (for the match, like
+# every reserve here); at expiry the opponent must claim the win, worth a gammon.
+APP = ClockPreset(name="app", delay_ms=11_000, reserve_ms=90_000, timeout_outcome="gammon")
 # rule G-CLOCK-2 (seed 003): 30 s per move, no reserve. The seed is silent on the consequence;
 # default: as in the app preset, the opponent may claim a gammon.
 ONLINE30 = ClockPreset(name="online30", delay_ms=30_000, timeout_outcome="gammon")
@@ -136,13 +135,6 @@ class MatchClock(msgspec.Struct, frozen=True, kw_only=True):
             reserve_b_ms=reserve_b,
             running=running,
             since=at if running is not None else None,
-        )
-
-    def refill(self, preset: ClockPreset, match_length: int) -> MatchClock:
-        """A new game with a per-game reserve: both reserves back to the start value."""
-        reserve = preset.initial_reserve(match_length)
-        return MatchClock(
-            reserve_a_ms=reserve, reserve_b_ms=reserve, running=self.running, since=self.since
         )
 
     def elapsed(self, at: datetime) -> int:

@@ -503,7 +503,7 @@ def _started(event: MatchStarted) -> Match:
 
 
 def _game_started(state: Match, event: GameStarted) -> dict[str, Any]:
-    changes: dict[str, Any] = {
+    return {
         "game": event.game,
         "crawford": event.crawford,
         "crawford_played": state.crawford_played or event.crawford,
@@ -521,9 +521,6 @@ def _game_started(state: Match, event: GameStarted) -> dict[str, Any]:
         "resignation": None,
         "resumed_phase": None,
     }
-    if state.preset.reserve_per_game:
-        changes["clock"] = state.clock.refill(state.preset, state.match_length)
-    return changes
 
 
 def _opening_roll_made(state: Match, event: OpeningRollMade) -> dict[str, Any]:

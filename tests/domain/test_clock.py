@@ -81,11 +81,3 @@ def test_a_reading_counts_down_the_running_side_only() -> None:
 def test_elapsed_time_is_whole_milliseconds_and_never_negative() -> None:
     assert elapsed_ms(at(0), at(1.0015)) == 1001
     assert elapsed_ms(at(5), at(1)) == 0
-
-
-def test_a_per_game_reserve_is_refilled() -> None:
-    clock = MatchClock(reserve_a_ms=5, reserve_b_ms=0, running="a", since=at(3))
-
-    refilled = clock.refill(APP, 0)
-
-    assert (refilled.reserve_a_ms, refilled.reserve_b_ms, refilled.running) == (90_000, 90_000, "a")

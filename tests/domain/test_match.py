@@ -677,6 +677,21 @@ def test_in_the_app_preset_the_opponent_claims_a_gammon_when_the_reserve_is_used
     assert (won.winner, won.result, won.points, won.reason) == ("b", "gammon", 2, "timeout")
 
 
+def test_the_app_reserve_lasts_the_whole_match_and_is_not_refilled_for_the_next_game() -> None:
+    # rule G-CLOCK-2: "11 s per move, then a 1:30 reserve per player"
+    table = Table(clock="app")
+    table.opening(3, 1)
+    table.wait(41)  # 11 s for the move, then 30 s of side a's reserve
+    table.do(play, side="a", notation="8/5 6/5")
+    table.do(double, side="b")
+
+    table.do(drop, side="a")
+
+    state = table.state
+    assert state.game == 2
+    assert (state.clock.reserve_a_ms, state.clock.reserve_b_ms) == (60_000, 90_000)
+
+
 def test_a_match_without_a_clock_has_nothing_to_claim() -> None:
     table = Table(clock="none")
     table.opening(3, 1)
