@@ -29,8 +29,9 @@ from service.bootstrap import Services
 
 TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running", "completed"]
 RegistrationStatus = Literal[
-    "registered", "waitlisted", "checked_in", "cancelled", "withdrawn", "no_show"
+    "registered", "waitlisted", "standby", "checked_in", "cancelled", "withdrawn", "no_show"
 ]
+"""``standby``: on the waitlist and checked in on site, for a seat released at the start."""
 TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
 T = TypeVar("T")
 CLUB_VENUE = "Sportverein Raigering e.V., Am Pandurenpark 2, 92224 Amberg"
@@ -104,14 +105,25 @@ class Tournament(msgspec.Struct):
     completed_at: datetime | None
 
 
+class StandbyRefund(msgspec.Struct):
+    registration_id: UUID
+    refund_cents: int
+    """The buy-in the standby paid at check-in, to be handed back."""
+
+
 class TournamentStart(msgspec.Struct):
     id: UUID
     status: TournamentStatus
     started_at: datetime
     players: int
+    """Checked-in seat holders, standbys seated at the start included."""
     pot_cents: int
     no_shows: list[UUID]
     """Registrations whose seats were released because they had not checked in."""
+    promoted_standbys: list[UUID]
+    """Standbys (waitlisted, checked in on site) who got a released seat, in waitlist order."""
+    unseated_standbys: list[StandbyRefund]
+    """Standbys left without a seat: still waitlisted, their buy-in is refunded."""
 
 
 class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -139,6 +151,8 @@ class RegistrationCancellation(msgspec.Struct):
     status: Literal["cancelled", "withdrawn"]
     promoted_registration_id: UUID | None
     """The first waitlisted registration, which got the freed seat."""
+    refund_cents: int
+    """A standby leaving the waitlist gets the buy-in paid at check-in back."""
 
 
 class CheckInCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -148,10 +162,14 @@ class CheckInCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 class CheckIn(msgspec.Struct):
     registration_id: UUID
-    status: Literal["checked_in"]
+    status: Literal["checked_in", "standby"]
+    """``standby`` for a waitlisted person: a seat released at the start goes to them."""
     checked_in_at: datetime
     checked_in: int
+    """Checked-in seat holders (standbys not counted)."""
+    standbys: int
     pot_cents: int
+    """80 EUR per checked-in seat holder (rule T-BUYIN-1)."""
 
 
 class Participant(msgspec.Struct):
@@ -181,6 +199,8 @@ class RegistrationRecord(msgspec.Struct):
     checked_in_at: datetime | None
     buy_in_paid_cents: int | None
     withdrawal_reason: str | None
+    refund_cents: int | None
+    """The buy-in to hand back to a standby who left or got no seat."""
 
 
 def _convert(value: object, kind: type[T]) -> T:
@@ -253,7 +273,7 @@ class TournamentController(Controller):
         guards=[director_only],
         status_code=200,
         sync_to_thread=True,
-        summary="Start: no-shows are released, the pot is fixed",
+        summary="Start: no-shows are released, standbys seated, the pot is fixed",
     )
     def start(
         self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
@@ -298,7 +318,8 @@ class RegistrationController(Controller):
         "/{registration_id:uuid}",
         status_code=200,
         sync_to_thread=True,
-        summary="Cancel: the player with their token until the deadline, the director always",
+        summary="Cancel: the player with their token until the deadline (the waitlist until the "
+        "start), the director always until the start",
     )
     def cancel(
         self,
@@ -329,7 +350,7 @@ class RegistrationController(Controller):
         guards=[director_only],
         status_code=200,
         sync_to_thread=True,
-        summary="Check in on site: ID document seen, buy-in paid",
+        summary="Check in on site: ID document seen, buy-in paid (waitlisted: as a standby)",
     )
     def check_in(
         self,

@@ -30,11 +30,13 @@ from domain.text import one_line
 from domain.tokens import token_matches
 
 RegistrationStatus = Literal[
-    "registered", "waitlisted", "checked_in", "cancelled", "withdrawn", "no_show"
+    "registered", "waitlisted", "standby", "checked_in", "cancelled", "withdrawn", "no_show"
 ]
+"""``standby``: waitlisted and checked in on site, ready to take a seat freed at the start."""
 TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running", "completed"]
 SEAT_HOLDING: tuple[RegistrationStatus, ...] = ("registered", "checked_in")
-ACTIVE: tuple[RegistrationStatus, ...] = ("registered", "waitlisted", "checked_in")
+WAITING: tuple[RegistrationStatus, ...] = ("waitlisted", "standby")
+ACTIVE: tuple[RegistrationStatus, ...] = SEAT_HOLDING + WAITING
 
 # The club's defaults (seed 000); every one can be set per tournament.
 DEFAULT_CAPACITY = 20  # rule T-SEAT-1
@@ -174,12 +176,16 @@ class RegistrationCancelled(DomainEvent, frozen=True, kw_only=True):
     """The registration was cancelled in time (or taken off the waitlist)."""
 
     registration_id: UUID
+    refund_cents: int = 0
+    """The buy-in a standby paid on site, to be handed back."""
 
 
 class WaitlistPromoted(DomainEvent, frozen=True, kw_only=True):
     """A freed seat went to the first person on the waitlist (rule T-REG-3)."""
 
     registration_id: UUID
+    checked_in: bool = False
+    """A standby, already checked in on site, takes the seat as a checked-in player."""
 
 
 class LateWithdrawalRecorded(DomainEvent, frozen=True, kw_only=True):
@@ -197,6 +203,24 @@ class PlayerCheckedIn(DomainEvent, frozen=True, kw_only=True):
     buy_in_paid_cents: int
 
 
+class StandbyCheckedIn(DomainEvent, frozen=True, kw_only=True):
+    """A waitlisted person checked in on site as a standby: ID seen, buy-in paid (T-CHECKIN-1).
+
+    A seat released at the start goes to the standbys in waitlist order (T-CHECKIN-2, T-REG-3).
+    """
+
+    registration_id: UUID
+    id_document_seen: bool
+    buy_in_paid_cents: int
+
+
+class StandbyNotSeated(DomainEvent, frozen=True, kw_only=True):
+    """At the start no seat was left for a standby: still waitlisted, the buy-in is refunded."""
+
+    registration_id: UUID
+    refund_cents: int
+
+
 class NoShowReleased(DomainEvent, frozen=True, kw_only=True):
     """At the start, a registered player had not checked in: the seat is released (T-CHECKIN-2)."""
 
@@ -207,6 +231,7 @@ class TournamentStarted(DomainEvent, frozen=True, kw_only=True):
     """Play began with the checked-in players; the pot is fixed (rule T-BUYIN-1)."""
 
     players: int
+    """Checked-in seat holders, standbys promoted at the start included."""
     pot_cents: int
 
 
@@ -222,6 +247,8 @@ TournamentEvent = (
     | WaitlistPromoted
     | LateWithdrawalRecorded
     | PlayerCheckedIn
+    | StandbyCheckedIn
+    | StandbyNotSeated
     | NoShowReleased
     | TournamentStarted
     | TournamentCompleted
@@ -269,8 +296,13 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
             f"tournament {self.id} has no registration {registration_id}"
         )
 
-    def with_status(self, status: RegistrationStatus) -> list[Registration]:
-        return [r for r in self.registrations if r.status == status]
+    def with_status(self, *statuses: RegistrationStatus) -> list[Registration]:
+        """Registrations in any of ``statuses``, in the order of arrival."""
+        return [r for r in self.registrations if r.status in statuses]
+
+    def waiting(self) -> list[Registration]:
+        """The waitlist in its order, standbys (checked in on site) included (rule T-REG-3)."""
+        return self.with_status(*WAITING)
 
     @property
     def seats_taken(self) -> int:
@@ -346,11 +378,16 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
         case RegistrationCancelled():
             return _set_status(state, version, event.registration_id, "cancelled")
         case WaitlistPromoted():
-            return _set_status(state, version, event.registration_id, "registered")
+            status: RegistrationStatus = "checked_in" if event.checked_in else "registered"
+            return _set_status(state, version, event.registration_id, status)
         case LateWithdrawalRecorded():
             return _set_status(state, version, event.registration_id, "withdrawn")
         case PlayerCheckedIn():
             return _set_status(state, version, event.registration_id, "checked_in")
+        case StandbyCheckedIn():
+            return _set_status(state, version, event.registration_id, "standby")
+        case StandbyNotSeated():
+            return _set_status(state, version, event.registration_id, "waitlisted")
         case NoShowReleased():
             return _set_status(state, version, event.registration_id, "no_show")
         case TournamentStarted():
@@ -506,7 +543,10 @@ def cancel_registration(
 ) -> list[TournamentEvent]:
     """Cancel (Abmeldung) until the deadline; afterwards only the director, as a late withdrawal.
 
-    rule T-CANCEL-1: players may cancel until the Thursday before, 18:00 local time.
+    rule T-CANCEL-1: players may cancel a seat until the Thursday before, 18:00 local time;
+    the waitlist holds no seat, so leaving it is possible until the start.
+    rule T-FMT-5: until the start the director may also withdraw a checked-in player, so that
+    the pot and round 1 count only who plays.
     rule T-REG-3: a freed seat goes to the first person on the waitlist.
     """
     registration = state.registration(registration_id)
@@ -518,19 +558,30 @@ def cancel_registration(
         raise TournamentStateError(
             "the tournament is running: record a withdrawal instead of a cancellation"
         )
-    if registration.status not in ("registered", "waitlisted"):
+    version = state.version + 1
+    if registration.status in WAITING:
+        return [
+            RegistrationCancelled(
+                originator_id=state.id,
+                originator_version=version,
+                timestamp=now,
+                actor=actor,
+                registration_id=registration_id,
+                refund_cents=state.buy_in_cents if registration.status == "standby" else 0,
+            )
+        ]
+    if registration.status not in SEAT_HOLDING:
         raise TournamentStateError(
             f"the registration is {registration.status.replace('_', ' ')}",
             registration_status=registration.status,
         )
-    late = now > state.cancellation_until
+    late = now > state.cancellation_until or registration.status == "checked_in"
     if late and not by_director:
         until = state.local(state.cancellation_until)
         raise CancellationClosedError(
             f"cancellation was possible until {until}; ask the tournament director",
             cancellation_until=until,
         )
-    version = state.version + 1
     events: list[TournamentEvent] = [
         LateWithdrawalRecorded(
             originator_id=state.id,
@@ -540,7 +591,7 @@ def cancel_registration(
             registration_id=registration_id,
             reason=reason,
         )
-        if late and registration.status == "registered"
+        if late
         else RegistrationCancelled(
             originator_id=state.id,
             originator_version=version,
@@ -549,16 +600,15 @@ def cancel_registration(
             registration_id=registration_id,
         )
     ]
-    waiting = state.with_status("waitlisted")
-    if registration.status == "registered" and waiting:
-        first_waiting = min(waiting, key=lambda r: r.sequence)
+    if waiting := state.waiting():
         events.append(
             WaitlistPromoted(
                 originator_id=state.id,
                 originator_version=version + 1,
                 timestamp=now,
                 actor=actor,
-                registration_id=first_waiting.id,
+                registration_id=waiting[0].id,
+                checked_in=waiting[0].status == "standby",
             )
         )
     return events
@@ -573,7 +623,10 @@ def check_in(
     now: datetime,
     actor: str,
 ) -> list[TournamentEvent]:
-    """rule T-CHECKIN-1: on site from the opening time, ID document seen, buy-in paid."""
+    """rule T-CHECKIN-1: on site from the opening time, ID document seen, buy-in paid.
+
+    A registered player checks in for their seat; a waitlisted person as a standby.
+    """
     if id_document_seen is not True:
         raise InvalidInputError("id_document_seen", "a valid ID document must be seen")
     if buy_in_paid_cents != state.buy_in_cents:
@@ -588,14 +641,16 @@ def check_in(
     if now < state.check_in_opens:
         opens = state.local(state.check_in_opens)
         raise CheckInClosedError(f"check-in opens at {opens}", check_in_opens=opens)
-    if registration.status != "registered":
+    if registration.status not in ("registered", "waitlisted"):
         raise TournamentStateError(
-            f"only a registered player can check in; this one is "
+            f"only a registered or waitlisted person can check in; this one is "
             f"{registration.status.replace('_', ' ')}",
             registration_status=registration.status,
         )
+    # rule T-CHECKIN-2: a waitlisted person on site checks in as a standby for a released seat
+    recorded = PlayerCheckedIn if registration.status == "registered" else StandbyCheckedIn
     return [
-        PlayerCheckedIn(
+        recorded(
             originator_id=state.id,
             originator_version=state.version + 1,
             timestamp=now,
@@ -608,7 +663,12 @@ def check_in(
 
 
 def start(state: Tournament, *, now: datetime, actor: str) -> list[TournamentEvent]:
-    """Begin play: no-shows release their seats (T-CHECKIN-2); the pot is fixed (T-BUYIN-1)."""
+    """Begin play with the checked-in players; the pot is fixed (rule T-BUYIN-1).
+
+    rule T-CHECKIN-2: registered players who did not check in are no-shows, their seats are
+    released; rule T-REG-3: released seats go to the standbys (waitlisted, checked in on site)
+    in waitlist order. Standbys left without a seat stay waitlisted and get the buy-in back.
+    """
     if state.started_at is not None:
         raise TournamentStateError("the tournament has already started")
     if now < state.check_in_opens:
@@ -616,7 +676,10 @@ def start(state: Tournament, *, now: datetime, actor: str) -> list[TournamentEve
         raise TournamentStateError(
             f"the tournament can start once check-in has opened ({opens})", check_in_opens=opens
         )
-    players = len(state.with_status("checked_in"))
+    checked_in = len(state.with_status("checked_in"))
+    standbys = state.with_status("standby")
+    seated = standbys[: state.capacity - checked_in]
+    players = checked_in + len(seated)
     if players < MIN_PLAYERS_TO_START:
         raise TournamentStateError(
             f"{players} player(s) checked in; at least {MIN_PLAYERS_TO_START} are needed",
@@ -624,7 +687,7 @@ def start(state: Tournament, *, now: datetime, actor: str) -> list[TournamentEve
         )
     version = state.version
     events: list[TournamentEvent] = []
-    for registration in sorted(state.with_status("registered"), key=lambda r: r.sequence):
+    for registration in state.with_status("registered"):
         version += 1
         events.append(
             NoShowReleased(
@@ -633,6 +696,30 @@ def start(state: Tournament, *, now: datetime, actor: str) -> list[TournamentEve
                 timestamp=now,
                 actor=actor,
                 registration_id=registration.id,
+            )
+        )
+    for registration in seated:
+        version += 1
+        events.append(
+            WaitlistPromoted(
+                originator_id=state.id,
+                originator_version=version,
+                timestamp=now,
+                actor=actor,
+                registration_id=registration.id,
+                checked_in=True,
+            )
+        )
+    for registration in standbys[len(seated) :]:
+        version += 1
+        events.append(
+            StandbyNotSeated(
+                originator_id=state.id,
+                originator_version=version,
+                timestamp=now,
+                actor=actor,
+                registration_id=registration.id,
+                refund_cents=state.buy_in_cents,
             )
         )
     events.append(

@@ -17,12 +17,15 @@ from domain.tournament import (
     RegistrationCancelled,
     RegistrationFacts,
     RegistrationWaitlisted,
+    StandbyCheckedIn,
+    StandbyNotSeated,
     WaitlistPromoted,
     display_name,
 )
 from projections.runner import Projection
 
-_PUBLIC_STATUSES = ("registered", "checked_in", "waitlisted")
+_PUBLIC_STATUSES = ("registered", "checked_in", "waitlisted", "standby")
+_WAITING = ("waitlisted", "standby")
 _COLUMNS = (
     "registration_id",
     "tournament_id",
@@ -40,6 +43,7 @@ _COLUMNS = (
     "checked_in_at",
     "buy_in_paid_cents",
     "withdrawal_reason",
+    "refund_cents",
 )
 
 
@@ -48,6 +52,7 @@ class ParticipantsProjection(Projection):
 
     name = "participants"
     tables = ("participants",)
+    version = 2
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -56,7 +61,7 @@ class ParticipantsProjection(Projection):
             "first_name TEXT NOT NULL, last_name TEXT NOT NULL, display_name TEXT NOT NULL, "
             "email TEXT NOT NULL, age INTEGER, birth_date TEXT, status TEXT NOT NULL, "
             "registered_at TEXT NOT NULL, updated_at TEXT NOT NULL, checked_in_at TEXT, "
-            "buy_in_paid_cents INTEGER, withdrawal_reason TEXT)"
+            "buy_in_paid_cents INTEGER, withdrawal_reason TEXT, refund_cents INTEGER)"
         )
         db.execute(
             "CREATE INDEX IF NOT EXISTS participants_by_tournament "
@@ -75,9 +80,12 @@ class ParticipantsProjection(Projection):
         self, event: RegistrationCancelled, db: sqlite_utils.Database
     ) -> None:
         _set_status(db, event, event.registration_id, "cancelled")
+        if event.refund_cents:
+            _set_refund(db, event.registration_id, event.refund_cents)
 
     def waitlist_promoted(self, event: WaitlistPromoted, db: sqlite_utils.Database) -> None:
-        _set_status(db, event, event.registration_id, "registered")
+        status = "checked_in" if event.checked_in else "registered"
+        _set_status(db, event, event.registration_id, status)
 
     def late_withdrawal_recorded(
         self, event: LateWithdrawalRecorded, db: sqlite_utils.Database
@@ -90,11 +98,15 @@ class ParticipantsProjection(Projection):
 
     def player_checked_in(self, event: PlayerCheckedIn, db: sqlite_utils.Database) -> None:
         _set_status(db, event, event.registration_id, "checked_in")
-        db.execute(
-            "UPDATE participants SET checked_in_at = ?, buy_in_paid_cents = ? "
-            "WHERE registration_id = ?",
-            [event.timestamp.isoformat(), event.buy_in_paid_cents, str(event.registration_id)],
-        )
+        _set_check_in(db, event)
+
+    def standby_checked_in(self, event: StandbyCheckedIn, db: sqlite_utils.Database) -> None:
+        _set_status(db, event, event.registration_id, "standby")
+        _set_check_in(db, event)
+
+    def standby_not_seated(self, event: StandbyNotSeated, db: sqlite_utils.Database) -> None:
+        _set_status(db, event, event.registration_id, "waitlisted")
+        _set_refund(db, event.registration_id, event.refund_cents)
 
     def no_show_released(self, event: NoShowReleased, db: sqlite_utils.Database) -> None:
         _set_status(db, event, event.registration_id, "no_show")
@@ -131,6 +143,21 @@ def _set_status(
     )
 
 
+def _set_check_in(db: sqlite_utils.Database, event: PlayerCheckedIn | StandbyCheckedIn) -> None:
+    db.execute(
+        "UPDATE participants SET checked_in_at = ?, buy_in_paid_cents = ? "
+        "WHERE registration_id = ?",
+        [event.timestamp.isoformat(), event.buy_in_paid_cents, str(event.registration_id)],
+    )
+
+
+def _set_refund(db: sqlite_utils.Database, registration_id: Any, refund_cents: int) -> None:
+    db.execute(
+        "UPDATE participants SET refund_cents = ? WHERE registration_id = ?",
+        [refund_cents, str(registration_id)],
+    )
+
+
 def list_participants(db: sqlite_utils.Database, tournament_id: str) -> list[dict[str, Any]]:
     """Public: seat holders in order of registration, then the waitlist in its order."""
     return [
@@ -149,13 +176,13 @@ def list_registrations(db: sqlite_utils.Database, tournament_id: str) -> list[di
     """Director: every registration with personal data, status and waitlist position."""
     cursor = db.execute(
         f"SELECT {', '.join(_COLUMNS)} FROM participants WHERE tournament_id = ? "
-        "ORDER BY status = 'waitlisted', sequence",
-        [tournament_id],
+        "ORDER BY status IN (?, ?), sequence",
+        [tournament_id, *_WAITING],
     )
     rows = [dict(zip(_COLUMNS, values, strict=True)) for values in cursor.fetchall()]
     position = 0
     for row in rows:
-        if row["status"] == "waitlisted":
+        if row["status"] in _WAITING:
             position += 1
             row["waitlist_position"] = position
         else:

@@ -14,6 +14,8 @@ from domain.tournament import (
     RegistrationCancelled,
     RegistrationStatus,
     RegistrationWaitlisted,
+    StandbyCheckedIn,
+    StandbyNotSeated,
     TournamentScheduled,
     WaitlistPromoted,
 )
@@ -24,6 +26,7 @@ _COUNTERS: dict[str, tuple[str, ...]] = {
     "registered": ("taken",),
     "checked_in": ("taken", "checked_in"),
     "waitlisted": ("waitlist",),
+    "standby": ("waitlist",),  # checked in on site, still waiting for a seat
 }
 
 
@@ -32,6 +35,7 @@ class SeatsProjection(Projection):
 
     name = "seats"
     tables = ("seats", "seat_registrations")
+    version = 2
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -64,7 +68,7 @@ class SeatsProjection(Projection):
         self._move(db, event.registration_id, "cancelled")
 
     def waitlist_promoted(self, event: WaitlistPromoted, db: sqlite_utils.Database) -> None:
-        self._move(db, event.registration_id, "registered")
+        self._move(db, event.registration_id, "checked_in" if event.checked_in else "registered")
 
     def late_withdrawal_recorded(
         self, event: LateWithdrawalRecorded, db: sqlite_utils.Database
@@ -73,6 +77,12 @@ class SeatsProjection(Projection):
 
     def player_checked_in(self, event: PlayerCheckedIn, db: sqlite_utils.Database) -> None:
         self._move(db, event.registration_id, "checked_in")
+
+    def standby_checked_in(self, event: StandbyCheckedIn, db: sqlite_utils.Database) -> None:
+        self._move(db, event.registration_id, "standby")
+
+    def standby_not_seated(self, event: StandbyNotSeated, db: sqlite_utils.Database) -> None:
+        self._move(db, event.registration_id, "waitlisted")
 
     def no_show_released(self, event: NoShowReleased, db: sqlite_utils.Database) -> None:
         # rule T-CHECKIN-2: a no-show's seat is released at the start

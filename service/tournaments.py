@@ -270,10 +270,14 @@ class TournamentService:
             (e.registration_id for e in events if isinstance(e, tournaments.WaitlistPromoted)),
             None,
         )
+        refund = sum(
+            e.refund_cents for e in events if isinstance(e, tournaments.RegistrationCancelled)
+        )
         return {
             "registration_id": registration_id,
             "status": state.registration(registration_id).status,
             "promoted_registration_id": promoted,
+            "refund_cents": refund,
         }
 
     def check_in(
@@ -285,7 +289,10 @@ class TournamentService:
         buy_in_paid_cents: int,
         actor: str = DIRECTOR,
     ) -> dict[str, Any]:
-        """rule T-CHECKIN-1: ID document seen and buy-in paid, inside the check-in window."""
+        """rule T-CHECKIN-1: ID document seen and buy-in paid, inside the check-in window.
+
+        A waitlisted person checks in as a standby for a seat released at the start.
+        """
         state, events = self._execute(
             tournament_id,
             self._load_tournament,
@@ -305,11 +312,14 @@ class TournamentService:
             "status": state.registration(registration_id).status,
             "checked_in_at": events[-1].timestamp.astimezone(self._zone),
             "checked_in": checked_in,
+            "standbys": len(state.with_status("standby")),
+            # rule T-BUYIN-1: the pot counts seated players; a standby's buy-in is held apart
             "pot_cents": checked_in * state.pot_share_cents,
         }
 
     def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> dict[str, Any]:
-        """rules T-CHECKIN-2, T-BUYIN-1: no-shows released, the pot fixed, play begins."""
+        """rules T-CHECKIN-2, T-REG-3, T-BUYIN-1: no-shows released, standbys seated, the pot
+        fixed, play begins; standbys left without a seat are listed for their refund."""
         state, events = self._execute(
             tournament_id,
             self._load_tournament,
@@ -325,6 +335,14 @@ class TournamentService:
             "pot_cents": state.pot_cents,
             "no_shows": [
                 e.registration_id for e in events if isinstance(e, tournaments.NoShowReleased)
+            ],
+            "promoted_standbys": [
+                e.registration_id for e in events if isinstance(e, tournaments.WaitlistPromoted)
+            ],
+            "unseated_standbys": [
+                {"registration_id": e.registration_id, "refund_cents": e.refund_cents}
+                for e in events
+                if isinstance(e, tournaments.StandbyNotSeated)
             ],
         }
 
@@ -452,7 +470,7 @@ class TournamentService:
 
 
 def _waitlist_position(state: Tournament, registration_id: UUID) -> int | None:
-    waiting = sorted(state.with_status("waitlisted"), key=lambda r: r.sequence)
+    waiting = state.waiting()
     return next((i for i, r in enumerate(waiting, start=1) if r.id == registration_id), None)
 
 

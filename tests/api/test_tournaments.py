@@ -268,6 +268,7 @@ def test_cancellation_promotes_the_waitlist_until_the_deadline_then_409(
         "registration_id": receipts[4]["registration_id"],
         "status": "cancelled",
         "promoted_registration_id": first_waiting["registration_id"],
+        "refund_cents": 0,
     }
     seats = client.get(f"/api/v1/tournaments/{tournament}/seats").json()
     assert (seats["taken"], seats["waitlist"]) == (20, 2)
@@ -378,6 +379,136 @@ def test_check_in_and_start_release_no_shows_and_fix_the_pot(
     assert statuses == ["checked_in"] * 4  # no-shows are not listed publicly
     again = client.post(f"/api/v1/tournaments/{tournament}/start", headers=DIRECTOR)
     assert again.status_code == 409
+
+
+def test_waitlisted_people_on_site_take_the_seats_of_no_shows_at_the_start(
+    client: Client, clock: MovableClock
+) -> None:
+    # rules T-CHECKIN-2, T-REG-3, T-BUYIN-1: 4 seats; #1, #2 check in, #3, #4 do not come;
+    # of the waitlist #6 and #5 check in as standbys (in that order), #7 as well, #8 stays home
+    tournament = schedule(client, capacity=4)["id"]
+    receipts = [register(client, tournament, n) for n in range(1, 9)]
+    advance_to(client, clock, CHECK_IN_OPENS)
+    paid = {"id_document_seen": True, "buy_in_paid_cents": 10000}
+    path = f"/api/v1/tournaments/{tournament}/registrations/{{}}/check-in"
+    for number in (1, 2, 6, 5, 7):
+        response = client.post(
+            path.format(receipts[number - 1]["registration_id"]), json=paid, headers=DIRECTOR
+        )
+        assert response.status_code == 200, response.text
+    standby = response.json()
+    assert (standby["status"], standby["checked_in"], standby["standbys"]) == ("standby", 2, 3)
+    assert standby["pot_cents"] == 16000  # the pot counts seated players only
+    seats = client.get(f"/api/v1/tournaments/{tournament}/seats").json()
+    assert seats == {"capacity": 4, "taken": 4, "free": 0, "waitlist": 4, "checked_in": 2}
+
+    started = client.post(f"/api/v1/tournaments/{tournament}/start", headers=DIRECTOR)
+    assert started.status_code == 200, started.text
+    body = started.json()
+    ids = [r["registration_id"] for r in receipts]
+    assert body["no_shows"] == [ids[2], ids[3]]
+    assert body["promoted_standbys"] == [ids[4], ids[5]]  # waitlist order, not check-in order
+    assert body["unseated_standbys"] == [{"registration_id": ids[6], "refund_cents": 10000}]
+    assert (body["players"], body["pot_cents"]) == (4, 32000)
+    seats = client.get(f"/api/v1/tournaments/{tournament}/seats").json()
+    assert seats == {"capacity": 4, "taken": 4, "free": 0, "waitlist": 2, "checked_in": 4}
+    records = {
+        r["registration_id"]: r
+        for r in client.get(
+            f"/api/v1/tournaments/{tournament}/registrations", headers=DIRECTOR
+        ).json()
+    }
+    assert [records[i]["status"] for i in ids] == [
+        "checked_in",
+        "checked_in",
+        "no_show",
+        "no_show",
+        "checked_in",
+        "checked_in",
+        "waitlisted",
+        "waitlisted",
+    ]
+    assert records[ids[4]]["checked_in_at"] == "2026-04-18T12:30:00+02:00"
+    assert (records[ids[6]]["refund_cents"], records[ids[7]]["refund_cents"]) == (10000, None)
+    assert [records[i]["waitlist_position"] for i in ids[6:]] == [1, 2]
+
+
+def test_a_waitlisted_person_leaves_the_waitlist_after_the_deadline(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-CANCEL-1: the deadline binds seats; the waitlist holds none
+    tournament = schedule(client, capacity=2)["id"]
+    receipts = [register(client, tournament, n) for n in range(1, 5)]
+    advance_to(client, clock, CHECK_IN_OPENS)
+    seated = client.delete(
+        f"/api/v1/tournaments/{tournament}/registrations/{receipts[0]['registration_id']}",
+        headers={"Authorization": f"Bearer {receipts[0]['player_token']}"},
+    )
+    assert seated.status_code == 409
+    waiting = client.delete(
+        f"/api/v1/tournaments/{tournament}/registrations/{receipts[3]['registration_id']}",
+        headers={"Authorization": f"Bearer {receipts[3]['player_token']}"},
+    )
+    assert waiting.status_code == 200, waiting.text
+    assert waiting.json() == {
+        "registration_id": receipts[3]["registration_id"],
+        "status": "cancelled",
+        "promoted_registration_id": None,
+        "refund_cents": 0,
+    }
+    # a standby who goes home before the start gets the buy-in back
+    client.post(
+        f"/api/v1/tournaments/{tournament}/registrations/{receipts[2]['registration_id']}/check-in",
+        json={"id_document_seen": True, "buy_in_paid_cents": 10000},
+        headers=DIRECTOR,
+    )
+    standby = client.delete(
+        f"/api/v1/tournaments/{tournament}/registrations/{receipts[2]['registration_id']}",
+        headers={"Authorization": f"Bearer {receipts[2]['player_token']}"},
+    )
+    assert standby.status_code == 200, standby.text
+    assert standby.json()["refund_cents"] == 10000
+    seats = client.get(f"/api/v1/tournaments/{tournament}/seats").json()
+    assert (seats["taken"], seats["waitlist"]) == (2, 0)
+
+
+def test_the_director_withdraws_a_checked_in_player_before_the_start(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-5: someone who leaves before the start is neither in the pot nor in round 1;
+    # the seat goes to the first waiting person (here a standby, checked in already)
+    tournament = schedule(client, capacity=3)["id"]
+    receipts = [register(client, tournament, n) for n in range(1, 5)]
+    advance_to(client, clock, CHECK_IN_OPENS)
+    paid = {"id_document_seen": True, "buy_in_paid_cents": 10000}
+    for receipt in receipts:
+        checked = client.post(
+            f"/api/v1/tournaments/{tournament}/registrations/{receipt['registration_id']}/check-in",
+            json=paid,
+            headers=DIRECTOR,
+        )
+        assert checked.status_code == 200, checked.text
+    assert checked.json()["status"] == "standby"
+    path = f"/api/v1/tournaments/{tournament}/registrations/{receipts[1]['registration_id']}"
+    by_player = client.delete(
+        path, headers={"Authorization": f"Bearer {receipts[1]['player_token']}"}
+    )
+    assert by_player.status_code == 409
+    withdrawn = client.delete(path + "?reason=unwell", headers=DIRECTOR)
+    assert withdrawn.status_code == 200, withdrawn.text
+    assert withdrawn.json() == {
+        "registration_id": receipts[1]["registration_id"],
+        "status": "withdrawn",
+        "promoted_registration_id": receipts[3]["registration_id"],
+        "refund_cents": 0,
+    }
+    seats = client.get(f"/api/v1/tournaments/{tournament}/seats").json()
+    assert seats == {"capacity": 3, "taken": 3, "free": 0, "waitlist": 0, "checked_in": 3}
+    assert client.get(f"/api/v1/tournaments/{tournament}").json()["pot_cents"] == 24000
+    started = client.post(f"/api/v1/tournaments/{tournament}/start", headers=DIRECTOR).json()
+    assert (started["players"], started["pot_cents"], started["no_shows"]) == (3, 24000, [])
+    public = client.get(f"/api/v1/tournaments/{tournament}/participants").json()
+    assert receipts[1]["player_id"] not in [p["player_id"] for p in public]
 
 
 def test_registration_after_the_start_is_refused_and_nothing_stored(

@@ -28,6 +28,8 @@ from domain.tournament import (
     RegistrationClosedError,
     RegistrationNotFoundError,
     RegistrationWaitlisted,
+    StandbyCheckedIn,
+    StandbyNotSeated,
     Tournament,
     TournamentCompleted,
     TournamentEvent,
@@ -55,7 +57,11 @@ BEFORE_DEADLINE = datetime(2026, 4, 16, 15, 59, tzinfo=UTC)  # 17:59 in Berlin
 DEADLINE = datetime(2026, 4, 16, 16, 0, tzinfo=UTC)  # Thursday 16.04.2026 18:00 +02:00
 AFTER_DEADLINE = DEADLINE + timedelta(minutes=1)
 CHECK_IN = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)  # 12:30 in Berlin
+START = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)  # 13:00 in Berlin
 SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
+CLUB_OF_TWO = TournamentPlan(name="Zu zweit", date="2026-04-18", venue="Amberg", capacity=2)
+CLUB_OF_THREE = TournamentPlan(name="Zu dritt", date="2026-04-18", venue="Amberg", capacity=3)
+CLUB_OF_FOUR = TournamentPlan(name="Zu viert", date="2026-04-18", venue="Amberg", capacity=4)
 
 
 def scheduled(plan: TournamentPlan = SPRING) -> list[TournamentEvent]:
@@ -426,7 +432,7 @@ def test_a_cancellation_before_the_deadline_promotes_the_first_waitlisted() -> N
         now=BEFORE_DEADLINE,
         actor="player",
     )
-    assert [type(e) for e in events] == [RegistrationCancelled, WaitlistPromoted]
+    assert [type(e).__name__ for e in events] == ["RegistrationCancelled", "WaitlistPromoted"]
     assert isinstance(events[1], WaitlistPromoted)
     assert events[1].registration_id == UUID(int=21)
     after = fold(evolve, state, events)
@@ -491,6 +497,82 @@ def test_leaving_the_waitlist_promotes_nobody() -> None:
         actor="player",
     )
     assert isinstance(event, RegistrationCancelled)
+
+
+def test_a_waitlisted_person_may_leave_the_waitlist_after_the_deadline() -> None:
+    # rule T-CANCEL-1 binds seats: the waitlist holds none, so leaving it is never late
+    state = with_players(22)
+    [event] = cancel_registration(
+        state,
+        UUID(int=22),
+        by_director=False,
+        player_token="token-22",
+        now=AFTER_DEADLINE,
+        actor="player",
+    )
+    assert isinstance(event, RegistrationCancelled)
+    assert event.refund_cents == 0
+
+
+def test_a_standby_who_leaves_the_waitlist_gets_the_buy_in_back() -> None:
+    state = checked_in(with_players(21), 21)
+    [event] = cancel_registration(
+        state, UUID(int=21), by_director=False, player_token="token-21", now=CHECK_IN, actor="p"
+    )
+    assert isinstance(event, RegistrationCancelled)
+    assert event.refund_cents == 10000
+
+
+def test_the_director_withdraws_a_checked_in_player_before_the_start() -> None:
+    # rules T-FMT-5, T-CANCEL-1: the seat is released and goes to the first waiting person,
+    # here a standby who is checked in already; the pot and round 1 count only who plays
+    state = checked_in(with_players(21), 1, 2, 3, 21)
+    events = cancel_registration(
+        state,
+        UUID(int=1),
+        by_director=True,
+        player_token=None,
+        now=CHECK_IN,
+        actor="director",
+        reason="went home",
+    )
+    assert [type(e) for e in events] == [LateWithdrawalRecorded, WaitlistPromoted]
+    withdrawn, promoted = events
+    assert isinstance(withdrawn, LateWithdrawalRecorded)
+    assert withdrawn.reason == "went home"
+    assert isinstance(promoted, WaitlistPromoted)
+    assert (promoted.registration_id, promoted.checked_in) == (UUID(int=21), True)
+    after = fold(evolve, state, events)
+    assert after is not None
+    assert after.registration(UUID(int=1)).status == "withdrawn"
+    assert after.seats_taken == 20
+    started = start(after, now=START, actor="director")[-1]
+    assert isinstance(started, TournamentStarted)
+    assert (started.players, started.pot_cents) == (3, 24000)  # #2, #3 and #21
+
+
+def test_a_promotion_during_check_in_seats_a_waitlisted_person_who_is_not_there_yet() -> None:
+    # rule T-REG-3: the first waiting person gets the seat; they still have to check in
+    state = checked_in(with_players(22), 1, 22)
+    events = cancel_registration(
+        state, UUID(int=1), by_director=True, player_token=None, now=CHECK_IN, actor="director"
+    )
+    promoted = events[-1]
+    assert isinstance(promoted, WaitlistPromoted)
+    assert (promoted.registration_id, promoted.checked_in) == (UUID(int=21), False)
+
+
+def test_a_player_cannot_withdraw_their_own_checked_in_registration() -> None:
+    # rule T-CANCEL-1: after the deadline only the director records a withdrawal
+    with pytest.raises(CancellationClosedError):
+        cancel_registration(
+            checked_in(with_players(2), 1),
+            UUID(int=1),
+            by_director=False,
+            player_token="token-1",
+            now=CHECK_IN,
+            actor="player",
+        )
 
 
 def test_another_players_token_cannot_cancel_a_registration() -> None:
@@ -599,9 +681,76 @@ def test_check_in_needs_an_id_document_and_the_full_buy_in(
     assert raised.value.field == field
 
 
-def test_a_waitlisted_player_cannot_check_in() -> None:
+def test_a_waitlisted_person_checks_in_as_a_standby() -> None:
+    # rules T-CHECKIN-1, T-CHECKIN-2: on site, ID seen and buy-in paid, waiting for a seat
+    [event] = check_in(
+        with_players(21),
+        UUID(int=21),
+        id_document_seen=True,
+        buy_in_paid_cents=10000,
+        now=CHECK_IN,
+        actor="director",
+    )
+    assert isinstance(event, StandbyCheckedIn)
+    assert (event.id_document_seen, event.buy_in_paid_cents) == (True, 10000)
+    state = checked_in(with_players(22), 22)
+    assert state.registration(UUID(int=22)).status == "standby"
+    assert state.seats_taken == 20
+    assert [r.id for r in state.waiting()] == [UUID(int=21), UUID(int=22)]
     with pytest.raises(TournamentStateError):
-        checked_in(with_players(21), 21)
+        checked_in(state, 22)  # only once
+
+
+def test_at_the_start_released_seats_go_to_standbys_in_waitlist_order() -> None:
+    # rules T-CHECKIN-2, T-REG-3: 3 seats; #1 and #2 checked in, #3 is a no-show; #4 and #5
+    # wait and are on site (#5 checked in first), #6 waits at home
+    state = checked_in(with_players(6, CLUB_OF_THREE), 1, 2, 5, 4)
+    events = start(state, now=START, actor="director")
+    assert [(type(e).__name__, e.registration_id) for e in events[:-1]] == [  # type: ignore[union-attr]
+        ("NoShowReleased", UUID(int=3)),
+        ("WaitlistPromoted", UUID(int=4)),
+        ("StandbyNotSeated", UUID(int=5)),
+    ]
+    promoted, not_seated, started = events[1], events[2], events[3]
+    assert isinstance(promoted, WaitlistPromoted)
+    assert promoted.checked_in
+    assert isinstance(not_seated, StandbyNotSeated)
+    assert not_seated.refund_cents == 10000  # the standby's buy-in goes back
+    # rule T-BUYIN-1: the pot counts the seated checked-in players only, 80 EUR each
+    assert isinstance(started, TournamentStarted)
+    assert (started.players, started.pot_cents) == (3, 24000)
+    assert [e.originator_version for e in events] == list(
+        range(state.version + 1, state.version + 5)
+    )
+    after = fold(evolve, state, events)
+    assert after is not None
+    assert [r.id for r in after.with_status("checked_in")] == [UUID(int=n) for n in (1, 2, 4)]
+    assert [r.id for r in after.waiting()] == [UUID(int=5), UUID(int=6)]
+    assert after.registration(UUID(int=5)).status == "waitlisted"
+
+
+def test_every_standby_gets_a_seat_when_enough_are_released() -> None:
+    # rule T-CHECKIN-2: two no-shows, two standbys; the tournament starts with four seats taken
+    state = checked_in(with_players(6, CLUB_OF_FOUR), 2, 3, 6, 5)
+    events = start(state, now=START, actor="director")
+    assert [type(e) for e in events] == [
+        NoShowReleased,
+        NoShowReleased,
+        WaitlistPromoted,
+        WaitlistPromoted,
+        TournamentStarted,
+    ]
+    started = events[-1]
+    assert isinstance(started, TournamentStarted)
+    assert (started.players, started.pot_cents) == (4, 32000)
+
+
+def test_standbys_count_towards_the_players_needed_to_start() -> None:
+    state = checked_in(with_players(3, CLUB_OF_TWO), 1, 3)  # #2 does not come, #3 waits on site
+    events = start(state, now=START, actor="director")
+    started = events[-1]
+    assert isinstance(started, TournamentStarted)
+    assert started.players == 2
 
 
 def test_a_player_checks_in_only_once() -> None:
