@@ -1009,7 +1009,8 @@ def claim_timeout(
     """Claim a win on time, checked against the clock at ``now`` (G-CLOCK-1, G-CLOCK-2).
 
     Club preset: the side out of time loses the match. App and online30: the game is won as
-    a gammon, times the cube.
+    a gammon, times the cube (in a money session with the Jacoby rule, a single while the cube
+    is centred, G-CUBE-3).
     """
     _require_playing(state)
     preset = state.preset
@@ -1041,7 +1042,7 @@ def claim_timeout(
             MatchWon, winner=side, score_a=state.score_a, score_b=state.score_b, reason="timeout"
         )
     else:
-        _end_game(state, batch, side, "gammon", "timeout", 2 * state.cube_value)
+        _end_game(state, batch, side, "gammon", "timeout", _level_points(state, "gammon"))
     return batch.events
 
 

@@ -692,6 +692,19 @@ def test_the_app_reserve_lasts_the_whole_match_and_is_not_refilled_for_the_next_
     assert (state.clock.reserve_a_ms, state.clock.reserve_b_ms) == (60_000, 90_000)
 
 
+def test_a_timeout_gammon_counts_single_under_jacoby_while_the_cube_is_centred() -> None:
+    # rules G-CLOCK-2 and G-CUBE-3: a game won on time scores as any other gammon
+    table = Table(clock="app", match_length=0, jacoby=True)
+    table.opening(3, 1)
+    table.wait(102)
+
+    events = table.do(claim_timeout, side="b")
+
+    won = next(event for event in events if isinstance(event, GameWon))
+    assert (won.result, won.reason, won.cube, won.points) == ("gammon", "timeout", 1, 1)
+    assert (table.state.score_a, table.state.score_b) == (0, 1)
+
+
 def test_a_match_without_a_clock_has_nothing_to_claim() -> None:
     table = Table(clock="none")
     table.opening(3, 1)
