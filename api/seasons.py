@@ -18,7 +18,8 @@ from service.bootstrap import Services
 DateText = Annotated[
     str,
     msgspec.Meta(
-        description="YYYY-MM-DD (the club's DD.MM.YYYY and DD.MM.YY are accepted too)",
+        description="YYYY-MM-DD (the club's DD.MM.YYYY and DD.MM.YY, read as 20YY, are accepted "
+        "too); years 1900 to 2999",
         examples=["2026-03-01"],
     ),
 ]

@@ -33,6 +33,14 @@ RegistrationStatus = Literal[
 ]
 """``standby``: on the waitlist and checked in on site, for a seat released at the start."""
 TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
+BirthDateText = Annotated[
+    str,
+    msgspec.Meta(
+        description="YYYY-MM-DD, DD.MM.YYYY or DD.MM.YY, from 1900 to the play date; a two-digit "
+        "year is 20YY, or 19YY when 20YY would lie after the play date (05.07.85 is 1985)",
+        examples=["1985-07-05"],
+    ),
+]
 T = TypeVar("T")
 CLUB_VENUE = "Sportverein Raigering e.V., Am Pandurenpark 2, 92224 Amberg"
 
@@ -133,7 +141,7 @@ class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
     last_name: str
     email: str
     age: int | None = None
-    birth_date: DateText | None = None
+    birth_date: BirthDateText | None = None
 
 
 class Registration(msgspec.Struct):

@@ -702,3 +702,13 @@ def test_the_running_service_keys_player_ids_with_its_secret(tmp_path: Path) -> 
         with TestClient(create_app(settings)) as client:
             ids.append(register(client, schedule(client, date="2999-04-18")["id"], 1)["player_id"])
     assert ids[0] != ids[1]
+
+
+def test_the_openapi_document_explains_two_digit_birth_years(client: Client) -> None:
+    # the choice for "05.07.85" (rule T-REG-1) is documented where clients look
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    description = schemas["RegistrationCreate"]["properties"]["birth_date"]["description"]
+    assert "19YY when 20YY would lie after the play date" in description
+    assert "1900" in description
+    start = schemas["TournamentStart"]["properties"]
+    assert {"promoted_standbys", "unseated_standbys"} <= set(start)
