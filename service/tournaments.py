@@ -318,8 +318,11 @@ class TournamentService:
         }
 
     def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> dict[str, Any]:
-        """rules T-CHECKIN-2, T-REG-3, T-BUYIN-1: no-shows released, standbys seated, the pot
-        fixed, play begins; standbys left without a seat are listed for their refund."""
+        """Play begins (rules T-CHECKIN-2, T-REG-3, T-BUYIN-1).
+
+        No-shows are released, standbys seated, the pot fixed; standbys left without a seat
+        are listed with the refund of their buy-in.
+        """
         state, events = self._execute(
             tournament_id,
             self._load_tournament,
