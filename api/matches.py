@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
+from zoneinfo import ZoneInfo
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
@@ -407,7 +408,7 @@ class MatchController(Controller):
     def export_mat(
         self, match_id: FromPath[UUID], services: NamedDependency[Services]
     ) -> Response[str]:
-        _, text = services.matches.export_mat(match_id)
+        text = services.matches.export_mat(match_id, ZoneInfo(services.settings.timezone))
         return Response(
             text,
             media_type="text/plain; charset=utf-8",

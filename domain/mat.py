@@ -10,16 +10,20 @@ Written the way gnubg's own ``export match mat`` writes it, and read back by its
   nothing after the colon when the roll cannot be played), `` Doubles => 4``, `` Takes``,
   `` Drops``, `` Beavers => 8``, `` Raccoons => 16``;
 - ``Wins n point(s)`` in the winner's column ends a game; gnubg reads a game that ends neither
-  by bearing off nor by a drop as a resignation worth those points.
+  by bearing off nor by a drop as a resignation worth those points. A match lost on time (club
+  clock, G-CLOCK-1) ends its game so: the winner wins the points still missing to the length
+  (gnubg counts a resignation as at most a backgammon, so its own score may stay short).
 
 Opening-roll ties, rejected resignations and clock readings have no place in the format and
-are left out; the event stream keeps them.
+are left out; the event stream keeps them, as it keeps the game a money session was closed in
+before anyone moved in it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import tzinfo
 
 from domain.events import DomainEvent
 from domain.match import (
@@ -58,8 +62,9 @@ class _Game:
     """The numbered lines of one game, filled column by column."""
 
     def __init__(self, number: int, name_a: str, name_b: str, score: tuple[int, int]) -> None:
-        header = f" {name_a} : {score[0]}".ljust(32) + f"{name_b} : {score[1]}"
-        self.lines = [f" Game {number}", header]
+        scores = f" {name_a} : {score[0]}".ljust(32) + f"{name_b} : {score[1]}"
+        self.header = [f" Game {number}", scores]
+        self.lines: list[str] = []
         self.left: str | None = None
         self.count = 0
 
@@ -82,6 +87,11 @@ class _Game:
             self.lines.append(f"{self.count:3d}) {self.left:<{LEFT_WIDTH}}")
             self.left = None
 
+    @property
+    def is_empty(self) -> bool:
+        """Nothing recorded yet (a money session closed right after a game ended)."""
+        return not self.lines and self.left is None
+
     def wins(self, side: str, points: int, *, match: bool) -> None:
         self.flush()
         text = f"Wins {points} point{'s' if points != 1 else ''}"
@@ -91,26 +101,33 @@ class _Game:
         self.lines.append(" " * indent + text)
 
 
-def format_mat(events: Iterable[DomainEvent]) -> str:
-    """The match recorded by ``events`` (in version order) as a ``.mat`` file."""
+def format_mat(events: Iterable[DomainEvent], zone: tzinfo) -> str:
+    """The match recorded by ``events`` (in version order) as a ``.mat`` file; its date is the
+    club's local date in ``zone`` (rule CAL-3)."""
     out: list[str] = []
     name_a = name_b = "player"
+    length = 0
     game: _Game | None = None
     pending_win: GameWon | None = None
 
-    def close_game(match: bool) -> None:
+    def close_game(won: MatchWon | None = None) -> None:
         nonlocal game, pending_win
         if game is not None:
             if pending_win is not None:
-                game.wins(pending_win.winner, pending_win.points, match=match)
+                game.wins(pending_win.winner, pending_win.points, match=won is not None)
+            elif won is not None:  # lost on time: the rest of the match goes to the winner
+                missing = length - (won.score_a if won.winner == "a" else won.score_b)
+                game.wins(won.winner, max(missing, 1), match=True)
             game.flush()
-            out.extend([*game.lines, ""])
+            if not game.is_empty:
+                out.extend([*game.header, *game.lines, ""])
         game, pending_win = None, None
 
     for event in events:
         if isinstance(event, MatchStarted):
             name_a, name_b = mat_name(event.player_a), mat_name(event.player_b)
-            day = event.timestamp.strftime("%Y.%m.%d")
+            length = event.match_length
+            day = event.timestamp.astimezone(zone).strftime("%Y.%m.%d")
             out.extend(
                 [
                     '; [Site "bgtd"]',
@@ -118,12 +135,12 @@ def format_mat(events: Iterable[DomainEvent]) -> str:
                     f'; [Player 2 "{name_b}"]',
                     f'; [EventDate "{day}"]',
                     "",
-                    f" {event.match_length} point match",
+                    f" {length} point match",
                     "",
                 ]
             )
         elif isinstance(event, GameStarted):
-            close_game(match=False)
+            close_game()
             game = _Game(event.game, name_a, name_b, (event.score_a, event.score_b))
         elif game is None:
             continue
@@ -144,6 +161,6 @@ def format_mat(events: Iterable[DomainEvent]) -> str:
         elif isinstance(event, GameWon):
             pending_win = event
         elif isinstance(event, MatchWon):
-            close_game(match=True)
-    close_game(match=False)
+            close_game(event)
+    close_game()
     return "\n".join(out) + "\n"

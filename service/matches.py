@@ -21,7 +21,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from pathlib import Path
 from uuid import UUID
 
@@ -205,9 +205,9 @@ class MatchService:
         self.get(match_id, until_version)  # 404 for an unknown match or version
         return self._store.stream(match_id, until_version)
 
-    def export_mat(self, match_id: UUID) -> tuple[Match, str]:
-        state = self.get(match_id)
-        return state, format_mat(self._store.stream(match_id))
+    def export_mat(self, match_id: UUID, zone: tzinfo) -> str:
+        """The match as a ``.mat`` file, dated in the club's time zone ``zone`` (rule CAL-3)."""
+        return format_mat(self.events(match_id), zone)
 
     def dice_proof(self, match_id: UUID) -> DiceProof:
         state = self.get(match_id)

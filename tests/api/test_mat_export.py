@@ -12,7 +12,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.clock import MovableClock
-from tests.api.match_script import play_seven_point_match
+from tests.api.match_script import DIRECTOR, play_seven_point_match
 
 GNUBG = Path("/usr/games/gnubg")
 pytestmark = [
@@ -110,3 +110,25 @@ def test_the_exported_match_imports_into_gnubg_with_the_same_moves_and_final_sco
     final[last["winner"]] += last["points-won"]
     assert final == {"X": 7, "O": 3}
     assert info["result"] == 0  # gnubg: player 0 (side a) won the match
+
+
+def test_a_match_lost_on_the_club_clock_imports_with_its_last_game_finished(
+    client: TestClient[Any], clock: MovableClock, tmp_path: Path
+) -> None:
+    # rule G-CLOCK-1: 3 points give 6 minutes; side b's flag falls, side a wins the match
+    body = {"player_a": "anna", "player_b": "ben", "match_length": 3, "clock": "club"}
+    created = client.post("/api/v1/matches", json=body, headers=DIRECTOR).json()
+    path = f"/api/v1/matches/{created['id']}"
+    side_a = {"Authorization": f"Bearer {created['player_tokens']['a']}"}
+    client.post(f"{path}/rolls", json={"dice": [3, 1]}, headers=side_a)
+    client.post(f"{path}/plays", json={"play": "8/5 6/5"}, headers=side_a)
+    clock.advance(6 * 60 + 1)
+    claimed = client.post(f"{path}/timeouts", json={}, headers=side_a)
+    assert claimed.json()["winner"] == "a", claimed.text
+
+    imported = gnubg_import(client.get(f"{path}/export.mat").text, tmp_path)
+
+    [game] = imported["games"]
+    assert (game["info"]["winner"], game["info"]["resigned"]) == ("X", True)
+    assert game["info"]["points-won"] == 3
+    assert imported["info"]["result"] == 0  # gnubg: player 0 (side a) won the match
