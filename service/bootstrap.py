@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
@@ -45,7 +45,6 @@ class Services:
     views: Views
     tournaments: TournamentService
     matches: MatchService
-    extras: dict[str, object] = field(default_factory=dict)
 
     def close(self) -> None:
         self.views.close()
@@ -68,15 +67,17 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     views = Views(settings.views_path, source, projections())
     views.catch_up()
     clock = clock or build_clock(settings)
+    # The server's secret: seals server dice seeds and keys player ids (shared by every
+    # process of one store).
+    secret = load_dice_key(settings.dice_key, settings.data_dir)
+    zone = ZoneInfo(settings.timezone)
     return Services(
         settings=settings,
         clock=clock,
         store=store,
         views=views,
-        tournaments=TournamentService(store, views, clock, ZoneInfo(settings.timezone)),
-        matches=MatchService(
-            store, views, clock, load_dice_key(settings.dice_key, settings.data_dir)
-        ),
+        tournaments=TournamentService(store, views, clock, zone, server_key=secret),
+        matches=MatchService(store, views, clock, secret),
     )
 
 

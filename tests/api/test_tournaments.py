@@ -686,11 +686,6 @@ def test_response_structs_carry_no_request_markers() -> None:
             )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="service/bootstrap.py does not pass the server key (dice key) to TournamentService "
-    "yet: remove this marker when it does",
-)
 def test_the_running_service_keys_player_ids_with_its_secret(tmp_path: Path) -> None:
     # Player ids in the public list must not be computable from an e-mail address by anyone
     # who reads the source: two servers with different secrets give different ids.
