@@ -158,10 +158,3 @@ class MatchClock(msgspec.Struct, frozen=True, kw_only=True):
             running=True,
             expired=preset.is_expired(reserve, used),
         )
-
-    def expired_side(self, preset: ClockPreset, at: datetime) -> Literal["a", "b"] | None:
-        """The side whose flag has fallen at ``at``, if its clock is running."""
-        if self.running is None:
-            return None
-        expired = preset.is_expired(self.reserve(self.running), self.elapsed(at))
-        return self.running if expired else None

@@ -9,8 +9,7 @@ Clocks are arithmetic on the event timestamps (``domain.clock``).
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, Literal, TypeVar, cast
 from uuid import UUID
@@ -22,14 +21,22 @@ from domain.backgammon import (
     TOURNAMENT_RULES,
     GameResult,
     IllegalPlayError,
+    InvalidDiceError,
     InvalidPositionError,
     Play,
     Position,
     RulesOptions,
+    validate_dice,
 )
 from domain.backgammon.cache import cached_format_play, cached_legal_plays, position_from_id
-from domain.backgammon.match_id import CubeOwner, GameState, MatchState
-from domain.backgammon.notation import NotationError, parse_play
+from domain.backgammon.match_id import (
+    MAX_CUBE_VALUE,
+    MAX_MATCH_LENGTH,
+    CubeOwner,
+    GameState,
+    MatchState,
+)
+from domain.backgammon.notation import NotationError, format_dice, parse_play
 from domain.backgammon.position import STARTING_SIDE
 from domain.backgammon.position import Side as Checkers
 from domain.clock import PRESETS, ClockPreset, ClockPresetName, MatchClock
@@ -44,10 +51,6 @@ RulesName = Literal["tournament", "app"]
 Level = Literal["single", "gammon", "backgammon"]
 WinReason = Literal["bear_off", "drop", "resignation", "timeout"]
 
-MAX_MATCH_LENGTH = 64
-"""GNU Backgammon's longest match (its Match ID cannot hold more)."""
-MAX_CUBE = 1 << 15
-"""The Match ID holds log2 of the cube in 4 bits."""
 MAX_PLAY_LENGTH = 64
 """The longest notation a play is read from: a play of four moves with hits is about 30."""
 SIDES: tuple[Side, Side] = ("a", "b")
@@ -57,11 +60,6 @@ _LEVEL_NUMBER = {"single": 1, "gammon": 2, "backgammon": 3}
 
 def other(side: Side) -> Side:
     return "b" if side == "a" else "a"
-
-
-def token_hash(token: str) -> str:
-    """Player tokens are stored only as their SHA-256 (hex)."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 # --- errors ---------------------------------------------------------------------------------
@@ -616,11 +614,11 @@ def _timeout_claimed(state: Match, event: TimeoutClaimed) -> dict[str, Any]:
 
 
 def _game_won(state: Match, event: GameWon) -> dict[str, Any]:
-    over = bool(state.match_length) and max(event.score_a, event.score_b) >= state.match_length
+    """The next game's opening is due, unless ``MatchWon`` follows (``_end_game`` decides)."""
     return {
         "score_a": event.score_a,
         "score_b": event.score_b,
-        "phase": "match_over" if over else "opening",
+        "phase": "opening",
         "previous_loser": other(event.winner),
         "dice": None,
         "offered_value": None,
@@ -668,14 +666,18 @@ _APPLY: dict[type[DomainEvent], Callable[[Match, Any], dict[str, Any]]] = {
 
 
 class _Batch:
-    """New events of one command, numbered after the state's version."""
+    """New events of one command, numbered after the version they follow."""
 
-    def __init__(self, state: Match, now: datetime, actor: str | None) -> None:
-        self.id = state.id
-        self.version = state.version
+    def __init__(self, match_id: UUID, version: int, now: datetime, actor: str | None) -> None:
+        self.id = match_id
+        self.version = version
         self.now = now
         self.actor = actor
         self.events: list[DomainEvent] = []
+
+    @classmethod
+    def after(cls, state: Match, now: datetime, actor: str | None) -> _Batch:
+        return cls(state.id, state.version, now, actor)
 
     def add(self, kind: type[S], **fields: Any) -> S:
         self.version += 1
@@ -733,44 +735,31 @@ def start_match(
         )
     if dice_mode == "server" and not (seed_commitment and sealed_seed):
         raise InvalidInputError("dice", "server dice need a committed seed")
-    events: list[DomainEvent] = [
-        MatchStarted(
-            originator_id=match_id,
-            originator_version=1,
-            timestamp=now,
-            actor=actor,
-            player_a=player_a,
-            player_b=player_b,
-            match_length=match_length,
-            dice_mode=cast(DiceMode, dice_mode),
-            clock=cast(ClockPresetName, clock),
-            rules=cast(RulesName, rules),
-            jacoby=jacoby,
-            beavers=beavers,
-            token_hash_a=token_hash_a,
-            token_hash_b=token_hash_b,
-            seed_commitment=seed_commitment if dice_mode == "server" else None,
-            sealed_seed=sealed_seed if dice_mode == "server" else None,
-            tournament_id=tournament_id,
-        ),
-        GameStarted(
-            originator_id=match_id,
-            originator_version=2,
-            timestamp=now,
-            actor=actor,
-            game=1,
-            crawford=False,
-            score_a=0,
-            score_b=0,
-        ),
-    ]
-    return events
+    batch = _Batch(match_id, 0, now, actor)
+    batch.add(
+        MatchStarted,
+        player_a=player_a,
+        player_b=player_b,
+        match_length=match_length,
+        dice_mode=cast(DiceMode, dice_mode),
+        clock=cast(ClockPresetName, clock),
+        rules=cast(RulesName, rules),
+        jacoby=jacoby,
+        beavers=beavers,
+        token_hash_a=token_hash_a,
+        token_hash_b=token_hash_b,
+        seed_commitment=seed_commitment if dice_mode == "server" else None,
+        sealed_seed=sealed_seed if dice_mode == "server" else None,
+        tournament_id=tournament_id,
+    )
+    batch.add(GameStarted, game=1, crawford=False, score_a=0, score_b=0)
+    return batch.events
 
 
 def roll(
     state: Match,
     side: Side | None,
-    dice: tuple[int, int],
+    dice: Iterable[int],
     now: datetime,
     *,
     actor: str | None = None,
@@ -781,11 +770,14 @@ def roll(
     A roll that cannot be played passes the turn at once (G-MAX-1).
     """
     _require_playing(state)
-    die_1, die_2 = _checked_dice(dice)
+    try:
+        die_1, die_2 = validate_dice(dice)
+    except InvalidDiceError as error:
+        raise InvalidInputError("dice", str(error)) from None
     if state.dice_mode == "server" and roll_index != state.server_rolls:
         raise ConflictError("server dice come from the match's seed, in order")
     index = roll_index if state.dice_mode == "server" else None
-    batch = _Batch(state, now, actor)
+    batch = _Batch.after(state, now, actor)
     if state.phase == "opening":
         starter: Side | None = None if die_1 == die_2 else ("a" if die_1 > die_2 else "b")
         batch.add(OpeningRollMade, die_a=die_1, die_b=die_2, starter=starter, roll_index=index)
@@ -817,7 +809,7 @@ def play(
         raise WrongPhaseError(_phase_problem(state, "move"))
     mover = _acting(state, side)
     chosen = _chosen_play(state, notation, position_id)
-    batch = _Batch(state, now, actor)
+    batch = _Batch.after(state, now, actor)
     batch.add(
         CheckersPlayed,
         side=mover,
@@ -846,7 +838,8 @@ def _chosen_play(state: Match, notation: str | None, position_id: str | None) ->
             if candidate.position_id == position_id:
                 return candidate
         raise IllegalPlayRejectedError(
-            f"no legal play of {_dice_text(state.dice)} leads to position {position_id} (G-LEGAL-1)"
+            f"no legal play of {format_dice(state.dice)} leads to position {position_id} "
+            "(G-LEGAL-1)"
         )
     assert notation is not None
     if len(notation) > MAX_PLAY_LENGTH:  # parsing is not free: never read an essay
@@ -880,10 +873,8 @@ def double(
         raise CubeNotAvailableError(
             f"side {other(doubler)} owns the cube: only the owner may redouble (G-CUBE-1)"
         )
-    value = state.cube_value * 2
-    if value > MAX_CUBE:
-        raise CubeNotAvailableError(f"the cube goes no higher than {MAX_CUBE}")
-    batch = _Batch(state, now, actor)
+    value = _redoubled(state.cube_value)
+    batch = _Batch.after(state, now, actor)
     batch.add(CubeOffered, side=doubler, value=value)
     return batch.events
 
@@ -893,7 +884,7 @@ def take(
 ) -> list[DomainEvent]:
     """rule G-CUBE-1: the doubled side takes, owns the cube, and the value doubles."""
     taker = _cube_responder(state, side, "take")
-    batch = _Batch(state, now, actor)
+    batch = _Batch.after(state, now, actor)
     batch.add(CubeTaken, side=taker, value=state.offered_value)
     return batch.events
 
@@ -903,7 +894,7 @@ def drop(
 ) -> list[DomainEvent]:
     """rule G-CUBE-1: a drop loses the game at the value before the double, no gammons."""
     dropper = _cube_responder(state, side, "drop")
-    batch = _Batch(state, now, actor)
+    batch = _Batch.after(state, now, actor)
     batch.add(CubeDropped, side=dropper, value=state.cube_value)
     _end_game(state, batch, other(dropper), "single", "drop", state.cube_value)
     return batch.events
@@ -918,10 +909,8 @@ def beaver(
     if not (state.is_money_session and state.beavers):
         raise CubeNotAvailableError("beavers are a money-play option this match does not use")
     assert state.offered_value is not None
-    value = state.offered_value * 2
-    if value > MAX_CUBE:
-        raise CubeNotAvailableError(f"the cube goes no higher than {MAX_CUBE}")
-    batch = _Batch(state, now, actor)
+    value = _redoubled(state.offered_value)
+    batch = _Batch.after(state, now, actor)
     batch.add(CubeBeavered, side=beaverer, value=value)
     return batch.events
 
@@ -934,10 +923,8 @@ def raccoon(
     if not state.raccoon_allowed or state.phase != "roll":
         raise WrongPhaseError("a raccoon answers a beaver, before the doubler rolls")
     raccooner = _acting(state, side)
-    value = state.cube_value * 2
-    if value > MAX_CUBE:
-        raise CubeNotAvailableError(f"the cube goes no higher than {MAX_CUBE}")
-    batch = _Batch(state, now, actor)
+    value = _redoubled(state.cube_value)
+    batch = _Batch.after(state, now, actor)
     batch.add(CubeRaccooned, side=raccooner, value=value)
     return batch.events
 
@@ -967,14 +954,14 @@ def offer_resignation(
                 f"under the app rules a resignation is a {fixed} here (G-RESIGN-1: gammon "
                 "if the resigner bore off nothing, single otherwise)",
             )
-        batch = _Batch(state, now, actor)
+        batch = _Batch.after(state, now, actor)
         batch.add(ResignationOffered, side=side, level=fixed)
         batch.add(ResignationAccepted, side=other(side), level=fixed, automatic=True)
         _end_game(state, batch, other(side), fixed, "resignation", _level_points(state, fixed))
         return batch.events
     if level not in LEVELS:
         raise InvalidInputError("level", "is 'single', 'gammon' or 'backgammon'")
-    batch = _Batch(state, now, actor)
+    batch = _Batch.after(state, now, actor)
     batch.add(ResignationOffered, side=side, level=level)
     return batch.events
 
@@ -986,7 +973,7 @@ def accept_resignation(
     accepter = _resignation_responder(state, side)
     assert state.resignation is not None
     level = state.resignation
-    batch = _Batch(state, now, actor)
+    batch = _Batch.after(state, now, actor)
     batch.add(ResignationAccepted, side=accepter, level=level)
     _end_game(state, batch, accepter, level, "resignation", _level_points(state, level))
     return batch.events
@@ -998,7 +985,7 @@ def reject_resignation(
     """Play goes on where the offer interrupted it."""
     rejecter = _resignation_responder(state, side)
     assert state.resignation is not None
-    batch = _Batch(state, now, actor)
+    batch = _Batch.after(state, now, actor)
     batch.add(ResignationRejected, side=rejecter, level=state.resignation)
     return batch.events
 
@@ -1028,7 +1015,7 @@ def claim_timeout(
     if not preset.is_expired(reserve, used):
         left = (preset.limit(reserve) - used) / 1000
         raise ClockNotExpiredError(f"side {flagged} still has {left:.1f} s on the clock")
-    batch = _Batch(state, now, actor)
+    batch = _Batch.after(state, now, actor)
     batch.add(
         TimeoutClaimed,
         side=side,
@@ -1051,12 +1038,14 @@ def close_session(state: Match, now: datetime, *, actor: str | None = None) -> l
     _require_playing(state)
     if not state.is_money_session:
         raise ConflictError("a match ends when a side reaches the match length, not on request")
-    batch = _Batch(state, now, actor)
+    batch = _Batch.after(state, now, actor)
     batch.add(SessionClosed, score_a=state.score_a, score_b=state.score_b)
     return batch.events
 
 
-def reveal_seed(state: Match, seed: bytes, now: datetime) -> list[DomainEvent]:
+def reveal_seed(
+    state: Match, seed: bytes, now: datetime, *, actor: str | None = None
+) -> list[DomainEvent]:
     """rule G-DICE-1: publish the server dice seed once the match is over."""
     if state.dice_mode != "server" or state.seed_commitment is None:
         raise ConflictError("this match uses entered dice: there is no seed")
@@ -1066,7 +1055,7 @@ def reveal_seed(state: Match, seed: bytes, now: datetime) -> list[DomainEvent]:
         raise ConflictError("the seed has been revealed already")
     if seed_commitment(seed) != state.seed_commitment:
         raise ConflictError("this seed does not match the commitment")
-    batch = _Batch(state, now, "system")
+    batch = _Batch.after(state, now, actor)
     batch.add(DiceSeedRevealed, seed=seed.hex())
     return batch.events
 
@@ -1157,14 +1146,8 @@ def _phase_problem(state: Match, action: str) -> str:
     return f"cannot {action} now: {due}"
 
 
-def _checked_dice(dice: tuple[int, int] | list[int]) -> tuple[int, int]:
-    values = tuple(dice)
-    if len(values) != 2 or not all(
-        isinstance(die, int) and not isinstance(die, bool) and 1 <= die <= 6 for die in values
-    ):
-        raise InvalidInputError("dice", f"two dice, each 1 to 6, got {list(values)!r}")
-    return values[0], values[1]
-
-
-def _dice_text(dice: tuple[int, int]) -> str:
-    return f"{dice[0]}-{dice[1]}"
+def _redoubled(value: int) -> int:
+    """The cube's next value (G-CUBE-1), within what a Match ID can hold."""
+    if value * 2 > MAX_CUBE_VALUE:
+        raise CubeNotAvailableError(f"the cube goes no higher than {MAX_CUBE_VALUE}")
+    return value * 2

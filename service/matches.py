@@ -28,9 +28,10 @@ from uuid import UUID
 from domain import match as rules
 from domain.dice import SEED_BYTES, roll_from_seed, seed_commitment, verify_rolls
 from domain.errors import ConflictError, ForbiddenError, InvalidInputError
-from domain.events import DomainEvent
+from domain.events import DomainEvent, fold
 from domain.mat import format_mat
 from domain.match import Match, Side
+from domain.tokens import token_hash, token_matches
 from projections.runner import Views
 from service.clock import Clock
 from service.store import EventStore, StaleVersionError, UnknownAggregateError
@@ -162,7 +163,7 @@ class MatchService:
         tokens: dict[str, str] = {
             side: secrets.token_urlsafe(24) for side in rules.SIDES if side not in known
         }
-        hashes = {side: rules.token_hash(token) for side, token in tokens.items()} | known
+        hashes = {side: token_hash(token) for side, token in tokens.items()} | known
         commitment = sealed = None
         if dice == "server":
             seed = secrets.token_bytes(SEED_BYTES)
@@ -186,7 +187,8 @@ class MatchService:
             tournament_id=tournament_id,
             actor=actor,
         )
-        state = _fold(None, events)
+        state = fold(rules.evolve, None, events)
+        assert state is not None
         self._store.append(*events, state=state)
         return MatchCreated(match=state, tokens=tokens)
 
@@ -253,8 +255,7 @@ class MatchService:
                 )
             if dice is None:
                 raise InvalidInputError("dice", "this match uses entered dice: send the two dice")
-            die_1, die_2 = _two_dice(dice)
-            return rules.roll(state, side, (die_1, die_2), now, actor=actor)
+            return rules.roll(state, side, dice, now, actor=actor)
 
         return self._execute(match_id, caller, expected_version, decide, side_optional=True)
 
@@ -365,7 +366,7 @@ class MatchService:
         states = _states(state, events)
         new = states[-1] if states else state
         if new.is_over and new.dice_mode == "server" and new.revealed_seed is None:
-            reveal = rules.reveal_seed(new, self._seed(new), now)
+            reveal = rules.reveal_seed(new, self._seed(new), now, actor=actor)
             events = [*events, *reveal]
             states += _states(new, reveal)
             new = states[-1]
@@ -390,9 +391,8 @@ class MatchService:
             if side is None and not side_optional:
                 side = state.turn
             return side, DIRECTOR
-        presented = rules.token_hash(caller.token or "")
         for side in rules.SIDES:
-            if hmac.compare_digest(presented, state.token_hash(side)):
+            if caller.token is not None and token_matches(caller.token, state.token_hash(side)):
                 if caller.side is not None and caller.side != side:
                     raise ForbiddenError(f"this token plays side {side}, not side {caller.side}")
                 return side, f"player:{state.player(side)}"
@@ -422,19 +422,6 @@ _CUBE_COMMANDS: dict[str, Callable[..., list[DomainEvent]]] = {
     "beaver": rules.beaver,
     "raccoon": rules.raccoon,
 }
-
-
-def _two_dice(dice: Sequence[int]) -> tuple[int, int]:
-    if len(dice) != 2:
-        raise InvalidInputError("dice", f"a roll is two dice, got {len(dice)}")
-    return dice[0], dice[1]
-
-
-def _fold(state: Match | None, events: Sequence[DomainEvent]) -> Match:
-    for event in events:
-        state = rules.evolve(state, event)
-    assert state is not None
-    return state
 
 
 def _states(state: Match, events: Sequence[DomainEvent]) -> list[Match]:

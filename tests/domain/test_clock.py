@@ -73,9 +73,9 @@ def test_a_reading_counts_down_the_running_side_only() -> None:
 
     assert (reading.reserve_ms, reading.delay_ms, reading.running) == (81_000, 0, True)
     assert (idle.reserve_ms, idle.delay_ms, idle.running) == (90_000, 11_000, False)
-    assert clock.expired_side(APP, at(100)) is None
-    assert clock.expired_side(APP, at(101)) == "a"
+    assert not clock.read(APP, "a", at(100)).expired
     assert clock.read(APP, "a", at(101)).expired
+    assert not clock.read(APP, "b", at(101)).expired
 
 
 def test_elapsed_time_is_whole_milliseconds_and_never_negative() -> None:

@@ -54,8 +54,8 @@ from domain.match import (
     roll,
     start_match,
     take,
-    token_hash,
 )
+from domain.tokens import token_hash
 
 T0 = datetime(2026, 4, 18, 13, 0, tzinfo=UTC)
 MATCH = UUID(int=7)
@@ -482,6 +482,38 @@ def test_reaching_the_match_length_wins_the_match_and_excess_points_do_not_matte
     assert MatchState.from_match_id(state.match_id).score == (1, 0)  # gnubg caps at the length
 
 
+def test_the_match_ends_with_match_won_not_with_the_game_that_reached_the_length() -> None:
+    # rule G-CUBE-2: the game is scored by GameWon; the match is decided once, by MatchWon
+    table = Table(match_length=1)
+    started_game(table)
+    table.reach("a", board(p1=1), board(p6=15))
+    table.do(roll, side="a", dice=(2, 1))
+    table.do(play, side="a", notation="1/off")
+
+    at_game_won = fold(evolve, None, table.events[:-1])
+
+    assert isinstance(table.events[-2], GameWon)
+    assert at_game_won is not None
+    assert (at_game_won.phase, at_game_won.is_over, at_game_won.score_a) == ("opening", False, 2)
+    assert table.state.is_over
+
+
+def test_a_cube_goes_no_higher_than_a_match_id_can_hold() -> None:
+    table = Table()
+    started_game(table)
+    taken = CubeTaken(
+        originator_id=MATCH,
+        originator_version=table.state.version + 1,
+        timestamp=T0,
+        side="b",
+        value=1 << 15,
+    )
+    table.events.append(taken)
+
+    with pytest.raises(CubeNotAvailableError, match="no higher than 32768"):
+        table.do(double, side="b")
+
+
 def test_nothing_can_be_recorded_after_the_match_is_over() -> None:
     table = Table(match_length=1)
     started_game(table)
@@ -749,6 +781,8 @@ def test_dice_outside_one_to_six_are_invalid_input() -> None:
     with pytest.raises(InvalidInputError) as error:
         table.do(roll, side=None, dice=(0, 7))
     assert error.value.field == "dice"
+    with pytest.raises(InvalidInputError, match="dice: a roll is two dice, got 3"):
+        table.do(roll, side=None, dice=(1, 2, 3))
 
 
 def test_replaying_any_prefix_of_the_events_gives_the_state_as_it_was() -> None:
@@ -780,11 +814,6 @@ def test_the_match_id_carries_cube_score_turn_and_dice_as_gnubg_reads_them() -> 
     assert isinstance(events[0], CubeTaken)
     taken = MatchState.from_match_id(table.state.match_id)
     assert (taken.cube_value, taken.cube_owner.value, taken.turn) == (2, 0, 1)
-
-
-def test_a_token_hash_never_equals_the_token() -> None:
-    assert token_hash("secret") != "secret"
-    assert len(token_hash("secret")) == 64
 
 
 class SomethingElseHappened(DomainEvent, frozen=True, kw_only=True):

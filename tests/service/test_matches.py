@@ -18,6 +18,7 @@ from domain.backgammon.cache import cached_format_play
 from domain.dice import seed_commitment
 from domain.errors import ConflictError
 from domain.events import Aggregate, DomainEvent, fold
+from domain.tokens import token_hash
 from service.clock import MovableClock
 from service.matches import (
     Caller,
@@ -196,8 +197,15 @@ def test_the_seed_is_revealed_in_the_same_commit_as_the_match_result(
     state = service.resign(match_id, loser, "single")
     state = service.answer_resignation(match_id, a if loser is b else b, accept=True)
 
-    types = [type(event).__name__ for event in store.stream(match_id)]
-    assert types[-3:] == ["GameWon", "MatchWon", "DiceSeedRevealed"]
+    events = store.stream(match_id)
+    assert [type(event).__name__ for event in events[-3:]] == [
+        "GameWon",
+        "MatchWon",
+        "DiceSeedRevealed",
+    ]
+    assert events[-1].actor == events[-2].actor  # revealed by the command that ended the match
+    assert events[-1].actor is not None
+    assert events[-1].actor.startswith("player:")
     assert state.revealed_seed is not None
     assert seed_commitment(bytes.fromhex(state.revealed_seed)) == state.seed_commitment
     assert service.dice_proof(match_id).verified is True
@@ -210,7 +218,7 @@ def test_a_pairing_can_create_a_match_played_with_the_registration_tokens(
         player_a="p1",
         player_b="p2",
         match_length=5,
-        token_hashes={"a": rules.token_hash("registration-a")},
+        token_hashes={"a": token_hash("registration-a")},
     )
 
     assert set(created.tokens) == {"b"}
