@@ -13,7 +13,7 @@ from uuid import UUID
 from zoneinfo import ZoneInfo
 
 import msgspec
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.exceptions import NotAuthorizedException
 from litestar.params import FromPath, HeaderParameter, JSONBody
@@ -21,6 +21,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody
 from api.analysis import LegalPlay, PositionId, legal_play_items
 from api.audit import MAX_VERSION, StreamEvent, UntilVersion, stream_events, version_query
 from api.auth import bearer_token, director_only, is_director
+from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.clock import PRESETS
 from domain.errors import InvalidInputError
 from domain.match import MAX_PLAY_LENGTH
@@ -44,7 +45,7 @@ class MatchCreate(msgspec.Struct, forbid_unknown_fields=True):
 
     player_a: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
     player_b: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
-    match_length: Annotated[int, msgspec.Meta(ge=0, le=64)] = 7
+    match_length: Annotated[int, msgspec.Meta(ge=0, le=MAX_MATCH_LENGTH)] = 7
     dice: Literal["entered", "server"] = "entered"
     clock: Literal["club", "app", "online30", "none"] = "none"
     rules: Literal["tournament", "app"] = "tournament"
@@ -143,8 +144,14 @@ class Match(msgspec.Struct):
     crawford: bool
     post_crawford: bool
     game: int
-    turn: SideName | None
-    """The side whose action is due (null at the opening roll and at the end)."""
+    turn: Annotated[
+        SideName | None,
+        msgspec.Meta(
+            description="The side whose action is due: to roll or double, to play, to answer a "
+            "double or a resignation. null while the opening roll is due (both sides roll one "
+            "die) and once the match is over."
+        ),
+    ]
     on_roll: SideName | None
     phase: str
     dice: list[int] | None
@@ -403,7 +410,7 @@ class MatchController(Controller):
         "/{match_id:uuid}/export.mat",
         sync_to_thread=False,
         summary="The match as a .mat file for GNU Backgammon",
-        media_type="text/plain",
+        media_type=MediaType.TEXT,
     )
     def export_mat(
         self, match_id: FromPath[UUID], services: NamedDependency[Services]
@@ -411,7 +418,7 @@ class MatchController(Controller):
         text = services.matches.export_mat(match_id, ZoneInfo(services.settings.timezone))
         return Response(
             text,
-            media_type="text/plain; charset=utf-8",
+            media_type=MediaType.TEXT,  # Litestar adds "; charset=utf-8"
             headers={"Content-Disposition": f'attachment; filename="match-{match_id}.mat"'},
         )
 

@@ -225,7 +225,7 @@ def test_the_export_lists_every_game_with_its_cube_actions_and_results(
     response = client.get(f"/api/v1/matches/{played.id}/export.mat")
 
     assert response.status_code == 200
-    assert response.headers["content-type"].startswith("text/plain")
+    assert response.headers["content-type"] == "text/plain; charset=utf-8"
     text = response.text
     assert " 7 point match" in text
     assert [line for line in text.splitlines() if line.startswith(" Game ")] == [
@@ -372,6 +372,28 @@ def test_commands_need_a_token_of_this_match(client: Client, opened: dict[str, A
     assert (
         client.post("/api/v1/matches", json={"player_a": "x", "player_b": "y"}).status_code == 401
     )
+
+
+def test_a_token_with_non_ascii_characters_is_refused_not_a_crash(
+    client: Client, opened: dict[str, Any]
+) -> None:
+    response = client.post(
+        f"/api/v1/matches/{opened['id']}/plays",
+        json={"play": "8/5 6/5"},
+        headers={b"Authorization": "Bearer caf\u00e9-\u00b2".encode("latin-1")},
+    )
+
+    assert response.status_code == 403
+    assert response.json()["type"].endswith("/forbidden")
+
+
+def test_the_openapi_document_says_when_turn_is_null(client: Client) -> None:
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+
+    turn = schemas["Match"]["properties"]["turn"]
+
+    assert "null while the opening roll is due" in turn["description"]
+    assert "once the match is over" in turn["description"]
 
 
 def test_the_director_acts_for_either_side_and_is_recorded_as_the_actor(
