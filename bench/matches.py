@@ -38,6 +38,8 @@ TARGET_P99_MS = 50.0
 TARGET_LOAD_MS = 5.0
 DIRECTOR = {"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}"}
 WORKERS = int(os.environ.get("BENCH_MATCH_WORKERS", "1"))
+DATABASE_URL = os.environ.get("BENCH_MATCH_DATABASE_URL")
+"""``postgresql://user@host:port/db`` plays on PostgreSQL (in a fresh schema); default SQLite."""
 SERVER = """
 import gc, sys, uvicorn
 gc.set_threshold(100_000, 50, 50)  # as ``bgtd serve`` does
@@ -52,18 +54,48 @@ def create_bench_app() -> Any:
     from api.app import create_app
     from service.settings import Settings
 
-    settings = Settings(data_dir=Path(os.environ["BGTD_BENCH_DATA_DIR"]), dev=True)
+    settings = Settings(
+        data_dir=Path(os.environ["BGTD_BENCH_DATA_DIR"]),
+        database_url=os.environ.get("BGTD_BENCH_DATABASE_URL") or None,
+        dev=True,
+    )
     return create_app(settings)
 
 
 @contextmanager
+def fresh_schema(database_url: str | None) -> Iterator[str]:
+    """A new PostgreSQL schema for one run, dropped afterwards ("" for SQLite)."""
+    if not database_url:
+        yield ""
+        return
+    import psycopg
+
+    schema = "bgtd_bench_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{database_url}?schema={schema}"
+    finally:
+        with psycopg.connect(database_url, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@contextmanager
 def serving_app() -> Iterator[str]:
-    """uvicorn serving ``create_app`` (dev settings, SQLite, no access log) in a child process."""
+    """uvicorn serving ``create_app`` (dev settings, no access log) in a child process, on
+    SQLite or on ``BENCH_MATCH_DATABASE_URL``."""
     port = free_port()
-    with tempfile.TemporaryDirectory(prefix="bgtd-bench-matches-") as data_dir:
+    with (
+        tempfile.TemporaryDirectory(prefix="bgtd-bench-matches-") as data_dir,
+        fresh_schema(DATABASE_URL) as database_url,
+    ):
         process = subprocess.Popen(
             [sys.executable, "-c", SERVER, str(port), str(WORKERS)],
-            env={**os.environ, "BGTD_BENCH_DATA_DIR": data_dir},
+            env={
+                **os.environ,
+                "BGTD_BENCH_DATA_DIR": data_dir,
+                "BGTD_BENCH_DATABASE_URL": database_url,
+            },
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -228,7 +260,8 @@ def run() -> dict[str, float]:
     requests = len(tally.request_latencies) / elapsed
     print(
         f"match play: {rate:,.0f} accepted plays/s ({requests:,.0f} commands/s) with {CLIENTS} "
-        f"clients over {elapsed:.1f} s, {tally.matches} matches, {tally.rejected} rejected; "
+        f"clients over {elapsed:.1f} s on {'PostgreSQL' if DATABASE_URL else 'SQLite'}, "
+        f"{tally.matches} matches, {tally.rejected} rejected; "
         f"plays p50 {play_q[49] * 1000:.1f} ms, p99 {play_q[98] * 1000:.1f} ms; "
         f"all commands p99 {all_q[98] * 1000:.1f} ms "
         f"(targets: >= {TARGET_PLAYS_PER_SECOND} plays/s, p99 < {TARGET_P99_MS:.0f} ms)"

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import threading
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from litestar.testing import TestClient
 
+from api.app import create_app
 from domain.backgammon.match_id import GameState, MatchState
 from domain.dice import roll_from_seed
 from service.clock import MovableClock
+from service.matches import MatchService
+from service.settings import Settings
 from tests.api.match_script import DIRECTOR, PlayedMatch, play_seven_point_match
 
 Client = TestClient[Any]
@@ -583,6 +589,44 @@ def test_two_simultaneous_plays_on_one_match_one_wins_the_other_gets_409(
     assert sorted(statuses) == [200, 409]
     events = client.get(f"/api/v1/matches/{opened['id']}/events").json()
     assert [e["type"] for e in events].count("CheckersPlayed") == 1
+
+
+@pytest.fixture
+def client_on_either_store(
+    tmp_path: Path, clock: MovableClock, database_url: str | None
+) -> Iterator[Client]:
+    settings = Settings(
+        data_dir=tmp_path / "data", dev=True, run_scheduler=False, database_url=database_url
+    )
+    with TestClient(create_app(settings, clock=clock)) as test_client:
+        yield test_client
+
+
+def is_on_an_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def test_match_use_cases_run_on_the_event_loop_for_sqlite_and_in_worker_threads_for_postgresql(
+    client_on_either_store: Client, database_url: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = client_on_either_store
+    matches = client.app.state.services.matches
+    created = create(client)
+    seen: list[bool] = []
+
+    def roll(*arguments: Any) -> Any:
+        seen.append(is_on_an_event_loop())
+        return MatchService.roll(matches, *arguments)
+
+    monkeypatch.setattr(matches, "roll", roll)
+    rolled = post(client, created, "rolls", {"dice": [3, 1]}, "a")
+
+    assert rolled.status_code == 200, rolled.text
+    assert seen == [database_url is None]  # SQLite: on the loop; PostgreSQL: a worker thread
 
 
 # --- server dice ----------------------------------------------------------------------------
