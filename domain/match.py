@@ -68,8 +68,6 @@ def other(side: Side) -> Side:
 class NotAMatchError(NotFoundError):
     """An id whose events are another aggregate's (a tournament, a season): no such match."""
 
-    type_slug = "not-found"
-
 
 class NotYourTurnError(ForbiddenError):
     """A side acting when the other side's action is due."""
