@@ -13,7 +13,8 @@ from projections.participants import ParticipantsProjection
 from projections.runner import EventSource, Projection, Views, Wanted
 from projections.seats import SeatsProjection
 from service.clock import Clock, MovableClock, SystemClock
-from service.matches import MatchService, load_dice_key
+from service.matches import MatchService
+from service.secret import derived_key, load_secret_key
 from service.settings import Settings
 from service.store import EventStore, persistence_environment
 from service.tournaments import TournamentService
@@ -69,15 +70,17 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     clock = clock or build_clock(settings)
     # The server's secret: seals server dice seeds and keys player ids (shared by every
     # process of one store).
-    secret = load_dice_key(settings.dice_key, settings.data_dir)
+    secret = load_secret_key(settings.secret_key, settings.data_dir)
     zone = ZoneInfo(settings.timezone)
     return Services(
         settings=settings,
         clock=clock,
         store=store,
         views=views,
-        tournaments=TournamentService(store, views, clock, zone, server_key=secret),
-        matches=MatchService(store, views, clock, secret),
+        tournaments=TournamentService(
+            store, views, clock, zone, player_key=derived_key(secret, "player ids")
+        ),
+        matches=MatchService(store, clock, derived_key(secret, "dice seeds")),
     )
 
 

@@ -10,19 +10,13 @@ match ends, ``DiceSeedRevealed`` with the plain seed is appended in the same tra
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import hmac
 import logging
-import os
 import secrets
-import tempfile
-import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from pathlib import Path
 from uuid import UUID
 
 from domain import match as rules
@@ -32,12 +26,10 @@ from domain.events import DomainEvent, fold
 from domain.mat import format_mat
 from domain.match import Match, Side
 from domain.tokens import token_hash, token_matches
-from projections.runner import Views
 from service.clock import Clock
 from service.store import EventStore, StaleVersionError, UnknownAggregateError
 
 DIRECTOR = "director"
-DICE_KEY_FILE = "dice.key"
 _SEAL_CONTEXT = b"bgtd-seed-seal-v1"
 
 
@@ -79,46 +71,6 @@ class DiceProof:
     """Whether the revealed seed reproduces every roll (None before the reveal)."""
 
 
-def load_dice_key(configured: str | None, data_dir: Path) -> bytes:
-    """The key that seals server dice seeds: ``BGTD_DICE_KEY`` or a key file in the data dir.
-
-    Several processes sharing one PostgreSQL store must share the key (set the variable).
-    """
-    if configured:
-        return hashlib.sha256(configured.encode()).digest()
-    path = data_dir / DICE_KEY_FILE
-    if not path.exists():
-        _create_key_file(path)
-    return hashlib.sha256(_read_key_file(path).encode()).digest()
-
-
-def _create_key_file(path: Path) -> None:
-    """Write a new key beside ``path`` and link it into place: the key file appears whole or
-    not at all, and a key another process linked first is never replaced."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # 0600
-    try:
-        with os.fdopen(descriptor, "w") as file:
-            file.write(secrets.token_hex(32))
-            file.flush()
-            os.fsync(file.fileno())
-        with contextlib.suppress(FileExistsError):  # another process was first: its key stands
-            os.link(temporary, path)
-    finally:
-        os.unlink(temporary)
-
-
-def _read_key_file(path: Path, attempts: int = 100) -> str:
-    """The key in ``path``; an empty file is one an older process has created and is still
-    writing (it wrote after creating), so it is read again for up to a second."""
-    for _ in range(attempts):
-        key = path.read_text().strip()
-        if key:
-            return key
-        time.sleep(0.01)
-    raise RuntimeError(f"the dice key file {path} is empty: delete it or set BGTD_DICE_KEY")
-
-
 def seal_seed(key: bytes, match_id: UUID, seed: bytes) -> str:
     """XOR ``seed`` with a pad only the key holder can compute; sealing twice unseals."""
     pad = hmac.digest(key, _SEAL_CONTEXT + match_id.bytes, "sha256")
@@ -132,9 +84,8 @@ def unseal_seed(key: bytes, match_id: UUID, sealed: str) -> bytes:
 class MatchService:
     """Match play: creation, rolls, plays, cube, resignations, time claims, audit, export."""
 
-    def __init__(self, store: EventStore, views: Views, clock: Clock, dice_key: bytes) -> None:
+    def __init__(self, store: EventStore, clock: Clock, dice_key: bytes) -> None:
         self._store = store
-        self._views = views
         self._clock = clock
         self._dice_key = dice_key
 
@@ -408,7 +359,7 @@ class MatchService:
             log.error("dice key mismatch: the sealed seed of match %s does not open", state.id)
             raise DiceKeyMismatchError(
                 "the server dice of this match cannot be rolled: the service's dice key "
-                "(BGTD_DICE_KEY, or dice.key in the data directory) is not the key this match "
+                "(BGTD_SECRET_KEY, or secret.key in the data directory) is not the key this match "
                 "was created with, so its sealed seed does not match the published commitment "
                 "(G-DICE-1); nothing was recorded"
             )

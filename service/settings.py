@@ -28,9 +28,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     timezone: str = "Europe/Berlin"
     """rule CAL-3: deadlines are wall-clock times of the club's time zone."""
     run_scheduler: bool = True
-    dice_key: str | None = None
-    """Seals server dice seeds until a match ends; default a key file in ``data_dir``. Processes
-    sharing one PostgreSQL store must share it (``BGTD_DICE_KEY``)."""
+    secret_key: str | None = None
+    """Seals server dice seeds and keys player ids; default a key file in ``data_dir``.
+    Processes sharing one PostgreSQL store must share it (``BGTD_SECRET_KEY``)."""
 
     @classmethod
     def from_environment(cls, **overrides: object) -> Settings:
@@ -41,7 +41,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "database_url": ("BGTD_DATABASE_URL", str),
             "director_token": ("BGTD_DIRECTOR_TOKEN", str),
             "timezone": ("BGTD_TIMEZONE", str),
-            "dice_key": ("BGTD_DICE_KEY", str),
+            "secret_key": ("BGTD_SECRET_KEY", str),
         }
         for field, (variable, convert) in environment.items():
             if os.environ.get(variable):

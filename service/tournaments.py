@@ -40,11 +40,6 @@ DEVELOPMENT_KEY = b"bgtd development key: not a secret"
 """Only for a service built without a server key (tests, tools): its player ids are guessable."""
 
 
-def player_key(server_key: bytes) -> bytes:
-    """The key for player ids, derived from the server's secret (one secret, separate uses)."""
-    return hmac.digest(server_key, b"bgtd player ids", "sha256")
-
-
 def player_id_for(key: bytes, email: str) -> UUID:
     """One id per person (e-mail address, case-insensitive) in every tournament of this server.
 
@@ -65,15 +60,15 @@ class TournamentService:
         clock: Clock,
         zone: ZoneInfo,
         *,
-        server_key: bytes | None = None,
+        player_key: bytes = DEVELOPMENT_KEY,
     ) -> None:
-        """``server_key``: the server's secret (the dice key), shared by processes of a store."""
+        """``player_key`` keys player ids: derived from the server's secret (service.secret)."""
         self._store = store
         self._views = views
         self._clock = clock
         self._zone = zone
         self._jitter = random.Random()
-        self._player_key = player_key(server_key or DEVELOPMENT_KEY)
+        self._player_key = player_key
 
     # Seasons --------------------------------------------------------------------------------
 

@@ -692,7 +692,7 @@ def test_the_running_service_keys_player_ids_with_its_secret(tmp_path: Path) -> 
     ids = []
     for secret in ("one secret", "another secret"):
         settings = Settings(
-            data_dir=tmp_path / secret, dev=True, run_scheduler=False, dice_key=secret
+            data_dir=tmp_path / secret, dev=True, run_scheduler=False, secret_key=secret
         )
         with TestClient(create_app(settings)) as client:
             ids.append(register(client, schedule(client, date="2999-04-18")["id"], 1)["player_id"])

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
-import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from uuid import UUID, uuid4
@@ -24,7 +21,6 @@ from service.matches import (
     Caller,
     DiceKeyMismatchError,
     MatchService,
-    load_dice_key,
     seal_seed,
     unseal_seed,
 )
@@ -48,7 +44,7 @@ def store(url: str) -> Iterator[EventStore]:
 @pytest.fixture
 def service(store: EventStore) -> MatchService:
     clock = MovableClock(datetime(2026, 4, 18, 13, 0, tzinfo=UTC), ticking=False)
-    return MatchService(store, views=None, clock=clock, dice_key=KEY)  # type: ignore[arg-type]
+    return MatchService(store, clock=clock, dice_key=KEY)
 
 
 def play_randomly(
@@ -120,55 +116,12 @@ def test_a_sealed_seed_opens_only_with_the_key() -> None:
     assert unseal_seed(KEY, UUID(int=6), sealed) != seed
 
 
-def test_the_dice_key_is_made_once_in_the_data_directory(tmp_path: Path) -> None:
-    first = load_dice_key(None, tmp_path)
-
-    assert load_dice_key(None, tmp_path) == first
-    assert (tmp_path / "dice.key").stat().st_mode & 0o777 == 0o600
-    assert load_dice_key("configured", tmp_path) != first
-
-
-def test_a_dice_key_file_another_process_has_created_but_not_yet_written_is_waited_for(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "dice.key"
-    path.touch()  # created with O_EXCL by an older process, not yet written
-    writer = threading.Timer(0.1, path.write_text, args=("the-key-of-the-other-process",))
-    writer.start()
-    try:
-        key = load_dice_key(None, tmp_path)
-    finally:
-        writer.join()
-
-    assert key == hashlib.sha256(b"the-key-of-the-other-process").digest()
-
-
-def test_processes_starting_at_once_all_get_the_one_dice_key_and_none_is_replaced(
-    tmp_path: Path,
-) -> None:
-    start = threading.Barrier(8)
-
-    def start_process() -> bytes:
-        start.wait()
-        return load_dice_key(None, tmp_path)
-
-    with ThreadPoolExecutor(8) as pool:
-        keys = set(pool.map(lambda _: start_process(), range(8)))
-
-    assert len(keys) == 1
-    assert [p.name for p in tmp_path.iterdir()] == ["dice.key"]  # no temporary file left
-    written = (tmp_path / "dice.key").read_text()
-    assert load_dice_key(None, tmp_path) == keys.pop()
-    assert (tmp_path / "dice.key").read_text() == written
-
-
 def test_a_changed_dice_key_refuses_server_rolls_before_anything_is_recorded(
     service: MatchService, store: EventStore
 ) -> None:
     created = service.create(player_a="a", player_b="b", match_length=1, dice="server")
     restarted = MatchService(
         store,
-        views=None,  # type: ignore[arg-type]
         clock=MovableClock(datetime(2026, 4, 18, 13, 0, tzinfo=UTC), ticking=False),
         dice_key=b"another key" * 3,
     )

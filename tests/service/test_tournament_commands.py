@@ -19,8 +19,9 @@ from domain.tournament import (
 )
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.secret import derived_key
 from service.settings import Settings
-from service.tournaments import PLAYER_NAMESPACE, TournamentService, player_id_for, player_key
+from service.tournaments import PLAYER_NAMESPACE, TournamentService, player_id_for
 
 BERLIN = ZoneInfo("Europe/Berlin")
 SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
@@ -102,7 +103,11 @@ def test_a_player_id_cannot_be_computed_from_the_e_mail_address(services: Servic
     public = uuid5(PLAYER_NAMESPACE, "spieler1@example.org")
     assert receipt["player_id"] != public
     keyed = TournamentService(
-        services.store, services.views, services.clock, BERLIN, server_key=b"another secret"
+        services.store,
+        services.views,
+        services.clock,
+        BERLIN,
+        player_key=derived_key(b"another secret", "player ids"),
     )
     other = keyed.register(
         schedule(services),
@@ -143,6 +148,6 @@ def test_the_same_address_in_another_case_is_a_duplicate(services: Services) -> 
 
 def test_player_ids_are_keyed_with_the_server_key() -> None:
     email = "spieler1@example.org"
-    one, two = player_key(b"one"), player_key(b"two")
+    one, two = derived_key(b"one", "player ids"), derived_key(b"two", "player ids")
     assert player_id_for(one, email) == player_id_for(one, " Spieler1@Example.ORG")
     assert player_id_for(one, email) != player_id_for(two, email)

@@ -1,0 +1,60 @@
+"""The server's secret, shared by every process of one event store."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import os
+import secrets
+import tempfile
+import time
+from pathlib import Path
+
+SECRET_KEY_FILE = "secret.key"
+
+
+def derived_key(secret: bytes, purpose: str) -> bytes:
+    """A key for one purpose only: a leak of one use tells nothing about the others."""
+    return hmac.digest(secret, f"bgtd {purpose}".encode(), "sha256")
+
+
+def load_secret_key(configured: str | None, data_dir: Path) -> bytes:
+    """The server's secret: ``BGTD_SECRET_KEY``, or a key file made once in the data dir.
+
+    It seals server dice seeds and keys player ids, so several processes sharing one
+    PostgreSQL store must share it (set the variable). Each use derives its own key from it.
+    """
+    if configured:
+        return hashlib.sha256(configured.encode()).digest()
+    path = data_dir / SECRET_KEY_FILE
+    if not path.exists():
+        _create_key_file(path)
+    return hashlib.sha256(_read_key_file(path).encode()).digest()
+
+
+def _create_key_file(path: Path) -> None:
+    """Write a new key beside ``path`` and link it into place: the key file appears whole or
+    not at all, and a key another process linked first is never replaced."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # 0600
+    try:
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_hex(32))
+            file.flush()
+            os.fsync(file.fileno())
+        with contextlib.suppress(FileExistsError):  # another process was first: its key stands
+            os.link(temporary, path)
+    finally:
+        os.unlink(temporary)
+
+
+def _read_key_file(path: Path, attempts: int = 100) -> str:
+    """The key in ``path``; an empty file is one an older process has created and is still
+    writing (it wrote after creating), so it is read again for up to a second."""
+    for _ in range(attempts):
+        key = path.read_text().strip()
+        if key:
+            return key
+        time.sleep(0.01)
+    raise RuntimeError(f"the key file {path} is empty: delete it or set BGTD_SECRET_KEY")

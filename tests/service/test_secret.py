@@ -1,0 +1,59 @@
+"""The server's secret: made once per data directory, shared by processes, one key per use."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from service.secret import derived_key, load_secret_key
+
+
+def test_the_secret_key_is_made_once_in_the_data_directory(tmp_path: Path) -> None:
+    first = load_secret_key(None, tmp_path)
+
+    assert load_secret_key(None, tmp_path) == first
+    assert (tmp_path / "secret.key").stat().st_mode & 0o777 == 0o600
+    assert load_secret_key("configured", tmp_path) != first
+
+
+def test_a_secret_key_file_another_process_has_created_but_not_yet_written_is_waited_for(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "secret.key"
+    path.touch()  # created with O_EXCL by an older process, not yet written
+    writer = threading.Timer(0.1, path.write_text, args=("the-key-of-the-other-process",))
+    writer.start()
+    try:
+        key = load_secret_key(None, tmp_path)
+    finally:
+        writer.join()
+
+    assert key == hashlib.sha256(b"the-key-of-the-other-process").digest()
+
+
+def test_processes_starting_at_once_all_get_the_one_secret_key_and_none_is_replaced(
+    tmp_path: Path,
+) -> None:
+    start = threading.Barrier(8)
+
+    def start_process() -> bytes:
+        start.wait()
+        return load_secret_key(None, tmp_path)
+
+    with ThreadPoolExecutor(8) as pool:
+        keys = set(pool.map(lambda _: start_process(), range(8)))
+
+    assert len(keys) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["secret.key"]  # no temporary file left
+    written = (tmp_path / "secret.key").read_text()
+    assert load_secret_key(None, tmp_path) == keys.pop()
+    assert (tmp_path / "secret.key").read_text() == written
+
+
+def test_each_use_of_the_secret_gets_its_own_key() -> None:
+    secret = b"the server secret"
+    assert derived_key(secret, "dice seeds") != derived_key(secret, "player ids")
+    assert derived_key(secret, "dice seeds") == derived_key(secret, "dice seeds")
+    assert derived_key(b"another", "dice seeds") != derived_key(secret, "dice seeds")
