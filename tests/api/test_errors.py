@@ -66,3 +66,19 @@ def test_an_unknown_path_is_a_404_problem(client: Client) -> None:
     response = client.get("/api/v1/nowhere")
     assert response.status_code == 404
     assert response.json()["type"].endswith("/not-found")
+
+
+@pytest.mark.parametrize("seconds", [-1, 1e300, "soon"])
+def test_the_dev_clock_refuses_to_go_back_or_beyond_ten_years(
+    client: Client, seconds: object
+) -> None:
+    response = client.post("/api/v1/dev/clock/advance", json={"seconds": seconds})
+    assert fields(response) == ["seconds"]
+
+
+def test_the_dev_clock_moves_forward_by_the_seconds_given(client: Client) -> None:
+    before = client.get("/api/v1/dev/clock").json()["now"]
+    response = client.post("/api/v1/dev/clock/advance", json={"seconds": 120})
+    assert response.status_code == 200
+    assert response.json()["now"] > before
+    assert response.json()["now"] == client.get("/api/v1/dev/clock").json()["now"]
