@@ -85,8 +85,10 @@ def domain_error(_: Request[Any, Any, Any], error: DomainError) -> Response[dict
 
 def rules_error(_: Request[Any, Any, Any], error: ValueError) -> Response[dict[str, Any]]:
     """Errors of the rules core, raised on input a client sent: name the field they came from."""
-    field = getattr(error, "field", None) or _FIELD_OF_RULES_ERROR.get(type(error), "body")
-    status = HTTP_409_CONFLICT if isinstance(error, IllegalPlayError) else 422
+    field = _FIELD_OF_RULES_ERROR.get(type(error), "body")
+    status = (
+        HTTP_409_CONFLICT if isinstance(error, IllegalPlayError) else HTTP_422_UNPROCESSABLE_ENTITY
+    )
     slug = "illegal-play" if isinstance(error, IllegalPlayError) else "invalid-input"
     errors = [{"field": field, "message": str(error)}]
     return problem(status, slug, f"{field}: {error}", errors=errors)

@@ -108,7 +108,8 @@ class Tournament(msgspec.Struct):
     deadlines: Deadlines
     seats: Seats
     pot_cents: int
-    """80 EUR per checked-in player (rule T-BUYIN-1); fixed when the tournament starts."""
+    """``pot_share_cents`` (80 EUR by default) per checked-in player (rule T-BUYIN-1); fixed when
+    the tournament starts."""
     started_at: datetime | None
     completed_at: datetime | None
 
@@ -177,7 +178,7 @@ class CheckIn(msgspec.Struct):
     """Checked-in seat holders (standbys not counted)."""
     standbys: int
     pot_cents: int
-    """80 EUR per checked-in seat holder (rule T-BUYIN-1)."""
+    """``pot_share_cents`` (80 EUR by default) per checked-in seat holder (rule T-BUYIN-1)."""
 
 
 class Participant(msgspec.Struct):

@@ -21,7 +21,11 @@ class DomainEvent(msgspec.Struct, frozen=True, kw_only=True):
     originator_version: int
     timestamp: datetime
     actor: str | None = None
-    """Who caused it: ``director:<name>``, ``player:<id>``, ``public`` or ``scheduler``."""
+    """Who caused it: ``DIRECTOR``, ``player:<id or name>`` or ``public``."""
+
+
+DIRECTOR = "director"
+"""The actor of a director's command (the director token carries no name yet, rule C-DIR-1)."""
 
 
 class Aggregate(msgspec.Struct, frozen=True, kw_only=True):

@@ -267,29 +267,6 @@ class DiceSeedRevealed(DomainEvent, frozen=True, kw_only=True):
     seed: str
 
 
-MatchEvent = (
-    MatchStarted
-    | GameStarted
-    | OpeningRollMade
-    | DiceRolled
-    | CheckersPlayed
-    | TurnPassed
-    | CubeOffered
-    | CubeTaken
-    | CubeDropped
-    | CubeBeavered
-    | CubeRaccooned
-    | ResignationOffered
-    | ResignationAccepted
-    | ResignationRejected
-    | TimeoutClaimed
-    | GameWon
-    | MatchWon
-    | SessionClosed
-    | DiceSeedRevealed
-)
-
-
 # --- state ----------------------------------------------------------------------------------
 
 

@@ -22,14 +22,13 @@ from uuid import UUID
 from domain import match as rules
 from domain.dice import SEED_BYTES, roll_from_seed, seed_commitment, verify_rolls
 from domain.errors import ConflictError, ForbiddenError, InvalidInputError
-from domain.events import DomainEvent, fold
+from domain.events import DIRECTOR, DomainEvent, fold
 from domain.mat import format_mat
 from domain.match import Match, Side
 from domain.tokens import token_hash, token_matches
 from service.clock import Clock
 from service.store import EventStore, StaleVersionError, UnknownAggregateError
 
-DIRECTOR = "director"
 _SEAL_CONTEXT = b"bgtd-seed-seal-v1"
 
 

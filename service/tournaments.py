@@ -17,7 +17,7 @@ from domain import season as seasons
 from domain import tournament as tournaments
 from domain.calendar import deadline_policy, parse_date
 from domain.errors import InvalidInputError
-from domain.events import Aggregate, DomainEvent
+from domain.events import DIRECTOR, Aggregate, DomainEvent
 from domain.season import PeriodInput, Season, SeasonNotFoundError
 from domain.tokens import token_hash
 from domain.tournament import Tournament, TournamentNotFoundError, TournamentPlan
@@ -34,7 +34,6 @@ MAX_ATTEMPTS = 40
 """Concurrent commands on one tournament: the loser of a version race decides again."""
 BACKOFF_SECONDS = 0.004
 MAX_BACKOFF_SECONDS = 0.25
-DIRECTOR = "director"
 PLAYER_NAMESPACE = UUID("6f1c7f0e-5a43-4c52-9a7e-0c4b1f3d2a90")
 DEVELOPMENT_KEY = b"bgtd development key: not a secret"
 """Only for a service built without a server key (tests, tools): its player ids are guessable."""
@@ -462,7 +461,8 @@ class TournamentService:
             "seats": seat_counts,
             "started_at": started_at,
             "completed_at": _instant(row["completed_at"], self._zone),
-            # rule T-BUYIN-1: 80 EUR per checked-in player (fixed at the start)
+            # rule T-BUYIN-1: the pot share (80 EUR by default) per checked-in player, fixed at
+            # the start
             "pot_cents": row["pot_cents"] if started_at else checked_in * row["pot_share_cents"],
         }
 

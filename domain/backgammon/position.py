@@ -23,7 +23,6 @@ STARTING_SIDE: Side = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 
 _KEY_BYTES = 10
 _POSITION_ID_LENGTH = 14
 _KEY_BITS = 8 * _KEY_BYTES
-# Unary code of one point's checker count in the key: n one-bits, then a zero-bit.
 UNARY_CODES = tuple("0" + "1" * n for n in range(CHECKERS_PER_SIDE + 1))
 """A count n is n one-bits then a zero-bit in the key; written backwards for int(..., 2)."""
 
