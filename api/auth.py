@@ -18,6 +18,16 @@ def bearer_token(connection: ASGIConnection[Any, Any, Any, Any]) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
+def require_token(connection: ASGIConnection[Any, Any, Any, Any], whose: str) -> str:
+    """The bearer token, or 401 saying ``whose`` token is required."""
+    token = bearer_token(connection)
+    if token is None:
+        raise NotAuthorizedException(
+            f"{whose} token is required", headers={"WWW-Authenticate": "Bearer"}
+        )
+    return token
+
+
 def is_director(connection: ASGIConnection[Any, Any, Any, Any]) -> bool:
     services: Services = connection.app.state.services
     expected = services.settings.effective_director_token
@@ -30,9 +40,6 @@ def director_only(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHa
 
     Another token may well be a player's, valid elsewhere: then the role is wrong (403).
     """
-    if bearer_token(connection) is None:
-        raise NotAuthorizedException(
-            "a director token is required", headers={"WWW-Authenticate": "Bearer"}
-        )
+    require_token(connection, "a director")
     if not is_director(connection):
         raise PermissionDeniedException("only a tournament director may do this")

@@ -18,12 +18,11 @@ import anyio
 import msgspec
 from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.di import NamedDependency
-from litestar.exceptions import NotAuthorizedException
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from api.analysis import LegalPlay, PositionId, legal_play_items
 from api.audit import MAX_VERSION, StreamEvent, UntilVersion, stream_events, version_query
-from api.auth import bearer_token, director_only, is_director
+from api.auth import director_only, is_director, require_token
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.clock import PRESETS
 from domain.errors import InvalidInputError
@@ -470,12 +469,7 @@ async def _command(services: Services, command: Callable[[], MatchRecord]) -> Ma
 
 
 def _caller(request: Request[Any, Any, Any], side: SideName | None) -> Caller:
-    token = bearer_token(request)
-    if token is None:
-        raise NotAuthorizedException(
-            "a player token of this match (or a director token) is required",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
+    token = require_token(request, "a player token of this match (or a director)")
     return Caller(token=token, director=is_director(request), side=side)
 
 

@@ -9,10 +9,9 @@ from uuid import UUID
 import msgspec
 from litestar import Controller, Request, delete, get, post
 from litestar.di import NamedDependency
-from litestar.exceptions import NotAuthorizedException
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
-from api.auth import bearer_token, director_only, is_director
+from api.auth import director_only, is_director, require_token
 from api.seasons import DateText
 from domain.tournament import (
     DEFAULT_BUY_IN_CENTS,
@@ -338,12 +337,7 @@ class RegistrationController(Controller):
         services: NamedDependency[Services],
         reason: Annotated[str, QueryParameter(max_length=500)] = "",
     ) -> RegistrationCancellation:
-        token = bearer_token(request)
-        if token is None:
-            raise NotAuthorizedException(
-                "the player token of the registration (or a director token) is required",
-                headers={"WWW-Authenticate": "Bearer"},
-            )
+        token = require_token(request, "the player token of the registration (or a director)")
         director = is_director(request)
         cancellation = services.tournaments.cancel_registration(
             tournament_id,
