@@ -19,7 +19,7 @@ from domain.backgammon.cache import (
 )
 from domain.backgammon.match_id import CubeOwner, MatchState
 from domain.backgammon.plays import Dice
-from domain.backgammon.position import pip_count
+from domain.backgammon.position import CHECKERS_PER_SIDE, pip_count
 
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 PositionId = Annotated[str, msgspec.Meta(min_length=14, max_length=14, examples=["4HPwATDgc/ABMA"])]
@@ -124,7 +124,10 @@ class AnalysisController(Controller):
 
 def _board(side: tuple[int, ...]) -> Board:
     return Board(
-        points=list(side[:24]), bar=side[24], borne_off=15 - sum(side), pip_count=pip_count(side)
+        points=list(side[:24]),
+        bar=side[24],
+        borne_off=CHECKERS_PER_SIDE - sum(side),
+        pip_count=pip_count(side),
     )
 
 

@@ -24,7 +24,6 @@ from api.analysis import LegalPlay, PositionId, legal_play_items
 from api.audit import MAX_VERSION, StreamEvent, UntilVersion, stream_events, version_query
 from api.auth import director_only, is_director, require_token
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
-from domain.clock import PRESETS
 from domain.errors import InvalidInputError
 from domain.match import MAX_PLAY_LENGTH
 from domain.match import Match as MatchRecord
@@ -531,7 +530,7 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
 
 
 def _clocks(state: MatchRecord, at: datetime) -> Clocks | None:
-    preset = PRESETS[state.clock_preset]
+    preset = state.preset
     if not preset.is_timed:
         return None
     clock = state.clock

@@ -32,12 +32,13 @@ from domain.backgammon.cache import cached_format_play, cached_legal_plays, posi
 from domain.backgammon.match_id import (
     MAX_CUBE_VALUE,
     MAX_MATCH_LENGTH,
+    MAX_SCORE,
     CubeOwner,
     GameState,
     MatchState,
 )
 from domain.backgammon.notation import NotationError, format_dice, parse_play
-from domain.backgammon.position import STARTING_SIDE
+from domain.backgammon.position import CHECKERS_PER_SIDE, STARTING_SIDE
 from domain.backgammon.position import Side as Checkers
 from domain.clock import PRESETS, ClockPreset, ClockPresetName, MatchClock
 from domain.dice import seed_commitment
@@ -55,7 +56,6 @@ MAX_PLAY_LENGTH = 64
 """The longest notation a play is read from: a play of four moves with hits is about 30."""
 SIDES: tuple[Side, Side] = ("a", "b")
 LEVELS: tuple[Level, ...] = ("single", "gammon", "backgammon")
-_LEVEL_NUMBER = {"single": 1, "gammon": 2, "backgammon": 3}
 
 
 def other(side: Side) -> Side:
@@ -386,7 +386,7 @@ class Match(Aggregate, frozen=True, kw_only=True):
     def match_state(self) -> MatchState:
         """The state as GNU Backgammon's Match ID fields (sides a, b are players 0, 1)."""
         length = self.match_length
-        limit = length if length else (1 << 15) - 1
+        limit = length if length else MAX_SCORE
         on_roll = self.on_roll or "a"
         turn = self.turn or on_roll
         if self.phase == "match_over":
@@ -405,7 +405,8 @@ class Match(Aggregate, frozen=True, kw_only=True):
             crawford=self.crawford,
             game_state=game_state,
             double_offered=self.phase == "cube",
-            resignation=_LEVEL_NUMBER[self.resignation] if self.resignation else 0,
+            # gnubg writes a resignation as the points it is worth per cube: 1, 2 or 3.
+            resignation=GameResult(self.resignation).multiplier if self.resignation else 0,
             dice=self.dice or (0, 0),
             jacoby=self.jacoby,
         )
@@ -921,7 +922,7 @@ def offer_resignation(
     if state.phase not in ("roll", "move"):
         raise WrongPhaseError(_phase_problem(state, "resign"))
     if state.rules == "app":
-        borne_off = 15 - sum(state.board(side))
+        borne_off = CHECKERS_PER_SIDE - sum(state.board(side))
         fixed: Level = "single" if borne_off else "gammon"
         if level is not None and level != fixed:
             raise InvalidInputError(
