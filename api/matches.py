@@ -12,7 +12,6 @@ from datetime import datetime
 from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 from uuid import UUID
-from zoneinfo import ZoneInfo
 
 import anyio
 import msgspec
@@ -418,8 +417,7 @@ class MatchController(Controller):
     async def export_mat(
         self, match_id: FromPath[UUID], services: NamedDependency[Services]
     ) -> Response[str]:
-        zone = ZoneInfo(services.settings.timezone)
-        text = await _run(services, partial(services.matches.export_mat, match_id, zone))
+        text = await _run(services, partial(services.matches.export_mat, match_id, services.zone))
         return Response(
             text,
             media_type=MediaType.TEXT,  # Litestar adds "; charset=utf-8"

@@ -188,13 +188,13 @@ def _seasons(db: sqlite_utils.Database, where: str, params: list[Any]) -> list[d
             params,
         ).fetchall()
     ]
-    for season in seasons:
-        season["periods"] = [
+    by_id = {season["id"]: season for season in seasons}
+    for season_id, name, kind, starts_on, ends_on in db.execute(
+        "SELECT season_id, name, kind, starts_on, ends_on FROM calendar_periods "
+        f"WHERE season_id IN (SELECT id FROM calendar_seasons {where}) ORDER BY starts_on, name",
+        params,
+    ).fetchall():
+        by_id[season_id]["periods"].append(
             {"name": name, "kind": kind, "starts_on": starts_on, "ends_on": ends_on}
-            for name, kind, starts_on, ends_on in db.execute(
-                "SELECT name, kind, starts_on, ends_on FROM calendar_periods "
-                "WHERE season_id = ? ORDER BY starts_on",
-                [season["id"]],
-            ).fetchall()
-        ]
+        )
     return seasons

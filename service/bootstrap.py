@@ -42,6 +42,8 @@ class Services:
 
     settings: Settings
     clock: Clock
+    zone: ZoneInfo
+    """The club's time zone (``settings.timezone``)."""
     store: EventStore
     views: Views
     tournaments: TournamentService
@@ -75,6 +77,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     return Services(
         settings=settings,
         clock=clock,
+        zone=zone,
         store=store,
         views=views,
         tournaments=TournamentService(

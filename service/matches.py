@@ -22,12 +22,12 @@ from uuid import UUID
 from domain import match as rules
 from domain.dice import SEED_BYTES, roll_from_seed, seed_commitment, verify_rolls
 from domain.errors import ConflictError, ForbiddenError, InvalidInputError
-from domain.events import DIRECTOR, DomainEvent, fold
+from domain.events import DIRECTOR, DomainEvent
 from domain.mat import format_mat
 from domain.match import Match, Side
 from domain.tokens import token_hash, token_matches
 from service.clock import Clock
-from service.store import EventStore, StaleVersionError, UnknownAggregateError
+from service.store import EventStore, StaleVersionError, UnknownAggregateError, evolve_each
 
 _SEAL_CONTEXT = b"bgtd-seed-seal-v1"
 
@@ -137,9 +137,7 @@ class MatchService:
             tournament_id=tournament_id,
             actor=actor,
         )
-        state = fold(rules.evolve, None, events)
-        assert state is not None
-        self._store.append(*events, state=state)
+        state = self._store.append_states(events, evolve_each(rules.evolve, None, events))
         return MatchCreated(match=state, tokens=tokens)
 
     def get(self, match_id: UUID, version: int | None = None) -> Match:
@@ -154,8 +152,19 @@ class MatchService:
         return state
 
     def events(self, match_id: UUID, until_version: int | None = None) -> list[DomainEvent]:
-        self.get(match_id, until_version)  # 404 for an unknown match or version
-        return self._store.stream(match_id, until_version)
+        """The match's events up to ``until_version``: a 404 for an unknown match or version."""
+        if until_version is not None and until_version < 1:
+            raise InvalidInputError("version", "event versions count from 1")
+        events: list[DomainEvent] = self._store.stream(match_id, until_version)
+        if not events:
+            raise UnknownAggregateError(f"no record with id {match_id}")
+        rules.evolve(None, events[0])  # NotAMatchError unless the stream starts a match
+        last = events[-1].originator_version
+        if until_version is not None and last < until_version:
+            raise UnknownAggregateError(
+                f"match {match_id} has {last} events, no version {until_version}"
+            )
+        return events
 
     def export_mat(self, match_id: UUID, zone: tzinfo) -> str:
         """The match as a ``.mat`` file, dated in the club's time zone ``zone`` (rule CAL-3)."""
@@ -313,24 +322,26 @@ class MatchService:
         side, actor = self._authorise(state, caller, side_optional)
         now = self._clock.now()
         events = decide(state, side, actor, now)
-        states = _states(state, events)
+        states = evolve_each(rules.evolve, state, events)
         new = states[-1] if states else state
         if new.is_over and new.dice_mode == "server" and new.revealed_seed is None:
             reveal = rules.reveal_seed(new, self._seed(new), now, actor=actor)
             events = [*events, *reveal]
-            states += _states(new, reveal)
-            new = states[-1]
-        self._store.append(*events, state=new)
-        for snapshot in states:
-            self._store.snapshot_if_due(snapshot, now)
-        return new
+            states += evolve_each(rules.evolve, new, reveal)
+        if not states:  # nothing decided: nothing to store
+            return state
+        return self._store.append_states(events, states)
 
     def _load(self, match_id: UUID, version: int | None = None) -> Match:
         """The match, or a 404 when the id is unknown or names another aggregate."""
-        state: object = self._store.load(match_id, rules.evolve, version)
-        if not isinstance(state, Match):  # the store's cache holds any aggregate by id
-            raise rules.NotAMatchError(f"no match with id {match_id}")
-        return state
+        return self._store.load_as(
+            match_id,
+            rules.evolve,
+            Match,
+            lambda: rules.NotAMatchError(f"no match with id {match_id}"),
+            version,
+            unknown_as_not_found=False,
+        )
 
     def _authorise(
         self, state: Match, caller: Caller, side_optional: bool
@@ -372,12 +383,3 @@ _CUBE_COMMANDS: dict[str, Callable[..., list[DomainEvent]]] = {
     "beaver": rules.beaver,
     "raccoon": rules.raccoon,
 }
-
-
-def _states(state: Match, events: Sequence[DomainEvent]) -> list[Match]:
-    """The state after each event (for snapshots at their exact versions)."""
-    states = []
-    for event in events:
-        state = rules.evolve(state, event)
-        states.append(state)
-    return states

@@ -66,6 +66,17 @@ class UnusedTranscoder(Transcoder):
         raise NotImplementedError
 
 
+def evolve_each(
+    evolve: Callable[[A | None, Any], A], state: A | None, events: Iterable[Any]
+) -> list[A]:
+    """The state after each of ``events`` (for snapshots at their exact versions)."""
+    states = []
+    for event in events:
+        state = evolve(state, event)
+        states.append(state)
+    return states
+
+
 class StaleVersionError(ConflictError):
     """Another command changed the aggregate first (optimistic concurrency)."""
 
@@ -260,6 +271,45 @@ class EventStore(Application[UUID]):
         if version is None:
             self.states.offer(aggregate)
         return aggregate
+
+    def load_as(
+        self,
+        aggregate_id: UUID,
+        evolve: Callable[[A | None, Any], A],
+        kind: type[A],
+        not_found: Callable[[], NotFoundError],
+        version: int | None = None,
+        *,
+        unknown_as_not_found: bool = True,
+    ) -> A:
+        """The ``kind`` aggregate, or ``not_found()`` when the id names another kind of aggregate.
+
+        An unknown id raises ``not_found()`` too, or with ``unknown_as_not_found=False`` the
+        store's ``UnknownAggregateError``.
+        """
+        try:
+            state: object = self.load(aggregate_id, evolve, version)
+        except UnknownAggregateError:
+            if not unknown_as_not_found:
+                raise
+            state = None
+        # The cache holds states by id only: another aggregate's id may come back as its state.
+        if not isinstance(state, kind):
+            raise not_found()
+        return state
+
+    def append_states(self, events: Sequence[DomainEvent], states: Sequence[A]) -> A:
+        """Append ``events`` with ``states``, the state after each of them; return the last.
+
+        The cache keeps the last state for the next command (no reload), and each state whose
+        version is due gets its snapshot, also when a multi-event command passes the snapshot
+        version on its way.
+        """
+        state = states[-1]
+        self.append(*events, state=state)
+        for each in states:
+            self.snapshot_if_due(each, events[-1].timestamp)
+        return state
 
     def snapshot_if_due(self, aggregate: Aggregate, timestamp: datetime) -> None:
         """Keep a snapshot every ``snapshot_interval`` events (idempotent per version)."""

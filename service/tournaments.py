@@ -24,7 +24,7 @@ from domain.tournament import Tournament, TournamentNotFoundError, TournamentPla
 from projections import calendar, participants, seats
 from projections.runner import Views
 from service.clock import Clock
-from service.store import EventStore, StaleVersionError, UnknownAggregateError
+from service.store import EventStore, StaleVersionError, evolve_each
 
 S = TypeVar("S", bound=Aggregate)
 E = TypeVar("E", bound=DomainEvent)
@@ -156,7 +156,9 @@ class TournamentService:
     def get_tournament(self, tournament_id: UUID) -> dict[str, Any]:
         def read(db: Any) -> dict[str, Any] | None:
             row = calendar.get_tournament(db, str(tournament_id))
-            return self._tournament_view(row, seats.get_seats(db, row["id"])) if row else None
+            if row is None:
+                return None
+            return self._tournament_view(row, seats.get_seats(db, row["id"]), self._clock.now())
 
         tournament = self._query(read)
         if tournament is None:
@@ -167,7 +169,8 @@ class TournamentService:
         """The calendar: every tournament (of one season) with status, deadlines and seats."""
         with self._views.reading() as db:
             rows = calendar.list_tournaments(db, str(season_id) if season_id else None)
-            return [self._tournament_view(row, seats.get_seats(db, row["id"])) for row in rows]
+            now = self._clock.now()
+            return [self._tournament_view(row, seats.get_seats(db, row["id"]), now) for row in rows]
 
     def get_seats(self, tournament_id: UUID) -> dict[str, int]:
         found = self._query(lambda db: seats.get_seats(db, str(tournament_id)))
@@ -372,41 +375,26 @@ class TournamentService:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _save(self, state: S | None, evolve: Callable[[S | None, E], S], events: list[E]) -> S:
-        """Append ``events`` with the state they lead to, snapshot each state that is due.
-
-        The store keeps the new state for the next command (no reload), and a multi-event
-        command that passes a snapshot version (a cancellation with a promotion, the start)
-        still leaves its snapshot there.
-        """
-        states = []
-        for event in events:
-            state = evolve(state, event)
-            states.append(state)
-        assert state is not None
-        self._store.append(*events, state=state)
-        for each in states:
-            self._store.snapshot_if_due(each, events[-1].timestamp)
+        """Append ``events`` with the state after each, catch up the views; return the last."""
+        new_state = self._store.append_states(events, evolve_each(evolve, state, events))
         self._views.catch_up()
-        return state
+        return new_state
 
     def _load_tournament(self, tournament_id: UUID) -> Tournament:
-        try:
-            state = self._store.load(tournament_id, tournaments.evolve)
-        except UnknownAggregateError:
-            state = None
-        # The store caches states by id only: another aggregate's id may come back as its state.
-        if not isinstance(state, Tournament):
-            raise TournamentNotFoundError(f"no tournament with id {tournament_id}")
-        return state
+        return self._store.load_as(
+            tournament_id,
+            tournaments.evolve,
+            Tournament,
+            lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
+        )
 
     def _load_season(self, season_id: UUID) -> Season:
-        try:
-            state = self._store.load(season_id, seasons.evolve)
-        except UnknownAggregateError:
-            state = None
-        if not isinstance(state, Season):
-            raise SeasonNotFoundError(f"no season with id {season_id}")
-        return state
+        return self._store.load_as(
+            season_id,
+            seasons.evolve,
+            Season,
+            lambda: SeasonNotFoundError(f"no season with id {season_id}"),
+        )
 
     def _season_for(self, field: str, season_id: UUID) -> Season:
         try:
@@ -424,14 +412,16 @@ class TournamentService:
                 found = read(db)
         return found
 
-    def _tournament_view(self, row: dict[str, Any], seat_counts: Any) -> dict[str, Any]:
+    def _tournament_view(
+        self, row: dict[str, Any], seat_counts: Any, now: datetime
+    ) -> dict[str, Any]:
         deadlines = {
             key: datetime.fromisoformat(row[key]).astimezone(self._zone)
             for key in ("cancellation_until", "check_in_opens", "starts_at")
         }
         started_at = _instant(row["started_at"], self._zone)
         status = tournaments.tournament_status(
-            self._clock.now(),
+            now,
             cancellation_until=deadlines["cancellation_until"],
             check_in_opens=deadlines["check_in_opens"],
             started=started_at is not None,
