@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal, cast
 from uuid import UUID
 
 import msgspec
@@ -43,7 +43,7 @@ from domain.backgammon.position import Side as Checkers
 from domain.clock import PRESETS, ClockPreset, ClockPresetName, MatchClock
 from domain.dice import seed_commitment
 from domain.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
-from domain.events import Aggregate, DomainEvent
+from domain.events import Aggregate, DomainEvent, EventBatch
 
 Side = Literal["a", "b"]
 Phase = Literal["opening", "roll", "move", "cube", "resignation", "match_over"]
@@ -422,8 +422,6 @@ _CUBE_OWNER = {None: CubeOwner.CENTRED, "a": CubeOwner.PLAYER_0, "b": CubeOwner.
 
 # --- evolve ---------------------------------------------------------------------------------
 
-S = TypeVar("S", bound=DomainEvent)
-
 
 def evolve(state: Match | None, event: DomainEvent) -> Match:
     """The one place where the match's events apply."""
@@ -641,33 +639,6 @@ _APPLY: dict[type[DomainEvent], Callable[[Match, Any], dict[str, Any]]] = {
 # --- commands -------------------------------------------------------------------------------
 
 
-class _Batch:
-    """New events of one command, numbered after the version they follow."""
-
-    def __init__(self, match_id: UUID, version: int, now: datetime, actor: str | None) -> None:
-        self.id = match_id
-        self.version = version
-        self.now = now
-        self.actor = actor
-        self.events: list[DomainEvent] = []
-
-    @classmethod
-    def after(cls, state: Match, now: datetime, actor: str | None) -> _Batch:
-        return cls(state.id, state.version, now, actor)
-
-    def add(self, kind: type[S], **fields: Any) -> S:
-        self.version += 1
-        event = kind(
-            originator_id=self.id,
-            originator_version=self.version,
-            timestamp=self.now,
-            actor=self.actor,
-            **fields,
-        )
-        self.events.append(event)
-        return event
-
-
 def start_match(
     match_id: UUID,
     now: datetime,
@@ -711,7 +682,7 @@ def start_match(
         )
     if dice_mode == "server" and not (seed_commitment and sealed_seed):
         raise InvalidInputError("dice", "server dice need a committed seed")
-    batch = _Batch(match_id, 0, now, actor)
+    batch = EventBatch[DomainEvent](match_id, 0, now, actor)
     batch.add(
         MatchStarted,
         player_a=player_a,
@@ -753,7 +724,7 @@ def roll(
     if state.dice_mode == "server" and roll_index != state.server_rolls:
         raise ConflictError("server dice come from the match's seed, in order")
     index = roll_index if state.dice_mode == "server" else None
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     if state.phase == "opening":
         starter: Side | None = None if die_1 == die_2 else ("a" if die_1 > die_2 else "b")
         batch.add(OpeningRollMade, die_a=die_1, die_b=die_2, starter=starter, roll_index=index)
@@ -785,7 +756,7 @@ def play(
         raise WrongPhaseError(_phase_problem(state, "move"))
     mover = _acting(state, side)
     chosen = _chosen_play(state, notation, position_id)
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(
         CheckersPlayed,
         side=mover,
@@ -850,7 +821,7 @@ def double(
             f"side {other(doubler)} owns the cube: only the owner may redouble (G-CUBE-1)"
         )
     value = _redoubled(state.cube_value)
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(CubeOffered, side=doubler, value=value)
     return batch.events
 
@@ -860,7 +831,7 @@ def take(
 ) -> list[DomainEvent]:
     """rule G-CUBE-1: the doubled side takes, owns the cube, and the value doubles."""
     taker = _cube_responder(state, side, "take")
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(CubeTaken, side=taker, value=state.offered_value)
     return batch.events
 
@@ -870,7 +841,7 @@ def drop(
 ) -> list[DomainEvent]:
     """rule G-CUBE-1: a drop loses the game at the value before the double, no gammons."""
     dropper = _cube_responder(state, side, "drop")
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(CubeDropped, side=dropper, value=state.cube_value)
     _end_game(state, batch, other(dropper), "single", "drop", state.cube_value)
     return batch.events
@@ -886,7 +857,7 @@ def beaver(
         raise CubeNotAvailableError("beavers are a money-play option this match does not use")
     assert state.offered_value is not None
     value = _redoubled(state.offered_value)
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(CubeBeavered, side=beaverer, value=value)
     return batch.events
 
@@ -900,7 +871,7 @@ def raccoon(
         raise WrongPhaseError("a raccoon answers a beaver, before the doubler rolls")
     raccooner = _acting(state, side)
     value = _redoubled(state.cube_value)
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(CubeRaccooned, side=raccooner, value=value)
     return batch.events
 
@@ -930,14 +901,14 @@ def offer_resignation(
                 f"under the app rules a resignation is a {fixed} here (G-RESIGN-1: gammon "
                 "if the resigner bore off nothing, single otherwise)",
             )
-        batch = _Batch.after(state, now, actor)
+        batch = EventBatch[DomainEvent].after(state, now, actor)
         batch.add(ResignationOffered, side=side, level=fixed)
         batch.add(ResignationAccepted, side=other(side), level=fixed, automatic=True)
         _end_game(state, batch, other(side), fixed, "resignation", _level_points(state, fixed))
         return batch.events
     if level not in LEVELS:
         raise InvalidInputError("level", "is 'single', 'gammon' or 'backgammon'")
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(ResignationOffered, side=side, level=level)
     return batch.events
 
@@ -949,7 +920,7 @@ def accept_resignation(
     accepter = _resignation_responder(state, side)
     assert state.resignation is not None
     level = state.resignation
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(ResignationAccepted, side=accepter, level=level)
     _end_game(state, batch, accepter, level, "resignation", _level_points(state, level))
     return batch.events
@@ -961,7 +932,7 @@ def reject_resignation(
     """Play goes on where the offer interrupted it."""
     rejecter = _resignation_responder(state, side)
     assert state.resignation is not None
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(ResignationRejected, side=rejecter, level=state.resignation)
     return batch.events
 
@@ -991,7 +962,7 @@ def claim_timeout(
     if not preset.is_expired(reserve, used):
         left = (preset.limit(reserve) - used) / 1000
         raise ClockNotExpiredError(f"side {flagged} still has {left:.1f} s on the clock")
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(
         TimeoutClaimed,
         side=side,
@@ -1014,7 +985,7 @@ def close_session(state: Match, now: datetime, *, actor: str | None = None) -> l
     _require_playing(state)
     if not state.is_money_session:
         raise ConflictError("a match ends when a side reaches the match length, not on request")
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(SessionClosed, score_a=state.score_a, score_b=state.score_b)
     return batch.events
 
@@ -1031,7 +1002,7 @@ def reveal_seed(
         raise ConflictError("the seed has been revealed already")
     if seed_commitment(seed) != state.seed_commitment:
         raise ConflictError("this seed does not match the commitment")
-    batch = _Batch.after(state, now, actor)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(DiceSeedRevealed, seed=seed.hex())
     return batch.events
 
@@ -1040,7 +1011,12 @@ def reveal_seed(
 
 
 def _end_game(
-    state: Match, batch: _Batch, winner: Side, result: Level, reason: WinReason, points: int
+    state: Match,
+    batch: EventBatch[DomainEvent],
+    winner: Side,
+    result: Level,
+    reason: WinReason,
+    points: int,
 ) -> None:
     """rule G-WIN-1 and G-CUBE-2: score the game, then end the match or start the next game
     (the Crawford game when a side has just reached match length - 1)."""

@@ -11,7 +11,7 @@ import msgspec
 
 from domain.calendar import parse_date
 from domain.errors import InvalidInputError, NotFoundError
-from domain.events import Aggregate, DomainEvent
+from domain.events import Aggregate, DomainEvent, EventBatch
 from domain.text import one_line
 
 PeriodKind = Literal["tournament", "break"]
@@ -114,34 +114,26 @@ def create_season(
     last = parse_date("ends_on", ends_on)
     if last < first:
         raise InvalidInputError("ends_on", f"the season ends ({last}) before it starts ({first})")
-    created = SeasonCreated(
-        originator_id=season_id,
-        originator_version=1,
-        timestamp=now,
-        actor=actor,
-        name=name,
-        starts_on=first,
-        ends_on=last,
-    )
-    events: list[SeasonEvent] = [created]
-    state = evolve(None, created)
+    batch = EventBatch[SeasonEvent](season_id, 0, now, actor)
+    state = evolve(None, batch.add(SeasonCreated, name=name, starts_on=first, ends_on=last))
     for index, period in enumerate(periods):
-        added = _decide_period(state, period, f"periods[{index}].", now=now, actor=actor)
-        state = evolve(state, added)
-        events.append(added)
-    return events
+        state = evolve(state, _add_period(batch, state, period, f"periods[{index}]."))
+    return batch.events
 
 
 def add_period(
     state: Season, period: PeriodInput, *, now: datetime, actor: str
 ) -> list[SeasonEvent]:
     """One more period of the club's calendar (e.g. the winter crossing the year end)."""
-    return [_decide_period(state, period, "", now=now, actor=actor)]
+    batch = EventBatch[SeasonEvent].after(state, now, actor)
+    _add_period(batch, state, period, "")
+    return batch.events
 
 
-def _decide_period(
-    state: Season, period: PeriodInput, prefix: str, *, now: datetime, actor: str
-) -> CalendarPeriodAdded:
+def _add_period(
+    batch: EventBatch[SeasonEvent], state: Season, period: PeriodInput, prefix: str
+) -> SeasonEvent:
+    """Decide one period of ``state`` and add it to ``batch`` (the batch follows ``state``)."""
     name = one_line(prefix + "name", period.name)
     kind = _kind(prefix + "kind", period.kind)
     # rule CAL-2: the club's own calendar says "31.11.26"; such a date is refused.
@@ -166,16 +158,7 @@ def _decide_period(
                 f"the period {first}..{last} overlaps {other.name!r} "
                 f"({other.starts_on}..{other.ends_on})",
             )
-    return CalendarPeriodAdded(
-        originator_id=state.id,
-        originator_version=state.version + 1,
-        timestamp=now,
-        actor=actor,
-        name=name,
-        kind=kind,
-        starts_on=first,
-        ends_on=last,
-    )
+    return batch.add(CalendarPeriodAdded, name=name, kind=kind, starts_on=first, ends_on=last)
 
 
 def check_play_date(state: Season, day: date, field: str) -> CalendarPeriod | None:

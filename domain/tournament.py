@@ -24,7 +24,7 @@ from domain.calendar import (
     parse_date,
 )
 from domain.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
-from domain.events import Aggregate, DomainEvent
+from domain.events import Aggregate, DomainEvent, EventBatch
 from domain.season import Season, check_play_date
 from domain.text import one_line
 from domain.tokens import token_matches
@@ -446,32 +446,29 @@ def schedule_tournament(
             f"the tournament would start at {local_isoformat(deadlines.starts_at, zone)}, "
             "which has passed",
         )
-    return [
-        TournamentScheduled(
-            originator_id=tournament_id,
-            originator_version=1,
-            timestamp=now,
-            actor=actor,
-            season_id=season.id if season else None,
-            period=period.name if period else None,
-            name=name,
-            play_date=play_date,
-            venue=venue,
-            capacity=plan.capacity,
-            min_age=plan.min_age,
-            buy_in_cents=plan.buy_in_cents,
-            pot_share_cents=plan.pot_share_cents,
-            waitlist=plan.waitlist,
-            swiss_rounds=plan.swiss_rounds,
-            match_length=plan.match_length,
-            class_name=class_name,
-            payout_percent=tuple(plan.payout_percent),
-            time_zone=zone.key,
-            cancellation_until=deadlines.cancellation_until,
-            check_in_opens=deadlines.check_in_opens,
-            starts_at=deadlines.starts_at,
-        )
-    ]
+    batch = EventBatch[TournamentEvent](tournament_id, 0, now, actor)
+    batch.add(
+        TournamentScheduled,
+        season_id=season.id if season else None,
+        period=period.name if period else None,
+        name=name,
+        play_date=play_date,
+        venue=venue,
+        capacity=plan.capacity,
+        min_age=plan.min_age,
+        buy_in_cents=plan.buy_in_cents,
+        pot_share_cents=plan.pot_share_cents,
+        waitlist=plan.waitlist,
+        swiss_rounds=plan.swiss_rounds,
+        match_length=plan.match_length,
+        class_name=class_name,
+        payout_percent=tuple(plan.payout_percent),
+        time_zone=zone.key,
+        cancellation_until=deadlines.cancellation_until,
+        check_in_opens=deadlines.check_in_opens,
+        starts_at=deadlines.starts_at,
+    )
+    return batch.events
 
 
 def register(
@@ -512,23 +509,19 @@ def register(
     has_seat = state.seats_taken < state.capacity
     if not has_seat and not state.waitlist:
         raise TournamentFullError(f"all {state.capacity} seats are taken", capacity=state.capacity)
-    recorded = PlayerRegistered if has_seat else RegistrationWaitlisted
-    return [
-        recorded(
-            originator_id=state.id,
-            originator_version=state.version + 1,
-            timestamp=now,
-            actor=actor,
-            registration_id=registration_id,
-            player_id=player_id,
-            first_name=first,
-            last_name=last,
-            email=address,
-            age=age,
-            birth_date=born,
-            token_hash=token_hash,
-        )
-    ]
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    batch.add(
+        PlayerRegistered if has_seat else RegistrationWaitlisted,
+        registration_id=registration_id,
+        player_id=player_id,
+        first_name=first,
+        last_name=last,
+        email=address,
+        age=age,
+        birth_date=born,
+        token_hash=token_hash,
+    )
+    return batch.events
 
 
 def cancel_registration(
@@ -558,18 +551,14 @@ def cancel_registration(
         raise TournamentStateError(
             "the tournament is running: record a withdrawal instead of a cancellation"
         )
-    version = state.version + 1
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
     if registration.status in WAITING:
-        return [
-            RegistrationCancelled(
-                originator_id=state.id,
-                originator_version=version,
-                timestamp=now,
-                actor=actor,
-                registration_id=registration_id,
-                refund_cents=state.buy_in_cents if registration.status == "standby" else 0,
-            )
-        ]
+        batch.add(
+            RegistrationCancelled,
+            registration_id=registration_id,
+            refund_cents=state.buy_in_cents if registration.status == "standby" else 0,
+        )
+        return batch.events
     if registration.status not in SEAT_HOLDING:
         raise TournamentStateError(
             f"the registration is {registration.status.replace('_', ' ')}",
@@ -582,36 +571,17 @@ def cancel_registration(
             f"cancellation was possible until {until}; ask the tournament director",
             cancellation_until=until,
         )
-    events: list[TournamentEvent] = [
-        LateWithdrawalRecorded(
-            originator_id=state.id,
-            originator_version=version,
-            timestamp=now,
-            actor=actor,
-            registration_id=registration_id,
-            reason=reason,
-        )
-        if late
-        else RegistrationCancelled(
-            originator_id=state.id,
-            originator_version=version,
-            timestamp=now,
-            actor=actor,
-            registration_id=registration_id,
-        )
-    ]
+    if late:
+        batch.add(LateWithdrawalRecorded, registration_id=registration_id, reason=reason)
+    else:
+        batch.add(RegistrationCancelled, registration_id=registration_id)
     if waiting := state.waiting():
-        events.append(
-            WaitlistPromoted(
-                originator_id=state.id,
-                originator_version=version + 1,
-                timestamp=now,
-                actor=actor,
-                registration_id=waiting[0].id,
-                checked_in=waiting[0].status == "standby",
-            )
+        batch.add(
+            WaitlistPromoted,
+            registration_id=waiting[0].id,
+            checked_in=waiting[0].status == "standby",
         )
-    return events
+    return batch.events
 
 
 def check_in(
@@ -649,17 +619,14 @@ def check_in(
         )
     # rule T-CHECKIN-2: a waitlisted person on site checks in as a standby for a released seat
     recorded = PlayerCheckedIn if registration.status == "registered" else StandbyCheckedIn
-    return [
-        recorded(
-            originator_id=state.id,
-            originator_version=state.version + 1,
-            timestamp=now,
-            actor=actor,
-            registration_id=registration_id,
-            id_document_seen=True,
-            buy_in_paid_cents=buy_in_paid_cents,
-        )
-    ]
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    batch.add(
+        recorded,
+        registration_id=registration_id,
+        id_document_seen=True,
+        buy_in_paid_cents=buy_in_paid_cents,
+    )
+    return batch.events
 
 
 def start(state: Tournament, *, now: datetime, actor: str) -> list[TournamentEvent]:
@@ -685,54 +652,17 @@ def start(state: Tournament, *, now: datetime, actor: str) -> list[TournamentEve
             f"{players} player(s) checked in; at least {MIN_PLAYERS_TO_START} are needed",
             checked_in=players,
         )
-    version = state.version
-    events: list[TournamentEvent] = []
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
     for registration in state.with_status("registered"):
-        version += 1
-        events.append(
-            NoShowReleased(
-                originator_id=state.id,
-                originator_version=version,
-                timestamp=now,
-                actor=actor,
-                registration_id=registration.id,
-            )
-        )
+        batch.add(NoShowReleased, registration_id=registration.id)
     for registration in seated:
-        version += 1
-        events.append(
-            WaitlistPromoted(
-                originator_id=state.id,
-                originator_version=version,
-                timestamp=now,
-                actor=actor,
-                registration_id=registration.id,
-                checked_in=True,
-            )
-        )
+        batch.add(WaitlistPromoted, registration_id=registration.id, checked_in=True)
     for registration in standbys[len(seated) :]:
-        version += 1
-        events.append(
-            StandbyNotSeated(
-                originator_id=state.id,
-                originator_version=version,
-                timestamp=now,
-                actor=actor,
-                registration_id=registration.id,
-                refund_cents=state.buy_in_cents,
-            )
+        batch.add(
+            StandbyNotSeated, registration_id=registration.id, refund_cents=state.buy_in_cents
         )
-    events.append(
-        TournamentStarted(
-            originator_id=state.id,
-            originator_version=version + 1,
-            timestamp=now,
-            actor=actor,
-            players=players,
-            pot_cents=players * state.pot_share_cents,
-        )
-    )
-    return events
+    batch.add(TournamentStarted, players=players, pot_cents=players * state.pot_share_cents)
+    return batch.events
 
 
 # Helpers -----------------------------------------------------------------------------------
