@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from datetime import date, datetime
 from functools import cache
-from typing import Literal
+from typing import Literal, assert_never
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
@@ -239,20 +239,42 @@ class TournamentCompleted(DomainEvent, frozen=True, kw_only=True):
     """The last match of the tournament is decided."""
 
 
-TournamentEvent = (
-    TournamentScheduled
-    | PlayerRegistered
-    | RegistrationWaitlisted
-    | RegistrationCancelled
+RegistrationChange = (
+    RegistrationCancelled
     | WaitlistPromoted
     | LateWithdrawalRecorded
     | PlayerCheckedIn
     | StandbyCheckedIn
     | StandbyNotSeated
     | NoShowReleased
-    | TournamentStarted
-    | TournamentCompleted
 )
+"""The events that move an existing registration to another status."""
+RegistrationEvent = PlayerRegistered | RegistrationWaitlisted | RegistrationChange
+TournamentEvent = TournamentScheduled | RegistrationEvent | TournamentStarted | TournamentCompleted
+
+
+def status_after(event: RegistrationEvent) -> RegistrationStatus:
+    """The status of the event's registration once the event applies (the aggregate and the
+    read models all follow this one mapping)."""
+    match event:
+        case PlayerRegistered():
+            return "registered"
+        case RegistrationWaitlisted() | StandbyNotSeated():
+            return "waitlisted"
+        case RegistrationCancelled():
+            return "cancelled"
+        case WaitlistPromoted():
+            # a standby, already checked in on site, takes the seat as a checked-in player
+            return "checked_in" if event.checked_in else "registered"
+        case LateWithdrawalRecorded():
+            return "withdrawn"
+        case PlayerCheckedIn():
+            return "checked_in"
+        case StandbyCheckedIn():
+            return "standby"
+        case NoShowReleased():
+            return "no_show"
+    assert_never(event)
 
 
 # State -------------------------------------------------------------------------------------
@@ -368,28 +390,23 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             registration = Registration(
                 id=event.registration_id,
                 player_id=event.player_id,
-                status="registered" if isinstance(event, PlayerRegistered) else "waitlisted",
+                status=status_after(event),
                 token_hash=event.token_hash,
                 sequence=version,
             )
             return msgspec.structs.replace(
                 state, version=version, registrations=(*state.registrations, registration)
             )
-        case RegistrationCancelled():
-            return _set_status(state, version, event.registration_id, "cancelled")
-        case WaitlistPromoted():
-            status: RegistrationStatus = "checked_in" if event.checked_in else "registered"
-            return _set_status(state, version, event.registration_id, status)
-        case LateWithdrawalRecorded():
-            return _set_status(state, version, event.registration_id, "withdrawn")
-        case PlayerCheckedIn():
-            return _set_status(state, version, event.registration_id, "checked_in")
-        case StandbyCheckedIn():
-            return _set_status(state, version, event.registration_id, "standby")
-        case StandbyNotSeated():
-            return _set_status(state, version, event.registration_id, "waitlisted")
-        case NoShowReleased():
-            return _set_status(state, version, event.registration_id, "no_show")
+        case (
+            RegistrationCancelled()
+            | WaitlistPromoted()
+            | LateWithdrawalRecorded()
+            | PlayerCheckedIn()
+            | StandbyCheckedIn()
+            | StandbyNotSeated()
+            | NoShowReleased()
+        ):
+            return _set_status(state, version, event.registration_id, status_after(event))
         case TournamentStarted():
             return msgspec.structs.replace(
                 state,

@@ -8,24 +8,24 @@ from typing import Any
 
 import sqlite_utils
 
-from domain.events import DomainEvent
 from domain.tournament import (
+    ACTIVE,
+    WAITING,
     LateWithdrawalRecorded,
     NoShowReleased,
     PlayerCheckedIn,
     PlayerRegistered,
     RegistrationCancelled,
-    RegistrationFacts,
+    RegistrationChange,
     RegistrationWaitlisted,
     StandbyCheckedIn,
     StandbyNotSeated,
     WaitlistPromoted,
     display_name,
+    status_after,
 )
 from projections.runner import Projection
 
-_PUBLIC_STATUSES = ("registered", "checked_in", "waitlisted", "standby")
-_WAITING = ("waitlisted", "standby")
 _COLUMNS = (
     "registration_id",
     "tournament_id",
@@ -69,50 +69,49 @@ class ParticipantsProjection(Projection):
         )
 
     def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
-        _insert(db, event, "registered")
+        _insert(db, event)
 
     def registration_waitlisted(
         self, event: RegistrationWaitlisted, db: sqlite_utils.Database
     ) -> None:
-        _insert(db, event, "waitlisted")
+        _insert(db, event)
 
     def registration_cancelled(
         self, event: RegistrationCancelled, db: sqlite_utils.Database
     ) -> None:
-        _set_status(db, event, event.registration_id, "cancelled")
+        _set_status(db, event)
         if event.refund_cents:
             _set_refund(db, event.registration_id, event.refund_cents)
 
     def waitlist_promoted(self, event: WaitlistPromoted, db: sqlite_utils.Database) -> None:
-        status = "checked_in" if event.checked_in else "registered"
-        _set_status(db, event, event.registration_id, status)
+        _set_status(db, event)
 
     def late_withdrawal_recorded(
         self, event: LateWithdrawalRecorded, db: sqlite_utils.Database
     ) -> None:
-        _set_status(db, event, event.registration_id, "withdrawn")
+        _set_status(db, event)
         db.execute(
             "UPDATE participants SET withdrawal_reason = ? WHERE registration_id = ?",
             [event.reason, str(event.registration_id)],
         )
 
     def player_checked_in(self, event: PlayerCheckedIn, db: sqlite_utils.Database) -> None:
-        _set_status(db, event, event.registration_id, "checked_in")
+        _set_status(db, event)
         _set_check_in(db, event)
 
     def standby_checked_in(self, event: StandbyCheckedIn, db: sqlite_utils.Database) -> None:
-        _set_status(db, event, event.registration_id, "standby")
+        _set_status(db, event)
         _set_check_in(db, event)
 
     def standby_not_seated(self, event: StandbyNotSeated, db: sqlite_utils.Database) -> None:
-        _set_status(db, event, event.registration_id, "waitlisted")
+        _set_status(db, event)
         _set_refund(db, event.registration_id, event.refund_cents)
 
     def no_show_released(self, event: NoShowReleased, db: sqlite_utils.Database) -> None:
-        _set_status(db, event, event.registration_id, "no_show")
+        _set_status(db, event)
 
 
-def _insert(db: sqlite_utils.Database, event: RegistrationFacts, status: str) -> None:
+def _insert(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:
     row = {
         "registration_id": str(event.registration_id),
         "tournament_id": str(event.originator_id),
@@ -124,7 +123,7 @@ def _insert(db: sqlite_utils.Database, event: RegistrationFacts, status: str) ->
         "email": event.email,
         "age": event.age,
         "birth_date": event.birth_date.isoformat() if event.birth_date else None,
-        "status": status,
+        "status": status_after(event),
         "registered_at": event.timestamp.isoformat(),
         "updated_at": event.timestamp.isoformat(),
     }
@@ -134,12 +133,10 @@ def _insert(db: sqlite_utils.Database, event: RegistrationFacts, status: str) ->
     )
 
 
-def _set_status(
-    db: sqlite_utils.Database, event: DomainEvent, registration_id: Any, status: str
-) -> None:
+def _set_status(db: sqlite_utils.Database, event: RegistrationChange) -> None:
     db.execute(
         "UPDATE participants SET status = ?, updated_at = ? WHERE registration_id = ?",
-        [status, event.timestamp.isoformat(), str(registration_id)],
+        [status_after(event), event.timestamp.isoformat(), str(event.registration_id)],
     )
 
 
@@ -168,7 +165,7 @@ def list_participants(db: sqlite_utils.Database, tournament_id: str) -> list[dic
             "waitlist_position": row["waitlist_position"],
         }
         for row in list_registrations(db, tournament_id)
-        if row["status"] in _PUBLIC_STATUSES
+        if row["status"] in ACTIVE
     ]
 
 
@@ -176,13 +173,13 @@ def list_registrations(db: sqlite_utils.Database, tournament_id: str) -> list[di
     """Director: every registration with personal data, status and waitlist position."""
     cursor = db.execute(
         f"SELECT {', '.join(_COLUMNS)} FROM participants WHERE tournament_id = ? "
-        "ORDER BY status IN (?, ?), sequence",
-        [tournament_id, *_WAITING],
+        f"ORDER BY status IN ({', '.join('?' for _ in WAITING)}), sequence",
+        [tournament_id, *WAITING],
     )
     rows = [dict(zip(_COLUMNS, values, strict=True)) for values in cursor.fetchall()]
     position = 0
     for row in rows:
-        if row["status"] in _WAITING:
+        if row["status"] in WAITING:
             position += 1
             row["waitlist_position"] = position
         else:

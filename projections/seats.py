@@ -2,31 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import sqlite_utils
 
 from domain.tournament import (
+    SEAT_HOLDING,
+    WAITING,
     LateWithdrawalRecorded,
     NoShowReleased,
     PlayerCheckedIn,
     PlayerRegistered,
     RegistrationCancelled,
+    RegistrationChange,
     RegistrationStatus,
     RegistrationWaitlisted,
     StandbyCheckedIn,
     StandbyNotSeated,
     TournamentScheduled,
     WaitlistPromoted,
+    status_after,
 )
 from projections.runner import Projection
 
-# Which counter each registration status adds to (the others hold no seat and do not wait).
-_COUNTERS: dict[str, tuple[str, ...]] = {
-    "registered": ("taken",),
-    "checked_in": ("taken", "checked_in"),
-    "waitlisted": ("waitlist",),
-    "standby": ("waitlist",),  # checked in on site, still waiting for a seat
+# The statuses each counter counts (the others hold no seat and do not wait).
+_COUNTED: dict[str, tuple[RegistrationStatus, ...]] = {
+    "taken": SEAT_HOLDING,
+    "waitlist": WAITING,  # standbys too: checked in on site, still waiting for a seat
+    "checked_in": ("checked_in",),
 }
 
 
@@ -55,71 +56,71 @@ class SeatsProjection(Projection):
         )
 
     def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
-        self._add(db, event.originator_id, event.registration_id, "registered")
+        _add(db, event)
 
     def registration_waitlisted(
         self, event: RegistrationWaitlisted, db: sqlite_utils.Database
     ) -> None:
-        self._add(db, event.originator_id, event.registration_id, "waitlisted")
+        _add(db, event)
 
     def registration_cancelled(
         self, event: RegistrationCancelled, db: sqlite_utils.Database
     ) -> None:
-        self._move(db, event.registration_id, "cancelled")
+        _move(db, event)
 
     def waitlist_promoted(self, event: WaitlistPromoted, db: sqlite_utils.Database) -> None:
-        self._move(db, event.registration_id, "checked_in" if event.checked_in else "registered")
+        _move(db, event)
 
     def late_withdrawal_recorded(
         self, event: LateWithdrawalRecorded, db: sqlite_utils.Database
     ) -> None:
-        self._move(db, event.registration_id, "withdrawn")
+        _move(db, event)
 
     def player_checked_in(self, event: PlayerCheckedIn, db: sqlite_utils.Database) -> None:
-        self._move(db, event.registration_id, "checked_in")
+        _move(db, event)
 
     def standby_checked_in(self, event: StandbyCheckedIn, db: sqlite_utils.Database) -> None:
-        self._move(db, event.registration_id, "standby")
+        _move(db, event)
 
     def standby_not_seated(self, event: StandbyNotSeated, db: sqlite_utils.Database) -> None:
-        self._move(db, event.registration_id, "waitlisted")
+        _move(db, event)
 
     def no_show_released(self, event: NoShowReleased, db: sqlite_utils.Database) -> None:
         # rule T-CHECKIN-2: a no-show's seat is released at the start
-        self._move(db, event.registration_id, "no_show")
+        _move(db, event)
 
-    def _add(
-        self, db: sqlite_utils.Database, tournament_id: Any, registration_id: Any, status: str
-    ) -> None:
-        db.execute(
-            "INSERT INTO seat_registrations (registration_id, tournament_id, status) "
-            "VALUES (?, ?, ?)",
-            [str(registration_id), str(tournament_id), status],
-        )
-        _count(db, str(tournament_id), status, +1)
 
-    def _move(
-        self, db: sqlite_utils.Database, registration_id: Any, status: RegistrationStatus
-    ) -> None:
-        row = db.execute(
-            "SELECT tournament_id, status FROM seat_registrations WHERE registration_id = ?",
-            [str(registration_id)],
-        ).fetchone()
-        tournament_id, old_status = row
-        _count(db, tournament_id, old_status, -1)
-        _count(db, tournament_id, status, +1)
-        db.execute(
-            "UPDATE seat_registrations SET status = ? WHERE registration_id = ?",
-            [status, str(registration_id)],
-        )
+def _add(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:
+    tournament_id, status = str(event.originator_id), status_after(event)
+    db.execute(
+        "INSERT INTO seat_registrations (registration_id, tournament_id, status) VALUES (?, ?, ?)",
+        [str(event.registration_id), tournament_id, status],
+    )
+    _count(db, tournament_id, status, +1)
+
+
+def _move(db: sqlite_utils.Database, event: RegistrationChange) -> None:
+    status = status_after(event)
+    row = db.execute(
+        "SELECT tournament_id, status FROM seat_registrations WHERE registration_id = ?",
+        [str(event.registration_id)],
+    ).fetchone()
+    tournament_id, old_status = row
+    _count(db, tournament_id, old_status, -1)
+    _count(db, tournament_id, status, +1)
+    db.execute(
+        "UPDATE seat_registrations SET status = ? WHERE registration_id = ?",
+        [status, str(event.registration_id)],
+    )
 
 
 def _count(db: sqlite_utils.Database, tournament_id: str, status: str, step: int) -> None:
-    for counter in _COUNTERS.get(status, ()):
-        db.execute(
-            f"UPDATE seats SET {counter} = {counter} + ? WHERE tournament_id = ?",
-            [step, tournament_id],
-        )
+    for counter, counted in _COUNTED.items():
+        if status in counted:
+            db.execute(
+                f"UPDATE seats SET {counter} = {counter} + ? WHERE tournament_id = ?",
+                [step, tournament_id],
+            )
 
 
 def get_seats(db: sqlite_utils.Database, tournament_id: str) -> dict[str, int] | None:
