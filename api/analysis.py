@@ -20,6 +20,7 @@ from domain.backgammon.cache import (
 from domain.backgammon.match_id import CubeOwner, MatchState
 from domain.backgammon.plays import Dice
 from domain.backgammon.position import CHECKERS_PER_SIDE, pip_count
+from domain.match import RulesName
 
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 PositionId = Annotated[str, msgspec.Meta(min_length=14, max_length=14, examples=["4HPwATDgc/ABMA"])]
@@ -28,7 +29,7 @@ PositionId = Annotated[str, msgspec.Meta(min_length=14, max_length=14, examples=
 class LegalPlaysRequest(msgspec.Struct, forbid_unknown_fields=True):
     position_id: PositionId
     dice: Annotated[list[Die], msgspec.Meta(min_length=2, max_length=2)]
-    rules: Literal["tournament", "app"] = "tournament"
+    rules: RulesName = "tournament"
     """``app`` adds rule G-OFF-2 (no bear-off pip waste when another order wastes less)."""
 
 

@@ -23,14 +23,15 @@ from api.analysis import LegalPlay, PositionId, legal_play_items
 from api.audit import MAX_VERSION, StreamEvent, UntilVersion, stream_events, version_query
 from api.auth import director_only, is_director, require_token
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
+from domain.clock import ClockPresetName
 from domain.errors import InvalidInputError
-from domain.match import MAX_PLAY_LENGTH
+from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
 from service.bootstrap import Services
 from service.matches import Caller
 
 T = TypeVar("T")
-SideName = Literal["a", "b"]
+SideName = Side
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 IfMatch = Annotated[
     str | None,
@@ -47,9 +48,9 @@ class MatchCreate(msgspec.Struct, forbid_unknown_fields=True):
     player_a: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
     player_b: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
     match_length: Annotated[int, msgspec.Meta(ge=0, le=MAX_MATCH_LENGTH)] = 7
-    dice: Literal["entered", "server"] = "entered"
-    clock: Literal["club", "app", "online30", "none"] = "none"
-    rules: Literal["tournament", "app"] = "tournament"
+    dice: DiceMode = "entered"
+    clock: ClockPresetName = "none"
+    rules: RulesName = "tournament"
     """``app``: bear-off without pip waste (G-OFF-2) and the app's resignations (G-RESIGN-1)."""
     jacoby: bool = False
     beavers: bool = False
@@ -80,7 +81,7 @@ class CubeAction(msgspec.Struct, forbid_unknown_fields=True):
 class ResignationCreate(msgspec.Struct, forbid_unknown_fields=True):
     """Under the app rules the level follows from the board and may be left out."""
 
-    level: Literal["single", "gammon", "backgammon"] | None = None
+    level: Level | None = None
     side: SideName | None = None
 
 

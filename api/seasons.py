@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated
 from uuid import UUID
 
 import msgspec
@@ -12,7 +12,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
-from domain.season import PeriodInput
+from domain.season import PeriodInput, PeriodKind
 from service.bootstrap import Services
 
 DateText = Annotated[
@@ -31,12 +31,12 @@ class PeriodCreate(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     starts_on: DateText
     ends_on: DateText
-    kind: Literal["tournament", "break"] = "tournament"
+    kind: PeriodKind = "tournament"
 
 
 class Period(msgspec.Struct):
     name: str
-    kind: Literal["tournament", "break"]
+    kind: PeriodKind
     starts_on: date
     ends_on: date
 

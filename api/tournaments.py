@@ -22,15 +22,12 @@ from domain.tournament import (
     DEFAULT_PAYOUT_PERCENT,
     DEFAULT_POT_SHARE_CENTS,
     DEFAULT_SWISS_ROUNDS,
+    RegistrationStatus,
     TournamentPlan,
+    TournamentStatus,
 )
 from service.bootstrap import Services
 
-TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running", "completed"]
-RegistrationStatus = Literal[
-    "registered", "waitlisted", "standby", "checked_in", "cancelled", "withdrawn", "no_show"
-]
-"""``standby``: on the waitlist and checked in on site, for a seat released at the start."""
 TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
 BirthDateText = Annotated[
     str,
