@@ -125,17 +125,26 @@ def _count(db: sqlite_utils.Database, tournament_id: str, status: str, step: int
 
 def get_seats(db: sqlite_utils.Database, tournament_id: str) -> dict[str, int] | None:
     """``{"capacity", "taken", "free", "waitlist", "checked_in"}`` of one tournament."""
-    row = db.execute(
-        "SELECT capacity, taken, waitlist, checked_in FROM seats WHERE tournament_id = ?",
-        [tournament_id],
-    ).fetchone()
-    if row is None:
-        return None
-    capacity, taken, waitlist, checked_in = row
+    return list_seats(db, [tournament_id]).get(tournament_id)
+
+
+def list_seats(db: sqlite_utils.Database, tournament_ids: list[str]) -> dict[str, dict[str, int]]:
+    """The seats of several tournaments in one query, by tournament id."""
+    if not tournament_ids:
+        return {}
+    marks = ", ".join("?" for _ in tournament_ids)
+    rows = db.execute(
+        "SELECT tournament_id, capacity, taken, waitlist, checked_in FROM seats "
+        f"WHERE tournament_id IN ({marks})",
+        tournament_ids,
+    ).fetchall()
     return {
-        "capacity": capacity,
-        "taken": taken,
-        "free": max(capacity - taken, 0),
-        "waitlist": waitlist,
-        "checked_in": checked_in,
+        tournament_id: {
+            "capacity": capacity,
+            "taken": taken,
+            "free": max(capacity - taken, 0),
+            "waitlist": waitlist,
+            "checked_in": checked_in,
+        }
+        for tournament_id, capacity, taken, waitlist, checked_in in rows
     }

@@ -169,8 +169,9 @@ class TournamentService:
         """The calendar: every tournament (of one season) with status, deadlines and seats."""
         with self._views.reading() as db:
             rows = calendar.list_tournaments(db, str(season_id) if season_id else None)
-            now = self._clock.now()
-            return [self._tournament_view(row, seats.get_seats(db, row["id"]), now) for row in rows]
+            seats_by_id = seats.list_seats(db, [row["id"] for row in rows])
+        now = self._clock.now()
+        return [self._tournament_view(row, seats_by_id.get(row["id"]), now) for row in rows]
 
     def get_seats(self, tournament_id: UUID) -> dict[str, int]:
         found = self._query(lambda db: seats.get_seats(db, str(tournament_id)))

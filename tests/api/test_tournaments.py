@@ -707,3 +707,22 @@ def test_the_openapi_document_explains_two_digit_birth_years(client: Client) -> 
     assert "1900" in description
     start = schemas["TournamentStart"]["properties"]
     assert {"promoted_standbys", "unseated_standbys"} <= set(start)
+
+
+def test_an_empty_calendar_lists_no_tournaments(client: Client) -> None:
+    response = client.get("/api/v1/tournaments")
+    assert response.status_code == 200
+    assert response.json() == []
+
+
+def test_the_calendar_lists_each_tournament_with_its_own_seats(client: Client) -> None:
+    # rule T-SEAT-1: "N of 20 seats free" per tournament, read in one query for the list.
+    spring = schedule(client)["id"]
+    autumn = schedule(client, name="Herbstturnier 2026", date="2026-10-17")["id"]
+    register(client, spring, 1)
+    register(client, spring, 2)
+    register(client, autumn, 3)
+    listed = {t["id"]: t["seats"] for t in client.get("/api/v1/tournaments").json()}
+    assert listed[spring]["taken"] == 2
+    assert listed[spring]["free"] == 18
+    assert listed[autumn]["taken"] == 1
