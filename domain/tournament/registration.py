@@ -1,14 +1,11 @@
-"""The tournament aggregate: schedule, seats, waitlist, cancellation, check-in and start."""
+"""Scheduling, registration, cancellation, check-in and the start (DOMAIN.md section 2)."""
 
-# Rules T-SEAT-1, T-REG-1..3, T-CANCEL-1, T-CHECKIN-1..2, T-BUYIN-1 (DOMAIN.md section 2).
+# Rules T-SEAT-1, T-REG-1..3, T-CANCEL-1, T-CHECKIN-1..2, T-BUYIN-1.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import date, datetime
-from functools import cache
-from typing import Literal, assert_never
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
@@ -23,88 +20,53 @@ from domain.calendar import (
     parse_birth_date,
     parse_date,
 )
-from domain.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
-from domain.events import Aggregate, DomainEvent, EventBatch
+from domain.errors import InvalidInputError
+from domain.events import EventBatch
 from domain.season import Season, check_play_date
 from domain.text import one_line
 from domain.tokens import token_matches
-
-RegistrationStatus = Literal[
-    "registered", "waitlisted", "standby", "checked_in", "cancelled", "withdrawn", "no_show"
-]
-"""``standby``: waitlisted and checked in on site, ready to take a seat freed at the start."""
-TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running", "completed"]
-SEAT_HOLDING: tuple[RegistrationStatus, ...] = ("registered", "checked_in")
-WAITING: tuple[RegistrationStatus, ...] = ("waitlisted", "standby")
-ACTIVE: tuple[RegistrationStatus, ...] = SEAT_HOLDING + WAITING
-
-# The club's defaults (seed 000); every one can be set per tournament.
-DEFAULT_CAPACITY = 20  # rule T-SEAT-1
-DEFAULT_MIN_AGE = 18  # rule T-REG-1
-DEFAULT_BUY_IN_CENTS = 100_00  # rule T-BUYIN-1: 100 EUR on site ...
-DEFAULT_POT_SHARE_CENTS = 80_00  # ... of which 80 EUR go to the pot, 20 EUR to the organisation
-DEFAULT_PAYOUT_PERCENT = (50, 30, 20)  # rule T-BUYIN-1: default shares of places 1-3
-DEFAULT_SWISS_ROUNDS = 6  # rule T-FMT-1
-DEFAULT_MATCH_LENGTH = 5
-DEFAULT_CLASS = "Champions"  # rule R-CLASS-1: the ranked class
-MIN_PLAYERS_TO_START = 2
-MAX_PERSON_NAME_LENGTH = 100
-MAX_AGE = 130
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
-
-
-class TournamentNotFoundError(NotFoundError):
-    """No tournament has this id."""
-
-
-class RegistrationNotFoundError(NotFoundError):
-    """The tournament has no registration with this id."""
-
-
-class UnderAgeError(InvalidInputError):
-    """Younger than the tournament's minimum age on the play date (rule T-REG-1)."""
-
-    type_slug = "under-age"
-
-
-class DuplicateRegistrationError(ConflictError):
-    """The same person is already registered or waitlisted (rule T-REG-2)."""
-
-    type_slug = "duplicate-registration"
-
-
-class TournamentFullError(ConflictError):
-    """All seats are taken and the tournament keeps no waitlist (rule T-REG-3)."""
-
-    type_slug = "tournament-full"
-
-
-class RegistrationClosedError(ConflictError):
-    """The tournament has started (or its start time has passed): no more registrations."""
-
-    type_slug = "registration-closed"
-
-
-class CancellationClosedError(ConflictError):
-    """The cancellation deadline has passed (rule T-CANCEL-1)."""
-
-    type_slug = "cancellation-closed"
-
-
-class CheckInClosedError(ConflictError):
-    """Check-in is possible only from its opening on the play date until the start."""
-
-    type_slug = "check-in-closed"
-
-
-class TournamentStateError(ConflictError):
-    """A command the tournament's or the registration's current state does not allow."""
-
-    type_slug = "tournament-state"
-
-
-class NotYourRegistrationError(ForbiddenError):
-    """The player token does not belong to this registration."""
+from domain.tournament.defaults import (
+    _EMAIL,
+    ACTIVE,
+    DEFAULT_BUY_IN_CENTS,
+    DEFAULT_CAPACITY,
+    DEFAULT_CLASS,
+    DEFAULT_MATCH_LENGTH,
+    DEFAULT_MIN_AGE,
+    DEFAULT_PAYOUT_PERCENT,
+    DEFAULT_POT_SHARE_CENTS,
+    DEFAULT_SWISS_ROUNDS,
+    MAX_AGE,
+    MAX_PERSON_NAME_LENGTH,
+    MIN_PLAYERS_TO_START,
+    SEAT_HOLDING,
+    WAITING,
+)
+from domain.tournament.errors import (
+    CancellationClosedError,
+    CheckInClosedError,
+    DuplicateRegistrationError,
+    NotYourRegistrationError,
+    RegistrationClosedError,
+    TournamentFullError,
+    TournamentStateError,
+    UnderAgeError,
+)
+from domain.tournament.events import (
+    LateWithdrawalRecorded,
+    NoShowReleased,
+    PlayerCheckedIn,
+    PlayerRegistered,
+    RegistrationCancelled,
+    RegistrationWaitlisted,
+    StandbyCheckedIn,
+    StandbyNotSeated,
+    TournamentEvent,
+    TournamentScheduled,
+    TournamentStarted,
+    WaitlistPromoted,
+)
+from domain.tournament.state import Tournament
 
 
 class TournamentPlan(msgspec.Struct, frozen=True, kw_only=True):
@@ -122,315 +84,6 @@ class TournamentPlan(msgspec.Struct, frozen=True, kw_only=True):
     match_length: int = DEFAULT_MATCH_LENGTH
     class_name: str = DEFAULT_CLASS
     payout_percent: tuple[int, ...] = DEFAULT_PAYOUT_PERCENT
-
-
-# Events ------------------------------------------------------------------------------------
-
-
-class TournamentScheduled(DomainEvent, frozen=True, kw_only=True):
-    """The director put a tournament on the calendar; deadlines are UTC instants (CAL-3)."""
-
-    season_id: UUID | None = None
-    period: str | None = None
-    name: str
-    play_date: date
-    venue: str
-    capacity: int
-    min_age: int
-    buy_in_cents: int
-    pot_share_cents: int
-    waitlist: bool = True
-    swiss_rounds: int
-    match_length: int
-    class_name: str
-    payout_percent: tuple[int, ...] = DEFAULT_PAYOUT_PERCENT
-    time_zone: str
-    cancellation_until: datetime
-    check_in_opens: datetime
-    starts_at: datetime
-
-
-class RegistrationFacts(DomainEvent, frozen=True, kw_only=True):
-    """What a registration records: the person's data and the hash of their player token."""
-
-    registration_id: UUID
-    player_id: UUID
-    first_name: str
-    last_name: str
-    email: str
-    age: int | None = None
-    birth_date: date | None = None
-    token_hash: str
-    """SHA-256 (hex) of the player token; the token itself is never stored."""
-
-
-class PlayerRegistered(RegistrationFacts, frozen=True, kw_only=True):
-    """The person got a seat."""
-
-
-class RegistrationWaitlisted(RegistrationFacts, frozen=True, kw_only=True):
-    """All seats were taken: the person waits for one (rule T-REG-3)."""
-
-
-class RegistrationCancelled(DomainEvent, frozen=True, kw_only=True):
-    """The registration was cancelled in time (or taken off the waitlist)."""
-
-    registration_id: UUID
-    refund_cents: int = 0
-    """The buy-in a standby paid on site, to be handed back."""
-
-
-class WaitlistPromoted(DomainEvent, frozen=True, kw_only=True):
-    """A freed seat went to the first person on the waitlist (rule T-REG-3)."""
-
-    registration_id: UUID
-    checked_in: bool = False
-    """A standby, already checked in on site, takes the seat as a checked-in player."""
-
-
-class LateWithdrawalRecorded(DomainEvent, frozen=True, kw_only=True):
-    """The director withdrew a seat holder after the cancellation deadline (rule T-CANCEL-1)."""
-
-    registration_id: UUID
-    reason: str = ""
-
-
-class PlayerCheckedIn(DomainEvent, frozen=True, kw_only=True):
-    """On site: a valid ID document was seen and the buy-in paid (rules T-CHECKIN-1, T-BUYIN-1)."""
-
-    registration_id: UUID
-    id_document_seen: bool
-    buy_in_paid_cents: int
-
-
-class StandbyCheckedIn(DomainEvent, frozen=True, kw_only=True):
-    """A waitlisted person checked in on site as a standby: ID seen, buy-in paid (T-CHECKIN-1).
-
-    A seat released at the start goes to the standbys in waitlist order (T-CHECKIN-2, T-REG-3).
-    """
-
-    registration_id: UUID
-    id_document_seen: bool
-    buy_in_paid_cents: int
-
-
-class StandbyNotSeated(DomainEvent, frozen=True, kw_only=True):
-    """At the start no seat was left for a standby: still waitlisted, the buy-in is refunded."""
-
-    registration_id: UUID
-    refund_cents: int
-
-
-class NoShowReleased(DomainEvent, frozen=True, kw_only=True):
-    """At the start, a registered player had not checked in: the seat is released (T-CHECKIN-2)."""
-
-    registration_id: UUID
-
-
-class TournamentStarted(DomainEvent, frozen=True, kw_only=True):
-    """Play began with the checked-in players; the pot is fixed (rule T-BUYIN-1)."""
-
-    players: int
-    """Checked-in seat holders, standbys promoted at the start included."""
-    pot_cents: int
-
-
-class TournamentCompleted(DomainEvent, frozen=True, kw_only=True):
-    """The last match of the tournament is decided."""
-
-
-RegistrationChange = (
-    RegistrationCancelled
-    | WaitlistPromoted
-    | LateWithdrawalRecorded
-    | PlayerCheckedIn
-    | StandbyCheckedIn
-    | StandbyNotSeated
-    | NoShowReleased
-)
-"""The events that move an existing registration to another status."""
-RegistrationEvent = PlayerRegistered | RegistrationWaitlisted | RegistrationChange
-TournamentEvent = TournamentScheduled | RegistrationEvent | TournamentStarted | TournamentCompleted
-
-
-def status_after(event: RegistrationEvent) -> RegistrationStatus:
-    """The status of the event's registration once the event applies (the aggregate and the
-    read models all follow this one mapping)."""
-    match event:
-        case PlayerRegistered():
-            return "registered"
-        case RegistrationWaitlisted() | StandbyNotSeated():
-            return "waitlisted"
-        case RegistrationCancelled():
-            return "cancelled"
-        case WaitlistPromoted():
-            # a standby, already checked in on site, takes the seat as a checked-in player
-            return "checked_in" if event.checked_in else "registered"
-        case LateWithdrawalRecorded():
-            return "withdrawn"
-        case PlayerCheckedIn():
-            return "checked_in"
-        case StandbyCheckedIn():
-            return "standby"
-        case NoShowReleased():
-            return "no_show"
-    assert_never(event)
-
-
-# State -------------------------------------------------------------------------------------
-
-
-class Registration(msgspec.Struct, frozen=True, kw_only=True):
-    """One registration as the aggregate needs it for decisions (personal data stays in events)."""
-
-    id: UUID
-    player_id: UUID
-    status: RegistrationStatus
-    token_hash: str
-    sequence: int
-    """The aggregate version that recorded it: the order of arrival, also on the waitlist."""
-
-
-class Tournament(Aggregate, frozen=True, kw_only=True):
-    """A tournament's terms, deadlines and registrations as of its latest event."""
-
-    play_date: date
-    capacity: int
-    min_age: int
-    buy_in_cents: int
-    pot_share_cents: int
-    waitlist: bool
-    time_zone: str
-    cancellation_until: datetime
-    check_in_opens: datetime
-    starts_at: datetime
-    registrations: tuple[Registration, ...] = ()
-    started_at: datetime | None = None
-    completed_at: datetime | None = None
-    players: int = 0
-    pot_cents: int = 0
-
-    def registration(self, registration_id: UUID) -> Registration:
-        for registration in self.registrations:
-            if registration.id == registration_id:
-                return registration
-        raise RegistrationNotFoundError(
-            f"tournament {self.id} has no registration {registration_id}"
-        )
-
-    def with_status(self, *statuses: RegistrationStatus) -> list[Registration]:
-        """Registrations in any of ``statuses``, in the order of arrival."""
-        return [r for r in self.registrations if r.status in statuses]
-
-    def waiting(self) -> list[Registration]:
-        """The waitlist in its order, standbys (checked in on site) included (rule T-REG-3)."""
-        return self.with_status(*WAITING)
-
-    @property
-    def seats_taken(self) -> int:
-        """rule T-SEAT-1: registered and checked-in players hold seats."""
-        return sum(1 for r in self.registrations if r.status in SEAT_HOLDING)
-
-    def status(self, now: datetime) -> TournamentStatus:
-        return tournament_status(
-            now,
-            cancellation_until=self.cancellation_until,
-            check_in_opens=self.check_in_opens,
-            started=self.started_at is not None,
-            completed=self.completed_at is not None,
-        )
-
-    def local(self, instant: datetime) -> str:
-        """An instant in the club's time zone, as problem details and messages show it."""
-        return local_isoformat(instant, _zone(self.time_zone))
-
-
-def tournament_status(
-    now: datetime,
-    *,
-    cancellation_until: datetime,
-    check_in_opens: datetime,
-    started: bool,
-    completed: bool,
-) -> TournamentStatus:
-    """Derived from events and the clock: open -> cancellation_closed -> check_in -> running."""
-    if completed:
-        return "completed"
-    if started:
-        return "running"
-    if now >= check_in_opens:
-        return "check_in"
-    if now > cancellation_until:
-        return "cancellation_closed"
-    return "open"
-
-
-def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
-    """The one place where tournament events apply."""
-    if isinstance(event, TournamentScheduled):
-        return Tournament(
-            id=event.originator_id,
-            version=event.originator_version,
-            play_date=event.play_date,
-            capacity=event.capacity,
-            min_age=event.min_age,
-            buy_in_cents=event.buy_in_cents,
-            pot_share_cents=event.pot_share_cents,
-            waitlist=event.waitlist,
-            time_zone=event.time_zone,
-            cancellation_until=event.cancellation_until,
-            check_in_opens=event.check_in_opens,
-            starts_at=event.starts_at,
-        )
-    if not isinstance(state, Tournament):
-        raise TournamentNotFoundError(f"no tournament with id {event.originator_id}")
-    version = event.originator_version
-    match event:
-        case PlayerRegistered() | RegistrationWaitlisted():
-            registration = Registration(
-                id=event.registration_id,
-                player_id=event.player_id,
-                status=status_after(event),
-                token_hash=event.token_hash,
-                sequence=version,
-            )
-            return msgspec.structs.replace(
-                state, version=version, registrations=(*state.registrations, registration)
-            )
-        case (
-            RegistrationCancelled()
-            | WaitlistPromoted()
-            | LateWithdrawalRecorded()
-            | PlayerCheckedIn()
-            | StandbyCheckedIn()
-            | StandbyNotSeated()
-            | NoShowReleased()
-        ):
-            return _set_status(state, version, event.registration_id, status_after(event))
-        case TournamentStarted():
-            return msgspec.structs.replace(
-                state,
-                version=version,
-                started_at=event.timestamp,
-                players=event.players,
-                pot_cents=event.pot_cents,
-            )
-        case TournamentCompleted():
-            return msgspec.structs.replace(state, version=version, completed_at=event.timestamp)
-    raise TypeError(f"not a tournament event: {type(event).__name__}")
-
-
-def _set_status(
-    state: Tournament, version: int, registration_id: UUID, status: RegistrationStatus
-) -> Tournament:
-    registrations = tuple(
-        msgspec.structs.replace(r, status=status) if r.id == registration_id else r
-        for r in state.registrations
-    )
-    return msgspec.structs.replace(state, version=version, registrations=registrations)
-
-
-# Commands ----------------------------------------------------------------------------------
 
 
 def schedule_tournament(
@@ -682,9 +335,6 @@ def start(state: Tournament, *, now: datetime, actor: str) -> list[TournamentEve
     return batch.events
 
 
-# Helpers -----------------------------------------------------------------------------------
-
-
 def display_name(first_name: str, last_name: str) -> str:
     """The public form of a name: "Anna M." (no further personal data in public lists)."""
     return f"{first_name} {last_name[:1]}." if last_name else first_name
@@ -748,8 +398,3 @@ def _check_payout(percent: Sequence[int]) -> None:
         raise InvalidInputError("payout_percent", "give positive shares, e.g. [50, 30, 20]")
     if sum(percent) != 100:
         raise InvalidInputError("payout_percent", f"the shares add up to {sum(percent)}, not 100")
-
-
-@cache
-def _zone(key: str) -> ZoneInfo:
-    return ZoneInfo(key)

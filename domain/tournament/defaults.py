@@ -1,0 +1,29 @@
+"""The tournament's vocabulary of statuses and the club's defaults (seed 000)."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+RegistrationStatus = Literal[
+    "registered", "waitlisted", "standby", "checked_in", "cancelled", "withdrawn", "no_show"
+]
+"""``standby``: waitlisted and checked in on site, ready to take a seat freed at the start."""
+TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running", "completed"]
+SEAT_HOLDING: tuple[RegistrationStatus, ...] = ("registered", "checked_in")
+WAITING: tuple[RegistrationStatus, ...] = ("waitlisted", "standby")
+ACTIVE: tuple[RegistrationStatus, ...] = SEAT_HOLDING + WAITING
+
+# The club's defaults (seed 000); every one can be set per tournament.
+DEFAULT_CAPACITY = 20  # rule T-SEAT-1
+DEFAULT_MIN_AGE = 18  # rule T-REG-1
+DEFAULT_BUY_IN_CENTS = 100_00  # rule T-BUYIN-1: 100 EUR on site ...
+DEFAULT_POT_SHARE_CENTS = 80_00  # ... of which 80 EUR go to the pot, 20 EUR to the organisation
+DEFAULT_PAYOUT_PERCENT = (50, 30, 20)  # rule T-BUYIN-1: default shares of places 1-3
+DEFAULT_SWISS_ROUNDS = 6  # rule T-FMT-1
+DEFAULT_MATCH_LENGTH = 5
+DEFAULT_CLASS = "Champions"  # rule R-CLASS-1: the ranked class
+MIN_PLAYERS_TO_START = 2
+MAX_PERSON_NAME_LENGTH = 100
+MAX_AGE = 130
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")

@@ -1,0 +1,59 @@
+"""What a tournament command can refuse, each with its problem type."""
+
+from __future__ import annotations
+
+from domain.errors import ConflictError, ForbiddenError, InvalidInputError, NotFoundError
+
+
+class TournamentNotFoundError(NotFoundError):
+    """No tournament has this id."""
+
+
+class RegistrationNotFoundError(NotFoundError):
+    """The tournament has no registration with this id."""
+
+
+class UnderAgeError(InvalidInputError):
+    """Younger than the tournament's minimum age on the play date (rule T-REG-1)."""
+
+    type_slug = "under-age"
+
+
+class DuplicateRegistrationError(ConflictError):
+    """The same person is already registered or waitlisted (rule T-REG-2)."""
+
+    type_slug = "duplicate-registration"
+
+
+class TournamentFullError(ConflictError):
+    """All seats are taken and the tournament keeps no waitlist (rule T-REG-3)."""
+
+    type_slug = "tournament-full"
+
+
+class RegistrationClosedError(ConflictError):
+    """The tournament has started (or its start time has passed): no more registrations."""
+
+    type_slug = "registration-closed"
+
+
+class CancellationClosedError(ConflictError):
+    """The cancellation deadline has passed (rule T-CANCEL-1)."""
+
+    type_slug = "cancellation-closed"
+
+
+class CheckInClosedError(ConflictError):
+    """Check-in is possible only from its opening on the play date until the start."""
+
+    type_slug = "check-in-closed"
+
+
+class TournamentStateError(ConflictError):
+    """A command the tournament's or the registration's current state does not allow."""
+
+    type_slug = "tournament-state"
+
+
+class NotYourRegistrationError(ForbiddenError):
+    """The player token does not belong to this registration."""

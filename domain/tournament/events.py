@@ -1,0 +1,160 @@
+"""The tournament's events: scheduling, registration, the start, rounds and results."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import assert_never
+from uuid import UUID
+
+from domain.events import DomainEvent
+from domain.tournament.defaults import DEFAULT_PAYOUT_PERCENT, RegistrationStatus
+
+
+class TournamentScheduled(DomainEvent, frozen=True, kw_only=True):
+    """The director put a tournament on the calendar; deadlines are UTC instants (CAL-3)."""
+
+    season_id: UUID | None = None
+    period: str | None = None
+    name: str
+    play_date: date
+    venue: str
+    capacity: int
+    min_age: int
+    buy_in_cents: int
+    pot_share_cents: int
+    waitlist: bool = True
+    swiss_rounds: int
+    match_length: int
+    class_name: str
+    payout_percent: tuple[int, ...] = DEFAULT_PAYOUT_PERCENT
+    time_zone: str
+    cancellation_until: datetime
+    check_in_opens: datetime
+    starts_at: datetime
+
+
+class RegistrationFacts(DomainEvent, frozen=True, kw_only=True):
+    """What a registration records: the person's data and the hash of their player token."""
+
+    registration_id: UUID
+    player_id: UUID
+    first_name: str
+    last_name: str
+    email: str
+    age: int | None = None
+    birth_date: date | None = None
+    token_hash: str
+    """SHA-256 (hex) of the player token; the token itself is never stored."""
+
+
+class PlayerRegistered(RegistrationFacts, frozen=True, kw_only=True):
+    """The person got a seat."""
+
+
+class RegistrationWaitlisted(RegistrationFacts, frozen=True, kw_only=True):
+    """All seats were taken: the person waits for one (rule T-REG-3)."""
+
+
+class RegistrationCancelled(DomainEvent, frozen=True, kw_only=True):
+    """The registration was cancelled in time (or taken off the waitlist)."""
+
+    registration_id: UUID
+    refund_cents: int = 0
+    """The buy-in a standby paid on site, to be handed back."""
+
+
+class WaitlistPromoted(DomainEvent, frozen=True, kw_only=True):
+    """A freed seat went to the first person on the waitlist (rule T-REG-3)."""
+
+    registration_id: UUID
+    checked_in: bool = False
+    """A standby, already checked in on site, takes the seat as a checked-in player."""
+
+
+class LateWithdrawalRecorded(DomainEvent, frozen=True, kw_only=True):
+    """The director withdrew a seat holder after the cancellation deadline (rule T-CANCEL-1)."""
+
+    registration_id: UUID
+    reason: str = ""
+
+
+class PlayerCheckedIn(DomainEvent, frozen=True, kw_only=True):
+    """On site: a valid ID document was seen and the buy-in paid (rules T-CHECKIN-1, T-BUYIN-1)."""
+
+    registration_id: UUID
+    id_document_seen: bool
+    buy_in_paid_cents: int
+
+
+class StandbyCheckedIn(DomainEvent, frozen=True, kw_only=True):
+    """A waitlisted person checked in on site as a standby: ID seen, buy-in paid (T-CHECKIN-1).
+
+    A seat released at the start goes to the standbys in waitlist order (T-CHECKIN-2, T-REG-3).
+    """
+
+    registration_id: UUID
+    id_document_seen: bool
+    buy_in_paid_cents: int
+
+
+class StandbyNotSeated(DomainEvent, frozen=True, kw_only=True):
+    """At the start no seat was left for a standby: still waitlisted, the buy-in is refunded."""
+
+    registration_id: UUID
+    refund_cents: int
+
+
+class NoShowReleased(DomainEvent, frozen=True, kw_only=True):
+    """At the start, a registered player had not checked in: the seat is released (T-CHECKIN-2)."""
+
+    registration_id: UUID
+
+
+class TournamentStarted(DomainEvent, frozen=True, kw_only=True):
+    """Play began with the checked-in players; the pot is fixed (rule T-BUYIN-1)."""
+
+    players: int
+    """Checked-in seat holders, standbys promoted at the start included."""
+    pot_cents: int
+
+
+class TournamentCompleted(DomainEvent, frozen=True, kw_only=True):
+    """The last match of the tournament is decided."""
+
+
+RegistrationChange = (
+    RegistrationCancelled
+    | WaitlistPromoted
+    | LateWithdrawalRecorded
+    | PlayerCheckedIn
+    | StandbyCheckedIn
+    | StandbyNotSeated
+    | NoShowReleased
+)
+"""The events that move an existing registration to another status."""
+RegistrationEvent = PlayerRegistered | RegistrationWaitlisted | RegistrationChange
+TournamentEvent = TournamentScheduled | RegistrationEvent | TournamentStarted | TournamentCompleted
+
+
+def status_after(event: RegistrationEvent) -> RegistrationStatus:
+    """The status of the event's registration once the event applies (the aggregate and the
+    read models all follow this one mapping)."""
+    match event:
+        case PlayerRegistered():
+            return "registered"
+        case RegistrationWaitlisted() | StandbyNotSeated():
+            return "waitlisted"
+        case RegistrationCancelled():
+            return "cancelled"
+        case WaitlistPromoted():
+            # a standby, already checked in on site, takes the seat as a checked-in player
+            return "checked_in" if event.checked_in else "registered"
+        case LateWithdrawalRecorded():
+            return "withdrawn"
+        case PlayerCheckedIn():
+            return "checked_in"
+        case StandbyCheckedIn():
+            return "standby"
+        case NoShowReleased():
+            return "no_show"
+    assert_never(event)
