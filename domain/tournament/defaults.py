@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Final, Literal
 
 RegistrationStatus = Literal[
     "registered", "waitlisted", "standby", "checked_in", "cancelled", "withdrawn", "no_show"
 ]
 """``standby``: waitlisted and checked in on site, ready to take a seat freed at the start."""
 TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running", "completed"]
+Stage = Literal["swiss", "semi_final", "final", "third_place"]
+"""rule T-FMT-4: Swiss rounds, then semi-finals, then the final and the match for 3rd place."""
+RoundStage = Literal["swiss", "knockout"]
+ResultSource = Literal["match", "director", "withdrawal"]
+"""Who decided a result: the match played through the API, the director's report, or the
+forfeit of a player who withdrew (rule T-FMT-5)."""
 SEAT_HOLDING: tuple[RegistrationStatus, ...] = ("registered", "checked_in")
 WAITING: tuple[RegistrationStatus, ...] = ("waitlisted", "standby")
 ACTIVE: tuple[RegistrationStatus, ...] = SEAT_HOLDING + WAITING
@@ -21,7 +27,10 @@ DEFAULT_BUY_IN_CENTS = 100_00  # rule T-BUYIN-1: 100 EUR on site ...
 DEFAULT_POT_SHARE_CENTS = 80_00  # ... of which 80 EUR go to the pot, 20 EUR to the organisation
 DEFAULT_PAYOUT_PERCENT = (50, 30, 20)  # rule T-BUYIN-1: default shares of places 1-3
 DEFAULT_SWISS_ROUNDS = 6  # rule T-FMT-1
-DEFAULT_MATCH_LENGTH = 5
+DEFAULT_MATCH_LENGTH = 7  # rule T-FMT-8: every stage, configurable per tournament
+DEFAULT_DICE: Final = "entered"  # the club plays on physical boards
+DEFAULT_CLOCK: Final = "club"  # rule G-CLOCK-1
+KNOCKOUT_PLAYERS = 4  # rule T-FMT-4: the best four of the Swiss standings
 DEFAULT_CLASS = "Champions"  # rule R-CLASS-1: the ranked class
 MIN_PLAYERS_TO_START = 2
 MAX_PERSON_NAME_LENGTH = 100

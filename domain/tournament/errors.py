@@ -57,3 +57,33 @@ class TournamentStateError(ConflictError):
 
 class NotYourRegistrationError(ForbiddenError):
     """The player token does not belong to this registration."""
+
+
+class RoundNotFoundError(NotFoundError):
+    """The tournament has no round with this number."""
+
+
+class MatchNotInTournamentError(NotFoundError):
+    """No pairing of this tournament started this match."""
+
+
+class PlayerNotInTournamentError(NotFoundError):
+    """The player is not in this tournament's field."""
+
+
+class ResultsMissingError(ConflictError):
+    """The next round can be paired only when every table of the last one has its result."""
+
+    type_slug = "results-missing"
+
+
+class AllRoundsPairedError(ConflictError):
+    """The tournament's last round is paired: no further round (rule T-FMT-4)."""
+
+    type_slug = "all-rounds-paired"
+
+
+class ResultConflictError(ConflictError):
+    """The match has a result already; a correction names it in ``corrects`` (rule T-FMT-6)."""
+
+    type_slug = "result-recorded"

@@ -6,8 +6,26 @@ from datetime import date, datetime
 from typing import assert_never
 from uuid import UUID
 
+import msgspec
+
 from domain.events import DomainEvent
-from domain.tournament.defaults import DEFAULT_PAYOUT_PERCENT, RegistrationStatus
+from domain.tournament.defaults import (
+    DEFAULT_CLOCK,
+    DEFAULT_DICE,
+    DEFAULT_PAYOUT_PERCENT,
+    RegistrationStatus,
+    ResultSource,
+    RoundStage,
+    Stage,
+)
+
+
+class KnockoutLengths(msgspec.Struct, frozen=True, kw_only=True):
+    """Match lengths of the knockout stages (rule T-FMT-8); Swiss rounds play ``match_length``."""
+
+    semi_final: int
+    final: int
+    third_place: int
 
 
 class TournamentScheduled(DomainEvent, frozen=True, kw_only=True):
@@ -31,6 +49,12 @@ class TournamentScheduled(DomainEvent, frozen=True, kw_only=True):
     cancellation_until: datetime
     check_in_opens: datetime
     starts_at: datetime
+    knockout_lengths: KnockoutLengths | None = None
+    """None in events recorded before stages had lengths: every stage plays ``match_length``."""
+    dice: str = DEFAULT_DICE
+    """How the tournament's matches roll: ``entered`` (physical dice) or ``server``."""
+    clock: str = DEFAULT_CLOCK
+    """The clock preset of the tournament's matches."""
 
 
 class RegistrationFacts(DomainEvent, frozen=True, kw_only=True):
@@ -116,10 +140,70 @@ class TournamentStarted(DomainEvent, frozen=True, kw_only=True):
     players: int
     """Checked-in seat holders, standbys promoted at the start included."""
     pot_cents: int
+    swiss_rounds: int = 0
+    """The Swiss rounds this field plays: the tournament's number, fewer where a small field
+    could not play them without rematches (0 in events recorded before rounds existed)."""
+    lot_seed: int = 0
+    """Draws the lot that breaks the standings' last ties (rule T-FMT-3)."""
+    field: tuple[UUID, ...] = ()
+    """The players seated, in the order of their registration (empty in older events)."""
+
+
+class PairedTable(msgspec.Struct, frozen=True, kw_only=True):
+    """One table of a round: two players and their match, or one player's bye."""
+
+    table: int
+    stage: Stage
+    player_a: UUID
+    player_b: UUID | None = None
+    """None: ``player_a`` has the bye (rule T-FMT-2)."""
+    match_id: UUID | None = None
+    match_length: int = 0
+    reason: str = ""
+    """Why the pairing made this table: ``score_group``, ``float``, ``rematch``, ``bye`` or
+    ``seeding`` (the knockout)."""
+    explanation: str = ""
+    """The reason in words, for the director and the players."""
+
+
+class RoundPaired(DomainEvent, frozen=True, kw_only=True):
+    """A round was paired, all tables at once (rules T-FMT-2, T-FMT-4)."""
+
+    round: int
+    stage: RoundStage
+    seed: int
+    """The lot of this round's remaining ties: the same seed pairs the same round again."""
+    tables: tuple[PairedTable, ...]
+
+
+class ResultRecorded(DomainEvent, frozen=True, kw_only=True):
+    """A match of the tournament was decided; ``corrects`` names the result it replaces."""
+
+    result_id: UUID
+    match_id: UUID
+    winner: UUID
+    points_a: int
+    points_b: int
+    played: bool = True
+    """False for an unplayed match (rule T-FMT-7): a win for the opponent with 0 points."""
+    source: ResultSource = "director"
+    corrects: UUID | None = None
+    """rule T-FMT-6: a correction is a new result naming the one it corrects."""
+    reason: str = ""
+
+
+class PlayerWithdrew(DomainEvent, frozen=True, kw_only=True):
+    """A player left the running tournament: not paired again (rule T-FMT-5)."""
+
+    registration_id: UUID
+    player_id: UUID
+    reason: str = ""
+    left_early: bool = True
+    """rule R-ATT-2: leaving early revokes the tournament's attendance points."""
 
 
 class TournamentCompleted(DomainEvent, frozen=True, kw_only=True):
-    """The last match of the tournament is decided."""
+    """The last match of the tournament is decided (rule T-FMT-8)."""
 
 
 RegistrationChange = (
@@ -130,10 +214,18 @@ RegistrationChange = (
     | StandbyCheckedIn
     | StandbyNotSeated
     | NoShowReleased
+    | PlayerWithdrew
 )
 """The events that move an existing registration to another status."""
 RegistrationEvent = PlayerRegistered | RegistrationWaitlisted | RegistrationChange
-TournamentEvent = TournamentScheduled | RegistrationEvent | TournamentStarted | TournamentCompleted
+TournamentEvent = (
+    TournamentScheduled
+    | RegistrationEvent
+    | TournamentStarted
+    | RoundPaired
+    | ResultRecorded
+    | TournamentCompleted
+)
 
 
 def status_after(event: RegistrationEvent) -> RegistrationStatus:
@@ -149,7 +241,7 @@ def status_after(event: RegistrationEvent) -> RegistrationStatus:
         case WaitlistPromoted():
             # a standby, already checked in on site, takes the seat as a checked-in player
             return "checked_in" if event.checked_in else "registered"
-        case LateWithdrawalRecorded():
+        case LateWithdrawalRecorded() | PlayerWithdrew():
             return "withdrawn"
         case PlayerCheckedIn():
             return "checked_in"

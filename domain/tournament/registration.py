@@ -20,8 +20,10 @@ from domain.calendar import (
     parse_birth_date,
     parse_date,
 )
+from domain.clock import ClockPresetName
 from domain.errors import InvalidInputError
 from domain.events import EventBatch
+from domain.match import DiceMode
 from domain.season import Season, check_play_date
 from domain.text import one_line
 from domain.tokens import token_matches
@@ -31,6 +33,8 @@ from domain.tournament.defaults import (
     DEFAULT_BUY_IN_CENTS,
     DEFAULT_CAPACITY,
     DEFAULT_CLASS,
+    DEFAULT_CLOCK,
+    DEFAULT_DICE,
     DEFAULT_MATCH_LENGTH,
     DEFAULT_MIN_AGE,
     DEFAULT_PAYOUT_PERCENT,
@@ -53,6 +57,7 @@ from domain.tournament.errors import (
     UnderAgeError,
 )
 from domain.tournament.events import (
+    KnockoutLengths,
     LateWithdrawalRecorded,
     NoShowReleased,
     PlayerCheckedIn,
@@ -66,6 +71,7 @@ from domain.tournament.events import (
     TournamentStarted,
     WaitlistPromoted,
 )
+from domain.tournament.rounds import playable_swiss_rounds
 from domain.tournament.state import Tournament
 
 
@@ -84,6 +90,10 @@ class TournamentPlan(msgspec.Struct, frozen=True, kw_only=True):
     match_length: int = DEFAULT_MATCH_LENGTH
     class_name: str = DEFAULT_CLASS
     payout_percent: tuple[int, ...] = DEFAULT_PAYOUT_PERCENT
+    knockout_lengths: KnockoutLengths | None = None
+    """Default: every knockout stage plays ``match_length`` (rule T-FMT-8)."""
+    dice: DiceMode = DEFAULT_DICE
+    clock: ClockPresetName = DEFAULT_CLOCK
 
 
 def schedule_tournament(
@@ -108,6 +118,11 @@ def schedule_tournament(
     _check_range("pot_share_cents", plan.pot_share_cents, 0, plan.buy_in_cents)
     _check_range("swiss_rounds", plan.swiss_rounds, 1, 20)
     _check_range("match_length", plan.match_length, 1, MAX_MATCH_LENGTH)
+    knockout = plan.knockout_lengths or KnockoutLengths(
+        semi_final=plan.match_length, final=plan.match_length, third_place=plan.match_length
+    )
+    for stage in ("semi_final", "final", "third_place"):
+        _check_range(f"match_lengths.{stage}", getattr(knockout, stage), 1, MAX_MATCH_LENGTH)
     _check_payout(plan.payout_percent)
     deadlines = compute_deadlines(play_date, zone, policy)
     if deadlines.starts_at <= now:
@@ -137,6 +152,9 @@ def schedule_tournament(
         cancellation_until=deadlines.cancellation_until,
         check_in_opens=deadlines.check_in_opens,
         starts_at=deadlines.starts_at,
+        knockout_lengths=knockout,
+        dice=plan.dice,
+        clock=plan.clock,
     )
     return batch.events
 
@@ -299,8 +317,11 @@ def check_in(
     return batch.events
 
 
-def start(state: Tournament, *, now: datetime, actor: str) -> list[TournamentEvent]:
+def start(state: Tournament, *, lot_seed: int, now: datetime, actor: str) -> list[TournamentEvent]:
     """Begin play with the checked-in players; the pot is fixed (rule T-BUYIN-1).
+
+    ``lot_seed`` draws the lot of the standings' last ties (rule T-FMT-3), recorded in the
+    event. Round 1 is paired by ``rounds.pair_next_round`` right after.
 
     rule T-CHECKIN-2: registered players who did not check in are no-shows, their seats are
     released; rule T-REG-3: released seats go to the standbys (waitlisted, checked in on site)
@@ -331,7 +352,14 @@ def start(state: Tournament, *, now: datetime, actor: str) -> list[TournamentEve
         batch.add(
             StandbyNotSeated, registration_id=registration.id, refund_cents=state.buy_in_cents
         )
-    batch.add(TournamentStarted, players=players, pot_cents=players * state.pot_share_cents)
+    batch.add(
+        TournamentStarted,
+        players=players,
+        pot_cents=players * state.pot_share_cents,
+        swiss_rounds=playable_swiss_rounds(state.swiss_rounds, players),
+        lot_seed=lot_seed,
+        field=tuple(r.player_id for r in (*state.with_status("checked_in"), *seated)),
+    )
     return batch.events
 
 

@@ -15,16 +15,24 @@ from domain.tournament.defaults import (
     SEAT_HOLDING,
     WAITING,
     RegistrationStatus,
+    ResultSource,
+    RoundStage,
+    Stage,
     TournamentStatus,
 )
 from domain.tournament.errors import RegistrationNotFoundError, TournamentNotFoundError
 from domain.tournament.events import (
+    KnockoutLengths,
     LateWithdrawalRecorded,
     NoShowReleased,
+    PairedTable,
     PlayerCheckedIn,
     PlayerRegistered,
+    PlayerWithdrew,
     RegistrationCancelled,
     RegistrationWaitlisted,
+    ResultRecorded,
+    RoundPaired,
     StandbyCheckedIn,
     StandbyNotSeated,
     TournamentCompleted,
@@ -47,8 +55,28 @@ class Registration(msgspec.Struct, frozen=True, kw_only=True):
     """The aggregate version that recorded it: the order of arrival, also on the waitlist."""
 
 
+class Round(msgspec.Struct, frozen=True, kw_only=True):
+    """A paired round: its tables as the pairing made them (never changed by a correction)."""
+
+    number: int
+    stage: RoundStage
+    tables: tuple[PairedTable, ...]
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """The result that counts for one match: the latest recorded, corrections included."""
+
+    id: UUID
+    match_id: UUID
+    winner: UUID
+    points_a: int
+    points_b: int
+    played: bool
+    source: ResultSource
+
+
 class Tournament(Aggregate, frozen=True, kw_only=True):
-    """A tournament's terms, deadlines and registrations as of its latest event."""
+    """A tournament's terms, deadlines, registrations, rounds and results as of its latest event."""
 
     play_date: date
     capacity: int
@@ -65,6 +93,60 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     completed_at: datetime | None = None
     players: int = 0
     pot_cents: int = 0
+    swiss_rounds: int = 0
+    """Configured when scheduled; from the start, the number this field plays."""
+    match_length: int = 0
+    """The Swiss rounds' match length (rule T-FMT-8)."""
+    knockout_lengths: KnockoutLengths | None = None
+    payout_percent: tuple[int, ...] = ()
+    dice: str = "entered"
+    clock: str = "club"
+    lot_seed: int = 0
+    field: tuple[UUID, ...] = ()
+    """The players seated at the start, in the order of their registration."""
+    rounds: tuple[Round, ...] = ()
+    results: tuple[Result, ...] = ()
+
+    def registration_of(self, player_id: UUID) -> Registration | None:
+        """The player's latest registration in this tournament."""
+        found = None
+        for registration in self.registrations:
+            if registration.player_id == player_id:
+                found = registration
+        return found
+
+    def active_players(self) -> list[UUID]:
+        """rule T-FMT-5: the field less those who withdrew; they are paired in later rounds."""
+        withdrawn = {r.player_id for r in self.registrations if r.status == "withdrawn"}
+        return [player for player in self.field if player not in withdrawn]
+
+    def result_of(self, match_id: UUID) -> Result | None:
+        for result in self.results:
+            if result.match_id == match_id:
+                return result
+        return None
+
+    def table_of(self, match_id: UUID) -> tuple[Round, PairedTable] | None:
+        for paired in self.rounds:
+            for table in paired.tables:
+                if table.match_id == match_id:
+                    return paired, table
+        return None
+
+    def open_tables(self, paired: Round) -> list[PairedTable]:
+        """The round's tables still without a result (a bye is decided by its pairing)."""
+        return [
+            table
+            for table in paired.tables
+            if table.match_id is not None and self.result_of(table.match_id) is None
+        ]
+
+    def stage_length(self, stage: Stage) -> int:
+        """rule T-FMT-8: each stage's match length."""
+        if stage == "swiss" or self.knockout_lengths is None:
+            return self.match_length
+        lengths: int = getattr(self.knockout_lengths, stage)
+        return lengths
 
     def registration(self, registration_id: UUID) -> Registration:
         for registration in self.registrations:
@@ -137,6 +219,12 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             cancellation_until=event.cancellation_until,
             check_in_opens=event.check_in_opens,
             starts_at=event.starts_at,
+            swiss_rounds=event.swiss_rounds,
+            match_length=event.match_length,
+            knockout_lengths=event.knockout_lengths,
+            payout_percent=event.payout_percent,
+            dice=event.dice,
+            clock=event.clock,
         )
     if not isinstance(state, Tournament):
         raise TournamentNotFoundError(f"no tournament with id {event.originator_id}")
@@ -161,6 +249,7 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             | StandbyCheckedIn()
             | StandbyNotSeated()
             | NoShowReleased()
+            | PlayerWithdrew()
         ):
             return _set_status(state, version, event.registration_id, status_after(event))
         case TournamentStarted():
@@ -170,7 +259,27 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 started_at=event.timestamp,
                 players=event.players,
                 pot_cents=event.pot_cents,
+                swiss_rounds=event.swiss_rounds or state.swiss_rounds,
+                lot_seed=event.lot_seed,
+                field=event.field
+                or tuple(r.player_id for r in state.with_status("checked_in")),
             )
+        case RoundPaired():
+            paired = Round(number=event.round, stage=event.stage, tables=event.tables)
+            return msgspec.structs.replace(state, version=version, rounds=(*state.rounds, paired))
+        case ResultRecorded():
+            result = Result(
+                id=event.result_id,
+                match_id=event.match_id,
+                winner=event.winner,
+                points_a=event.points_a,
+                points_b=event.points_b,
+                played=event.played,
+                source=event.source,
+            )
+            # rule T-FMT-6: a correction replaces the result that counts; both stay in the log
+            others = tuple(r for r in state.results if r.match_id != event.match_id)
+            return msgspec.structs.replace(state, version=version, results=(*others, result))
         case TournamentCompleted():
             return msgspec.structs.replace(state, version=version, completed_at=event.timestamp)
     raise TypeError(f"not a tournament event: {type(event).__name__}")

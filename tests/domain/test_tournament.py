@@ -546,7 +546,7 @@ def test_the_director_withdraws_a_checked_in_player_before_the_start() -> None:
     assert after is not None
     assert after.registration(UUID(int=1)).status == "withdrawn"
     assert after.seats_taken == 20
-    started = start(after, now=START, actor="director")[-1]
+    started = start(after, lot_seed=0, now=START, actor="director")[-1]
     assert isinstance(started, TournamentStarted)
     assert (started.players, started.pot_cents) == (3, 24000)  # #2, #3 and #21
 
@@ -705,7 +705,7 @@ def test_at_the_start_released_seats_go_to_standbys_in_waitlist_order() -> None:
     # rules T-CHECKIN-2, T-REG-3: 3 seats; #1 and #2 checked in, #3 is a no-show; #4 and #5
     # wait and are on site (#5 checked in first), #6 waits at home
     state = checked_in(with_players(6, CLUB_OF_THREE), 1, 2, 5, 4)
-    events = start(state, now=START, actor="director")
+    events = start(state, lot_seed=0, now=START, actor="director")
     assert [(type(e).__name__, e.registration_id) for e in events[:-1]] == [  # type: ignore[union-attr]
         ("NoShowReleased", UUID(int=3)),
         ("WaitlistPromoted", UUID(int=4)),
@@ -732,7 +732,7 @@ def test_at_the_start_released_seats_go_to_standbys_in_waitlist_order() -> None:
 def test_every_standby_gets_a_seat_when_enough_are_released() -> None:
     # rule T-CHECKIN-2: two no-shows, two standbys; the tournament starts with four seats taken
     state = checked_in(with_players(6, CLUB_OF_FOUR), 2, 3, 6, 5)
-    events = start(state, now=START, actor="director")
+    events = start(state, lot_seed=0, now=START, actor="director")
     assert [type(e) for e in events] == [
         NoShowReleased,
         NoShowReleased,
@@ -747,7 +747,7 @@ def test_every_standby_gets_a_seat_when_enough_are_released() -> None:
 
 def test_standbys_count_towards_the_players_needed_to_start() -> None:
     state = checked_in(with_players(3, CLUB_OF_TWO), 1, 3)  # #2 does not come, #3 waits on site
-    events = start(state, now=START, actor="director")
+    events = start(state, lot_seed=0, now=START, actor="director")
     started = events[-1]
     assert isinstance(started, TournamentStarted)
     assert started.players == 2
@@ -761,7 +761,7 @@ def test_a_player_checks_in_only_once() -> None:
 def test_the_start_releases_no_shows_and_fixes_the_pot() -> None:
     # rules T-CHECKIN-2, T-BUYIN-1: 80 EUR per checked-in player
     state = checked_in(with_players(21), 1, 2, 3, 4, 5)
-    events = start(state, now=CHECK_IN + timedelta(minutes=30), actor="director")
+    events = start(state, lot_seed=0, now=CHECK_IN + timedelta(minutes=30), actor="director")
     released = [e.registration_id for e in events if isinstance(e, NoShowReleased)]
     assert released == [UUID(int=n) for n in range(6, 21)]
     started = events[-1]
@@ -776,20 +776,20 @@ def test_the_start_releases_no_shows_and_fixes_the_pot() -> None:
 def test_the_tournament_cannot_start_before_check_in_opens() -> None:
     state = checked_in(with_players(2), 1, 2)
     with pytest.raises(TournamentStateError):
-        start(state, now=CHECK_IN - timedelta(minutes=1), actor="director")
+        start(state, lot_seed=0, now=CHECK_IN - timedelta(minutes=1), actor="director")
 
 
 def test_the_tournament_needs_two_checked_in_players_to_start() -> None:
     with pytest.raises(TournamentStateError) as raised:
-        start(checked_in(with_players(3), 1), now=CHECK_IN, actor="director")
+        start(checked_in(with_players(3), 1), lot_seed=0, now=CHECK_IN, actor="director")
     assert raised.value.extensions == {"checked_in": 1}
 
 
 def test_nothing_changes_registrations_once_the_tournament_runs() -> None:
     state = checked_in(with_players(3), 1, 2)
-    state = fold(evolve, state, start(state, now=CHECK_IN, actor="director")) or state
+    state = fold(evolve, state, start(state, lot_seed=0, now=CHECK_IN, actor="director")) or state
     with pytest.raises(TournamentStateError):
-        start(state, now=CHECK_IN, actor="director")
+        start(state, lot_seed=0, now=CHECK_IN, actor="director")
     with pytest.raises(RegistrationClosedError):
         sign_up(state, 4, now=CHECK_IN)
     with pytest.raises(TournamentStateError):

@@ -1,0 +1,434 @@
+"""The tournament day: Swiss rounds, the knockout, results and corrections, withdrawals."""
+
+# Rules T-FMT-1..8 (DOMAIN.md section 3).
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from uuid import UUID
+
+from domain.errors import InvalidInputError
+from domain.events import EventBatch
+from domain.pairing import Entrant, pair_swiss_round
+from domain.standings import Outcome, Standing, compute_standings
+from domain.tournament.defaults import KNOCKOUT_PLAYERS, ResultSource, Stage
+from domain.tournament.errors import (
+    AllRoundsPairedError,
+    MatchNotInTournamentError,
+    PlayerNotInTournamentError,
+    ResultConflictError,
+    ResultsMissingError,
+    TournamentStateError,
+)
+from domain.tournament.events import (
+    PairedTable,
+    PlayerWithdrew,
+    ResultRecorded,
+    RoundPaired,
+    TournamentCompleted,
+    TournamentEvent,
+)
+from domain.tournament.state import Round, Tournament, evolve
+
+MAX_MATCH_POINTS = 999
+"""A bound on reported points: a gammon on a high cube can pass the match length by far."""
+
+
+class MatchScore:
+    """How far an unfinished match got: the points each side has won so far."""
+
+    __slots__ = ("points_a", "points_b")
+
+    def __init__(self, points_a: int, points_b: int) -> None:
+        self.points_a = points_a
+        self.points_b = points_b
+
+
+def playable_swiss_rounds(configured: int, players: int) -> int:
+    """rule T-FMT-1: no rematch in the Swiss phase, so a small field plays fewer rounds.
+
+    n players can meet n - 1 different opponents, and an odd field n (one of them sitting out
+    with the bye each round).
+    """
+    most = players - 1 if players % 2 == 0 else players
+    return max(1, min(configured, most))
+
+
+def has_knockout(state: Tournament) -> bool:
+    """rule T-FMT-4: the best four play the knockout; a field of fewer than four does not."""
+    return len(state.field) >= KNOCKOUT_PLAYERS
+
+
+def swiss_outcomes(state: Tournament) -> list[Outcome]:
+    """The decided Swiss tables as the standings count them (a bye: a win with 0 points)."""
+    outcomes = []
+    for paired in state.rounds:
+        if paired.stage != "swiss":
+            continue
+        for table in paired.tables:
+            if table.player_b is None:
+                outcomes.append(
+                    Outcome(
+                        round=paired.number,
+                        player_a=table.player_a,
+                        player_b=None,
+                        winner=table.player_a,
+                        played=False,
+                    )
+                )
+                continue
+            result = state.result_of(table.match_id) if table.match_id else None
+            if result is not None:
+                outcomes.append(
+                    Outcome(
+                        round=paired.number,
+                        player_a=table.player_a,
+                        player_b=table.player_b,
+                        winner=result.winner,
+                        points_a=result.points_a,
+                        points_b=result.points_b,
+                        played=result.played,
+                    )
+                )
+    return outcomes
+
+
+def swiss_standings(state: Tournament) -> list[Standing]:
+    """rule T-FMT-3: the Swiss standings from the results that count now."""
+    return compute_standings(state.field, swiss_outcomes(state), lot_seed=state.lot_seed)
+
+
+def final_order(state: Tournament) -> list[UUID]:
+    """rule T-FMT-4: places 1-4 from the knockout as far as it is decided, 5.. from the Swiss
+    standings; before the knockout, the Swiss standings alone."""
+    swiss = [standing.player_id for standing in swiss_standings(state)]
+    decided: dict[Stage, tuple[UUID, UUID]] = {}
+    for paired in state.rounds:
+        for table in paired.tables:
+            result = state.result_of(table.match_id) if table.match_id else None
+            if paired.stage == "knockout" and result is not None and table.player_b is not None:
+                loser = table.player_b if result.winner == table.player_a else table.player_a
+                decided[table.stage] = (result.winner, loser)
+    top: list[UUID] = []
+    for stage in ("final", "third_place"):
+        if stage in decided:
+            top.extend(decided[stage])
+    return top + [player for player in swiss if player not in top]
+
+
+def is_complete(state: Tournament) -> bool:
+    """rule T-FMT-8: complete when the last round is decided: the final and the match for 3rd
+    place, or, without a knockout, the last Swiss round."""
+    if not state.rounds or state.open_tables(state.rounds[-1]):
+        return False
+    swiss = sum(1 for paired in state.rounds if paired.stage == "swiss")
+    knockout = len(state.rounds) - swiss
+    return swiss >= state.swiss_rounds and (knockout == 2 or not has_knockout(state))
+
+
+# Commands ----------------------------------------------------------------------------------
+
+
+def pair_next_round(
+    state: Tournament,
+    *,
+    seed: int,
+    new_match_id: Callable[[], UUID],
+    now: datetime,
+    actor: str,
+) -> list[TournamentEvent]:
+    """Pair the next round once every table of the last one has its result.
+
+    The Swiss rounds first (rule T-FMT-2), then the semi-finals and then the final with the
+    match for 3rd place (rule T-FMT-4). ``seed`` draws this round's lot and is recorded, so
+    the same round can be computed again; ``new_match_id`` names each table's match.
+    """
+    _require_running(state)
+    if state.rounds and (open_tables := state.open_tables(state.rounds[-1])):
+        numbers = [table.table for table in open_tables]
+        raise ResultsMissingError(
+            f"round {state.rounds[-1].number} still needs the results of table(s) "
+            + ", ".join(map(str, numbers)),
+            round=state.rounds[-1].number,
+            tables=numbers,
+        )
+    swiss_paired = sum(1 for paired in state.rounds if paired.stage == "swiss")
+    if swiss_paired < state.swiss_rounds:
+        tables = _swiss_tables(state, seed, new_match_id)
+        stage: str = "swiss"
+    else:
+        tables = _knockout_tables(state, new_match_id)
+        stage = "knockout"
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    batch.add(
+        RoundPaired,
+        round=len(state.rounds) + 1,
+        stage=stage,
+        seed=seed,
+        tables=tuple(tables),
+    )
+    return batch.events
+
+
+def record_result(
+    state: Tournament,
+    *,
+    result_id: UUID,
+    match_id: UUID,
+    winner: UUID,
+    points_a: int,
+    points_b: int,
+    source: ResultSource,
+    played: bool = True,
+    corrects: UUID | None = None,
+    reason: str = "",
+    now: datetime,
+    actor: str,
+) -> list[TournamentEvent]:
+    """Record a match's result, or correct the one that counts (rule T-FMT-6).
+
+    A won match gives the winner at least the match length; a match decided before it was
+    played out gives exactly that, the loser keeping their points (rule T-FMT-7). A result
+    from the match itself is recorded once: a second arrival records nothing. The tournament
+    completes with its last result (rule T-FMT-8).
+    """
+    _require_started(state)
+    located = state.table_of(match_id)
+    if located is None:
+        raise MatchNotInTournamentError(f"no pairing of this tournament started match {match_id}")
+    _, table = located
+    existing = state.result_of(match_id)
+    if source == "match" and existing is not None:
+        return []
+    if winner not in (table.player_a, table.player_b):
+        raise InvalidInputError("winner", f"{winner} does not play match {match_id}")
+    _check_points(table, winner, points_a, points_b, played=played)
+    if corrects is None and existing is not None:
+        raise ResultConflictError(
+            f"match {match_id} has its result ({existing.id}); "
+            "to correct it, name that result in corrects",
+            result_id=str(existing.id),
+        )
+    if corrects is not None and (existing is None or existing.id != corrects):
+        raise ResultConflictError(
+            f"{corrects} is not the result that counts for match {match_id}",
+            result_id=str(existing.id) if existing else None,
+        )
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    recorded = batch.add(
+        ResultRecorded,
+        result_id=result_id,
+        match_id=match_id,
+        winner=winner,
+        points_a=points_a,
+        points_b=points_b,
+        played=played,
+        source=source,
+        corrects=corrects,
+        reason=reason,
+    )
+    if state.completed_at is None and is_complete(evolve(state, recorded)):
+        batch.add(TournamentCompleted)
+    return batch.events
+
+
+def withdraw(
+    state: Tournament,
+    *,
+    player_id: UUID,
+    reason: str,
+    left_early: bool,
+    unfinished: Mapping[UUID, MatchScore | None],
+    new_result_id: Callable[[], UUID],
+    now: datetime,
+    actor: str,
+) -> list[TournamentEvent]:
+    """rule T-FMT-5: a player who leaves is not paired again; their open match is forfeited.
+
+    ``unfinished`` gives, for each of the player's matches without a result, the score reached
+    so far, or None where no game was played: such a match is unplayed, a win with 0 points
+    for the opponent; a begun one is decided at the match length (rule T-FMT-7).
+    """
+    _require_running(state)
+    registration = state.registration_of(player_id)
+    if registration is None or player_id not in state.field:
+        raise PlayerNotInTournamentError(f"player {player_id} does not play in this tournament")
+    if registration.status == "withdrawn":
+        raise TournamentStateError("the player has withdrawn already")
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    batch.add(
+        PlayerWithdrew,
+        registration_id=registration.id,
+        player_id=player_id,
+        reason=reason,
+        left_early=left_early,
+    )
+    after = state
+    for paired in state.rounds:
+        for table in _open_tables_of(state, paired, player_id):
+            assert table.match_id is not None and table.player_b is not None
+            opponent = table.player_b if table.player_a == player_id else table.player_a
+            score = unfinished.get(table.match_id)
+            points = _forfeit_points(table, opponent, score)
+            recorded = batch.add(
+                ResultRecorded,
+                result_id=new_result_id(),
+                match_id=table.match_id,
+                winner=opponent,
+                points_a=points[0],
+                points_b=points[1],
+                played=score is not None,
+                source="withdrawal",
+                reason=reason,
+            )
+            after = evolve(after, recorded)
+    if batch.events[1:] and is_complete(after) and state.completed_at is None:
+        batch.add(TournamentCompleted)
+    return batch.events
+
+
+# Pairing -----------------------------------------------------------------------------------
+
+
+def _swiss_tables(
+    state: Tournament, seed: int, new_match_id: Callable[[], UUID]
+) -> list[PairedTable]:
+    """rule T-FMT-2: the active players in the order of the standings, paired by score group."""
+    active = set(state.active_players())
+    opponents: dict[UUID, set[UUID]] = {player: set() for player in state.field}
+    had_bye: set[UUID] = set()
+    for paired in state.rounds:
+        for table in paired.tables:
+            if table.player_b is None:
+                had_bye.add(table.player_a)
+            else:
+                opponents[table.player_a].add(table.player_b)
+                opponents[table.player_b].add(table.player_a)
+    entrants = [
+        Entrant(
+            player_id=standing.player_id,
+            wins=standing.wins,
+            opponents=frozenset(opponents[standing.player_id]),
+            had_bye=standing.player_id in had_bye,
+        )
+        for standing in swiss_standings(state)
+        if standing.player_id in active
+    ]
+    length = state.stage_length("swiss")
+    return [
+        PairedTable(
+            table=table.table,
+            stage="swiss",
+            player_a=table.player_a,
+            player_b=table.player_b,
+            match_id=new_match_id() if table.player_b is not None else None,
+            match_length=length if table.player_b is not None else 0,
+            reason=table.reason,
+            explanation=table.explanation,
+        )
+        for table in pair_swiss_round(entrants, seed=seed)
+    ]
+
+
+def _knockout_tables(state: Tournament, new_match_id: Callable[[], UUID]) -> list[PairedTable]:
+    """rule T-FMT-4: semi-finals 1 v 4 and 2 v 3, then the final and the match for 3rd place."""
+    knockout = [paired for paired in state.rounds if paired.stage == "knockout"]
+    if not has_knockout(state) or len(knockout) >= 2:
+        raise AllRoundsPairedError("every round of this tournament is paired")
+    if not knockout:
+        active = set(state.active_players())
+        best = [s.player_id for s in swiss_standings(state) if s.player_id in active]
+        if len(best) < KNOCKOUT_PLAYERS:
+            raise AllRoundsPairedError("fewer than four players remain for the knockout")
+        pairs = [
+            ("semi_final", best[0], best[3], "semi-final: 1st v 4th of the Swiss standings"),
+            ("semi_final", best[1], best[2], "semi-final: 2nd v 3rd of the Swiss standings"),
+        ]
+    else:
+        winners, losers = _semi_final_outcome(state, knockout[0])
+        pairs = [
+            ("final", winners[0], winners[1], "final: the winners of the semi-finals"),
+            ("third_place", losers[0], losers[1], "3rd place: the losers of the semi-finals"),
+        ]
+    return [
+        PairedTable(
+            table=number,
+            stage=stage,  # type: ignore[arg-type]
+            player_a=player_a,
+            player_b=player_b,
+            match_id=new_match_id(),
+            match_length=state.stage_length(stage),  # type: ignore[arg-type]
+            reason="seeding",
+            explanation=explanation,
+        )
+        for number, (stage, player_a, player_b, explanation) in enumerate(pairs, start=1)
+    ]
+
+
+def _semi_final_outcome(state: Tournament, semis: Round) -> tuple[list[UUID], list[UUID]]:
+    winners, losers = [], []
+    for table in semis.tables:
+        result = state.result_of(table.match_id) if table.match_id else None
+        assert result is not None and table.player_b is not None  # no open table: checked
+        winners.append(result.winner)
+        losers.append(table.player_b if result.winner == table.player_a else table.player_a)
+    return winners, losers
+
+
+# Checks ------------------------------------------------------------------------------------
+
+
+def _require_started(state: Tournament) -> None:
+    if state.started_at is None:
+        raise TournamentStateError("the tournament has not started")
+
+
+def _require_running(state: Tournament) -> None:
+    _require_started(state)
+    if state.completed_at is not None:
+        raise TournamentStateError("the tournament is completed")
+
+
+def _open_tables_of(state: Tournament, paired: Round, player_id: UUID) -> list[PairedTable]:
+    return [
+        table
+        for table in state.open_tables(paired)
+        if player_id in (table.player_a, table.player_b)
+    ]
+
+
+def _forfeit_points(
+    table: PairedTable, winner: UUID, score: MatchScore | None
+) -> tuple[int, int]:
+    """rule T-FMT-7: an unplayed match gives 0 points; a begun one the match length to the
+    winner, the loser keeping what they had."""
+    if score is None:
+        return 0, 0
+    if winner == table.player_a:
+        return table.match_length, score.points_b
+    return score.points_a, table.match_length
+
+
+def _check_points(
+    table: PairedTable, winner: UUID, points_a: int, points_b: int, *, played: bool
+) -> None:
+    for field, points in (("points_a", points_a), ("points_b", points_b)):
+        if not 0 <= points <= MAX_MATCH_POINTS:
+            raise InvalidInputError(field, f"must be between 0 and {MAX_MATCH_POINTS}")
+    if not played:
+        if points_a or points_b:
+            raise InvalidInputError("points_a", "an unplayed match scores 0 points (T-FMT-7)")
+        return
+    won, lost = (points_a, points_b) if winner == table.player_a else (points_b, points_a)
+    won_field = "points_a" if winner == table.player_a else "points_b"
+    lost_field = "points_b" if winner == table.player_a else "points_a"
+    # rule T-FMT-7: the winner reaches the match length; the loser stays below it
+    if won < table.match_length:
+        raise InvalidInputError(
+            won_field, f"the winner of a {table.match_length}-point match has at least that"
+        )
+    if lost >= table.match_length:
+        raise InvalidInputError(
+            lost_field, f"the loser of a {table.match_length}-point match has less than that"
+        )

@@ -1,0 +1,292 @@
+"""The tournament day: rounds and their tables, each match's progress, results and standings.
+
+The standings rows are computed by the domain's own function (rule T-FMT-3) from the tables
+and results this view keeps, after every change: a rebuild from zero gives the same rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import sqlite_utils
+
+from domain.match import GameWon, MatchWon, OpeningRollMade
+from domain.standings import Outcome, compute_standings
+from domain.tournament import (
+    PlayerRegistered,
+    PlayerWithdrew,
+    RegistrationWaitlisted,
+    ResultRecorded,
+    RoundPaired,
+    TournamentStarted,
+    display_name,
+)
+from projections.runner import Projection
+
+
+class StandingsProjection(Projection):
+    """Tables of every round, the progress of their matches, results that count, standings."""
+
+    name = "standings"
+    tables = ("day_players", "day_tournaments", "day_tables", "day_standings")
+    version = 1
+
+    def create_tables(self, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS day_players (tournament_id TEXT NOT NULL, "
+            "player_id TEXT NOT NULL, display_name TEXT NOT NULL, seat INTEGER, "
+            "withdrawn INTEGER NOT NULL DEFAULT 0, left_early INTEGER NOT NULL DEFAULT 0, "
+            "PRIMARY KEY (tournament_id, player_id))"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS day_tournaments (tournament_id TEXT PRIMARY KEY, "
+            "lot_seed INTEGER NOT NULL, swiss_rounds INTEGER NOT NULL)"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS day_tables (tournament_id TEXT NOT NULL, "
+            "round INTEGER NOT NULL, round_stage TEXT NOT NULL, seed INTEGER NOT NULL, "
+            "table_number INTEGER NOT NULL, stage TEXT NOT NULL, player_a TEXT NOT NULL, "
+            "player_b TEXT, match_id TEXT UNIQUE, match_length INTEGER NOT NULL, "
+            "reason TEXT NOT NULL, explanation TEXT NOT NULL, "
+            "status TEXT NOT NULL, score_a INTEGER NOT NULL DEFAULT 0, "
+            "score_b INTEGER NOT NULL DEFAULT 0, winner TEXT, result_id TEXT, "
+            "played INTEGER, source TEXT, PRIMARY KEY (tournament_id, round, table_number))"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS day_standings (tournament_id TEXT NOT NULL, "
+            "rank INTEGER NOT NULL, player_id TEXT NOT NULL, wins INTEGER NOT NULL, "
+            "points INTEGER NOT NULL, buchholz INTEGER NOT NULL, head_to_head INTEGER NOT NULL, "
+            "lot INTEGER NOT NULL, matches INTEGER NOT NULL, byes INTEGER NOT NULL, "
+            "PRIMARY KEY (tournament_id, rank))"
+        )
+
+    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
+        _name(db, event)
+
+    def registration_waitlisted(
+        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
+    ) -> None:
+        _name(db, event)
+
+    def tournament_started(self, event: TournamentStarted, db: sqlite_utils.Database) -> None:
+        tournament_id = str(event.originator_id)
+        db.execute(
+            "INSERT OR REPLACE INTO day_tournaments VALUES (?, ?, ?)",
+            [tournament_id, event.lot_seed, event.swiss_rounds],
+        )
+        for seat, player_id in enumerate(event.field, start=1):
+            db.execute(
+                "UPDATE day_players SET seat = ? WHERE tournament_id = ? AND player_id = ?",
+                [seat, tournament_id, str(player_id)],
+            )
+        _compute(db, tournament_id)
+
+    def round_paired(self, event: RoundPaired, db: sqlite_utils.Database) -> None:
+        tournament_id = str(event.originator_id)
+        for table in event.tables:
+            is_bye = table.player_b is None
+            db.execute(
+                "INSERT INTO day_tables (tournament_id, round, round_stage, seed, table_number, "
+                "stage, player_a, player_b, match_id, match_length, reason, explanation, "
+                "status, winner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    tournament_id,
+                    event.round,
+                    event.stage,
+                    event.seed,
+                    table.table,
+                    table.stage,
+                    str(table.player_a),
+                    None if is_bye else str(table.player_b),
+                    str(table.match_id) if table.match_id else None,
+                    table.match_length,
+                    table.reason,
+                    table.explanation,
+                    "bye" if is_bye else "pending",
+                    str(table.player_a) if is_bye else None,
+                ],
+            )
+        _compute(db, tournament_id)
+
+    def opening_roll_made(self, event: OpeningRollMade, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE day_tables SET status = 'playing' WHERE match_id = ? AND status = 'pending'",
+            [str(event.originator_id)],
+        )
+
+    def game_won(self, event: GameWon, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE day_tables SET score_a = ?, score_b = ? WHERE match_id = ? "
+            "AND result_id IS NULL",
+            [event.score_a, event.score_b, str(event.originator_id)],
+        )
+
+    def match_won(self, event: MatchWon, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE day_tables SET score_a = ?, score_b = ? WHERE match_id = ? "
+            "AND result_id IS NULL",
+            [event.score_a, event.score_b, str(event.originator_id)],
+        )
+
+    def result_recorded(self, event: ResultRecorded, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE day_tables SET status = 'decided', winner = ?, score_a = ?, score_b = ?, "
+            "result_id = ?, played = ?, source = ? WHERE match_id = ?",
+            [
+                str(event.winner),
+                event.points_a,
+                event.points_b,
+                str(event.result_id),
+                event.played,
+                event.source,
+                str(event.match_id),
+            ],
+        )
+        _compute(db, str(event.originator_id))
+
+    def player_withdrew(self, event: PlayerWithdrew, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE day_players SET withdrawn = 1, left_early = ? "
+            "WHERE tournament_id = ? AND player_id = ?",
+            [event.left_early, str(event.originator_id), str(event.player_id)],
+        )
+
+
+def _name(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:
+    db.execute(
+        "INSERT OR REPLACE INTO day_players (tournament_id, player_id, display_name) "
+        "VALUES (?, ?, ?)",
+        [
+            str(event.originator_id),
+            str(event.player_id),
+            display_name(event.first_name, event.last_name),
+        ],
+    )
+
+
+def _compute(db: sqlite_utils.Database, tournament_id: str) -> None:
+    """rule T-FMT-3: the standings again, from the Swiss tables and the results that count."""
+    settings = db.execute(
+        "SELECT lot_seed FROM day_tournaments WHERE tournament_id = ?", [tournament_id]
+    ).fetchone()
+    if settings is None:
+        return
+    field = [
+        UUID(player_id)
+        for (player_id,) in db.execute(
+            "SELECT player_id FROM day_players WHERE tournament_id = ? AND seat IS NOT NULL "
+            "ORDER BY seat",
+            [tournament_id],
+        ).fetchall()
+    ]
+    outcomes = [
+        Outcome(
+            round=number,
+            player_a=UUID(player_a),
+            player_b=UUID(player_b) if player_b else None,
+            winner=UUID(winner),
+            points_a=score_a,
+            points_b=score_b,
+            played=bool(played) and player_b is not None,
+        )
+        for number, player_a, player_b, winner, score_a, score_b, played in db.execute(
+            "SELECT round, player_a, player_b, winner, score_a, score_b, played FROM day_tables "
+            "WHERE tournament_id = ? AND round_stage = 'swiss' AND winner IS NOT NULL "
+            "ORDER BY round, table_number",
+            [tournament_id],
+        ).fetchall()
+    ]
+    db.execute("DELETE FROM day_standings WHERE tournament_id = ?", [tournament_id])
+    for standing in compute_standings(field, outcomes, lot_seed=settings[0]):
+        db.execute(
+            "INSERT INTO day_standings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                tournament_id,
+                standing.rank,
+                str(standing.player_id),
+                standing.wins,
+                standing.points,
+                standing.buchholz,
+                standing.head_to_head,
+                standing.lot,
+                standing.matches,
+                standing.byes,
+            ],
+        )
+
+
+# Queries -----------------------------------------------------------------------------------
+
+
+def list_standings(db: sqlite_utils.Database, tournament_id: str) -> list[dict[str, Any]]:
+    """The Swiss standings in rank order, with each tiebreak's value and the display name."""
+    rows = db.execute(
+        "SELECT s.rank, s.player_id, p.display_name, s.wins, s.points, s.buchholz, "
+        "s.head_to_head, s.lot, s.matches, s.byes, p.withdrawn FROM day_standings s "
+        "JOIN day_players p ON p.tournament_id = s.tournament_id AND p.player_id = s.player_id "
+        "WHERE s.tournament_id = ? ORDER BY s.rank",
+        [tournament_id],
+    ).fetchall()
+    keys = (
+        "rank",
+        "player_id",
+        "display_name",
+        "wins",
+        "points",
+        "buchholz",
+        "head_to_head",
+        "lot",
+        "matches",
+        "byes",
+        "withdrawn",
+    )
+    return [dict(zip(keys, row, strict=True)) for row in rows]
+
+
+_TABLE_COLUMNS = (
+    "round",
+    "round_stage",
+    "seed",
+    "table_number",
+    "stage",
+    "player_a",
+    "player_b",
+    "match_id",
+    "match_length",
+    "reason",
+    "explanation",
+    "status",
+    "score_a",
+    "score_b",
+    "winner",
+    "result_id",
+    "played",
+    "source",
+)
+
+
+def list_tables(
+    db: sqlite_utils.Database, tournament_id: str, round_number: int | None = None
+) -> list[dict[str, Any]]:
+    """Every table of the tournament (or of one round) in round and table order."""
+    where = "tournament_id = ?" + (" AND round = ?" if round_number is not None else "")
+    params: list[Any] = [tournament_id]
+    if round_number is not None:
+        params.append(round_number)
+    rows = db.execute(
+        f"SELECT {', '.join(_TABLE_COLUMNS)} FROM day_tables WHERE {where} "
+        "ORDER BY round, table_number",
+        params,
+    ).fetchall()
+    return [dict(zip(_TABLE_COLUMNS, row, strict=True)) for row in rows]
+
+
+def display_names(db: sqlite_utils.Database, tournament_id: str) -> dict[str, str]:
+    """Display names of the tournament's players, by player id."""
+    return dict(
+        db.execute(
+            "SELECT player_id, display_name FROM day_players WHERE tournament_id = ?",
+            [tournament_id],
+        ).fetchall()
+    )

@@ -1,0 +1,381 @@
+"""Whole tournament days over REST: start, Swiss rounds, results, standings, knockout, places
+and prizes, with some matches played move by move and the rest reported (T-FMT-1..8, T-BUYIN-1)."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from service.clock import MovableClock
+from tests.api.test_tournaments import advance_to, person, schedule
+from tests.conftest import DIRECTOR
+
+Client = TestClient[Any]
+CHECK_IN_OPENS = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)  # 12:30 in Berlin
+
+
+@dataclass
+class Day:
+    """A started tournament as the test drives it."""
+
+    id: str
+    players: dict[str, dict[str, Any]]
+    """Each registration's answer by player id (its ``player_token`` acts for the player)."""
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+
+    def url(self, path: str = "") -> str:
+        return f"/api/v1/tournaments/{self.id}{path}"
+
+
+def start_tournament(client: Client, clock: MovableClock, players: int, **terms: Any) -> Day:
+    created = schedule(client, capacity=max(players, 2), **terms)
+    registrations = {}
+    for number in range(1, players + 1):
+        response = client.post(
+            f"/api/v1/tournaments/{created['id']}/registrations", json=person(number)
+        )
+        assert response.status_code == 201, response.text
+        registrations[response.json()["player_id"]] = response.json()
+    advance_to(client, clock, CHECK_IN_OPENS)
+    for registration in registrations.values():
+        response = client.post(
+            f"/api/v1/tournaments/{created['id']}/registrations/"
+            f"{registration['registration_id']}/check-in",
+            json={"id_document_seen": True, "buy_in_paid_cents": 10000},
+            headers=DIRECTOR,
+        )
+        assert response.status_code == 200, response.text
+    day = Day(id=created["id"], players=registrations)
+    response = client.post(day.url("/start"), headers=DIRECTOR)
+    assert response.status_code == 200, response.text
+    first = response.json()["round"]
+    assert first["round"] == 1
+    day.rounds.append(first)
+    return day
+
+
+def lot(*parts: object) -> int:
+    return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:4], "big")
+
+
+def report(client: Client, day: Day, pairing: dict[str, Any]) -> dict[str, Any]:
+    """The director reports a result decided by a stable lot: the winner and the loser's points."""
+    length = pairing["match_length"]
+    a_wins = lot(pairing["match_id"]) % 2 == 0
+    loser_points = lot(pairing["match_id"], "points") % length
+    body = {
+        "match_id": pairing["match_id"],
+        "winner": pairing["player_a"] if a_wins else pairing["player_b"],
+        "points_a": length if a_wins else loser_points,
+        "points_b": loser_points if a_wins else length,
+    }
+    response = client.post(day.url("/results"), json=body, headers=DIRECTOR)
+    assert response.status_code == 201, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+def play_through_api(client: Client, day: Day, pairing: dict[str, Any], winner: str) -> None:
+    """The two players play the match on the table's tablet with their registration tokens:
+    in every game the loser resigns a backgammon after the winner's opening play (3 points)."""
+    tokens = {
+        "a": day.players[pairing["player_a"]]["player_token"],
+        "b": day.players[pairing["player_b"]]["player_token"],
+    }
+    loser = "b" if winner == "a" else "a"
+    url = f"/api/v1/matches/{pairing['match_id']}"
+
+    def send(side: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        response = client.post(
+            f"{url}/{path}", json=body, headers={"Authorization": f"Bearer {tokens[side]}"}
+        )
+        assert response.status_code == 200, response.text
+        state: dict[str, Any] = response.json()
+        return state
+
+    state = client.get(url).json()
+    while state["phase"] != "match_over":
+        state = send("a", "rolls", {"dice": [6, 5] if winner == "a" else [5, 6]})
+        state = send(winner, "plays", {"play": state["legal_plays"][0]["play"]})
+        state = send(loser, "resignations", {"level": "backgammon"})
+        state = send(winner, "resignations/accept", {})
+
+
+def standings(client: Client, day: Day) -> list[dict[str, Any]]:
+    response = client.get(day.url("/standings"))
+    assert response.status_code == 200, response.text
+    rows: list[dict[str, Any]] = response.json()
+    return rows
+
+
+def pair_next(client: Client, day: Day) -> dict[str, Any]:
+    response = client.post(day.url("/rounds"), headers=DIRECTOR)
+    assert response.status_code == 201, response.text
+    paired: dict[str, Any] = response.json()
+    day.rounds.append(paired)
+    return paired
+
+
+def check_swiss_round(day: Day, paired: dict[str, Any], before: list[dict[str, Any]]) -> None:
+    """rule T-FMT-2: everyone active once, no rematch, a bye only for the lowest score group."""
+    active = {row["player_id"] for row in before if not row["withdrawn"]}
+    seen = [p for t in paired["pairings"] for p in (t["player_a"], t["player_b"]) if p]
+    assert sorted(seen) == sorted(active)
+    met = {
+        frozenset((t["player_a"], t["player_b"]))
+        for earlier in day.rounds[:-1]
+        for t in earlier["pairings"]
+        if t["player_b"]
+    }
+    for table in paired["pairings"]:
+        if table["player_b"]:
+            assert frozenset((table["player_a"], table["player_b"])) not in met  # T-FMT-1
+    byes = [t["player_a"] for t in paired["pairings"] if t["player_b"] is None]
+    assert len(byes) == len(active) % 2
+    had_bye = {
+        t["player_a"] for earlier in day.rounds[:-1] for t in earlier["pairings"] if not t["player_b"]
+    }
+    for player in byes:
+        assert player not in had_bye
+        wins = {row["player_id"]: row["wins"] for row in before}
+        eligible = [wins[p] for p in active if p not in had_bye]
+        assert wins[player] == min(eligible)
+        assert [t["reason"] for t in paired["pairings"] if t["player_a"] == player] == ["bye"]
+
+
+def check_order(rows: list[dict[str, Any]]) -> None:
+    """rule T-FMT-3: wins, then points, then Buchholz (head-to-head and lot break the rest)."""
+    keys = [(r["wins"], r["points"], r["tiebreaks"]["buchholz"]) for r in rows]
+    assert keys == sorted(keys, reverse=True)
+    assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
+
+
+def run_day(client: Client, clock: MovableClock, players: int) -> Day:
+    day = start_tournament(client, clock, players)
+    tournament = client.get(day.url()).json()
+    swiss_rounds = tournament["swiss_rounds_played"]
+    before = standings(client, day)
+    check_swiss_round(day, day.rounds[0], before)
+    first_table = next(t for t in day.rounds[0]["pairings"] if t["player_b"])
+    play_through_api(client, day, first_table, winner="b")
+    while True:
+        current = day.rounds[-1]
+        for table in current["pairings"]:
+            if table["player_b"] and table is not first_table:
+                report(client, day, table)
+        rows = standings(client, day)
+        check_order(rows)
+        if len(day.rounds) == swiss_rounds:
+            break
+        paired = pair_next(client, day)
+        check_swiss_round(day, paired, rows)
+    swiss = standings(client, day)
+    if players >= 4:
+        semis = pair_next(client, day)
+        order = [row["player_id"] for row in swiss]
+        assert [(t["stage"], t["player_a"], t["player_b"]) for t in semis["pairings"]] == [
+            ("semi_final", order[0], order[3]),
+            ("semi_final", order[1], order[2]),
+        ]
+        for table in semis["pairings"]:
+            report(client, day, table)
+        finals = pair_next(client, day)
+        assert [t["stage"] for t in finals["pairings"]] == ["final", "third_place"]
+        for table in finals["pairings"]:
+            report(client, day, table)
+    refused = client.post(day.url("/rounds"), headers=DIRECTOR)
+    assert refused.status_code == 409
+    assert client.get(day.url()).json()["status"] == "completed"
+    return day
+
+
+@pytest.mark.parametrize("players", [20, 17, 8, 4])
+def test_a_whole_tournament_day_runs_over_rest(
+    client: Client, clock: MovableClock, players: int
+) -> None:
+    day = run_day(client, clock, players)
+    places = client.get(day.url("/places")).json()
+    assert [row["place"] for row in places] == list(range(1, players + 1))
+    assert sorted(row["player_id"] for row in places) == sorted(day.players)
+    finals = day.rounds[-1]["pairings"]
+    final_winner = client.get(f"/api/v1/matches/{finals[0]['match_id']}")
+    assert final_winner.status_code == 200
+    matches = {row["match_id"]: row for row in client.get(day.url("/matches")).json()}
+    final_row, third_row = matches[finals[0]["match_id"]], matches[finals[1]["match_id"]]
+    assert places[0]["player_id"] == final_row["winner"]
+    assert {places[0]["player_id"], places[1]["player_id"]} == {
+        final_row["player_a"],
+        final_row["player_b"],
+    }
+    assert places[2]["player_id"] == third_row["winner"]
+    # rule T-FMT-4: places 5.. follow the Swiss standings
+    swiss_order = [row["player_id"] for row in standings(client, day)]
+    top_four = {row["player_id"] for row in places[:4]}
+    assert [row["player_id"] for row in places[4:]] == [p for p in swiss_order if p not in top_four]
+    # rule T-BUYIN-1: 80 EUR per player, 50/30/20, paid out to the cent
+    prizes = client.get(day.url("/prizes")).json()
+    assert prizes["pot_cents"] == players * 8000
+    assert sum(p["amount_cents"] for p in prizes["payouts"]) == prizes["pot_cents"]
+    assert [p["player_id"] for p in prizes["payouts"]] == [r["player_id"] for r in places[:3]]
+
+
+def test_the_match_played_through_the_api_records_its_result_in_the_tournament_once(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)
+    table = day.rounds[0]["pairings"][0]
+    play_through_api(client, day, table, winner="a")
+    row = next(r for r in client.get(day.url("/matches")).json() if r["match_id"] == table["match_id"])
+    assert (row["status"], row["winner"], row["score"]) == (
+        "decided",
+        table["player_a"],
+        {"a": 9, "b": 0},
+    )
+    stream = client.get(f"/api/v1/audit/streams/{day.id}", headers=DIRECTOR).json()
+    recorded = [e for e in stream if e["type"] == "ResultRecorded"]
+    assert [(e["data"]["match_id"], e["data"]["source"]) for e in recorded] == [
+        (table["match_id"], "match")
+    ]
+    reported = client.post(
+        day.url("/results"),
+        json={"match_id": table["match_id"], "winner": table["player_a"], "points_a": 7, "points_b": 0},
+        headers=DIRECTOR,
+    )
+    assert reported.status_code == 409
+    assert reported.json()["type"].endswith("result-recorded")
+
+
+def test_a_registration_token_acts_only_in_its_own_players_matches(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)
+    first, second = day.rounds[0]["pairings"]
+    stranger = day.players[second["player_a"]]["player_token"]
+    response = client.post(
+        f"/api/v1/matches/{first['match_id']}/rolls",
+        json={"dice": [6, 5]},
+        headers={"Authorization": f"Bearer {stranger}"},
+    )
+    assert response.status_code == 403
+    state = client.get(f"/api/v1/matches/{first['match_id']}").json()
+    assert (state["tournament_id"], state["round"], state["table"], state["stage"]) == (
+        day.id,
+        1,
+        1,
+        "swiss",
+    )
+    names = {state["players"]["a"], state["players"]["b"]}
+    assert all(name.endswith(".") for name in names)  # display names, "Vorname1 N."
+
+
+def test_a_corrected_result_moves_the_standings_and_leaves_the_next_round_as_paired(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-6
+    day = start_tournament(client, clock, 6)
+    results = {t["match_id"]: report(client, day, t) for t in day.rounds[0]["pairings"]}
+    second = pair_next(client, day)
+    table = day.rounds[0]["pairings"][0]
+    old = results[table["match_id"]]
+    loser = table["player_b"] if old["winner"] == table["player_a"] else table["player_a"]
+    before = {r["player_id"]: r["wins"] for r in standings(client, day)}
+    response = client.post(
+        day.url("/results"),
+        json={
+            "match_id": table["match_id"],
+            "winner": loser,
+            "points_a": 7 if loser == table["player_a"] else 0,
+            "points_b": 7 if loser == table["player_b"] else 0,
+            "corrects": old["result_id"],
+            "reason": "score sheet misread",
+        },
+        headers=DIRECTOR,
+    )
+    assert response.status_code == 201, response.text
+    corrected = response.json()
+    assert corrected["corrects"] == old["result_id"]
+    assert corrected["affects"]["rounds_paired_since"] == [2]
+    changed = {row["player_id"] for row in corrected["affects"]["standings"]}
+    assert {old["winner"], loser} <= changed
+    after = {r["player_id"]: r["wins"] for r in standings(client, day)}
+    assert (after[loser], after[old["winner"]]) == (before[loser] + 1, before[old["winner"]] - 1)
+    assert client.get(day.url("/rounds/2")).json()["pairings"] == second["pairings"]
+    stream = client.get(f"/api/v1/audit/streams/{day.id}", headers=DIRECTOR).json()
+    for_table = [e["data"] for e in stream if e["type"] == "ResultRecorded"]
+    assert [d["corrects"] for d in for_table if d["match_id"] == table["match_id"]] == [
+        None,
+        old["result_id"],
+    ]
+
+
+def test_the_next_round_is_refused_while_results_are_missing(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 6)
+    report(client, day, day.rounds[0]["pairings"][0])
+    response = client.post(day.url("/rounds"), headers=DIRECTOR)
+    assert response.status_code == 409
+    problem = response.json()
+    assert problem["type"].endswith("results-missing")
+    assert problem["tables"] == [2, 3]
+
+
+def test_a_player_who_withdraws_forfeits_and_is_not_paired_again(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-5
+    day = start_tournament(client, clock, 6)
+    table = day.rounds[0]["pairings"][0]
+    response = client.post(
+        day.url("/withdrawals"),
+        json={"player_id": table["player_a"], "reason": "train home", "left_early": True},
+        headers=DIRECTOR,
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["forfeits"] == [table["match_id"]]
+    match = client.get(f"/api/v1/matches/{table['match_id']}").json()
+    assert match["phase"] == "match_over"
+    for other in day.rounds[0]["pairings"][1:]:
+        report(client, day, other)
+    rows = {r["player_id"]: r for r in standings(client, day)}
+    assert (rows[table["player_b"]]["wins"], rows[table["player_b"]]["points"]) == (1, 0)
+    assert rows[table["player_a"]]["withdrawn"] is True
+    second = pair_next(client, day)
+    paired = {p for t in second["pairings"] for p in (t["player_a"], t["player_b"])}
+    assert table["player_a"] not in paired
+
+
+def test_standings_answer_csv(client: Client, clock: MovableClock) -> None:
+    day = start_tournament(client, clock, 4)
+    for table in day.rounds[0]["pairings"]:
+        report(client, day, table)
+    response = client.get(day.url("/standings"), headers={"Accept": "text/csv"})
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(response.text)))
+    assert [row["player_id"] for row in rows] == [r["player_id"] for r in standings(client, day)]
+    assert {"rank", "display_name", "wins", "points", "buchholz"} <= set(rows[0])
+
+
+def test_ad_hoc_matches_of_a_tournament_need_it_running_and_its_seated_players(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)
+    a, b = list(day.players)[:2]
+    body = {"player_a": a, "player_b": b, "match_length": 3, "tournament_id": day.id}
+    assert client.post("/api/v1/matches", json=body, headers=DIRECTOR).status_code == 201
+    unknown = {**body, "tournament_id": "00000000-0000-4000-8000-000000000000"}
+    assert client.post("/api/v1/matches", json=unknown, headers=DIRECTOR).status_code == 404
+    stranger = {**body, "player_b": "Somebody Else"}
+    refused = client.post("/api/v1/matches", json=stranger, headers=DIRECTOR)
+    assert refused.status_code == 422
+    assert refused.json()["errors"][0]["field"] == "player_b"
+    same = {**body, "player_b": a}
+    assert client.post("/api/v1/matches", json=same, headers=DIRECTOR).status_code == 422
