@@ -11,7 +11,15 @@ from uuid import UUID
 from domain.errors import InvalidInputError
 from domain.events import EventBatch
 from domain.pairing import Entrant, pair_swiss_round
-from domain.standings import Outcome, Standing, compute_standings
+from domain.standings import (
+    KnockoutResult,
+    Outcome,
+    PotSplit,
+    Standing,
+    compute_standings,
+    final_places,
+    split_pot,
+)
 from domain.tournament.defaults import KNOCKOUT_PLAYERS, ResultSource, Stage
 from domain.tournament.errors import (
     AllRoundsPairedError,
@@ -99,22 +107,30 @@ def swiss_standings(state: Tournament) -> list[Standing]:
     return compute_standings(state.field, swiss_outcomes(state), lot_seed=state.lot_seed)
 
 
-def final_order(state: Tournament) -> list[UUID]:
-    """rule T-FMT-4: places 1-4 from the knockout as far as it is decided, 5.. from the Swiss
-    standings; before the knockout, the Swiss standings alone."""
+def places(state: Tournament) -> list[UUID]:
+    """rule T-FMT-4: places 1-4 from the final and the match for 3rd place, 5.. from the Swiss
+    standings; without a knockout, the Swiss standings. Players who withdrew follow those who
+    stayed (the knockout was seeded from those who stayed)."""
+    active = set(state.active_players())
     swiss = [standing.player_id for standing in swiss_standings(state)]
-    decided: dict[Stage, tuple[UUID, UUID]] = {}
+    order = [p for p in swiss if p in active] + [p for p in swiss if p not in active]
+    decided: dict[str, KnockoutResult] = {}
     for paired in state.rounds:
+        if paired.stage != "knockout":
+            continue
         for table in paired.tables:
             result = state.result_of(table.match_id) if table.match_id else None
-            if paired.stage == "knockout" and result is not None and table.player_b is not None:
+            if result is not None and table.player_b is not None:
                 loser = table.player_b if result.winner == table.player_a else table.player_a
-                decided[table.stage] = (result.winner, loser)
-    top: list[UUID] = []
-    for stage in ("final", "third_place"):
-        if stage in decided:
-            top.extend(decided[stage])
-    return top + [player for player in swiss if player not in top]
+                decided[table.stage] = KnockoutResult(winner=result.winner, loser=loser)
+    return final_places(
+        order, final=decided.get("final"), third_place=decided.get("third_place")
+    )
+
+
+def prizes(state: Tournament) -> PotSplit:
+    """rule T-BUYIN-1: the pot split by the tournament's shares over the places."""
+    return split_pot(state.pot_cents, state.payout_percent, places(state))
 
 
 def is_complete(state: Tournament) -> bool:

@@ -28,8 +28,8 @@ from domain.tournament import (
 )
 from domain.tournament.rounds import (
     MatchScore,
-    final_order,
     pair_next_round,
+    places,
     playable_swiss_rounds,
     record_result,
     swiss_standings,
@@ -170,7 +170,7 @@ def test_four_players_play_three_swiss_rounds_then_semi_finals_from_the_standing
     events = report(state, third.match_id, order[0])
     assert [type(e) for e in events] == [ResultRecorded, TournamentCompleted]
     state = apply(state, events)
-    assert final_order(state) == [order[2], order[3], order[0], order[1]]
+    assert places(state) == [order[2], order[3], order[0], order[1]]
     with pytest.raises(AllRoundsPairedError):
         paired(state)
 
