@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-BENCHMARKS = ["bench.rules", "bench.analysis", "bench.matches"]
+BENCHMARKS = ["bench.rules", "bench.analysis", "bench.pairing", "bench.matches"]
 
 
 def main() -> None:
