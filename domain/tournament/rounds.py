@@ -20,7 +20,7 @@ from domain.standings import (
     final_places,
     split_pot,
 )
-from domain.tournament.defaults import KNOCKOUT_PLAYERS, ResultSource, Stage
+from domain.tournament.defaults import KNOCKOUT_PLAYERS, ResultSource
 from domain.tournament.errors import (
     AllRoundsPairedError,
     MatchNotInTournamentError,
@@ -123,9 +123,7 @@ def places(state: Tournament) -> list[UUID]:
             if result is not None and table.player_b is not None:
                 loser = table.player_b if result.winner == table.player_a else table.player_a
                 decided[table.stage] = KnockoutResult(winner=result.winner, loser=loser)
-    return final_places(
-        order, final=decided.get("final"), third_place=decided.get("third_place")
-    )
+    return final_places(order, final=decided.get("final"), third_place=decided.get("third_place"))
 
 
 def prizes(state: Tournament) -> PotSplit:
@@ -160,7 +158,9 @@ def pair_next_round(
     match for 3rd place (rule T-FMT-4). ``seed`` draws this round's lot and is recorded, so
     the same round can be computed again; ``new_match_id`` names each table's match.
     """
-    _require_running(state)
+    _require_started(state)
+    if state.completed_at is not None:
+        raise AllRoundsPairedError("the tournament is completed: every round is paired")
     if state.rounds and (open_tables := state.open_tables(state.rounds[-1])):
         numbers = [table.table for table in open_tables]
         raise ResultsMissingError(
@@ -283,7 +283,8 @@ def withdraw(
     after = state
     for paired in state.rounds:
         for table in _open_tables_of(state, paired, player_id):
-            assert table.match_id is not None and table.player_b is not None
+            assert table.match_id is not None
+            assert table.player_b is not None
             opponent = table.player_b if table.player_a == player_id else table.player_a
             score = unfinished.get(table.match_id)
             points = _forfeit_points(table, opponent, score)
@@ -386,7 +387,8 @@ def _semi_final_outcome(state: Tournament, semis: Round) -> tuple[list[UUID], li
     winners, losers = [], []
     for table in semis.tables:
         result = state.result_of(table.match_id) if table.match_id else None
-        assert result is not None and table.player_b is not None  # no open table: checked
+        assert result is not None
+        assert table.player_b is not None
         winners.append(result.winner)
         losers.append(table.player_b if result.winner == table.player_a else table.player_a)
     return winners, losers
@@ -414,9 +416,7 @@ def _open_tables_of(state: Tournament, paired: Round, player_id: UUID) -> list[P
     ]
 
 
-def _forfeit_points(
-    table: PairedTable, winner: UUID, score: MatchScore | None
-) -> tuple[int, int]:
+def _forfeit_points(table: PairedTable, winner: UUID, score: MatchScore | None) -> tuple[int, int]:
     """rule T-FMT-7: an unplayed match gives 0 points; a begun one the match length to the
     winner, the loser keeping what they had."""
     if score is None:

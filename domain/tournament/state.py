@@ -261,8 +261,7 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 pot_cents=event.pot_cents,
                 swiss_rounds=event.swiss_rounds or state.swiss_rounds,
                 lot_seed=event.lot_seed,
-                field=event.field
-                or tuple(r.player_id for r in state.with_status("checked_in")),
+                field=event.field or tuple(r.player_id for r in state.with_status("checked_in")),
             )
         case RoundPaired():
             paired = Round(number=event.round, stage=event.stage, tables=event.tables)

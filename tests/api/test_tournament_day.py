@@ -140,7 +140,10 @@ def check_swiss_round(day: Day, paired: dict[str, Any], before: list[dict[str, A
     byes = [t["player_a"] for t in paired["pairings"] if t["player_b"] is None]
     assert len(byes) == len(active) % 2
     had_bye = {
-        t["player_a"] for earlier in day.rounds[:-1] for t in earlier["pairings"] if not t["player_b"]
+        t["player_a"]
+        for earlier in day.rounds[:-1]
+        for t in earlier["pairings"]
+        if not t["player_b"]
     }
     for player in byes:
         assert player not in had_bye
@@ -232,7 +235,9 @@ def test_the_match_played_through_the_api_records_its_result_in_the_tournament_o
     day = start_tournament(client, clock, 4)
     table = day.rounds[0]["pairings"][0]
     play_through_api(client, day, table, winner="a")
-    row = next(r for r in client.get(day.url("/matches")).json() if r["match_id"] == table["match_id"])
+    row = next(
+        r for r in client.get(day.url("/matches")).json() if r["match_id"] == table["match_id"]
+    )
     assert (row["status"], row["winner"], row["score"]) == (
         "decided",
         table["player_a"],
@@ -245,7 +250,12 @@ def test_the_match_played_through_the_api_records_its_result_in_the_tournament_o
     ]
     reported = client.post(
         day.url("/results"),
-        json={"match_id": table["match_id"], "winner": table["player_a"], "points_a": 7, "points_b": 0},
+        json={
+            "match_id": table["match_id"],
+            "winner": table["player_a"],
+            "points_a": 7,
+            "points_b": 0,
+        },
         headers=DIRECTOR,
     )
     assert reported.status_code == 409

@@ -50,7 +50,10 @@ RESULT_IDS = ids(9)
 
 def started(players: int, **plan: object) -> Tournament:
     terms = TournamentPlan(
-        name="Frühlingsturnier", date="2026-04-18", venue="Amberg", **plan  # type: ignore[arg-type]
+        name="Frühlingsturnier",
+        date="2026-04-18",
+        venue="Amberg",
+        **plan,  # type: ignore[arg-type]
     )
     state = checked_in(with_players(players, terms), *range(1, players + 1))
     return apply(state, start(state, lot_seed=11, now=START, actor=DIRECTOR))
@@ -96,7 +99,8 @@ def report(
 def decide_round(state: Tournament, winner_is_a: bool = True) -> Tournament:
     """Every open table of the last round won by its player a (or b)."""
     for table in state.open_tables(state.rounds[-1]):
-        assert table.match_id is not None and table.player_b is not None
+        assert table.match_id is not None
+        assert table.player_b is not None
         winner = table.player_a if winner_is_a else table.player_b
         state = apply(state, report(state, table.match_id, winner))
     return state
@@ -165,7 +169,8 @@ def test_four_players_play_three_swiss_rounds_then_semi_finals_from_the_standing
         ("third_place", order[0], order[1]),
     ]
     final, third = finals.tables
-    assert final.match_id is not None and third.match_id is not None
+    assert final.match_id is not None
+    assert third.match_id is not None
     state = apply(state, report(state, final.match_id, order[2]))
     events = report(state, third.match_id, order[0])
     assert [type(e) for e in events] == [ResultRecorded, TournamentCompleted]
@@ -192,7 +197,8 @@ def test_a_result_cannot_be_recorded_twice_but_can_be_corrected_by_naming_it() -
     # rule T-FMT-6
     state = paired(started(4))
     table = state.rounds[0].tables[0]
-    assert table.match_id is not None and table.player_b is not None
+    assert table.match_id is not None
+    assert table.player_b is not None
     state = apply(state, report(state, table.match_id, table.player_a))
     first = state.result_of(table.match_id)
     assert first is not None
@@ -211,10 +217,12 @@ def test_a_result_cannot_be_recorded_twice_but_can_be_corrected_by_naming_it() -
         now=START,
         actor=DIRECTOR,
     )
-    assert isinstance(correction, ResultRecorded) and correction.corrects == first.id
+    assert isinstance(correction, ResultRecorded)
+    assert correction.corrects == first.id
     after = apply(state, [correction])
     now_counting = after.result_of(table.match_id)
-    assert now_counting is not None and now_counting.winner == table.player_b
+    assert now_counting is not None
+    assert now_counting.winner == table.player_b
 
 
 def test_a_correction_after_the_next_round_leaves_that_round_as_paired() -> None:
@@ -223,7 +231,8 @@ def test_a_correction_after_the_next_round_leaves_that_round_as_paired() -> None
     state = paired(state)
     second_round = state.rounds[1]
     table = state.rounds[0].tables[0]
-    assert table.match_id is not None and table.player_b is not None
+    assert table.match_id is not None
+    assert table.player_b is not None
     first = state.result_of(table.match_id)
     assert first is not None
     state = apply(
@@ -279,7 +288,17 @@ def test_a_won_match_gives_the_winner_the_match_length_and_the_loser_less(
 def test_a_match_of_another_tournament_has_no_result_here() -> None:
     state = paired(started(4))
     with pytest.raises(MatchNotInTournamentError):
-        report(state, UUID(int=1), player(1))
+        record_result(
+            state,
+            result_id=next(RESULT_IDS),
+            match_id=UUID(int=1),
+            winner=player(1),
+            points_a=7,
+            points_b=0,
+            source="director",
+            now=START,
+            actor=DIRECTOR,
+        )
 
 
 def test_a_withdrawn_player_forfeits_an_unplayed_match_with_0_points_and_is_not_paired_again() -> (
@@ -288,7 +307,8 @@ def test_a_withdrawn_player_forfeits_an_unplayed_match_with_0_points_and_is_not_
     # rule T-FMT-5, T-FMT-7: never started, so unplayed: a win for the opponent with 0 points
     state = paired(started(6))
     table = state.rounds[0].tables[0]
-    assert table.match_id is not None and table.player_b is not None
+    assert table.match_id is not None
+    assert table.player_b is not None
     events = withdraw(
         state,
         player_id=table.player_a,
@@ -300,7 +320,8 @@ def test_a_withdrawn_player_forfeits_an_unplayed_match_with_0_points_and_is_not_
         actor=DIRECTOR,
     )
     withdrew, forfeit = events
-    assert isinstance(withdrew, PlayerWithdrew) and withdrew.left_early
+    assert isinstance(withdrew, PlayerWithdrew)
+    assert withdrew.left_early
     assert isinstance(forfeit, ResultRecorded)
     assert (forfeit.winner, forfeit.points_a, forfeit.points_b, forfeit.played) == (
         table.player_b,
@@ -319,7 +340,8 @@ def test_a_withdrawal_during_a_begun_match_gives_the_opponent_the_match_length()
     # rule T-FMT-7: decided early, the loser keeps the points they had
     state = paired(started(4))
     table = state.rounds[0].tables[0]
-    assert table.match_id is not None and table.player_b is not None
+    assert table.match_id is not None
+    assert table.player_b is not None
     _, forfeit = withdraw(
         state,
         player_id=table.player_b,
