@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import hmac
-import random
 import secrets
-import time
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -24,16 +22,13 @@ from domain.tournament import Tournament, TournamentNotFoundError, TournamentPla
 from projections import calendar, participants, seats
 from projections.runner import Views
 from service.clock import Clock
-from service.store import EventStore, StaleVersionError, evolve_each
+from service.commands import DECIDE_AGAIN, CommandRunner
+from service.store import Change, EventStore
 
 S = TypeVar("S", bound=Aggregate)
 E = TypeVar("E", bound=DomainEvent)
 T = TypeVar("T")
 
-MAX_ATTEMPTS = 40
-"""Concurrent commands on one tournament: the loser of a version race decides again."""
-BACKOFF_SECONDS = 0.004
-MAX_BACKOFF_SECONDS = 0.25
 PLAYER_NAMESPACE = UUID("6f1c7f0e-5a43-4c52-9a7e-0c4b1f3d2a90")
 DEVELOPMENT_KEY = b"bgtd development key: not a secret"
 """Only for a service built without a server key (tests, tools): its player ids are guessable."""
@@ -60,13 +55,14 @@ class TournamentService:
         zone: ZoneInfo,
         *,
         player_key: bytes = DEVELOPMENT_KEY,
+        commands: CommandRunner | None = None,
     ) -> None:
         """``player_key`` keys player ids: derived from the server's secret (service.secret)."""
         self._store = store
         self._views = views
         self._clock = clock
         self._zone = zone
-        self._jitter = random.Random()
+        self._commands = commands or CommandRunner(store, clock, views)
         self._player_key = player_key
 
     # Seasons --------------------------------------------------------------------------------
@@ -90,7 +86,7 @@ class TournamentService:
             now=self._clock.now(),
             actor=actor,
         )
-        self._save(None, seasons.evolve, events)
+        self._save(seasons.evolve, events)
         return self.get_season(season_id)
 
     def add_period(
@@ -150,7 +146,7 @@ class TournamentService:
             now=self._clock.now(),
             actor=actor,
         )
-        self._save(None, tournaments.evolve, events)
+        self._save(tournaments.evolve, events)
         return self.get_tournament(tournament_id)
 
     def get_tournament(self, tournament_id: UUID) -> dict[str, Any]:
@@ -211,7 +207,7 @@ class TournamentService:
         registration_id = uuid.uuid4()
         player_id = player_id_for(self._player_key, email)
         player_token = secrets.token_urlsafe(32)
-        state, _ = self._execute(
+        state = self._execute(
             tournament_id,
             self._load_tournament,
             tournaments.evolve,
@@ -227,7 +223,7 @@ class TournamentService:
                 token_hash=token_hash(player_token),
                 now=now,
             ),
-        )
+        ).state
         registration = state.registration(registration_id)
         return {
             "registration_id": registration_id,
@@ -261,9 +257,8 @@ class TournamentService:
                 reason=reason,
             )
 
-        state, events = self._execute(
-            tournament_id, self._load_tournament, tournaments.evolve, decide
-        )
+        change = self._execute(tournament_id, self._load_tournament, tournaments.evolve, decide)
+        state, events = change.state, change.events
         promoted = next(
             (e.registration_id for e in events if isinstance(e, tournaments.WaitlistPromoted)),
             None,
@@ -291,7 +286,7 @@ class TournamentService:
 
         A waitlisted person checks in as a standby for a seat released at the start.
         """
-        state, events = self._execute(
+        change = self._execute(
             tournament_id,
             self._load_tournament,
             tournaments.evolve,
@@ -304,6 +299,7 @@ class TournamentService:
                 actor=actor,
             ),
         )
+        state, events = change.state, change.events
         checked_in = len(state.with_status("checked_in"))
         return {
             "registration_id": registration_id,
@@ -321,12 +317,13 @@ class TournamentService:
         No-shows are released, standbys seated, the pot fixed; standbys left without a seat
         are listed with the refund of their buy-in.
         """
-        state, events = self._execute(
+        change = self._execute(
             tournament_id,
             self._load_tournament,
             tournaments.evolve,
             lambda state, now: tournaments.start(state, now=now, actor=actor),
         )
+        state, events = change.state, change.events
         assert state.started_at is not None
         return {
             "id": tournament_id,
@@ -355,31 +352,19 @@ class TournamentService:
         load: Callable[[UUID], S],
         evolve: Callable[[S | None, E], S],
         decide: Callable[[S, datetime], list[E]],
-    ) -> tuple[S, list[E]]:
+    ) -> Change[S]:
         """Load, decide, append; on a lost version race reload and decide again.
 
         The decision (e.g. whether a seat is free) is always taken on the latest stored
         version, so concurrent commands serialise through the event store, not through a lock.
         """
-        for attempt in range(MAX_ATTEMPTS):
-            state = load(aggregate_id)
-            events = decide(state, self._clock.now())
-            try:
-                new_state = self._save(state, evolve, events)
-            except StaleVersionError:
-                if attempt + 1 == MAX_ATTEMPTS:
-                    raise
-                ceiling = min(MAX_BACKOFF_SECONDS, BACKOFF_SECONDS * 2**attempt)
-                time.sleep(self._jitter.uniform(0, ceiling))
-                continue
-            return new_state, events
-        raise AssertionError("unreachable")  # pragma: no cover
+        return self._commands.run(
+            lambda now: Change.of(evolve, (state := load(aggregate_id)), decide(state, now)),
+            DECIDE_AGAIN,
+        )
 
-    def _save(self, state: S | None, evolve: Callable[[S | None, E], S], events: list[E]) -> S:
-        """Append ``events`` with the state after each, catch up the views; return the last."""
-        new_state = self._store.append_states(events, evolve_each(evolve, state, events))
-        self._views.catch_up()
-        return new_state
+    def _save(self, evolve: Callable[[S | None, E], S], events: list[E]) -> S:
+        return self._commands.run(lambda now: Change.of(evolve, None, events), DECIDE_AGAIN).state
 
     def _load_tournament(self, tournament_id: UUID) -> Tournament:
         return self._store.load_as(

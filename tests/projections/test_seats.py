@@ -12,9 +12,10 @@ import pytest
 
 from domain.tournament import TournamentPlan
 from projections.runner import Views
-from service.bootstrap import Services, StoreEventSource, bootstrap, projections
+from service.bootstrap import Services, bootstrap, projections
 from service.clock import MovableClock
 from service.settings import Settings
+from service.store import StoreEventSource
 
 VIEW_NAMES = ("seats", "calendar", "participants")
 

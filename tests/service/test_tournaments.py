@@ -13,8 +13,9 @@ from domain import tournament
 from domain.tournament import TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.persistence import persistence_environment
 from service.settings import Settings
-from service.store import EventStore, Snapshot, persistence_environment
+from service.store import EventStore, Snapshot
 
 
 @pytest.fixture
