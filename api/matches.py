@@ -16,12 +16,21 @@ from uuid import UUID
 import anyio
 import msgspec
 from litestar import Controller, MediaType, Request, Response, get, post
-from litestar.di import NamedDependency
+from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
-from api.analysis import LegalPlay, PositionId, legal_play_items
-from api.audit import MAX_VERSION, StreamEvent, UntilVersion, stream_events, version_query
 from api.auth import director_only, is_director, require_token
+from api.schemas import (
+    MAX_VERSION,
+    Die,
+    LegalPlay,
+    PositionId,
+    StreamEvent,
+    UntilVersion,
+    legal_play,
+    stream_events,
+    version_query,
+)
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.clock import ClockPresetName
 from domain.errors import InvalidInputError
@@ -32,7 +41,6 @@ from service.matches import Caller
 
 T = TypeVar("T")
 SideName = Side
-Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 IfMatch = Annotated[
     str | None,
     HeaderParameter(name="If-Match", required=False, description="the version the command expects"),
@@ -210,6 +218,26 @@ ALGORITHM = (
 )
 
 
+# --- dependencies of the commands ------------------------------------------------------
+
+
+def provide_caller(request: Request[Any, Any, Any]) -> Caller:
+    """Who sends a match command: its bearer token (a 401 without one), acting for no side
+    until the body names one (``Caller.acting_for``)."""
+    token = require_token(request, "a player token of this match (or a director)")
+    return Caller(token=token, director=is_director(request))
+
+
+def provide_expected_version(if_match: IfMatch = None) -> int | None:
+    """The version an ``If-Match`` header makes the command conditional on."""
+    if if_match is None:
+        return None
+    text = if_match.strip().removeprefix("W/").strip('"')
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_VERSION))):
+        raise InvalidInputError("If-Match", "give the match version the command expects")
+    return int(text)
+
+
 # --- the controller -------------------------------------------------------------------------
 
 
@@ -219,6 +247,10 @@ class MatchController(Controller):
 
     path = "/api/v1/matches"
     tags = ["matches"]  # noqa: RUF012
+    dependencies = {  # noqa: RUF012
+        "caller": Provide(provide_caller, sync_to_thread=False),
+        "expected_version": Provide(provide_expected_version, sync_to_thread=False),
+    }
 
     @post("/", guards=[director_only], summary="Create a match (director)")
     async def create(
@@ -262,34 +294,35 @@ class MatchController(Controller):
     @post("/{match_id:uuid}/rolls", status_code=200, summary="Roll")
     async def roll(
         self,
-        request: Request[Any, Any, Any],
         match_id: FromPath[UUID],
         services: NamedDependency[Services],
+        caller: NamedDependency[Caller],
+        expected_version: NamedDependency[int | None],
         data: JSONBody[RollCreate | None] = None,
-        if_match: IfMatch = None,
     ) -> Match:
         body = data or RollCreate()
-        caller, version = _caller(request, body.side), _version(if_match)
+        command = services.matches.roll
         return await _command(
-            services, partial(services.matches.roll, match_id, caller, body.dice, version)
+            services,
+            partial(command, match_id, caller.acting_for(body.side), body.dice, expected_version),
         )
 
     @post("/{match_id:uuid}/plays", status_code=200, summary="Play")
     async def play(
         self,
-        request: Request[Any, Any, Any],
         match_id: FromPath[UUID],
         data: JSONBody[PlayCreate],
         services: NamedDependency[Services],
-        if_match: IfMatch = None,
+        caller: NamedDependency[Caller],
+        expected_version: NamedDependency[int | None],
     ) -> Match:
         command = partial(
             services.matches.play,
             match_id,
-            _caller(request, data.side),
+            caller.acting_for(data.side),
             notation=data.play,
             position_id=data.position_id,
-            expected_version=_version(if_match),
+            expected_version=expected_version,
         )
         return await _command(services, command)
 
@@ -300,30 +333,32 @@ class MatchController(Controller):
     )
     async def cube(
         self,
-        request: Request[Any, Any, Any],
         match_id: FromPath[UUID],
         data: JSONBody[CubeAction],
         services: NamedDependency[Services],
-        if_match: IfMatch = None,
+        caller: NamedDependency[Caller],
+        expected_version: NamedDependency[int | None],
     ) -> Match:
-        caller, version = _caller(request, data.side), _version(if_match)
+        command = services.matches.cube
         return await _command(
-            services, partial(services.matches.cube, match_id, caller, data.action, version)
+            services,
+            partial(command, match_id, caller.acting_for(data.side), data.action, expected_version),
         )
 
     @post("/{match_id:uuid}/resignations", status_code=200, summary="Offer a resignation")
     async def resign(
         self,
-        request: Request[Any, Any, Any],
         match_id: FromPath[UUID],
         services: NamedDependency[Services],
+        caller: NamedDependency[Caller],
+        expected_version: NamedDependency[int | None],
         data: JSONBody[ResignationCreate | None] = None,
-        if_match: IfMatch = None,
     ) -> Match:
         body = data or ResignationCreate()
-        caller, version = _caller(request, body.side), _version(if_match)
+        command = services.matches.resign
         return await _command(
-            services, partial(services.matches.resign, match_id, caller, body.level, version)
+            services,
+            partial(command, match_id, caller.acting_for(body.side), body.level, expected_version),
         )
 
     @post(
@@ -333,17 +368,15 @@ class MatchController(Controller):
     )
     async def accept_resignation(
         self,
-        request: Request[Any, Any, Any],
         match_id: FromPath[UUID],
         services: NamedDependency[Services],
+        caller: NamedDependency[Caller],
+        expected_version: NamedDependency[int | None],
         data: JSONBody[SideChoice | None] = None,
-        if_match: IfMatch = None,
     ) -> Match:
-        caller, version = _caller(request, data.side if data else None), _version(if_match)
-        return await _command(
-            services,
-            partial(services.matches.answer_resignation, match_id, caller, True, version),
-        )
+        acting = caller.acting_for(data.side if data else None)
+        command = partial(services.matches.answer_resignation, match_id, acting, True)
+        return await _command(services, partial(command, expected_version))
 
     @post(
         "/{match_id:uuid}/resignations/reject",
@@ -352,17 +385,15 @@ class MatchController(Controller):
     )
     async def reject_resignation(
         self,
-        request: Request[Any, Any, Any],
         match_id: FromPath[UUID],
         services: NamedDependency[Services],
+        caller: NamedDependency[Caller],
+        expected_version: NamedDependency[int | None],
         data: JSONBody[SideChoice | None] = None,
-        if_match: IfMatch = None,
     ) -> Match:
-        caller, version = _caller(request, data.side if data else None), _version(if_match)
-        return await _command(
-            services,
-            partial(services.matches.answer_resignation, match_id, caller, False, version),
-        )
+        acting = caller.acting_for(data.side if data else None)
+        command = partial(services.matches.answer_resignation, match_id, acting, False)
+        return await _command(services, partial(command, expected_version))
 
     @post(
         "/{match_id:uuid}/timeouts",
@@ -371,16 +402,15 @@ class MatchController(Controller):
     )
     async def claim_timeout(
         self,
-        request: Request[Any, Any, Any],
         match_id: FromPath[UUID],
         services: NamedDependency[Services],
+        caller: NamedDependency[Caller],
+        expected_version: NamedDependency[int | None],
         data: JSONBody[SideChoice | None] = None,
-        if_match: IfMatch = None,
     ) -> Match:
-        caller, version = _caller(request, data.side if data else None), _version(if_match)
-        return await _command(
-            services, partial(services.matches.claim_timeout, match_id, caller, version)
-        )
+        acting = caller.acting_for(data.side if data else None)
+        command = partial(services.matches.claim_timeout, match_id, acting)
+        return await _command(services, partial(command, expected_version))
 
     @post(
         "/{match_id:uuid}/close",
@@ -390,15 +420,13 @@ class MatchController(Controller):
     )
     async def close(
         self,
-        request: Request[Any, Any, Any],
         match_id: FromPath[UUID],
         services: NamedDependency[Services],
-        if_match: IfMatch = None,
+        caller: NamedDependency[Caller],
+        expected_version: NamedDependency[int | None],
     ) -> Match:
-        caller, version = _caller(request, None), _version(if_match)
-        return await _command(
-            services, partial(services.matches.close_session, match_id, caller, version)
-        )
+        command = partial(services.matches.close_session, match_id, caller)
+        return await _command(services, partial(command, expected_version))
 
     @get("/{match_id:uuid}/events", summary="The event stream")
     async def events(
@@ -466,20 +494,6 @@ async def _command(services: Services, command: Callable[[], MatchRecord]) -> Ma
     return match_view(state, state.updated_at)
 
 
-def _caller(request: Request[Any, Any, Any], side: SideName | None) -> Caller:
-    token = require_token(request, "a player token of this match (or a director)")
-    return Caller(token=token, director=is_director(request), side=side)
-
-
-def _version(if_match: str | None) -> int | None:
-    if if_match is None:
-        return None
-    text = if_match.strip().removeprefix("W/").strip('"')
-    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_VERSION))):
-        raise InvalidInputError("If-Match", "give the match version the command expects")
-    return int(text)
-
-
 # --- the state as the API shows it ----------------------------------------------------------
 
 
@@ -487,9 +501,6 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
     """The match state; ``at`` is the instant its clocks are read at."""
     phase = state.phase
     dice = state.dice
-    legal: list[LegalPlay] = []
-    if phase == "move" and dice is not None:
-        legal = list(legal_play_items(state.position, dice, state.options))
     return Match(
         id=state.id,
         version=state.version,
@@ -510,7 +521,7 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
         ),
         position_id=state.position.position_id,
         match_id=state.match_id,
-        legal_plays=legal,
+        legal_plays=[legal_play(play) for play in state.plays()],
         clocks=_clocks(state, at),
         players=Players(a=state.player_a, b=state.player_b),
         dice_mode=state.dice_mode,

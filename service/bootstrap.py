@@ -13,6 +13,7 @@ from service.clock import Clock, MovableClock, SystemClock
 from service.commands import CommandRunner
 from service.matches import MatchService
 from service.persistence import persistence_environment, store_name
+from service.seasons import SeasonService
 from service.secret import derived_key, load_secret_key
 from service.settings import Settings
 from service.store import EventStore, StoreEventSource
@@ -29,6 +30,7 @@ class Services:
     """The club's time zone (``settings.timezone``)."""
     store: EventStore
     views: Views
+    seasons: SeasonService
     tournaments: TournamentService
     matches: MatchService
 
@@ -58,12 +60,14 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     secret = load_secret_key(settings.secret_key, settings.data_dir)
     zone = ZoneInfo(settings.timezone)
     commands = CommandRunner(store, clock, views)
+    seasons = SeasonService(store, views, clock, commands=commands)
     return Services(
         settings=settings,
         clock=clock,
         zone=zone,
         store=store,
         views=views,
+        seasons=seasons,
         tournaments=TournamentService(
             store,
             views,
@@ -71,6 +75,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
             zone,
             player_key=derived_key(secret, "player ids"),
             commands=commands,
+            seasons=seasons,
         ),
         matches=MatchService(store, clock, derived_key(secret, "dice seeds"), commands=commands),
     )

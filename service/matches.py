@@ -15,7 +15,7 @@ import logging
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from uuid import UUID
 
@@ -51,6 +51,10 @@ class Caller:
     director: bool = False
     side: Side | None = None
     """The side named in the body (a director acts for it; a player may only name its own)."""
+
+    def acting_for(self, side: Side | None) -> Caller:
+        """The same caller, naming ``side``."""
+        return replace(self, side=side)
 
 
 @dataclass(frozen=True, slots=True)
