@@ -8,6 +8,7 @@ command conditional: a stale version is a 409, as is losing a race for the same 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
@@ -37,7 +38,7 @@ from domain.errors import InvalidInputError
 from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
 from service.bootstrap import Services
-from service.matches import Caller
+from service.matches import Caller, MatchService
 
 T = TypeVar("T")
 SideName = Side
@@ -221,21 +222,55 @@ ALGORITHM = (
 # --- dependencies of the commands ------------------------------------------------------
 
 
-def provide_caller(request: Request[Any, Any, Any]) -> Caller:
-    """Who sends a match command: its bearer token (a 401 without one), acting for no side
-    until the body names one (``Caller.acting_for``)."""
+@dataclass(frozen=True, slots=True)
+class MatchCommand:
+    """What every match command takes from its request: the match, who sends the command
+    (its bearer token) and the version ``If-Match`` makes it conditional on."""
+
+    services: Services
+    match_id: UUID
+    caller: Caller
+    expected_version: int | None
+
+    @property
+    def matches(self) -> MatchService:
+        return self.services.matches
+
+    async def run(
+        self, side: SideName | None, use_case: Callable[..., MatchRecord], *args: Any, **kw: Any
+    ) -> Match:
+        """Run ``use_case(match_id, caller acting for side, *args, **kw, expected_version)``;
+        the answer is the state after it, clocks read at its instant."""
+        caller = self.caller.acting_for(side)
+        command = partial(
+            use_case, self.match_id, caller, *args, expected_version=self.expected_version, **kw
+        )
+        state = await _run(self.services, command)
+        return match_view(state, state.updated_at)
+
+
+def provide_match_command(
+    request: Request[Any, Any, Any],
+    services: NamedDependency[Services],
+    match_id: FromPath[UUID],
+    if_match: IfMatch = None,
+) -> MatchCommand:
     token = require_token(request, "a player token of this match (or a director)")
-    return Caller(token=token, director=is_director(request))
+    caller = Caller(token=token, director=is_director(request))
+    return MatchCommand(services, match_id, caller, _expected_version(if_match))
 
 
-def provide_expected_version(if_match: IfMatch = None) -> int | None:
-    """The version an ``If-Match`` header makes the command conditional on."""
+def _expected_version(if_match: str | None) -> int | None:
     if if_match is None:
         return None
     text = if_match.strip().removeprefix("W/").strip('"')
     if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_VERSION))):
         raise InvalidInputError("If-Match", "give the match version the command expects")
     return int(text)
+
+
+def _side(choice: SideChoice | None) -> SideName | None:
+    return choice.side if choice else None
 
 
 # --- the controller -------------------------------------------------------------------------
@@ -247,10 +282,7 @@ class MatchController(Controller):
 
     path = "/api/v1/matches"
     tags = ["matches"]  # noqa: RUF012
-    dependencies = {  # noqa: RUF012
-        "caller": Provide(provide_caller, sync_to_thread=False),
-        "expected_version": Provide(provide_expected_version, sync_to_thread=False),
-    }
+    dependencies = {"command": Provide(provide_match_command, sync_to_thread=False)}  # noqa: RUF012
 
     @post("/", guards=[director_only], summary="Create a match (director)")
     async def create(
@@ -293,38 +325,18 @@ class MatchController(Controller):
 
     @post("/{match_id:uuid}/rolls", status_code=200, summary="Roll")
     async def roll(
-        self,
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        caller: NamedDependency[Caller],
-        expected_version: NamedDependency[int | None],
-        data: JSONBody[RollCreate | None] = None,
+        self, command: NamedDependency[MatchCommand], data: JSONBody[RollCreate | None] = None
     ) -> Match:
         body = data or RollCreate()
-        command = services.matches.roll
-        return await _command(
-            services,
-            partial(command, match_id, caller.acting_for(body.side), body.dice, expected_version),
-        )
+        return await command.run(body.side, command.matches.roll, body.dice)
 
     @post("/{match_id:uuid}/plays", status_code=200, summary="Play")
     async def play(
-        self,
-        match_id: FromPath[UUID],
-        data: JSONBody[PlayCreate],
-        services: NamedDependency[Services],
-        caller: NamedDependency[Caller],
-        expected_version: NamedDependency[int | None],
+        self, command: NamedDependency[MatchCommand], data: JSONBody[PlayCreate]
     ) -> Match:
-        command = partial(
-            services.matches.play,
-            match_id,
-            caller.acting_for(data.side),
-            notation=data.play,
-            position_id=data.position_id,
-            expected_version=expected_version,
+        return await command.run(
+            data.side, command.matches.play, notation=data.play, position_id=data.position_id
         )
-        return await _command(services, command)
 
     @post(
         "/{match_id:uuid}/cube",
@@ -332,34 +344,18 @@ class MatchController(Controller):
         summary="Double, take or drop (beaver and raccoon in money sessions)",
     )
     async def cube(
-        self,
-        match_id: FromPath[UUID],
-        data: JSONBody[CubeAction],
-        services: NamedDependency[Services],
-        caller: NamedDependency[Caller],
-        expected_version: NamedDependency[int | None],
+        self, command: NamedDependency[MatchCommand], data: JSONBody[CubeAction]
     ) -> Match:
-        command = services.matches.cube
-        return await _command(
-            services,
-            partial(command, match_id, caller.acting_for(data.side), data.action, expected_version),
-        )
+        return await command.run(data.side, command.matches.cube, data.action)
 
     @post("/{match_id:uuid}/resignations", status_code=200, summary="Offer a resignation")
     async def resign(
         self,
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        caller: NamedDependency[Caller],
-        expected_version: NamedDependency[int | None],
+        command: NamedDependency[MatchCommand],
         data: JSONBody[ResignationCreate | None] = None,
     ) -> Match:
         body = data or ResignationCreate()
-        command = services.matches.resign
-        return await _command(
-            services,
-            partial(command, match_id, caller.acting_for(body.side), body.level, expected_version),
-        )
+        return await command.run(body.side, command.matches.resign, body.level)
 
     @post(
         "/{match_id:uuid}/resignations/accept",
@@ -367,16 +363,9 @@ class MatchController(Controller):
         summary="Accept the resignation offered",
     )
     async def accept_resignation(
-        self,
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        caller: NamedDependency[Caller],
-        expected_version: NamedDependency[int | None],
-        data: JSONBody[SideChoice | None] = None,
+        self, command: NamedDependency[MatchCommand], data: JSONBody[SideChoice | None] = None
     ) -> Match:
-        acting = caller.acting_for(data.side if data else None)
-        command = partial(services.matches.answer_resignation, match_id, acting, True)
-        return await _command(services, partial(command, expected_version))
+        return await command.run(_side(data), command.matches.answer_resignation, True)
 
     @post(
         "/{match_id:uuid}/resignations/reject",
@@ -384,16 +373,9 @@ class MatchController(Controller):
         summary="Reject the resignation offered",
     )
     async def reject_resignation(
-        self,
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        caller: NamedDependency[Caller],
-        expected_version: NamedDependency[int | None],
-        data: JSONBody[SideChoice | None] = None,
+        self, command: NamedDependency[MatchCommand], data: JSONBody[SideChoice | None] = None
     ) -> Match:
-        acting = caller.acting_for(data.side if data else None)
-        command = partial(services.matches.answer_resignation, match_id, acting, False)
-        return await _command(services, partial(command, expected_version))
+        return await command.run(_side(data), command.matches.answer_resignation, False)
 
     @post(
         "/{match_id:uuid}/timeouts",
@@ -401,16 +383,9 @@ class MatchController(Controller):
         summary="Claim a win on time (checked against the clock)",
     )
     async def claim_timeout(
-        self,
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        caller: NamedDependency[Caller],
-        expected_version: NamedDependency[int | None],
-        data: JSONBody[SideChoice | None] = None,
+        self, command: NamedDependency[MatchCommand], data: JSONBody[SideChoice | None] = None
     ) -> Match:
-        acting = caller.acting_for(data.side if data else None)
-        command = partial(services.matches.claim_timeout, match_id, acting)
-        return await _command(services, partial(command, expected_version))
+        return await command.run(_side(data), command.matches.claim_timeout)
 
     @post(
         "/{match_id:uuid}/close",
@@ -418,15 +393,8 @@ class MatchController(Controller):
         status_code=200,
         summary="Close a money session (director)",
     )
-    async def close(
-        self,
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        caller: NamedDependency[Caller],
-        expected_version: NamedDependency[int | None],
-    ) -> Match:
-        command = partial(services.matches.close_session, match_id, caller)
-        return await _command(services, partial(command, expected_version))
+    async def close(self, command: NamedDependency[MatchCommand]) -> Match:
+        return await command.run(None, command.matches.close_session)
 
     @get("/{match_id:uuid}/events", summary="The event stream")
     async def events(
@@ -486,12 +454,6 @@ async def _run(services: Services, use_case: Callable[[], T]) -> T:
     if services.store.is_shared:
         return await anyio.to_thread.run_sync(use_case)
     return use_case()
-
-
-async def _command(services: Services, command: Callable[[], MatchRecord]) -> Match:
-    """Run a match command; its answer is the state after it, clocks read at its instant."""
-    state = await _run(services, command)
-    return match_view(state, state.updated_at)
 
 
 # --- the state as the API shows it ----------------------------------------------------------

@@ -244,22 +244,11 @@ def tournament_response(view: TournamentView) -> Tournament:
 
 
 def seats_response(seats: SeatCounts) -> Seats:
-    return Seats(
-        capacity=seats.capacity,
-        taken=seats.taken,
-        free=seats.free,
-        waitlist=seats.waitlist,
-        checked_in=seats.checked_in,
-    )
+    return Seats(seats.capacity, seats.taken, seats.free, seats.waitlist, seats.checked_in)
 
 
 def participant_response(row: ParticipantRow) -> Participant:
-    return Participant(
-        player_id=row.player_id,
-        display_name=row.display_name,
-        status=row.status,
-        waitlist_position=row.waitlist_position,
-    )
+    return Participant(row.player_id, row.display_name, row.status, row.waitlist_position)
 
 
 def registration_record(row: RegistrationRow) -> RegistrationRecord:

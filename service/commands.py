@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
+from domain.events import Aggregate, DomainEvent
 from projections.runner import Views
 from service.clock import Clock
 from service.store import Change, EventStore, StaleVersionError
@@ -29,6 +30,7 @@ class Decided(Protocol):
 
 
 D = TypeVar("D", bound=Decided)
+S = TypeVar("S", bound=Aggregate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,3 +92,27 @@ class CommandRunner:
                 self._views.catch_up()
             return decision
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def create(
+        self,
+        evolve: Callable[[S | None, Any], S],
+        decide: Callable[[datetime], Iterable[DomainEvent]],
+        policy: Policy = CONDITIONAL,
+    ) -> S:
+        """A new aggregate from the events ``decide(now)`` starts it with."""
+        return self.run(lambda now: Change.of(evolve, None, decide(now)), policy).state
+
+    def update(
+        self,
+        load: Callable[[], S],
+        evolve: Callable[[S | None, Any], S],
+        decide: Callable[[S, datetime], Iterable[DomainEvent]],
+        policy: Policy = CONDITIONAL,
+    ) -> Change[S]:
+        """One aggregate's command: ``load()`` the latest state and ``decide`` on it."""
+
+        def attempt(now: datetime) -> Change[S]:
+            state = load()
+            return Change.of(evolve, state, decide(state, now))
+
+        return self.run(attempt, policy)

@@ -132,8 +132,9 @@ class MatchService:
             seed = secrets.token_bytes(SEED_BYTES)
             commitment, sealed = seed_commitment(seed), seal_seed(self._dice_key, match_id, seed)
 
-        def attempt(now: datetime) -> Change[Match]:
-            events = match.start_match(
+        state = self._commands.create(
+            match.evolve,
+            lambda now: match.start_match(
                 match_id,
                 now,
                 player_a=player_a,
@@ -150,10 +151,10 @@ class MatchService:
                 sealed_seed=sealed,
                 tournament_id=tournament_id,
                 actor=actor,
-            )
-            return Change.of(match.evolve, None, events)
+            ),
+            CONDITIONAL,
+        )
 
-        state = self._commands.run(attempt, CONDITIONAL).state
         return MatchCreated(match=state, tokens=tokens)
 
     def get(self, match_id: UUID, version: int | None = None) -> Match:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import datetime
 from uuid import UUID
 
 from domain import season as seasons
@@ -17,7 +16,7 @@ from projections.calendar import SeasonRow
 from projections.runner import Views
 from service.clock import Clock
 from service.commands import DECIDE_AGAIN, CommandRunner
-from service.store import Change, EventStore
+from service.store import EventStore
 
 
 class SeasonService:
@@ -46,8 +45,9 @@ class SeasonService:
     ) -> SeasonRow:
         season_id = uuid.uuid4()
 
-        def attempt(now: datetime) -> Change[Season]:
-            events = seasons.create_season(
+        self._commands.create(
+            seasons.evolve,
+            lambda now: seasons.create_season(
                 season_id,
                 name=name,
                 starts_on=starts_on,
@@ -55,21 +55,20 @@ class SeasonService:
                 periods=periods,
                 now=now,
                 actor=actor,
-            )
-            return Change.of(seasons.evolve, None, events)
-
-        self._commands.run(attempt, DECIDE_AGAIN)
+            ),
+            DECIDE_AGAIN,
+        )
         return self.get_season(season_id)
 
     def add_period(
         self, season_id: UUID, period: PeriodInput, *, actor: str = DIRECTOR
     ) -> SeasonRow:
-        def attempt(now: datetime) -> Change[Season]:
-            state = self.load(season_id)
-            events = seasons.add_period(state, period, now=now, actor=actor)
-            return Change.of(seasons.evolve, state, events)
-
-        self._commands.run(attempt, DECIDE_AGAIN)
+        self._commands.update(
+            lambda: self.load(season_id),
+            seasons.evolve,
+            lambda state, now: seasons.add_period(state, period, now=now, actor=actor),
+            DECIDE_AGAIN,
+        )
         return self.get_season(season_id)
 
     def get_season(self, season_id: UUID) -> SeasonRow:

@@ -174,8 +174,9 @@ class TournamentService:
         season = self._seasons.season_of("season_id", season_id, plan.date)
         tournament_id = uuid.uuid4()
 
-        def attempt(now: datetime) -> Change[Tournament]:
-            events = tournaments.schedule_tournament(
+        self._commands.create(
+            tournaments.evolve,
+            lambda now: tournaments.schedule_tournament(
                 tournament_id,
                 plan,
                 season=season,
@@ -183,10 +184,9 @@ class TournamentService:
                 zone=self._zone,
                 now=now,
                 actor=actor,
-            )
-            return Change.of(tournaments.evolve, None, events)
-
-        self._commands.run(attempt, DECIDE_AGAIN)
+            ),
+            DECIDE_AGAIN,
+        )
         return self.get_tournament(tournament_id)
 
     def get_tournament(self, tournament_id: UUID) -> TournamentView:
@@ -398,11 +398,9 @@ class TournamentService:
         version, so concurrent commands serialise through the event store, not through a lock.
         """
 
-        def attempt(now: datetime) -> Change[Tournament]:
-            state = self._load(tournament_id)
-            return Change.of(tournaments.evolve, state, decide(state, now))
-
-        return self._commands.run(attempt, DECIDE_AGAIN)
+        return self._commands.update(
+            lambda: self._load(tournament_id), tournaments.evolve, decide, DECIDE_AGAIN
+        )
 
     def _load(self, tournament_id: UUID) -> Tournament:
         return self._store.load_as(
