@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 from litestar import Controller, get, post
 from litestar.params import JSONBody, QueryParameter
 
+from api.schemas import Die, LegalPlay, PositionId, legal_play
 from domain.backgammon import APP_RULES, TOURNAMENT_RULES, Position, RulesOptions
 from domain.backgammon.cache import (
-    cached_format_play,
     cached_legal_plays,
     position_from_id,
     sorted_roll,
@@ -22,22 +22,12 @@ from domain.backgammon.plays import Dice
 from domain.backgammon.position import CHECKERS_PER_SIDE, pip_count
 from domain.match import RulesName
 
-Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
-PositionId = Annotated[str, msgspec.Meta(min_length=14, max_length=14, examples=["4HPwATDgc/ABMA"])]
-
 
 class LegalPlaysRequest(msgspec.Struct, forbid_unknown_fields=True):
     position_id: PositionId
     dice: Annotated[list[Die], msgspec.Meta(min_length=2, max_length=2)]
     rules: RulesName = "tournament"
     """``app`` adds rule G-OFF-2 (no bear-off pip waste when another order wastes less)."""
-
-
-class LegalPlay(msgspec.Struct, frozen=True):
-    play: str
-    position_id: str
-    """The position after the play, with the opponent on roll (GNU Backgammon's convention)."""
-    game_result: Literal["single", "gammon", "backgammon"] | None
 
 
 class LegalPlays(msgspec.Struct):
@@ -88,14 +78,7 @@ def legal_play_items(
 def _legal_play_items(
     position: Position, roll: Dice, options: RulesOptions
 ) -> tuple[LegalPlay, ...]:
-    return tuple(
-        LegalPlay(
-            play=cached_format_play(play),
-            position_id=play.position_id,
-            game_result=play.game_result.value if play.game_result else None,
-        )
-        for play in cached_legal_plays(position, roll, options)
-    )
+    return tuple(legal_play(play) for play in cached_legal_plays(position, roll, options))
 
 
 class AnalysisController(Controller):

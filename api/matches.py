@@ -8,6 +8,7 @@ command conditional: a stale version is a 409, as is losing a race for the same 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
@@ -16,23 +17,31 @@ from uuid import UUID
 import anyio
 import msgspec
 from litestar import Controller, MediaType, Request, Response, get, post
-from litestar.di import NamedDependency
+from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
-from api.analysis import LegalPlay, PositionId, legal_play_items
-from api.audit import MAX_VERSION, StreamEvent, UntilVersion, stream_events, version_query
 from api.auth import director_only, is_director, require_token
+from api.schemas import (
+    MAX_VERSION,
+    Die,
+    LegalPlay,
+    PositionId,
+    StreamEvent,
+    UntilVersion,
+    legal_play,
+    stream_events,
+    version_query,
+)
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.clock import ClockPresetName
 from domain.errors import InvalidInputError
 from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
 from service.bootstrap import Services
-from service.matches import Caller
+from service.matches import Caller, MatchService
 
 T = TypeVar("T")
 SideName = Side
-Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 IfMatch = Annotated[
     str | None,
     HeaderParameter(name="If-Match", required=False, description="the version the command expects"),
@@ -210,6 +219,60 @@ ALGORITHM = (
 )
 
 
+# --- dependencies of the commands ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCommand:
+    """What every match command takes from its request: the match, who sends the command
+    (its bearer token) and the version ``If-Match`` makes it conditional on."""
+
+    services: Services
+    match_id: UUID
+    caller: Caller
+    expected_version: int | None
+
+    @property
+    def matches(self) -> MatchService:
+        return self.services.matches
+
+    async def run(
+        self, side: SideName | None, use_case: Callable[..., MatchRecord], *args: Any, **kw: Any
+    ) -> Match:
+        """Run ``use_case(match_id, caller acting for side, *args, **kw, expected_version)``;
+        the answer is the state after it, clocks read at its instant."""
+        caller = self.caller.acting_for(side)
+        command = partial(
+            use_case, self.match_id, caller, *args, expected_version=self.expected_version, **kw
+        )
+        state = await _run(self.services, command)
+        return match_view(state, state.updated_at)
+
+
+def provide_match_command(
+    request: Request[Any, Any, Any],
+    services: NamedDependency[Services],
+    match_id: FromPath[UUID],
+    if_match: IfMatch = None,
+) -> MatchCommand:
+    token = require_token(request, "a player token of this match (or a director)")
+    caller = Caller(token=token, director=is_director(request))
+    return MatchCommand(services, match_id, caller, _expected_version(if_match))
+
+
+def _expected_version(if_match: str | None) -> int | None:
+    if if_match is None:
+        return None
+    text = if_match.strip().removeprefix("W/").strip('"')
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_VERSION))):
+        raise InvalidInputError("If-Match", "give the match version the command expects")
+    return int(text)
+
+
+def _side(choice: SideChoice | None) -> SideName | None:
+    return choice.side if choice else None
+
+
 # --- the controller -------------------------------------------------------------------------
 
 
@@ -219,6 +282,7 @@ class MatchController(Controller):
 
     path = "/api/v1/matches"
     tags = ["matches"]  # noqa: RUF012
+    dependencies = {"command": Provide(provide_match_command, sync_to_thread=False)}  # noqa: RUF012
 
     @post("/", guards=[director_only], summary="Create a match (director)")
     async def create(
@@ -261,37 +325,18 @@ class MatchController(Controller):
 
     @post("/{match_id:uuid}/rolls", status_code=200, summary="Roll")
     async def roll(
-        self,
-        request: Request[Any, Any, Any],
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        data: JSONBody[RollCreate | None] = None,
-        if_match: IfMatch = None,
+        self, command: NamedDependency[MatchCommand], data: JSONBody[RollCreate | None] = None
     ) -> Match:
         body = data or RollCreate()
-        caller, version = _caller(request, body.side), _version(if_match)
-        return await _command(
-            services, partial(services.matches.roll, match_id, caller, body.dice, version)
-        )
+        return await command.run(body.side, command.matches.roll, body.dice)
 
     @post("/{match_id:uuid}/plays", status_code=200, summary="Play")
     async def play(
-        self,
-        request: Request[Any, Any, Any],
-        match_id: FromPath[UUID],
-        data: JSONBody[PlayCreate],
-        services: NamedDependency[Services],
-        if_match: IfMatch = None,
+        self, command: NamedDependency[MatchCommand], data: JSONBody[PlayCreate]
     ) -> Match:
-        command = partial(
-            services.matches.play,
-            match_id,
-            _caller(request, data.side),
-            notation=data.play,
-            position_id=data.position_id,
-            expected_version=_version(if_match),
+        return await command.run(
+            data.side, command.matches.play, notation=data.play, position_id=data.position_id
         )
-        return await _command(services, command)
 
     @post(
         "/{match_id:uuid}/cube",
@@ -299,32 +344,18 @@ class MatchController(Controller):
         summary="Double, take or drop (beaver and raccoon in money sessions)",
     )
     async def cube(
-        self,
-        request: Request[Any, Any, Any],
-        match_id: FromPath[UUID],
-        data: JSONBody[CubeAction],
-        services: NamedDependency[Services],
-        if_match: IfMatch = None,
+        self, command: NamedDependency[MatchCommand], data: JSONBody[CubeAction]
     ) -> Match:
-        caller, version = _caller(request, data.side), _version(if_match)
-        return await _command(
-            services, partial(services.matches.cube, match_id, caller, data.action, version)
-        )
+        return await command.run(data.side, command.matches.cube, data.action)
 
     @post("/{match_id:uuid}/resignations", status_code=200, summary="Offer a resignation")
     async def resign(
         self,
-        request: Request[Any, Any, Any],
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
+        command: NamedDependency[MatchCommand],
         data: JSONBody[ResignationCreate | None] = None,
-        if_match: IfMatch = None,
     ) -> Match:
         body = data or ResignationCreate()
-        caller, version = _caller(request, body.side), _version(if_match)
-        return await _command(
-            services, partial(services.matches.resign, match_id, caller, body.level, version)
-        )
+        return await command.run(body.side, command.matches.resign, body.level)
 
     @post(
         "/{match_id:uuid}/resignations/accept",
@@ -332,18 +363,9 @@ class MatchController(Controller):
         summary="Accept the resignation offered",
     )
     async def accept_resignation(
-        self,
-        request: Request[Any, Any, Any],
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        data: JSONBody[SideChoice | None] = None,
-        if_match: IfMatch = None,
+        self, command: NamedDependency[MatchCommand], data: JSONBody[SideChoice | None] = None
     ) -> Match:
-        caller, version = _caller(request, data.side if data else None), _version(if_match)
-        return await _command(
-            services,
-            partial(services.matches.answer_resignation, match_id, caller, True, version),
-        )
+        return await command.run(_side(data), command.matches.answer_resignation, True)
 
     @post(
         "/{match_id:uuid}/resignations/reject",
@@ -351,18 +373,9 @@ class MatchController(Controller):
         summary="Reject the resignation offered",
     )
     async def reject_resignation(
-        self,
-        request: Request[Any, Any, Any],
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        data: JSONBody[SideChoice | None] = None,
-        if_match: IfMatch = None,
+        self, command: NamedDependency[MatchCommand], data: JSONBody[SideChoice | None] = None
     ) -> Match:
-        caller, version = _caller(request, data.side if data else None), _version(if_match)
-        return await _command(
-            services,
-            partial(services.matches.answer_resignation, match_id, caller, False, version),
-        )
+        return await command.run(_side(data), command.matches.answer_resignation, False)
 
     @post(
         "/{match_id:uuid}/timeouts",
@@ -370,17 +383,9 @@ class MatchController(Controller):
         summary="Claim a win on time (checked against the clock)",
     )
     async def claim_timeout(
-        self,
-        request: Request[Any, Any, Any],
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        data: JSONBody[SideChoice | None] = None,
-        if_match: IfMatch = None,
+        self, command: NamedDependency[MatchCommand], data: JSONBody[SideChoice | None] = None
     ) -> Match:
-        caller, version = _caller(request, data.side if data else None), _version(if_match)
-        return await _command(
-            services, partial(services.matches.claim_timeout, match_id, caller, version)
-        )
+        return await command.run(_side(data), command.matches.claim_timeout)
 
     @post(
         "/{match_id:uuid}/close",
@@ -388,17 +393,8 @@ class MatchController(Controller):
         status_code=200,
         summary="Close a money session (director)",
     )
-    async def close(
-        self,
-        request: Request[Any, Any, Any],
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        if_match: IfMatch = None,
-    ) -> Match:
-        caller, version = _caller(request, None), _version(if_match)
-        return await _command(
-            services, partial(services.matches.close_session, match_id, caller, version)
-        )
+    async def close(self, command: NamedDependency[MatchCommand]) -> Match:
+        return await command.run(None, command.matches.close_session)
 
     @get("/{match_id:uuid}/events", summary="The event stream")
     async def events(
@@ -460,26 +456,6 @@ async def _run(services: Services, use_case: Callable[[], T]) -> T:
     return use_case()
 
 
-async def _command(services: Services, command: Callable[[], MatchRecord]) -> Match:
-    """Run a match command; its answer is the state after it, clocks read at its instant."""
-    state = await _run(services, command)
-    return match_view(state, state.updated_at)
-
-
-def _caller(request: Request[Any, Any, Any], side: SideName | None) -> Caller:
-    token = require_token(request, "a player token of this match (or a director)")
-    return Caller(token=token, director=is_director(request), side=side)
-
-
-def _version(if_match: str | None) -> int | None:
-    if if_match is None:
-        return None
-    text = if_match.strip().removeprefix("W/").strip('"')
-    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_VERSION))):
-        raise InvalidInputError("If-Match", "give the match version the command expects")
-    return int(text)
-
-
 # --- the state as the API shows it ----------------------------------------------------------
 
 
@@ -487,9 +463,6 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
     """The match state; ``at`` is the instant its clocks are read at."""
     phase = state.phase
     dice = state.dice
-    legal: list[LegalPlay] = []
-    if phase == "move" and dice is not None:
-        legal = list(legal_play_items(state.position, dice, state.options))
     return Match(
         id=state.id,
         version=state.version,
@@ -510,7 +483,7 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
         ),
         position_id=state.position.position_id,
         match_id=state.match_id,
-        legal_plays=legal,
+        legal_plays=[legal_play(play) for play in state.plays()],
         clocks=_clocks(state, at),
         players=Players(a=state.player_a, b=state.player_b),
         dice_mode=state.dice_mode,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated
 from uuid import UUID
 
 import msgspec
@@ -12,17 +11,10 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
+from api.schemas import DateText
 from domain.season import PeriodInput, PeriodKind
+from projections.calendar import SeasonRow
 from service.bootstrap import Services
-
-DateText = Annotated[
-    str,
-    msgspec.Meta(
-        description="YYYY-MM-DD (the club's DD.MM.YYYY and DD.MM.YY, read as 20YY, are accepted "
-        "too); years 1900 to 2999",
-        examples=["2026-03-01"],
-    ),
-]
 
 
 class PeriodCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -56,6 +48,19 @@ class Season(msgspec.Struct):
     periods: list[Period]
 
 
+def season_response(row: SeasonRow) -> Season:
+    return Season(
+        id=row.id,
+        name=row.name,
+        starts_on=row.starts_on,
+        ends_on=row.ends_on,
+        periods=[
+            Period(name=p.name, kind=p.kind, starts_on=p.starts_on, ends_on=p.ends_on)
+            for p in row.periods
+        ],
+    )
+
+
 def _period(data: PeriodCreate) -> PeriodInput:
     return PeriodInput(
         name=data.name, kind=data.kind, starts_on=data.starts_on, ends_on=data.ends_on
@@ -68,21 +73,21 @@ class SeasonController(Controller):
 
     @post("/", guards=[director_only], sync_to_thread=True, summary="Create a season")
     def create(self, data: JSONBody[SeasonCreate], services: NamedDependency[Services]) -> Season:
-        season = services.tournaments.create_season(
+        season = services.seasons.create_season(
             name=data.name,
             starts_on=data.starts_on,
             ends_on=data.ends_on,
             periods=[_period(period) for period in data.periods],
         )
-        return msgspec.convert(season, Season)
+        return season_response(season)
 
     @get("/", sync_to_thread=True, summary="Every season with its calendar periods")
     def list_seasons(self, services: NamedDependency[Services]) -> list[Season]:
-        return msgspec.convert(services.tournaments.list_seasons(), list[Season])
+        return [season_response(row) for row in services.seasons.list_seasons()]
 
     @get("/{season_id:uuid}", sync_to_thread=True, summary="One season with its calendar periods")
     def show(self, season_id: FromPath[UUID], services: NamedDependency[Services]) -> Season:
-        return msgspec.convert(services.tournaments.get_season(season_id), Season)
+        return season_response(services.seasons.get_season(season_id))
 
     @post(
         "/{season_id:uuid}/periods",
@@ -96,5 +101,5 @@ class SeasonController(Controller):
         data: JSONBody[PeriodCreate],
         services: NamedDependency[Services],
     ) -> Season:
-        season = services.tournaments.add_period(season_id, _period(data))
-        return msgspec.convert(season, Season)
+        season = services.seasons.add_period(season_id, _period(data))
+        return season_response(season)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -12,7 +12,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from api.auth import director_only, is_director, require_token
-from api.seasons import DateText
+from api.schemas import DateText
 from domain.tournament import (
     DEFAULT_BUY_IN_CENTS,
     DEFAULT_CAPACITY,
@@ -26,7 +26,10 @@ from domain.tournament import (
     TournamentPlan,
     TournamentStatus,
 )
+from projections.participants import ParticipantRow, RegistrationRow
+from projections.seats import SeatCounts
 from service.bootstrap import Services
+from service.tournaments import Started, TournamentView
 
 TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
 BirthDateText = Annotated[
@@ -37,7 +40,6 @@ BirthDateText = Annotated[
         examples=["1985-07-05"],
     ),
 ]
-T = TypeVar("T")
 CLUB_VENUE = "Sportverein Raigering e.V., Am Pandurenpark 2, 92224 Amberg"
 
 
@@ -208,9 +210,82 @@ class RegistrationRecord(msgspec.Struct):
     """The buy-in to hand back to a standby who left or got no seat."""
 
 
-def _convert(value: object, kind: type[T]) -> T:
-    """A use case's primitives as the response Struct."""
-    return msgspec.convert(value, kind)
+def tournament_response(view: TournamentView) -> Tournament:
+    row, seats = view.row, view.seats
+    return Tournament(
+        id=row.id,
+        season_id=row.season_id,
+        period=row.period,
+        name=row.name,
+        date=row.play_date,
+        venue=row.venue,
+        capacity=row.capacity,
+        min_age=row.min_age,
+        buy_in_cents=row.buy_in_cents,
+        pot_share_cents=row.pot_share_cents,
+        organisation_cents=view.organisation_cents,
+        payout_percent=row.payout_percent,
+        waitlist=row.waitlist,
+        swiss_rounds=row.swiss_rounds,
+        match_length=row.match_length,
+        class_=row.class_name,
+        time_zone=row.time_zone,
+        status=view.status,
+        deadlines=Deadlines(
+            cancellation_until=view.deadlines.cancellation_until,
+            check_in_opens=view.deadlines.check_in_opens,
+            starts_at=view.deadlines.starts_at,
+        ),
+        seats=seats_response(seats),
+        pot_cents=view.pot_cents,
+        started_at=view.started_at,
+        completed_at=view.completed_at,
+    )
+
+
+def seats_response(seats: SeatCounts) -> Seats:
+    return Seats(seats.capacity, seats.taken, seats.free, seats.waitlist, seats.checked_in)
+
+
+def participant_response(row: ParticipantRow) -> Participant:
+    return Participant(row.player_id, row.display_name, row.status, row.waitlist_position)
+
+
+def registration_record(row: RegistrationRow) -> RegistrationRecord:
+    return RegistrationRecord(
+        registration_id=row.registration_id,
+        player_id=row.player_id,
+        first_name=row.first_name,
+        last_name=row.last_name,
+        display_name=row.display_name,
+        email=row.email,
+        age=row.age,
+        birth_date=row.birth_date,
+        status=row.status,
+        waitlist_position=row.waitlist_position,
+        registered_at=row.registered_at,
+        updated_at=row.updated_at,
+        checked_in_at=row.checked_in_at,
+        buy_in_paid_cents=row.buy_in_paid_cents,
+        withdrawal_reason=row.withdrawal_reason,
+        refund_cents=row.refund_cents,
+    )
+
+
+def start_response(started: Started) -> TournamentStart:
+    return TournamentStart(
+        id=started.id,
+        status=started.status,
+        started_at=started.started_at,
+        players=started.players,
+        pot_cents=started.pot_cents,
+        no_shows=started.no_shows,
+        promoted_standbys=started.promoted_standbys,
+        unseated_standbys=[
+            StandbyRefund(registration_id=s.registration_id, refund_cents=s.refund_cents)
+            for s in started.unseated_standbys
+        ],
+    )
 
 
 class TournamentController(Controller):
@@ -243,7 +318,7 @@ class TournamentController(Controller):
             check_in_time=data.check_in_time,
             start_time=data.start_time,
         )
-        return _convert(tournament, Tournament)
+        return tournament_response(tournament)
 
     @get("/", sync_to_thread=True, summary="The calendar: tournaments in date order")
     def list_tournaments(
@@ -251,17 +326,17 @@ class TournamentController(Controller):
         services: NamedDependency[Services],
         season_id: FromQuery[UUID | None] = None,
     ) -> list[Tournament]:
-        return _convert(services.tournaments.list_tournaments(season_id), list[Tournament])
+        return [tournament_response(t) for t in services.tournaments.list_tournaments(season_id)]
 
     @get("/{tournament_id:uuid}", sync_to_thread=True, summary="One tournament and its status")
     def show(
         self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
     ) -> Tournament:
-        return _convert(services.tournaments.get_tournament(tournament_id), Tournament)
+        return tournament_response(services.tournaments.get_tournament(tournament_id))
 
     @get("/{tournament_id:uuid}/seats", sync_to_thread=True, summary="Free seats and waitlist")
     def seats(self, tournament_id: FromPath[UUID], services: NamedDependency[Services]) -> Seats:
-        return Seats(**services.tournaments.get_seats(tournament_id))
+        return seats_response(services.tournaments.get_seats(tournament_id))
 
     @get(
         "/{tournament_id:uuid}/participants",
@@ -271,7 +346,8 @@ class TournamentController(Controller):
     def participants(
         self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
     ) -> list[Participant]:
-        return _convert(services.tournaments.list_participants(tournament_id), list[Participant])
+        rows = services.tournaments.list_participants(tournament_id)
+        return [participant_response(row) for row in rows]
 
     @post(
         "/{tournament_id:uuid}/start",
@@ -283,7 +359,7 @@ class TournamentController(Controller):
     def start(
         self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
     ) -> TournamentStart:
-        return _convert(services.tournaments.start(tournament_id), TournamentStart)
+        return start_response(services.tournaments.start(tournament_id))
 
 
 class RegistrationController(Controller):
@@ -305,7 +381,14 @@ class RegistrationController(Controller):
             age=data.age,
             birth_date=data.birth_date,
         )
-        return _convert(registration, Registration)
+        return Registration(
+            registration_id=registration.registration_id,
+            tournament_id=registration.tournament_id,
+            player_id=registration.player_id,
+            status=registration.status,
+            player_token=registration.player_token,
+            waitlist_position=registration.waitlist_position,
+        )
 
     @get(
         "/",
@@ -316,8 +399,8 @@ class RegistrationController(Controller):
     def list_registrations(
         self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
     ) -> list[RegistrationRecord]:
-        records = services.tournaments.list_registrations(tournament_id)
-        return _convert(records, list[RegistrationRecord])
+        rows = services.tournaments.list_registrations(tournament_id)
+        return [registration_record(row) for row in rows]
 
     @delete(
         "/{registration_id:uuid}",
@@ -343,7 +426,12 @@ class RegistrationController(Controller):
             by_director=director,
             reason=reason,
         )
-        return _convert(cancellation, RegistrationCancellation)
+        return RegistrationCancellation(
+            registration_id=cancellation.registration_id,
+            status=cancellation.status,
+            promoted_registration_id=cancellation.promoted_registration_id,
+            refund_cents=cancellation.refund_cents,
+        )
 
     @post(
         "/{registration_id:uuid}/check-in",
@@ -365,4 +453,11 @@ class RegistrationController(Controller):
             id_document_seen=data.id_document_seen,
             buy_in_paid_cents=data.buy_in_paid_cents,
         )
-        return _convert(checked_in, CheckIn)
+        return CheckIn(
+            registration_id=checked_in.registration_id,
+            status=checked_in.status,
+            checked_in_at=checked_in.checked_in_at,
+            checked_in=checked_in.checked_in,
+            standbys=checked_in.standbys,
+            pot_cents=checked_in.pot_cents,
+        )

@@ -77,3 +77,14 @@ def fold(evolve: Callable[[A | None, E], A], state: A | None, events: Iterable[E
     for event in events:
         state = evolve(state, event)
     return state
+
+
+def evolve_each(
+    evolve: Callable[[A | None, E], A], state: A | None, events: Iterable[E]
+) -> list[A]:
+    """The state after each of ``events`` (for snapshots at their exact versions)."""
+    states = []
+    for event in events:
+        state = evolve(state, event)
+        states.append(state)
+    return states

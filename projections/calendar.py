@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from datetime import date, datetime
 from typing import Any
+from uuid import UUID
 
+import msgspec
 import sqlite_utils
 
-from domain.season import CalendarPeriodAdded, SeasonCreated
+from domain.season import CalendarPeriodAdded, PeriodKind, SeasonCreated
 from domain.tournament import TournamentCompleted, TournamentScheduled, TournamentStarted
 from projections.runner import Projection
 
@@ -36,6 +39,51 @@ _TOURNAMENT_COLUMNS = (
     "players",
     "pot_cents",
 )
+
+
+class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament of the calendar as scheduled; instants in UTC."""
+
+    id: UUID
+    season_id: UUID | None
+    period: str | None
+    name: str
+    play_date: date
+    venue: str
+    capacity: int
+    min_age: int
+    buy_in_cents: int
+    pot_share_cents: int
+    waitlist: bool
+    swiss_rounds: int
+    match_length: int
+    class_name: str
+    payout_percent: list[int]
+    time_zone: str
+    cancellation_until: datetime
+    check_in_opens: datetime
+    starts_at: datetime
+    started_at: datetime | None
+    completed_at: datetime | None
+    players: int
+    pot_cents: int
+
+
+class PeriodRow(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    kind: PeriodKind
+    starts_on: date
+    ends_on: date
+
+
+class SeasonRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A season with its calendar periods in date order."""
+
+    id: UUID
+    name: str
+    starts_on: date
+    ends_on: date
+    periods: list[PeriodRow]
 
 
 class CalendarProjection(Projection):
@@ -133,26 +181,26 @@ class CalendarProjection(Projection):
         )
 
 
-def get_tournament(db: sqlite_utils.Database, tournament_id: str) -> dict[str, Any] | None:
+def get_tournament(db: sqlite_utils.Database, tournament_id: str) -> TournamentRow | None:
     rows = _tournaments(db, "WHERE id = ?", [tournament_id])
     return rows[0] if rows else None
 
 
 def list_tournaments(
     db: sqlite_utils.Database, season_id: str | None = None
-) -> list[dict[str, Any]]:
+) -> list[TournamentRow]:
     """The calendar in play-date order, optionally of one season."""
     if season_id is None:
         return _tournaments(db, "", [])
     return _tournaments(db, "WHERE season_id = ?", [season_id])
 
 
-def get_season(db: sqlite_utils.Database, season_id: str) -> dict[str, Any] | None:
+def get_season(db: sqlite_utils.Database, season_id: str) -> SeasonRow | None:
     rows = _seasons(db, "WHERE id = ?", [season_id])
     return rows[0] if rows else None
 
 
-def list_seasons(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+def list_seasons(db: sqlite_utils.Database) -> list[SeasonRow]:
     return _seasons(db, "", [])
 
 
@@ -166,7 +214,7 @@ def find_season_of(db: sqlite_utils.Database, play_date: str) -> str | None:
     return str(row[0]) if row else None
 
 
-def _tournaments(db: sqlite_utils.Database, where: str, params: list[Any]) -> list[dict[str, Any]]:
+def _tournaments(db: sqlite_utils.Database, where: str, params: list[Any]) -> list[TournamentRow]:
     cursor = db.execute(
         f"SELECT {', '.join(_TOURNAMENT_COLUMNS)} FROM calendar_tournaments {where} "
         "ORDER BY play_date, starts_at, name",
@@ -176,11 +224,11 @@ def _tournaments(db: sqlite_utils.Database, where: str, params: list[Any]) -> li
     for row in rows:
         row["waitlist"] = bool(row["waitlist"])
         row["payout_percent"] = json.loads(row["payout_percent"])
-    return rows
+    return msgspec.convert(rows, list[TournamentRow], strict=False)
 
 
-def _seasons(db: sqlite_utils.Database, where: str, params: list[Any]) -> list[dict[str, Any]]:
-    seasons = [
+def _seasons(db: sqlite_utils.Database, where: str, params: list[Any]) -> list[SeasonRow]:
+    seasons: list[dict[str, Any]] = [
         {"id": id_, "name": name, "starts_on": starts_on, "ends_on": ends_on, "periods": []}
         for id_, name, starts_on, ends_on in db.execute(
             f"SELECT id, name, starts_on, ends_on FROM calendar_seasons {where} "
@@ -197,4 +245,4 @@ def _seasons(db: sqlite_utils.Database, where: str, params: list[Any]) -> list[d
         by_id[season_id]["periods"].append(
             {"name": name, "kind": kind, "starts_on": starts_on, "ends_on": ends_on}
         )
-    return seasons
+    return msgspec.convert(seasons, list[SeasonRow], strict=False)

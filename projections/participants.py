@@ -4,8 +4,11 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import Any
+from uuid import UUID
 
+import msgspec
 import sqlite_utils
 
 from domain.tournament import (
@@ -17,6 +20,7 @@ from domain.tournament import (
     PlayerRegistered,
     RegistrationCancelled,
     RegistrationChange,
+    RegistrationStatus,
     RegistrationWaitlisted,
     StandbyCheckedIn,
     StandbyNotSeated,
@@ -45,6 +49,38 @@ _COLUMNS = (
     "withdrawal_reason",
     "refund_cents",
 )
+
+
+class ParticipantRow(msgspec.Struct, frozen=True, kw_only=True):
+    """Public: a display name such as "Anna M.", never the full name or e-mail."""
+
+    player_id: UUID
+    display_name: str
+    status: RegistrationStatus
+    waitlist_position: int | None
+
+
+class RegistrationRow(msgspec.Struct, frozen=True, kw_only=True):
+    """Director: a registration with the person's data; instants in UTC."""
+
+    registration_id: UUID
+    tournament_id: UUID
+    player_id: UUID
+    sequence: int
+    first_name: str
+    last_name: str
+    display_name: str
+    email: str
+    age: int | None
+    birth_date: date | None
+    status: RegistrationStatus
+    registered_at: datetime
+    updated_at: datetime
+    checked_in_at: datetime | None
+    buy_in_paid_cents: int | None
+    withdrawal_reason: str | None
+    refund_cents: int | None
+    waitlist_position: int | None
 
 
 class ParticipantsProjection(Projection):
@@ -155,21 +191,21 @@ def _set_refund(db: sqlite_utils.Database, registration_id: Any, refund_cents: i
     )
 
 
-def list_participants(db: sqlite_utils.Database, tournament_id: str) -> list[dict[str, Any]]:
+def list_participants(db: sqlite_utils.Database, tournament_id: str) -> list[ParticipantRow]:
     """Public: seat holders in order of registration, then the waitlist in its order."""
     return [
-        {
-            "player_id": row["player_id"],
-            "display_name": row["display_name"],
-            "status": row["status"],
-            "waitlist_position": row["waitlist_position"],
-        }
+        ParticipantRow(
+            player_id=row.player_id,
+            display_name=row.display_name,
+            status=row.status,
+            waitlist_position=row.waitlist_position,
+        )
         for row in list_registrations(db, tournament_id)
-        if row["status"] in ACTIVE
+        if row.status in ACTIVE
     ]
 
 
-def list_registrations(db: sqlite_utils.Database, tournament_id: str) -> list[dict[str, Any]]:
+def list_registrations(db: sqlite_utils.Database, tournament_id: str) -> list[RegistrationRow]:
     """Director: every registration with personal data, status and waitlist position."""
     cursor = db.execute(
         f"SELECT {', '.join(_COLUMNS)} FROM participants WHERE tournament_id = ? "
@@ -184,4 +220,4 @@ def list_registrations(db: sqlite_utils.Database, tournament_id: str) -> list[di
             row["waitlist_position"] = position
         else:
             row["waitlist_position"] = None
-    return rows
+    return msgspec.convert(rows, list[RegistrationRow], strict=False)

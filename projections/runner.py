@@ -14,13 +14,14 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import sqlite_utils
 
 from domain.events import DomainEvent
 
 BATCH_SIZE = 500
+T = TypeVar("T")
 
 
 Wanted = Callable[[str], bool]
@@ -154,6 +155,17 @@ class Views:
         """The database for queries, not interleaved with an update."""
         with self._lock:
             yield self.db
+
+    def find(self, read: Callable[[sqlite_utils.Database], T | None]) -> T | None:
+        """``read`` the views; on a miss catch up once (another process may have just written
+        what was asked for)."""
+        with self.reading() as db:
+            found = read(db)
+        if found is None:
+            self.catch_up()
+            with self.reading() as db:
+                found = read(db)
+        return found
 
     def position(self, name: str) -> int:
         row = self.db.execute(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import sqlite_utils
 
 from domain.tournament import (
@@ -29,6 +30,16 @@ _COUNTED: dict[str, tuple[RegistrationStatus, ...]] = {
     "waitlist": WAITING,  # standbys too: checked in on site, still waiting for a seat
     "checked_in": ("checked_in",),
 }
+
+
+class SeatCounts(msgspec.Struct, frozen=True, kw_only=True):
+    """One tournament's seats: taken and free of its capacity, the waitlist, check-ins."""
+
+    capacity: int
+    taken: int
+    free: int
+    waitlist: int
+    checked_in: int
 
 
 class SeatsProjection(Projection):
@@ -123,12 +134,12 @@ def _count(db: sqlite_utils.Database, tournament_id: str, status: str, step: int
             )
 
 
-def get_seats(db: sqlite_utils.Database, tournament_id: str) -> dict[str, int] | None:
-    """``{"capacity", "taken", "free", "waitlist", "checked_in"}`` of one tournament."""
+def get_seats(db: sqlite_utils.Database, tournament_id: str) -> SeatCounts | None:
+    """The seats of one tournament."""
     return list_seats(db, [tournament_id]).get(tournament_id)
 
 
-def list_seats(db: sqlite_utils.Database, tournament_ids: list[str]) -> dict[str, dict[str, int]]:
+def list_seats(db: sqlite_utils.Database, tournament_ids: list[str]) -> dict[str, SeatCounts]:
     """The seats of several tournaments in one query, by tournament id."""
     if not tournament_ids:
         return {}
@@ -139,12 +150,12 @@ def list_seats(db: sqlite_utils.Database, tournament_ids: list[str]) -> dict[str
         tournament_ids,
     ).fetchall()
     return {
-        tournament_id: {
-            "capacity": capacity,
-            "taken": taken,
-            "free": max(capacity - taken, 0),
-            "waitlist": waitlist,
-            "checked_in": checked_in,
-        }
+        tournament_id: SeatCounts(
+            capacity=capacity,
+            taken=taken,
+            free=max(capacity - taken, 0),
+            waitlist=waitlist,
+            checked_in=checked_in,
+        )
         for tournament_id, capacity, taken, waitlist, checked_in in rows
     }

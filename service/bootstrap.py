@@ -2,38 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
-from domain.events import DomainEvent
 from projections.calendar import CalendarProjection
 from projections.participants import ParticipantsProjection
-from projections.runner import EventSource, Projection, Views, Wanted
+from projections.runner import Projection, Views
 from projections.seats import SeatsProjection
 from service.clock import Clock, MovableClock, SystemClock
+from service.commands import CommandRunner
 from service.matches import MatchService
+from service.persistence import persistence_environment, store_name
+from service.seasons import SeasonService
 from service.secret import derived_key, load_secret_key
 from service.settings import Settings
-from service.store import EventStore, persistence_environment
+from service.store import EventStore, StoreEventSource
 from service.tournaments import TournamentService
-
-
-class StoreEventSource(EventSource):
-    """Reads the event store's notification log for the projections."""
-
-    def __init__(self, store: EventStore, name: str) -> None:
-        self._store = store
-        self.name = name
-
-    def read(
-        self, after: int, limit: int, wanted: Wanted
-    ) -> Sequence[tuple[int, DomainEvent | None]]:
-        return list(self._store.iter_decoded(after, limit, wanted))
-
-    def latest(self) -> int:
-        return self._store.latest_notification_id()
 
 
 @dataclass
@@ -46,6 +30,7 @@ class Services:
     """The club's time zone (``settings.timezone``)."""
     store: EventStore
     views: Views
+    seasons: SeasonService
     tournaments: TournamentService
     matches: MatchService
 
@@ -74,22 +59,23 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     # process of one store).
     secret = load_secret_key(settings.secret_key, settings.data_dir)
     zone = ZoneInfo(settings.timezone)
+    commands = CommandRunner(store, clock, views)
+    seasons = SeasonService(store, views, clock, commands=commands)
     return Services(
         settings=settings,
         clock=clock,
         zone=zone,
         store=store,
         views=views,
+        seasons=seasons,
         tournaments=TournamentService(
-            store, views, clock, zone, player_key=derived_key(secret, "player ids")
+            store,
+            views,
+            clock,
+            zone,
+            player_key=derived_key(secret, "player ids"),
+            commands=commands,
+            seasons=seasons,
         ),
-        matches=MatchService(store, clock, derived_key(secret, "dice seeds")),
+        matches=MatchService(store, clock, derived_key(secret, "dice seeds"), commands=commands),
     )
-
-
-def store_name(url: str) -> str:
-    """The event store's URL without credentials: what the views were built from."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))

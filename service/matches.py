@@ -15,11 +15,11 @@ import logging
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from uuid import UUID
 
-from domain import match as rules
+from domain import match
 from domain.dice import SEED_BYTES, roll_from_seed, seed_commitment, verify_rolls
 from domain.errors import ConflictError, ForbiddenError, InvalidInputError
 from domain.events import DIRECTOR, DomainEvent
@@ -27,7 +27,8 @@ from domain.mat import format_mat
 from domain.match import Match, Side
 from domain.tokens import token_hash, token_matches
 from service.clock import Clock
-from service.store import EventStore, StaleVersionError, UnknownAggregateError, evolve_each
+from service.commands import CONDITIONAL, CommandRunner
+from service.store import Change, EventStore, StaleVersionError, UnknownAggregateError
 
 _SEAL_CONTEXT = b"bgtd-seed-seal-v1"
 
@@ -50,6 +51,10 @@ class Caller:
     director: bool = False
     side: Side | None = None
     """The side named in the body (a director acts for it; a player may only name its own)."""
+
+    def acting_for(self, side: Side | None) -> Caller:
+        """The same caller, naming ``side``."""
+        return replace(self, side=side)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +88,18 @@ def unseal_seed(key: bytes, match_id: UUID, sealed: str) -> bytes:
 class MatchService:
     """Match play: creation, rolls, plays, cube, resignations, time claims, audit, export."""
 
-    def __init__(self, store: EventStore, clock: Clock, dice_key: bytes) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        clock: Clock,
+        dice_key: bytes,
+        *,
+        commands: CommandRunner | None = None,
+    ) -> None:
         self._store = store
         self._clock = clock
         self._dice_key = dice_key
+        self._commands = commands or CommandRunner(store, clock)
 
     # Creation and queries --------------------------------------------------------------------
 
@@ -111,33 +124,37 @@ class MatchService:
         match_id = uuid.uuid4()
         known = token_hashes or {}
         tokens: dict[str, str] = {
-            side: secrets.token_urlsafe(24) for side in rules.SIDES if side not in known
+            side: secrets.token_urlsafe(24) for side in match.SIDES if side not in known
         }
         hashes = {side: token_hash(token) for side, token in tokens.items()} | known
         commitment = sealed = None
         if dice == "server":
             seed = secrets.token_bytes(SEED_BYTES)
             commitment, sealed = seed_commitment(seed), seal_seed(self._dice_key, match_id, seed)
-        now = self._clock.now()
-        events = rules.start_match(
-            match_id,
-            now,
-            player_a=player_a,
-            player_b=player_b,
-            match_length=match_length,
-            dice_mode=dice,
-            clock=clock,
-            rules=rules_preset,
-            jacoby=jacoby,
-            beavers=beavers,
-            token_hash_a=hashes["a"],
-            token_hash_b=hashes["b"],
-            seed_commitment=commitment,
-            sealed_seed=sealed,
-            tournament_id=tournament_id,
-            actor=actor,
+
+        state = self._commands.create(
+            match.evolve,
+            lambda now: match.start_match(
+                match_id,
+                now,
+                player_a=player_a,
+                player_b=player_b,
+                match_length=match_length,
+                dice_mode=dice,
+                clock=clock,
+                rules=rules_preset,
+                jacoby=jacoby,
+                beavers=beavers,
+                token_hash_a=hashes["a"],
+                token_hash_b=hashes["b"],
+                seed_commitment=commitment,
+                sealed_seed=sealed,
+                tournament_id=tournament_id,
+                actor=actor,
+            ),
+            CONDITIONAL,
         )
-        state = self._store.append_states(events, evolve_each(rules.evolve, None, events))
+
         return MatchCreated(match=state, tokens=tokens)
 
     def get(self, match_id: UUID, version: int | None = None) -> Match:
@@ -158,7 +175,7 @@ class MatchService:
         events: list[DomainEvent] = self._store.stream(match_id, until_version)
         if not events:
             raise UnknownAggregateError(f"no record with id {match_id}")
-        rules.evolve(None, events[0])  # NotAMatchError unless the stream starts a match
+        match.evolve(None, events[0])  # NotAMatchError unless the stream starts a match
         last = events[-1].originator_version
         if until_version is not None and last < until_version:
             raise UnknownAggregateError(
@@ -176,11 +193,11 @@ class MatchService:
             return DiceProof("entered", None, None, [], None)
         rolls: list[tuple[int, int, tuple[int, int]]] = []
         for event in self._store.stream(match_id):
-            if isinstance(event, rules.OpeningRollMade) and event.roll_index is not None:
+            if isinstance(event, match.OpeningRollMade) and event.roll_index is not None:
                 rolls.append(
                     (event.originator_version, event.roll_index, (event.die_a, event.die_b))
                 )
-            elif isinstance(event, rules.DiceRolled) and event.roll_index is not None:
+            elif isinstance(event, match.DiceRolled) and event.roll_index is not None:
                 rolls.append((event.originator_version, event.roll_index, event.dice))
         verified = None
         if state.revealed_seed is not None and state.seed_commitment is not None:
@@ -209,12 +226,12 @@ class MatchService:
                     )
                 seed = self._seed(state)
                 index = state.server_rolls
-                return rules.roll(
+                return match.roll(
                     state, side, roll_from_seed(seed, index), now, actor=actor, roll_index=index
                 )
             if dice is None:
                 raise InvalidInputError("dice", "this match uses entered dice: send the two dice")
-            return rules.roll(state, side, dice, now, actor=actor)
+            return match.roll(state, side, dice, now, actor=actor)
 
         return self._execute(match_id, caller, expected_version, decide, side_optional=True)
 
@@ -231,7 +248,7 @@ class MatchService:
             match_id,
             caller,
             expected_version,
-            lambda state, side, actor, now: rules.play(
+            lambda state, side, actor, now: match.play(
                 state, side, now, notation=notation, position_id=position_id, actor=actor
             ),
         )
@@ -259,14 +276,14 @@ class MatchService:
         def decide(state: Match, side: Side | None, actor: str, now: datetime) -> list[DomainEvent]:
             if side is None:
                 raise InvalidInputError("side", "name the side that resigns ('a' or 'b')")
-            return rules.offer_resignation(state, side, level, now, actor=actor)
+            return match.offer_resignation(state, side, level, now, actor=actor)
 
         return self._execute(match_id, caller, expected_version, decide, side_optional=True)
 
     def answer_resignation(
         self, match_id: UUID, caller: Caller, accept: bool, expected_version: int | None = None
     ) -> Match:
-        command = rules.accept_resignation if accept else rules.reject_resignation
+        command = match.accept_resignation if accept else match.reject_resignation
         return self._execute(
             match_id,
             caller,
@@ -279,10 +296,10 @@ class MatchService:
     ) -> Match:
         def decide(state: Match, side: Side | None, actor: str, now: datetime) -> list[DomainEvent]:
             running = state.clock.running
-            claimant = side or (rules.other(running) if running else None)
+            claimant = side or (match.other(running) if running else None)
             if claimant is None:
                 raise ConflictError("no clock is running: there is nothing to claim")
-            return rules.claim_timeout(state, claimant, now, actor=actor)
+            return match.claim_timeout(state, claimant, now, actor=actor)
 
         return self._execute(match_id, caller, expected_version, decide, side_optional=True)
 
@@ -295,7 +312,7 @@ class MatchService:
             match_id,
             caller,
             expected_version,
-            lambda state, side, actor, now: rules.close_session(state, now, actor=actor),
+            lambda state, side, actor, now: match.close_session(state, now, actor=actor),
             side_optional=True,
         )
 
@@ -314,33 +331,31 @@ class MatchService:
 
         A command that lost a race for the same version raises ``StaleVersionError`` (409).
         """
-        state = self._load(match_id)
-        if expected_version is not None and expected_version != state.version:
-            raise StaleVersionError(
-                f"the match is at version {state.version}, not {expected_version} (If-Match)"
-            )
-        side, actor = self._authorise(state, caller, side_optional)
-        now = self._clock.now()
-        events = decide(state, side, actor, now)
-        states = evolve_each(rules.evolve, state, events)
-        new = states[-1] if states else state
-        if new.is_over and new.dice_mode == "server" and new.revealed_seed is None:
-            reveal = rules.reveal_seed(new, self._seed(new), now, actor=actor)
-            events = [*events, *reveal]
-            states += evolve_each(rules.evolve, new, reveal)
-        if not states:  # nothing decided: nothing to store
-            return state
-        return self._store.append_states(events, states)
+
+        def attempt(now: datetime) -> Change[Match]:
+            state = self._load(match_id)
+            if expected_version is not None and expected_version != state.version:
+                raise StaleVersionError(
+                    f"the match is at version {state.version}, not {expected_version} (If-Match)"
+                )
+            side, actor = self._authorise(state, caller, side_optional)
+            change = Change.of(match.evolve, state, decide(state, side, actor, now))
+            new = change.state
+            if new.is_over and new.dice_mode == "server" and new.revealed_seed is None:
+                reveal = match.reveal_seed(new, self._seed(new), now, actor=actor)
+                change = change.then(match.evolve, reveal)
+            return change
+
+        return self._commands.run(attempt, CONDITIONAL).state
 
     def _load(self, match_id: UUID, version: int | None = None) -> Match:
         """The match, or a 404 when the id is unknown or names another aggregate."""
-        return self._store.load_as(
+        return self._store.load_recorded_as(
             match_id,
-            rules.evolve,
+            match.evolve,
             Match,
-            lambda: rules.NotAMatchError(f"no match with id {match_id}"),
+            lambda: match.NotAMatchError(f"no match with id {match_id}"),
             version,
-            unknown_as_not_found=False,
         )
 
     def _authorise(
@@ -352,7 +367,7 @@ class MatchService:
             if side is None and not side_optional:
                 side = state.turn
             return side, DIRECTOR
-        for side in rules.SIDES:
+        for side in match.SIDES:
             if caller.token is not None and token_matches(caller.token, state.token_hash(side)):
                 if caller.side is not None and caller.side != side:
                     raise ForbiddenError(f"this token plays side {side}, not side {caller.side}")
@@ -377,9 +392,9 @@ class MatchService:
 
 
 _CUBE_COMMANDS: dict[str, Callable[..., list[DomainEvent]]] = {
-    "double": rules.double,
-    "take": rules.take,
-    "drop": rules.drop,
-    "beaver": rules.beaver,
-    "raccoon": rules.raccoon,
+    "double": match.double,
+    "take": match.take,
+    "drop": match.drop,
+    "beaver": match.beaver,
+    "raccoon": match.raccoon,
 }

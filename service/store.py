@@ -6,75 +6,64 @@ import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar, cast
-from urllib.parse import parse_qs, unquote, urlsplit
+from typing import Any, Generic, TypeVar, cast
 from uuid import UUID
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import (
-    IntegrityError,
-    Mapper,
-    Notification,
-    StoredEvent,
-    Transcoder,
-)
-from eventsourcing.sqlite import SQLiteConnection, SQLiteConnectionPool, SQLiteFactory
+from eventsourcing.persistence import IntegrityError, Notification, StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
 
 from domain.errors import ConflictError, NotFoundError
-from domain.events import Aggregate, DomainEvent
+from domain.events import Aggregate, DomainEvent, evolve_each
+from projections.runner import EventSource, Wanted
+from service.mapper import MsgspecMapper, UnusedTranscoder, encoder
 
 A = TypeVar("A", bound=Aggregate)
 
-_encoder = msgspec.json.Encoder()
 
+@dataclass(frozen=True, slots=True)
+class Change(Generic[A]):
+    """One aggregate's part of a command: its new events and the state after each of them.
 
-class MsgspecMapper(Mapper[UUID]):
-    """Stores each event as the JSON of its msgspec Struct, decoded back to the exact type."""
+    The store appends the events of all changes of a command in one transaction, caches each
+    aggregate's last state and snapshots every state whose version is due.
+    """
 
-    def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        state = _encoder.encode(domain_event)
-        if self.compressor:
-            state = self.compressor.compress(state)
-        if self.cipher:
-            state = self.cipher.encrypt(state)
-        return StoredEvent(
-            originator_id=domain_event.originator_id,
-            originator_version=domain_event.originator_version,
-            topic=get_topic(type(domain_event)),
-            state=state,
+    before: A | None
+    events: tuple[DomainEvent, ...] = ()
+    states: tuple[A, ...] = ()
+
+    @classmethod
+    def of(
+        cls, evolve: Callable[[A | None, Any], A], before: A | None, events: Iterable[Any]
+    ) -> Change[A]:
+        """``events`` applied to ``before`` (None for a new aggregate)."""
+        new = tuple(events)
+        return cls(before, new, tuple(evolve_each(evolve, before, new)))
+
+    def then(self, evolve: Callable[[A | None, Any], A], events: Iterable[Any]) -> Change[A]:
+        """This change followed by more events of the same aggregate."""
+        more = tuple(events)
+        after = self.states[-1] if self.states else self.before
+        return Change(
+            self.before, self.events + more, self.states + tuple(evolve_each(evolve, after, more))
         )
 
-    def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        state = stored_event.state
-        if self.cipher:
-            state = self.cipher.decrypt(state)
-        if self.compressor:
-            state = self.compressor.decompress(state)
-        return msgspec.json.decode(state, type=resolve_topic(stored_event.topic))
+    @property
+    def state(self) -> A:
+        """The state after the change (the state before it when nothing was decided)."""
+        if self.states:
+            return self.states[-1]
+        assert self.before is not None, "a change of a new aggregate has events"
+        return self.before
 
-
-class UnusedTranscoder(Transcoder):
-    """The mapper encodes Structs itself; eventsourcing still wants a transcoder object."""
-
-    def encode(self, obj: Any) -> bytes:
-        raise NotImplementedError
-
-    def decode(self, data: bytes) -> Any:
-        raise NotImplementedError
-
-
-def evolve_each(
-    evolve: Callable[[A | None, Any], A], state: A | None, events: Iterable[Any]
-) -> list[A]:
-    """The state after each of ``events`` (for snapshots at their exact versions)."""
-    states = []
-    for event in events:
-        state = evolve(state, event)
-        states.append(state)
-    return states
+    @property
+    def changes(self) -> tuple[Change[A]]:
+        """A change of one aggregate is a whole decision (see ``service.commands``)."""
+        return (self,)
 
 
 class StaleVersionError(ConflictError):
@@ -85,63 +74,6 @@ class StaleVersionError(ConflictError):
 
 class UnknownAggregateError(NotFoundError):
     """No events exist for this id (or none up to the requested version)."""
-
-
-class DurableWalConnectionPool(SQLiteConnectionPool):
-    """SQLite connections in WAL mode with ``synchronous=NORMAL``.
-
-    A commit then appends to the write-ahead log without an fsync (the log is synced at each
-    checkpoint): about 20 times faster per command than the default FULL. A crash of the
-    process loses nothing; a power cut may lose the last commits, never the file's consistency.
-    """
-
-    def _create_connection(self) -> SQLiteConnection:
-        connection = super()._create_connection()
-        if not self.is_sqlite_memory_mode:
-            connection.cursor().execute("PRAGMA synchronous=NORMAL")
-        return connection
-
-
-class TunedSQLiteFactory(SQLiteFactory):
-    """eventsourcing's SQLite module with ``DurableWalConnectionPool`` connections."""
-
-    def __init__(self, env: Any) -> None:
-        super().__init__(env)
-        default = self.datastore.pool
-        self.datastore.pool = DurableWalConnectionPool(
-            db_name=default.db_name, lock_timeout=default.lock_timeout
-        )
-        default.close()
-
-
-def persistence_environment(database_url: str) -> dict[str, str]:
-    """eventsourcing settings for ``sqlite:///path`` or ``postgresql://user@host:port/db``."""
-    parts = urlsplit(database_url)
-    if parts.scheme == "sqlite":
-        return {
-            "PERSISTENCE_MODULE": get_topic(TunedSQLiteFactory),
-            "SQLITE_DBNAME": unquote(parts.path.removeprefix("/")) or ":memory:",
-            "SQLITE_LOCK_TIMEOUT": "30",
-            # One process owns an SQLite store, so its cache is never behind the store: a load
-            # needs no query for newer events. (A second process would be safe, all appends
-            # being checked, but would see 409s where its cache is behind.)
-            "AGGREGATE_CACHE_FASTFORWARD": "n",
-        }
-    if parts.scheme in {"postgresql", "postgres"}:
-        return {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
-            "POSTGRES_DBNAME": unquote(parts.path.removeprefix("/")) or "bgtd",
-            "POSTGRES_HOST": parts.hostname or "127.0.0.1",
-            "POSTGRES_PORT": str(parts.port or 5432),
-            "POSTGRES_USER": unquote(parts.username or "postgres"),
-            "POSTGRES_PASSWORD": unquote(parts.password or ""),
-            "POSTGRES_POOL_SIZE": "10",
-            "POSTGRES_MAX_OVERFLOW": "10",
-            "POSTGRES_CONNECT_TIMEOUT": "5",
-            "POSTGRES_SCHEMA": parse_qs(parts.query).get("schema", ["public"])[0],
-        }
-    msg = f"unsupported database URL scheme {parts.scheme!r} (use sqlite:/// or postgresql://)"
-    raise ValueError(msg)
 
 
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -279,37 +211,43 @@ class EventStore(Application[UUID]):
         kind: type[A],
         not_found: Callable[[], NotFoundError],
         version: int | None = None,
-        *,
-        unknown_as_not_found: bool = True,
     ) -> A:
-        """The ``kind`` aggregate, or ``not_found()`` when the id names another kind of aggregate.
-
-        An unknown id raises ``not_found()`` too, or with ``unknown_as_not_found=False`` the
-        store's ``UnknownAggregateError``.
-        """
+        """The ``kind`` aggregate; ``not_found()`` for an unknown id or another kind's id."""
         try:
             state: object = self.load(aggregate_id, evolve, version)
         except UnknownAggregateError:
-            if not unknown_as_not_found:
-                raise
-            state = None
-        # The cache holds states by id only: another aggregate's id may come back as its state.
-        if not isinstance(state, kind):
-            raise not_found()
-        return state
+            raise not_found() from None
+        return _of_kind(state, kind, not_found)
 
-    def append_states(self, events: Sequence[DomainEvent], states: Sequence[A]) -> A:
-        """Append ``events`` with ``states``, the state after each of them; return the last.
+    def load_recorded_as(
+        self,
+        aggregate_id: UUID,
+        evolve: Callable[[A | None, Any], A],
+        kind: type[A],
+        not_found: Callable[[], NotFoundError],
+        version: int | None = None,
+    ) -> A:
+        """The ``kind`` aggregate; ``UnknownAggregateError`` for an id with no events, and
+        ``not_found()`` for another kind's id."""
+        return _of_kind(self.load(aggregate_id, evolve, version), kind, not_found)
 
-        The cache keeps the last state for the next command (no reload), and each state whose
-        version is due gets its snapshot, also when a multi-event command passes the snapshot
-        version on its way.
+    def save_changes(self, changes: Iterable[Change[Any]]) -> int:
+        """Append the events of all ``changes`` atomically; returns the last notification id.
+
+        Either every aggregate's events are stored or none (``StaleVersionError`` when another
+        command took one of their versions first). The cache then keeps each aggregate's last
+        state for the next command (no reload), and each state whose version is due gets its
+        snapshot, also when a multi-event change passes the snapshot version on its way.
         """
-        state = states[-1]
-        self.append(*events, state=state)
-        for each in states:
-            self.snapshot_if_due(each, events[-1].timestamp)
-        return state
+        decided = [change for change in changes if change.events]
+        if not decided:
+            return 0
+        last = self.append(*(event for change in decided for event in change.events))
+        for change in decided:
+            self.states.offer(change.state)
+            for each in change.states:
+                self.snapshot_if_due(each, change.events[-1].timestamp)
+        return last
 
     def snapshot_if_due(self, aggregate: Aggregate, timestamp: datetime) -> None:
         """Keep a snapshot every ``snapshot_interval`` events (idempotent per version)."""
@@ -320,7 +258,7 @@ class EventStore(Application[UUID]):
             originator_version=aggregate.version,
             timestamp=timestamp,
             topic=get_topic(type(aggregate)),
-            state=_encoder.encode(aggregate),
+            state=encoder.encode(aggregate),
         )
         with contextlib.suppress(IntegrityError):  # another process took it first
             self.snapshots.put([snapshot])
@@ -346,3 +284,26 @@ class EventStore(Application[UUID]):
         for notification in self.notifications(after, limit):
             wanted_event = self.decode(notification) if wanted(notification.topic) else None
             yield notification.id, wanted_event
+
+
+def _of_kind(state: object, kind: type[A], not_found: Callable[[], NotFoundError]) -> A:
+    # The cache holds states by id only: another aggregate's id may come back as its state.
+    if not isinstance(state, kind):
+        raise not_found()
+    return state
+
+
+class StoreEventSource(EventSource):
+    """Reads the event store's notification log for the projections."""
+
+    def __init__(self, store: EventStore, name: str) -> None:
+        self._store = store
+        self.name = name
+
+    def read(
+        self, after: int, limit: int, wanted: Wanted
+    ) -> Sequence[tuple[int, DomainEvent | None]]:
+        return list(self._store.iter_decoded(after, limit, wanted))
+
+    def latest(self) -> int:
+        return self._store.latest_notification_id()

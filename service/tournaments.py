@@ -1,39 +1,41 @@
-"""Use cases of seasons and tournaments: load, decide, append, catch up the views, return."""
+"""Use cases of tournaments: schedule, register, cancel, check in, start; the calendar views."""
 
 from __future__ import annotations
 
 import hmac
-import random
 import secrets
-import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Literal, cast
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
-from domain import season as seasons
+import msgspec
+import sqlite_utils
+
 from domain import tournament as tournaments
-from domain.calendar import deadline_policy, parse_date
-from domain.errors import InvalidInputError
-from domain.events import DIRECTOR, Aggregate, DomainEvent
-from domain.season import PeriodInput, Season, SeasonNotFoundError
+from domain.calendar import deadline_policy
+from domain.events import DIRECTOR
 from domain.tokens import token_hash
-from domain.tournament import Tournament, TournamentNotFoundError, TournamentPlan
+from domain.tournament import (
+    Tournament,
+    TournamentEvent,
+    TournamentNotFoundError,
+    TournamentPlan,
+    TournamentStatus,
+)
 from projections import calendar, participants, seats
+from projections.calendar import TournamentRow
+from projections.participants import ParticipantRow, RegistrationRow
 from projections.runner import Views
+from projections.seats import SeatCounts
 from service.clock import Clock
-from service.store import EventStore, StaleVersionError, evolve_each
+from service.commands import DECIDE_AGAIN, CommandRunner
+from service.seasons import SeasonService
+from service.store import Change, EventStore
 
-S = TypeVar("S", bound=Aggregate)
-E = TypeVar("E", bound=DomainEvent)
-T = TypeVar("T")
-
-MAX_ATTEMPTS = 40
-"""Concurrent commands on one tournament: the loser of a version race decides again."""
-BACKOFF_SECONDS = 0.004
-MAX_BACKOFF_SECONDS = 0.25
 PLAYER_NAMESPACE = UUID("6f1c7f0e-5a43-4c52-9a7e-0c4b1f3d2a90")
 DEVELOPMENT_KEY = b"bgtd development key: not a secret"
 """Only for a service built without a server key (tests, tools): its player ids are guessable."""
@@ -49,8 +51,85 @@ def player_id_for(key: bytes, email: str) -> UUID:
     return uuid.uuid5(PLAYER_NAMESPACE, hmac.new(key, address, "sha256").hexdigest())
 
 
+@dataclass(frozen=True, slots=True)
+class Deadlines:
+    """A tournament's deadlines in the club's time zone (rule CAL-3)."""
+
+    cancellation_until: datetime
+    check_in_opens: datetime
+    starts_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentView:
+    """A tournament of the calendar with its status, deadlines and seats as of now."""
+
+    row: TournamentRow
+    status: TournamentStatus
+    deadlines: Deadlines
+    seats: SeatCounts
+    started_at: datetime | None
+    completed_at: datetime | None
+    pot_cents: int
+
+    @property
+    def id(self) -> UUID:
+        return self.row.id
+
+    @property
+    def organisation_cents(self) -> int:
+        return self.row.buy_in_cents - self.row.pot_share_cents
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    registration_id: UUID
+    tournament_id: UUID
+    player_id: UUID
+    status: Literal["registered", "waitlisted"]
+    player_token: str
+    """Shown once: the events keep only its hash."""
+    waitlist_position: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Cancelled:
+    registration_id: UUID
+    status: Literal["cancelled", "withdrawn"]
+    promoted_registration_id: UUID | None
+    refund_cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedIn:
+    registration_id: UUID
+    status: Literal["checked_in", "standby"]
+    checked_in_at: datetime
+    checked_in: int
+    standbys: int
+    pot_cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class StandbyRefund:
+    registration_id: UUID
+    refund_cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    id: UUID
+    status: TournamentStatus
+    started_at: datetime
+    players: int
+    pot_cents: int
+    no_shows: list[UUID]
+    promoted_standbys: list[UUID]
+    unseated_standbys: list[StandbyRefund]
+
+
 class TournamentService:
-    """Seasons, the calendar, registration, cancellation, check-in and the start."""
+    """The calendar of tournaments, registration, cancellation, check-in and the start."""
 
     def __init__(
         self,
@@ -60,59 +139,17 @@ class TournamentService:
         zone: ZoneInfo,
         *,
         player_key: bytes = DEVELOPMENT_KEY,
+        commands: CommandRunner | None = None,
+        seasons: SeasonService | None = None,
     ) -> None:
         """``player_key`` keys player ids: derived from the server's secret (service.secret)."""
         self._store = store
         self._views = views
         self._clock = clock
         self._zone = zone
-        self._jitter = random.Random()
+        self._commands = commands or CommandRunner(store, clock, views)
+        self._seasons = seasons or SeasonService(store, views, clock, commands=self._commands)
         self._player_key = player_key
-
-    # Seasons --------------------------------------------------------------------------------
-
-    def create_season(
-        self,
-        *,
-        name: str,
-        starts_on: str,
-        ends_on: str,
-        periods: Sequence[PeriodInput] = (),
-        actor: str = DIRECTOR,
-    ) -> dict[str, Any]:
-        season_id = uuid.uuid4()
-        events = seasons.create_season(
-            season_id,
-            name=name,
-            starts_on=starts_on,
-            ends_on=ends_on,
-            periods=periods,
-            now=self._clock.now(),
-            actor=actor,
-        )
-        self._save(None, seasons.evolve, events)
-        return self.get_season(season_id)
-
-    def add_period(
-        self, season_id: UUID, period: PeriodInput, *, actor: str = DIRECTOR
-    ) -> dict[str, Any]:
-        self._execute(
-            season_id,
-            self._load_season,
-            seasons.evolve,
-            lambda state, now: seasons.add_period(state, period, now=now, actor=actor),
-        )
-        return self.get_season(season_id)
-
-    def get_season(self, season_id: UUID) -> dict[str, Any]:
-        season = self._query(lambda db: calendar.get_season(db, str(season_id)))
-        if season is None:
-            raise SeasonNotFoundError(f"no season with id {season_id}")
-        return season
-
-    def list_seasons(self) -> list[dict[str, Any]]:
-        with self._views.reading() as db:
-            return calendar.list_seasons(db)
 
     # Tournaments ----------------------------------------------------------------------------
 
@@ -126,7 +163,7 @@ class TournamentService:
         check_in_time: str = "12:30",
         start_time: str = "13:00",
         actor: str = DIRECTOR,
-    ) -> dict[str, Any]:
+    ) -> TournamentView:
         """A new tournament; without ``season_id`` it joins the season that includes its date."""
         policy = deadline_policy(
             cancellation_weekday=cancellation_weekday,
@@ -134,66 +171,70 @@ class TournamentService:
             check_in_time=check_in_time,
             start_time=start_time,
         )
-        if season_id is None:
-            play_date = parse_date("date", plan.date).isoformat()
-            with self._views.reading() as db:
-                found = calendar.find_season_of(db, play_date)
-            season_id = UUID(found) if found else None
-        season = self._season_for("season_id", season_id) if season_id else None
+        season = self._seasons.season_of("season_id", season_id, plan.date)
         tournament_id = uuid.uuid4()
-        events = tournaments.schedule_tournament(
-            tournament_id,
-            plan,
-            season=season,
-            policy=policy,
-            zone=self._zone,
-            now=self._clock.now(),
-            actor=actor,
+
+        self._commands.create(
+            tournaments.evolve,
+            lambda now: tournaments.schedule_tournament(
+                tournament_id,
+                plan,
+                season=season,
+                policy=policy,
+                zone=self._zone,
+                now=now,
+                actor=actor,
+            ),
+            DECIDE_AGAIN,
         )
-        self._save(None, tournaments.evolve, events)
         return self.get_tournament(tournament_id)
 
-    def get_tournament(self, tournament_id: UUID) -> dict[str, Any]:
-        def read(db: Any) -> dict[str, Any] | None:
+    def get_tournament(self, tournament_id: UUID) -> TournamentView:
+        def read(db: sqlite_utils.Database) -> TournamentView | None:
             row = calendar.get_tournament(db, str(tournament_id))
             if row is None:
                 return None
-            return self._tournament_view(row, seats.get_seats(db, row["id"]), self._clock.now())
+            return self._tournament_view(row, seats.get_seats(db, str(row.id)), self._clock.now())
 
-        tournament = self._query(read)
+        tournament = self._views.find(read)
         if tournament is None:
             raise TournamentNotFoundError(f"no tournament with id {tournament_id}")
         return tournament
 
-    def list_tournaments(self, season_id: UUID | None = None) -> list[dict[str, Any]]:
+    def list_tournaments(self, season_id: UUID | None = None) -> list[TournamentView]:
         """The calendar: every tournament (of one season) with status, deadlines and seats."""
         with self._views.reading() as db:
             rows = calendar.list_tournaments(db, str(season_id) if season_id else None)
-            seats_by_id = seats.list_seats(db, [row["id"] for row in rows])
+            seats_by_id = seats.list_seats(db, [str(row.id) for row in rows])
         now = self._clock.now()
-        return [self._tournament_view(row, seats_by_id.get(row["id"]), now) for row in rows]
+        return [self._tournament_view(row, seats_by_id.get(str(row.id)), now) for row in rows]
 
-    def get_seats(self, tournament_id: UUID) -> dict[str, int]:
-        found = self._query(lambda db: seats.get_seats(db, str(tournament_id)))
+    def get_seats(self, tournament_id: UUID) -> SeatCounts:
+        found = self._views.find(lambda db: seats.get_seats(db, str(tournament_id)))
         if found is None:
             raise TournamentNotFoundError(f"no tournament with id {tournament_id}")
         return found
 
-    def list_participants(self, tournament_id: UUID) -> list[dict[str, Any]]:
+    def list_participants(self, tournament_id: UUID) -> list[ParticipantRow]:
         """Public: display names only."""
         self.get_seats(tournament_id)
         with self._views.reading() as db:
             return participants.list_participants(db, str(tournament_id))
 
-    def list_registrations(self, tournament_id: UUID) -> list[dict[str, Any]]:
-        """Director: every registration with the person's data."""
+    def list_registrations(self, tournament_id: UUID) -> list[RegistrationRow]:
+        """Director: every registration with the person's data, instants in the club's zone."""
         self.get_seats(tournament_id)
         with self._views.reading() as db:
             rows = participants.list_registrations(db, str(tournament_id))
-        for row in rows:
-            for key in ("registered_at", "updated_at", "checked_in_at"):
-                row[key] = _instant(row[key], self._zone)
-        return rows
+        return [
+            msgspec.structs.replace(
+                row,
+                registered_at=row.registered_at.astimezone(self._zone),
+                updated_at=row.updated_at.astimezone(self._zone),
+                checked_in_at=_local(row.checked_in_at, self._zone),
+            )
+            for row in rows
+        ]
 
     # Registration ---------------------------------------------------------------------------
 
@@ -206,15 +247,13 @@ class TournamentService:
         email: str,
         age: int | None = None,
         birth_date: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> Registered:
         """A seat or a waitlist place, and the player token for self-service (rule T-REG-3)."""
         registration_id = uuid.uuid4()
         player_id = player_id_for(self._player_key, email)
         player_token = secrets.token_urlsafe(32)
-        state, _ = self._execute(
+        state = self._execute(
             tournament_id,
-            self._load_tournament,
-            tournaments.evolve,
             lambda state, now: tournaments.register(
                 state,
                 registration_id=registration_id,
@@ -227,16 +266,16 @@ class TournamentService:
                 token_hash=token_hash(player_token),
                 now=now,
             ),
-        )
+        ).state
         registration = state.registration(registration_id)
-        return {
-            "registration_id": registration_id,
-            "tournament_id": tournament_id,
-            "player_id": registration.player_id,
-            "status": registration.status,
-            "player_token": player_token,
-            "waitlist_position": _waitlist_position(state, registration_id),
-        }
+        return Registered(
+            registration_id=registration_id,
+            tournament_id=tournament_id,
+            player_id=registration.player_id,
+            status=cast(Literal["registered", "waitlisted"], registration.status),
+            player_token=player_token,
+            waitlist_position=_waitlist_position(state, registration_id),
+        )
 
     def cancel_registration(
         self,
@@ -246,10 +285,10 @@ class TournamentService:
         player_token: str | None,
         by_director: bool,
         reason: str = "",
-    ) -> dict[str, Any]:
+    ) -> Cancelled:
         """rule T-CANCEL-1: the player until the deadline; the director also later."""
 
-        def decide(state: Tournament, now: datetime) -> list[tournaments.TournamentEvent]:
+        def decide(state: Tournament, now: datetime) -> list[TournamentEvent]:
             player = state.registration(registration_id).player_id
             return tournaments.cancel_registration(
                 state,
@@ -261,9 +300,8 @@ class TournamentService:
                 reason=reason,
             )
 
-        state, events = self._execute(
-            tournament_id, self._load_tournament, tournaments.evolve, decide
-        )
+        change = self._execute(tournament_id, decide)
+        events = change.events
         promoted = next(
             (e.registration_id for e in events if isinstance(e, tournaments.WaitlistPromoted)),
             None,
@@ -271,12 +309,13 @@ class TournamentService:
         refund = sum(
             e.refund_cents for e in events if isinstance(e, tournaments.RegistrationCancelled)
         )
-        return {
-            "registration_id": registration_id,
-            "status": state.registration(registration_id).status,
-            "promoted_registration_id": promoted,
-            "refund_cents": refund,
-        }
+        status = change.state.registration(registration_id).status
+        return Cancelled(
+            registration_id=registration_id,
+            status=cast(Literal["cancelled", "withdrawn"], status),
+            promoted_registration_id=promoted,
+            refund_cents=refund,
+        )
 
     def check_in(
         self,
@@ -286,15 +325,13 @@ class TournamentService:
         id_document_seen: bool,
         buy_in_paid_cents: int,
         actor: str = DIRECTOR,
-    ) -> dict[str, Any]:
+    ) -> CheckedIn:
         """rule T-CHECKIN-1: ID document seen and buy-in paid, inside the check-in window.
 
         A waitlisted person checks in as a standby for a seat released at the start.
         """
-        state, events = self._execute(
+        change = self._execute(
             tournament_id,
-            self._load_tournament,
-            tournaments.evolve,
             lambda state, now: tournaments.check_in(
                 state,
                 registration_id,
@@ -304,84 +341,68 @@ class TournamentService:
                 actor=actor,
             ),
         )
+        state = change.state
         checked_in = len(state.with_status("checked_in"))
-        return {
-            "registration_id": registration_id,
-            "status": state.registration(registration_id).status,
-            "checked_in_at": events[-1].timestamp.astimezone(self._zone),
-            "checked_in": checked_in,
-            "standbys": len(state.with_status("standby")),
+        return CheckedIn(
+            registration_id=registration_id,
+            status=cast(
+                Literal["checked_in", "standby"], state.registration(registration_id).status
+            ),
+            checked_in_at=change.events[-1].timestamp.astimezone(self._zone),
+            checked_in=checked_in,
+            standbys=len(state.with_status("standby")),
             # rule T-BUYIN-1: the pot counts seated players; a standby's buy-in is held apart
-            "pot_cents": checked_in * state.pot_share_cents,
-        }
+            pot_cents=checked_in * state.pot_share_cents,
+        )
 
-    def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> dict[str, Any]:
+    def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Started:
         """Play begins (rules T-CHECKIN-2, T-REG-3, T-BUYIN-1).
 
         No-shows are released, standbys seated, the pot fixed; standbys left without a seat
         are listed with the refund of their buy-in.
         """
-        state, events = self._execute(
-            tournament_id,
-            self._load_tournament,
-            tournaments.evolve,
-            lambda state, now: tournaments.start(state, now=now, actor=actor),
+        change = self._execute(
+            tournament_id, lambda state, now: tournaments.start(state, now=now, actor=actor)
         )
+        state, events = change.state, change.events
         assert state.started_at is not None
-        return {
-            "id": tournament_id,
-            "status": state.status(self._clock.now()),
-            "started_at": state.started_at.astimezone(self._zone),
-            "players": state.players,
-            "pot_cents": state.pot_cents,
-            "no_shows": [
+        return Started(
+            id=tournament_id,
+            status=state.status(self._clock.now()),
+            started_at=state.started_at.astimezone(self._zone),
+            players=state.players,
+            pot_cents=state.pot_cents,
+            no_shows=[
                 e.registration_id for e in events if isinstance(e, tournaments.NoShowReleased)
             ],
-            "promoted_standbys": [
+            promoted_standbys=[
                 e.registration_id for e in events if isinstance(e, tournaments.WaitlistPromoted)
             ],
-            "unseated_standbys": [
-                {"registration_id": e.registration_id, "refund_cents": e.refund_cents}
+            unseated_standbys=[
+                StandbyRefund(registration_id=e.registration_id, refund_cents=e.refund_cents)
                 for e in events
                 if isinstance(e, tournaments.StandbyNotSeated)
             ],
-        }
+        )
 
     # Plumbing -------------------------------------------------------------------------------
 
     def _execute(
         self,
-        aggregate_id: UUID,
-        load: Callable[[UUID], S],
-        evolve: Callable[[S | None, E], S],
-        decide: Callable[[S, datetime], list[E]],
-    ) -> tuple[S, list[E]]:
+        tournament_id: UUID,
+        decide: Callable[[Tournament, datetime], list[TournamentEvent]],
+    ) -> Change[Tournament]:
         """Load, decide, append; on a lost version race reload and decide again.
 
         The decision (e.g. whether a seat is free) is always taken on the latest stored
         version, so concurrent commands serialise through the event store, not through a lock.
         """
-        for attempt in range(MAX_ATTEMPTS):
-            state = load(aggregate_id)
-            events = decide(state, self._clock.now())
-            try:
-                new_state = self._save(state, evolve, events)
-            except StaleVersionError:
-                if attempt + 1 == MAX_ATTEMPTS:
-                    raise
-                ceiling = min(MAX_BACKOFF_SECONDS, BACKOFF_SECONDS * 2**attempt)
-                time.sleep(self._jitter.uniform(0, ceiling))
-                continue
-            return new_state, events
-        raise AssertionError("unreachable")  # pragma: no cover
 
-    def _save(self, state: S | None, evolve: Callable[[S | None, E], S], events: list[E]) -> S:
-        """Append ``events`` with the state after each, catch up the views; return the last."""
-        new_state = self._store.append_states(events, evolve_each(evolve, state, events))
-        self._views.catch_up()
-        return new_state
+        return self._commands.update(
+            lambda: self._load(tournament_id), tournaments.evolve, decide, DECIDE_AGAIN
+        )
 
-    def _load_tournament(self, tournament_id: UUID) -> Tournament:
+    def _load(self, tournament_id: UUID) -> Tournament:
         return self._store.load_as(
             tournament_id,
             tournaments.evolve,
@@ -389,73 +410,36 @@ class TournamentService:
             lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
         )
 
-    def _load_season(self, season_id: UUID) -> Season:
-        return self._store.load_as(
-            season_id,
-            seasons.evolve,
-            Season,
-            lambda: SeasonNotFoundError(f"no season with id {season_id}"),
-        )
-
-    def _season_for(self, field: str, season_id: UUID) -> Season:
-        try:
-            return self._load_season(season_id)
-        except SeasonNotFoundError:
-            raise InvalidInputError(field, f"no season with id {season_id}") from None
-
-    def _query(self, read: Callable[[Any], T | None]) -> T | None:
-        """Read a view; on a miss catch up once (another process may have just written it)."""
-        with self._views.reading() as db:
-            found = read(db)
-        if found is None:
-            self._views.catch_up()
-            with self._views.reading() as db:
-                found = read(db)
-        return found
-
     def _tournament_view(
-        self, row: dict[str, Any], seat_counts: Any, now: datetime
-    ) -> dict[str, Any]:
-        deadlines = {
-            key: datetime.fromisoformat(row[key]).astimezone(self._zone)
-            for key in ("cancellation_until", "check_in_opens", "starts_at")
-        }
-        started_at = _instant(row["started_at"], self._zone)
+        self, row: TournamentRow, seat_counts: SeatCounts | None, now: datetime
+    ) -> TournamentView:
+        zone = self._zone
+        deadlines = Deadlines(
+            cancellation_until=row.cancellation_until.astimezone(zone),
+            check_in_opens=row.check_in_opens.astimezone(zone),
+            starts_at=row.starts_at.astimezone(zone),
+        )
+        started_at = _local(row.started_at, zone)
         status = tournaments.tournament_status(
             now,
-            cancellation_until=deadlines["cancellation_until"],
-            check_in_opens=deadlines["check_in_opens"],
+            cancellation_until=deadlines.cancellation_until,
+            check_in_opens=deadlines.check_in_opens,
             started=started_at is not None,
-            completed=row["completed_at"] is not None,
+            completed=row.completed_at is not None,
         )
-        checked_in = seat_counts["checked_in"] if seat_counts else 0
-        return {
-            "id": row["id"],
-            "season_id": row["season_id"],
-            "period": row["period"],
-            "name": row["name"],
-            "date": row["play_date"],
-            "venue": row["venue"],
-            "capacity": row["capacity"],
-            "min_age": row["min_age"],
-            "buy_in_cents": row["buy_in_cents"],
-            "pot_share_cents": row["pot_share_cents"],
-            "organisation_cents": row["buy_in_cents"] - row["pot_share_cents"],
-            "waitlist": row["waitlist"],
-            "swiss_rounds": row["swiss_rounds"],
-            "match_length": row["match_length"],
-            "class": row["class_name"],
-            "payout_percent": row["payout_percent"],
-            "time_zone": row["time_zone"],
-            "status": status,
-            "deadlines": deadlines,
-            "seats": seat_counts,
-            "started_at": started_at,
-            "completed_at": _instant(row["completed_at"], self._zone),
+        # The seats view is written in the same transaction as the calendar's row.
+        assert seat_counts is not None, f"no seats for tournament {row.id}"
+        return TournamentView(
+            row=row,
+            status=status,
+            deadlines=deadlines,
+            seats=seat_counts,
+            started_at=started_at,
+            completed_at=_local(row.completed_at, zone),
             # rule T-BUYIN-1: the pot share (80 EUR by default) per checked-in player, fixed at
             # the start
-            "pot_cents": row["pot_cents"] if started_at else checked_in * row["pot_share_cents"],
-        }
+            pot_cents=row.pot_cents if started_at else seat_counts.checked_in * row.pot_share_cents,
+        )
 
 
 def _waitlist_position(state: Tournament, registration_id: UUID) -> int | None:
@@ -463,5 +447,5 @@ def _waitlist_position(state: Tournament, registration_id: UUID) -> int | None:
     return next((i for i, r in enumerate(waiting, start=1) if r.id == registration_id), None)
 
 
-def _instant(text: str | None, zone: ZoneInfo) -> datetime | None:
-    return datetime.fromisoformat(text).astimezone(zone) if text else None
+def _local(instant: datetime | None, zone: ZoneInfo) -> datetime | None:
+    return instant.astimezone(zone) if instant else None

@@ -9,8 +9,8 @@ import pytest
 
 from api.cli import parser
 from bench.server import running_service
+from service.persistence import persistence_environment
 from service.settings import Settings
-from service.store import persistence_environment
 
 
 def test_bgtd_serve_answers_health_on_its_port() -> None:

@@ -618,9 +618,9 @@ def test_match_use_cases_run_on_the_event_loop_for_sqlite_and_in_worker_threads_
     created = create(client)
     seen: list[bool] = []
 
-    def roll(*arguments: Any) -> Any:
+    def roll(*arguments: Any, **keywords: Any) -> Any:
         seen.append(is_on_an_event_loop())
-        return MatchService.roll(matches, *arguments)
+        return MatchService.roll(matches, *arguments, **keywords)
 
     monkeypatch.setattr(matches, "roll", roll)
     rolled = post(client, created, "rolls", {"dice": [3, 1]}, "a")

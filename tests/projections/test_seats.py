@@ -12,9 +12,11 @@ import pytest
 
 from domain.tournament import TournamentPlan
 from projections.runner import Views
-from service.bootstrap import Services, StoreEventSource, bootstrap, projections
+from projections.seats import SeatCounts
+from service.bootstrap import Services, bootstrap, projections
 from service.clock import MovableClock
 from service.settings import Settings
+from service.store import StoreEventSource
 
 VIEW_NAMES = ("seats", "calendar", "participants")
 
@@ -43,12 +45,10 @@ def play_a_tournament(services: Services) -> UUID:
     clock = services.clock
     assert isinstance(clock, MovableClock)
     tournaments = services.tournaments
-    tournaments.create_season(name="Saison 2026", starts_on="2026-03-01", ends_on="2027-02-28")
-    tournament = UUID(
-        tournaments.schedule_tournament(
-            TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
-        )["id"]
-    )
+    services.seasons.create_season(name="Saison 2026", starts_on="2026-03-01", ends_on="2027-02-28")
+    tournament = tournaments.schedule_tournament(
+        TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
+    ).id
     receipts = [
         tournaments.register(
             tournament,
@@ -61,24 +61,24 @@ def play_a_tournament(services: Services) -> UUID:
     ]
     tournaments.cancel_registration(
         tournament,
-        receipts[3]["registration_id"],
-        player_token=receipts[3]["player_token"],
+        receipts[3].registration_id,
+        player_token=receipts[3].player_token,
         by_director=False,
     )
     tournaments.cancel_registration(
         tournament,
-        receipts[23]["registration_id"],
-        player_token=receipts[23]["player_token"],
+        receipts[23].registration_id,
+        player_token=receipts[23].player_token,
         by_director=False,
     )
     clock.advance((datetime(2026, 4, 17, 9, 0, tzinfo=UTC) - clock.now()).total_seconds())
     tournaments.cancel_registration(
-        tournament, receipts[4]["registration_id"], player_token=None, by_director=True
+        tournament, receipts[4].registration_id, player_token=None, by_director=True
     )
     clock.advance((datetime(2026, 4, 18, 10, 30, tzinfo=UTC) - clock.now()).total_seconds())
     for receipt in receipts[5:17]:
         tournaments.check_in(
-            tournament, receipt["registration_id"], id_document_seen=True, buy_in_paid_cents=10000
+            tournament, receipt.registration_id, id_document_seen=True, buy_in_paid_cents=10000
         )
     tournaments.start(tournament)
     return tournament
@@ -88,15 +88,11 @@ def test_the_seat_view_counts_what_the_aggregate_decided(services: Services) -> 
     # 24 sign up: 20 seats, 4 waiting; #3 cancels (#20 moves up), #23 leaves the waitlist,
     # #4 withdraws late (#21 moves up); 12 check in, 8 no-shows are released at the start
     tournament = play_a_tournament(services)
-    assert services.tournaments.get_seats(tournament) == {
-        "capacity": 20,
-        "taken": 12,
-        "free": 8,
-        "waitlist": 1,
-        "checked_in": 12,
-    }
+    assert services.tournaments.get_seats(tournament) == SeatCounts(
+        capacity=20, taken=12, free=8, waitlist=1, checked_in=12
+    )
     public = services.tournaments.list_participants(tournament)
-    assert [p["status"] for p in public] == ["checked_in"] * 12 + ["waitlisted"]
+    assert [p.status for p in public] == ["checked_in"] * 12 + ["waitlisted"]
 
 
 @pytest.mark.parametrize("name", VIEW_NAMES)

@@ -10,6 +10,7 @@ from uuid import UUID
 import pytest
 
 from domain.tournament import TournamentPlan
+from projections.seats import SeatCounts
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
@@ -34,11 +35,9 @@ def play_with_standbys(services: Services) -> tuple[UUID, list[UUID]]:
     clock = services.clock
     assert isinstance(clock, MovableClock)
     tournaments = services.tournaments
-    tournament = UUID(
-        tournaments.schedule_tournament(
-            TournamentPlan(name="Frühling", date="2026-04-18", venue="Amberg", capacity=6)
-        )["id"]
-    )
+    tournament = tournaments.schedule_tournament(
+        TournamentPlan(name="Frühling", date="2026-04-18", venue="Amberg", capacity=6)
+    ).id
     receipts = [
         tournaments.register(
             tournament,
@@ -49,7 +48,7 @@ def play_with_standbys(services: Services) -> tuple[UUID, list[UUID]]:
         )
         for n in range(1, 11)
     ]
-    ids = [UUID(str(r["registration_id"])) for r in receipts]
+    ids = [UUID(str(r.registration_id)) for r in receipts]
     clock.advance((CHECK_IN_OPENS - clock.now()).total_seconds())
     for number in (1, 2, 3, 4, 9, 7, 8):
         tournaments.check_in(
@@ -60,7 +59,7 @@ def play_with_standbys(services: Services) -> tuple[UUID, list[UUID]]:
         tournaments.cancel_registration(
             tournament,
             ids[number - 1],
-            player_token=receipts[number - 1]["player_token"],
+            player_token=receipts[number - 1].player_token,
             by_director=False,
         )
     tournaments.start(tournament)
@@ -70,17 +69,13 @@ def play_with_standbys(services: Services) -> tuple[UUID, list[UUID]]:
 def test_the_views_follow_standbys_into_their_seats(services: Services) -> None:
     # rules T-CHECKIN-2, T-REG-3, T-FMT-5, T-BUYIN-1
     tournament, ids = play_with_standbys(services)
-    assert services.tournaments.get_seats(tournament) == {
-        "capacity": 6,
-        "taken": 5,
-        "free": 1,
-        "waitlist": 0,
-        "checked_in": 5,
-    }
+    assert services.tournaments.get_seats(tournament) == SeatCounts(
+        capacity=6, taken=5, free=1, waitlist=0, checked_in=5
+    )
     shown = services.tournaments.get_tournament(tournament)
-    assert shown["pot_cents"] == 5 * 8000
-    records = {r["registration_id"]: r for r in services.tournaments.list_registrations(tournament)}
-    statuses = [records[str(i)]["status"] for i in ids]
+    assert shown.pot_cents == 5 * 8000
+    records = {r.registration_id: r for r in services.tournaments.list_registrations(tournament)}
+    statuses = [records[i].status for i in ids]
     assert statuses == [
         "checked_in",
         "checked_in",
@@ -93,16 +88,14 @@ def test_the_views_follow_standbys_into_their_seats(services: Services) -> None:
         "checked_in",
         "cancelled",
     ]
-    refunds = [records[str(i)]["refund_cents"] for i in ids]
+    refunds = [records[i].refund_cents for i in ids]
     assert refunds == [None] * 7 + [10000, None, None]
 
 
 def test_standbys_in_the_waitlist_are_counted_and_numbered(services: Services) -> None:
-    tournament = UUID(
-        services.tournaments.schedule_tournament(
-            TournamentPlan(name="Frühling", date="2026-04-18", venue="Amberg", capacity=2)
-        )["id"]
-    )
+    tournament = services.tournaments.schedule_tournament(
+        TournamentPlan(name="Frühling", date="2026-04-18", venue="Amberg", capacity=2)
+    ).id
     receipts = [
         services.tournaments.register(
             tournament, first_name="V", last_name=f"N{n}", email=f"p{n}@example.org", age=30
@@ -113,11 +106,11 @@ def test_standbys_in_the_waitlist_are_counted_and_numbered(services: Services) -
     assert isinstance(clock, MovableClock)
     clock.advance((CHECK_IN_OPENS - clock.now()).total_seconds())
     services.tournaments.check_in(
-        tournament, receipts[3]["registration_id"], id_document_seen=True, buy_in_paid_cents=10000
+        tournament, receipts[3].registration_id, id_document_seen=True, buy_in_paid_cents=10000
     )
-    assert services.tournaments.get_seats(tournament)["waitlist"] == 2
+    assert services.tournaments.get_seats(tournament).waitlist == 2
     public = services.tournaments.list_participants(tournament)
-    assert [(p["status"], p["waitlist_position"]) for p in public] == [
+    assert [(p.status, p.waitlist_position) for p in public] == [
         ("registered", None),
         ("registered", None),
         ("waitlisted", 1),

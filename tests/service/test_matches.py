@@ -24,7 +24,8 @@ from service.matches import (
     seal_seed,
     unseal_seed,
 )
-from service.store import EventStore, StaleVersionError, persistence_environment
+from service.persistence import persistence_environment
+from service.store import EventStore, StaleVersionError
 
 KEY = b"k" * 32
 

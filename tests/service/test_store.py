@@ -10,13 +10,8 @@ from uuid import UUID, uuid4
 import pytest
 
 from domain.events import Aggregate, DomainEvent
-from service.store import (
-    EventStore,
-    StaleVersionError,
-    StateCache,
-    UnknownAggregateError,
-    persistence_environment,
-)
+from service.persistence import persistence_environment
+from service.store import EventStore, StaleVersionError, StateCache, UnknownAggregateError
 
 NOW = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)
 

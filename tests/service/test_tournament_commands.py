@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 from uuid import UUID, uuid5
 from zoneinfo import ZoneInfo
 
@@ -21,7 +20,7 @@ from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.secret import derived_key
 from service.settings import Settings
-from service.tournaments import PLAYER_NAMESPACE, TournamentService, player_id_for
+from service.tournaments import PLAYER_NAMESPACE, Registered, TournamentService, player_id_for
 
 BERLIN = ZoneInfo("Europe/Berlin")
 SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
@@ -37,10 +36,10 @@ def services(tmp_path: Path, database_url: str | None) -> Iterator[Services]:
 
 
 def schedule(services: Services) -> UUID:
-    return UUID(services.tournaments.schedule_tournament(SPRING)["id"])
+    return services.tournaments.schedule_tournament(SPRING).id
 
 
-def register(services: Services, tournament_id: UUID, number: int) -> dict[str, Any]:
+def register(services: Services, tournament_id: UUID, number: int) -> Registered:
     return services.tournaments.register(
         tournament_id,
         first_name=f"Vorname{number}",
@@ -57,14 +56,14 @@ def test_a_command_leaves_the_state_it_decided_in_the_store(services: Services) 
     cached = services.store.states.get(tournament_id)
     assert isinstance(cached, Tournament)
     assert cached.version == 2
-    assert cached.registration(receipt["registration_id"]).status == "registered"
+    assert cached.registration(receipt.registration_id).status == "registered"
     services.tournaments.cancel_registration(
-        tournament_id, receipt["registration_id"], player_token=None, by_director=True
+        tournament_id, receipt.registration_id, player_token=None, by_director=True
     )
     cached = services.store.states.get(tournament_id)
     assert isinstance(cached, Tournament)
     assert cached.version == 3
-    assert cached.registration(receipt["registration_id"]).status == "cancelled"
+    assert cached.registration(receipt.registration_id).status == "cancelled"
 
 
 def test_a_cancellation_that_passes_version_100_leaves_its_snapshot(services: Services) -> None:
@@ -73,11 +72,11 @@ def test_a_cancellation_that_passes_version_100_leaves_its_snapshot(services: Se
     receipts = [register(services, tournament_id, n) for n in range(98)]
     result = services.tournaments.cancel_registration(
         tournament_id,
-        receipts[0]["registration_id"],
-        player_token=receipts[0]["player_token"],
+        receipts[0].registration_id,
+        player_token=receipts[0].player_token,
         by_director=False,
     )
-    assert result["promoted_registration_id"] == receipts[20]["registration_id"]
+    assert result.promoted_registration_id == receipts[20].registration_id
     assert services.store.snapshots is not None
     [snapshot] = list(services.store.snapshots.get(tournament_id))
     assert snapshot.originator_version == 100
@@ -92,7 +91,7 @@ def test_a_foreign_token_with_any_characters_is_refused_as_not_yours(
     receipt = register(services, tournament_id, 1)
     with pytest.raises(NotYourRegistrationError):
         services.tournaments.cancel_registration(
-            tournament_id, receipt["registration_id"], player_token=token, by_director=False
+            tournament_id, receipt.registration_id, player_token=token, by_director=False
         )
 
 
@@ -101,7 +100,7 @@ def test_a_player_id_cannot_be_computed_from_the_e_mail_address(services: Servic
     # from the source code would tell anyone whether that address is registered.
     receipt = register(services, schedule(services), 1)
     public = uuid5(PLAYER_NAMESPACE, "spieler1@example.org")
-    assert receipt["player_id"] != public
+    assert receipt.player_id != public
     keyed = TournamentService(
         services.store,
         services.views,
@@ -116,7 +115,7 @@ def test_a_player_id_cannot_be_computed_from_the_e_mail_address(services: Servic
         email="spieler1@example.org",
         age=30,
     )
-    assert other["player_id"] not in {public, receipt["player_id"]}
+    assert other.player_id not in {public, receipt.player_id}
 
 
 def test_a_person_keeps_one_player_id_across_tournaments(services: Services) -> None:
@@ -129,7 +128,7 @@ def test_a_person_keeps_one_player_id_across_tournaments(services: Services) -> 
         email=" SPIELER1@Example.org",
         age=30,
     )
-    assert second["player_id"] == first["player_id"]
+    assert second.player_id == first.player_id
 
 
 def test_the_same_address_in_another_case_is_a_duplicate(services: Services) -> None:

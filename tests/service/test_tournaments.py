@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from uuid import UUID
 
 import pytest
 
@@ -13,8 +12,9 @@ from domain import tournament
 from domain.tournament import TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.persistence import persistence_environment
 from service.settings import Settings
-from service.store import EventStore, Snapshot, persistence_environment
+from service.store import EventStore, Snapshot
 
 
 @pytest.fixture
@@ -29,11 +29,9 @@ def services(tmp_path: Path, database_url: str | None) -> Iterator[Services]:
 def test_a_long_registration_stream_reloads_from_its_snapshot(services: Services) -> None:
     # 20 seats and 89 on the waitlist: version 100 is stored as a snapshot as well
     tournaments = services.tournaments
-    tournament_id = UUID(
-        tournaments.schedule_tournament(
-            TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
-        )["id"]
-    )
+    tournament_id = tournaments.schedule_tournament(
+        TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
+    ).id
     for n in range(109):
         tournaments.register(
             tournament_id, first_name="V", last_name=f"N{n}", email=f"p{n}@example.org", age=30
@@ -54,4 +52,4 @@ def test_a_long_registration_stream_reloads_from_its_snapshot(services: Services
     assert reloaded.version == 110
     assert reloaded.seats_taken == 20
     assert len(reloaded.with_status("waitlisted")) == 89
-    assert tournaments.get_seats(tournament_id)["waitlist"] == 89
+    assert tournaments.get_seats(tournament_id).waitlist == 89

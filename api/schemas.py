@@ -1,0 +1,91 @@
+"""Structs and parameter types that several controllers share: the API's common vocabulary."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar.params import QueryParameter
+
+from domain.backgammon import Play
+from domain.backgammon.cache import cached_format_play
+from domain.events import DomainEvent
+
+Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
+PositionId = Annotated[str, msgspec.Meta(min_length=14, max_length=14, examples=["4HPwATDgc/ABMA"])]
+DateText = Annotated[
+    str,
+    msgspec.Meta(
+        description="YYYY-MM-DD (the club's DD.MM.YYYY and DD.MM.YY, read as 20YY, are accepted "
+        "too); years 1900 to 2999",
+        examples=["2026-03-01"],
+    ),
+]
+MAX_VERSION = 2**31 - 1
+"""The highest event version a request may name: the stores' integer columns hold it, and no
+match or tournament comes near it."""
+
+
+def version_query(name: str, description: str) -> Any:
+    """A query parameter naming an event version, 1 to ``MAX_VERSION`` (else a 422)."""
+    return QueryParameter(name=name, ge=1, le=MAX_VERSION, description=description)
+
+
+UntilVersion = Annotated[
+    int | None, version_query("until_version", "only the events up to this version")
+]
+
+
+class LegalPlay(msgspec.Struct, frozen=True):
+    play: str
+    position_id: str
+    """The position after the play, with the opponent on roll (GNU Backgammon's convention)."""
+    game_result: Literal["single", "gammon", "backgammon"] | None
+
+
+def legal_play(play: Play) -> LegalPlay:
+    """A legal play as the API shows it: gnubg notation and the Position ID after it."""
+    return LegalPlay(
+        play=cached_format_play(play),
+        position_id=play.position_id,
+        game_result=play.game_result.value if play.game_result else None,
+    )
+
+
+class StreamEvent(msgspec.Struct):
+    version: int
+    type: str
+    timestamp: datetime
+    actor: str | None
+    data: dict[str, Any]
+    """The event's own fields, without secrets (token hashes, sealed seeds)."""
+
+
+def stream_events(events: Iterable[DomainEvent]) -> list[StreamEvent]:
+    """Events as the API lists them: the envelope as fields, the rest as ``data``."""
+    return [
+        StreamEvent(
+            version=event.originator_version,
+            type=type(event).__name__,
+            timestamp=event.timestamp,
+            actor=event.actor,
+            data=_event_data(event),
+        )
+        for event in events
+    ]
+
+
+def _event_data(event: DomainEvent) -> dict[str, Any]:
+    data: dict[str, Any] = msgspec.to_builtins(event)
+    for key in _HIDDEN_FIELDS.intersection(data):
+        del data[key]
+    return data
+
+
+_ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "actor"})
+_SECRET_FIELDS = frozenset({"sealed_seed", "token_hash", "token_hash_a", "token_hash_b"})
+"""Fields of any aggregate's events that never leave the service: player token hashes
+(registrations, matches) and sealed server dice seeds."""
+_HIDDEN_FIELDS = _ENVELOPE | _SECRET_FIELDS

@@ -1,0 +1,183 @@
+"""The match's vocabulary (sides, phases, levels) and its events: every roll, play, cube
+action, resignation, time claim and result."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from domain.clock import ClockPresetName
+from domain.events import DomainEvent
+
+Side = Literal["a", "b"]
+Phase = Literal["opening", "roll", "move", "cube", "resignation", "match_over"]
+DiceMode = Literal["entered", "server"]
+RulesName = Literal["tournament", "app"]
+Level = Literal["single", "gammon", "backgammon"]
+WinReason = Literal["bear_off", "drop", "resignation", "timeout"]
+
+MAX_PLAY_LENGTH = 64
+"""The longest notation a play is read from: a play of four moves with hits is about 30."""
+SIDES: tuple[Side, Side] = ("a", "b")
+LEVELS: tuple[Level, ...] = ("single", "gammon", "backgammon")
+
+
+def other(side: Side) -> Side:
+    return "b" if side == "a" else "a"
+
+
+class MatchStarted(DomainEvent, frozen=True, kw_only=True):
+    """A match was created: players, length (0 = money session), dice, clock and rules."""
+
+    player_a: str
+    player_b: str
+    match_length: int
+    dice_mode: DiceMode
+    clock: ClockPresetName
+    rules: RulesName = "tournament"
+    jacoby: bool = False
+    beavers: bool = False
+    token_hash_a: str
+    token_hash_b: str
+    seed_commitment: str | None = None
+    """rule G-DICE-1: SHA-256 of the server dice seed, published at the start."""
+    sealed_seed: str | None = None
+    """The seed encrypted with the service's dice key: only the service can read it."""
+    tournament_id: str | None = None
+
+
+class GameStarted(DomainEvent, frozen=True, kw_only=True):
+    """A game began with the board set up and the cube centred; ``crawford`` marks the
+    Crawford game (rule G-CUBE-2)."""
+
+    game: int
+    crawford: bool = False
+    score_a: int
+    score_b: int
+
+
+class OpeningRollMade(DomainEvent, frozen=True, kw_only=True):
+    """rule G-OPEN-1: one die each; a tie (``starter`` None) is rolled again."""
+
+    die_a: int
+    die_b: int
+    starter: Side | None
+    roll_index: int | None = None
+    """For server dice: which roll of the seed this was."""
+
+
+class DiceRolled(DomainEvent, frozen=True, kw_only=True):
+    side: Side
+    dice: tuple[int, int]
+    roll_index: int | None = None
+
+
+class CheckersPlayed(DomainEvent, frozen=True, kw_only=True):
+    """A legal play: its notation, its moves die by die and the Position ID after it (the
+    opponent on roll), so that replay needs no move generation."""
+
+    side: Side
+    dice: tuple[int, int]
+    play: str
+    moves: tuple[tuple[int, int, bool], ...]
+    """(source, destination, hit) per die; 25 is the bar, 0 off."""
+    position_id: str
+
+
+class TurnPassed(DomainEvent, frozen=True, kw_only=True):
+    """rule G-MAX-1: the roll cannot be played at all; the turn passes automatically."""
+
+    side: Side
+    dice: tuple[int, int]
+
+
+class CubeOffered(DomainEvent, frozen=True, kw_only=True):
+    side: Side
+    value: int
+    """The value the cube goes to if taken."""
+
+
+class CubeTaken(DomainEvent, frozen=True, kw_only=True):
+    side: Side
+    value: int
+
+
+class CubeDropped(DomainEvent, frozen=True, kw_only=True):
+    side: Side
+    value: int
+    """The value before the double: what the dropper loses (rule G-CUBE-1)."""
+
+
+class CubeBeavered(DomainEvent, frozen=True, kw_only=True):
+    """rule G-CUBE-3 (money): the doubled side took and at once redoubled, keeping the cube."""
+
+    side: Side
+    value: int
+
+
+class CubeRaccooned(DomainEvent, frozen=True, kw_only=True):
+    """rule G-CUBE-3 (money): the doubler answered a beaver by redoubling again."""
+
+    side: Side
+    value: int
+
+
+class ResignationOffered(DomainEvent, frozen=True, kw_only=True):
+    side: Side
+    level: Level
+
+
+class ResignationAccepted(DomainEvent, frozen=True, kw_only=True):
+    side: Side
+    level: Level
+    automatic: bool = False
+    """rule G-RESIGN-1, preset app: a resignation ends the game without an answer."""
+
+
+class ResignationRejected(DomainEvent, frozen=True, kw_only=True):
+    side: Side
+    level: Level
+
+
+class TimeoutClaimed(DomainEvent, frozen=True, kw_only=True):
+    """The clock reading that a claim on time was checked against (G-CLOCK-1, G-CLOCK-2)."""
+
+    side: Side
+    flagged: Side
+    reserve_ms: int
+    """The flagged side's reserve when its move began."""
+    used_ms: int
+    """Time the flagged side had used in that move when the claim came."""
+    outcome: Literal["match", "gammon"]
+
+
+class GameWon(DomainEvent, frozen=True, kw_only=True):
+    """A game ended: result and points (rule G-WIN-1 times the cube), scores after it."""
+
+    game: int
+    winner: Side
+    result: Level
+    reason: WinReason
+    cube: int
+    points: int
+    score_a: int
+    score_b: int
+
+
+class MatchWon(DomainEvent, frozen=True, kw_only=True):
+    winner: Side
+    score_a: int
+    score_b: int
+    reason: Literal["score", "timeout"] = "score"
+
+
+class SessionClosed(DomainEvent, frozen=True, kw_only=True):
+    """A money session (no match length) was ended by a director; the running total stands."""
+
+    score_a: int
+    score_b: int
+
+
+class DiceSeedRevealed(DomainEvent, frozen=True, kw_only=True):
+    """rule G-DICE-1: the server dice seed, revealed when the match ended (hex)."""
+
+    seed: str

@@ -1,0 +1,405 @@
+"""A match as of its latest event, and ``evolve``, the one place where its events apply."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.backgammon import (
+    APP_RULES,
+    TOURNAMENT_RULES,
+    GameResult,
+    Play,
+    Position,
+    RulesOptions,
+)
+from domain.backgammon.cache import cached_legal_plays, position_from_id
+from domain.backgammon.match_id import (
+    MAX_SCORE,
+    CubeOwner,
+    GameState,
+    MatchState,
+)
+from domain.backgammon.position import STARTING_SIDE
+from domain.backgammon.position import Side as Checkers
+from domain.clock import PRESETS, ClockPreset, ClockPresetName, MatchClock
+from domain.events import Aggregate, DomainEvent
+from domain.match.errors import NotAMatchError
+from domain.match.events import (
+    CheckersPlayed,
+    CubeBeavered,
+    CubeDropped,
+    CubeOffered,
+    CubeRaccooned,
+    CubeTaken,
+    DiceMode,
+    DiceRolled,
+    DiceSeedRevealed,
+    GameStarted,
+    GameWon,
+    Level,
+    MatchStarted,
+    MatchWon,
+    OpeningRollMade,
+    Phase,
+    ResignationAccepted,
+    ResignationOffered,
+    ResignationRejected,
+    RulesName,
+    SessionClosed,
+    Side,
+    TimeoutClaimed,
+    TurnPassed,
+    other,
+)
+
+
+class Match(Aggregate, frozen=True, kw_only=True):
+    """A match as of its latest event."""
+
+    player_a: str
+    player_b: str
+    match_length: int
+    """0: a money session (rule G-CUBE-3), played until a director closes it."""
+    dice_mode: DiceMode
+    clock_preset: ClockPresetName
+    rules: RulesName
+    jacoby: bool
+    beavers: bool
+    token_hash_a: str
+    token_hash_b: str
+    seed_commitment: str | None
+    sealed_seed: str | None
+    revealed_seed: str | None = None
+    tournament_id: str | None = None
+    started_at: datetime
+    updated_at: datetime
+    score_a: int = 0
+    score_b: int = 0
+    game: int = 0
+    crawford: bool = False
+    """The current game is the Crawford game: no doubling (rule G-CUBE-2)."""
+    crawford_played: bool = False
+    phase: Phase = "opening"
+    on_roll: Side | None = None
+    board_a: Checkers = STARTING_SIDE
+    """Side a's checkers from its own side (index 24 is the bar)."""
+    board_b: Checkers = STARTING_SIDE
+    dice: tuple[int, int] | None = None
+    opening_roll: tuple[int, int] | None = None
+    """The last opening roll (a's die, b's die), also when it was a tie."""
+    cube_value: int = 1
+    cube_owner: Side | None = None
+    offered_value: int | None = None
+    raccoon_allowed: bool = False
+    resigner: Side | None = None
+    resignation: Level | None = None
+    resumed_phase: Phase | None = None
+    server_rolls: int = 0
+    """How many rolls have been derived from the seed (the next roll's index)."""
+    previous_loser: Side | None = None
+    winner: Side | None = None
+    clock: MatchClock
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "match_over"
+
+    @property
+    def is_money_session(self) -> bool:
+        return self.match_length == 0
+
+    @property
+    def post_crawford(self) -> bool:
+        return self.crawford_played and not self.crawford
+
+    @property
+    def options(self) -> RulesOptions:
+        return APP_RULES if self.rules == "app" else TOURNAMENT_RULES
+
+    @property
+    def preset(self) -> ClockPreset:
+        return PRESETS[self.clock_preset]
+
+    def score(self, side: Side) -> int:
+        return self.score_a if side == "a" else self.score_b
+
+    def board(self, side: Side) -> Checkers:
+        return self.board_a if side == "a" else self.board_b
+
+    def player(self, side: Side) -> str:
+        return self.player_a if side == "a" else self.player_b
+
+    def token_hash(self, side: Side) -> str:
+        return self.token_hash_a if side == "a" else self.token_hash_b
+
+    @property
+    def position(self) -> Position:
+        """The board seen from the side on roll (side a before the opening roll)."""
+        side = self.on_roll or "a"
+        return Position.trusted(self.board(side), self.board(other(side)))
+
+    @property
+    def turn(self) -> Side | None:
+        """The side whose action is due (gnubg's ``fTurn``): None at the opening roll and at
+        the end."""
+        if self.phase in ("roll", "move"):
+            return self.on_roll
+        if self.phase == "cube":
+            return other(self.on_roll) if self.on_roll else None
+        if self.phase == "resignation":
+            return other(self.resigner) if self.resigner else None
+        return None
+
+    @property
+    def clock_side(self) -> Side | None:
+        """Whose clock runs: the side whose action is due; between games (club preset) the
+        loser of the last game, since breaks count against the match time (G-CLOCK-1)."""
+        if not self.preset.is_timed:
+            return None
+        if self.phase == "opening":
+            return self.previous_loser if self.preset.runs_between_games else None
+        return self.turn
+
+    def plays(self) -> tuple[Play, ...]:
+        """The legal plays of the dice rolled (empty outside the move phase)."""
+        if self.phase != "move" or self.dice is None:
+            return ()
+        return cached_legal_plays(self.position, self.dice, self.options)
+
+    def match_state(self) -> MatchState:
+        """The state as GNU Backgammon's Match ID fields (sides a, b are players 0, 1)."""
+        length = self.match_length
+        limit = length if length else MAX_SCORE
+        on_roll = self.on_roll or "a"
+        turn = self.turn or on_roll
+        if self.phase == "match_over":
+            game_state = GameState.OVER
+        elif self.game == 0:
+            game_state = GameState.NONE
+        else:
+            game_state = GameState.PLAYING
+        return MatchState(
+            match_length=length,
+            score=(min(self.score_a, limit), min(self.score_b, limit)),
+            cube_value=self.cube_value,
+            cube_owner=_CUBE_OWNER[self.cube_owner],
+            player_on_roll=_PLAYER[on_roll],
+            turn=_PLAYER[turn],
+            crawford=self.crawford,
+            game_state=game_state,
+            double_offered=self.phase == "cube",
+            # gnubg writes a resignation as the points it is worth per cube: 1, 2 or 3.
+            resignation=GameResult(self.resignation).multiplier if self.resignation else 0,
+            dice=self.dice or (0, 0),
+            jacoby=self.jacoby,
+        )
+
+    @property
+    def match_id(self) -> str:
+        return self.match_state().match_id
+
+
+_PLAYER = {"a": 0, "b": 1}
+_CUBE_OWNER = {None: CubeOwner.CENTRED, "a": CubeOwner.PLAYER_0, "b": CubeOwner.PLAYER_1}
+
+
+def evolve(state: Match | None, event: DomainEvent) -> Match:
+    """The one place where the match's events apply."""
+    if state is None:
+        if not isinstance(event, MatchStarted):
+            raise NotAMatchError(
+                f"no match with id {event.originator_id} (its record is not a match's)"
+            )
+        return _started(event)
+    apply = _APPLY.get(type(event))
+    if apply is None:
+        if not isinstance(state, Match):  # a cached state of another aggregate
+            raise NotAMatchError(f"no match with id {event.originator_id}")
+        raise TypeError(f"{type(event).__name__} is not an event of a match")
+    new = apply(replace(state, version=event.originator_version, updated_at=event.timestamp), event)
+    running = new.clock_side
+    if running != new.clock.running:
+        new = replace(new, clock=new.clock.switch(new.preset, running, event.timestamp))
+    return new
+
+
+def _started(event: MatchStarted) -> Match:
+    preset = PRESETS[event.clock]
+    return Match(
+        id=event.originator_id,
+        version=event.originator_version,
+        player_a=event.player_a,
+        player_b=event.player_b,
+        match_length=event.match_length,
+        dice_mode=event.dice_mode,
+        clock_preset=event.clock,
+        rules=event.rules,
+        jacoby=event.jacoby,
+        beavers=event.beavers,
+        token_hash_a=event.token_hash_a,
+        token_hash_b=event.token_hash_b,
+        seed_commitment=event.seed_commitment,
+        sealed_seed=event.sealed_seed,
+        tournament_id=event.tournament_id,
+        started_at=event.timestamp,
+        updated_at=event.timestamp,
+        clock=MatchClock.start(preset, event.match_length),
+    )
+
+
+def _game_started(state: Match, event: GameStarted) -> Match:
+    return replace(
+        state,
+        game=event.game,
+        crawford=event.crawford,
+        crawford_played=state.crawford_played or event.crawford,
+        phase="opening",
+        on_roll=None,
+        board_a=STARTING_SIDE,
+        board_b=STARTING_SIDE,
+        dice=None,
+        opening_roll=None,
+        cube_value=1,
+        cube_owner=None,
+        offered_value=None,
+        raccoon_allowed=False,
+        resigner=None,
+        resignation=None,
+        resumed_phase=None,
+    )
+
+
+def _opening_roll_made(state: Match, event: OpeningRollMade) -> Match:
+    state = replace(state, opening_roll=(event.die_a, event.die_b))
+    if event.roll_index is not None:
+        state = replace(state, server_rolls=event.roll_index + 1)
+    if event.starter is None:
+        return state
+    own, theirs = (event.die_a, event.die_b) if event.starter == "a" else (event.die_b, event.die_a)
+    return replace(state, phase="move", on_roll=event.starter, dice=(own, theirs))
+
+
+def _dice_rolled(state: Match, event: DiceRolled) -> Match:
+    rolls = state.server_rolls if event.roll_index is None else event.roll_index + 1
+    return replace(state, phase="move", dice=event.dice, raccoon_allowed=False, server_rolls=rolls)
+
+
+def _checkers_played(state: Match, event: CheckersPlayed) -> Match:
+    after = position_from_id(event.position_id)  # the opponent is on roll after the play
+    mover, opponent = (after.opponent, after.on_roll)
+    board_a, board_b = (mover, opponent) if event.side == "a" else (opponent, mover)
+    return replace(
+        state, board_a=board_a, board_b=board_b, phase="roll", on_roll=other(event.side), dice=None
+    )
+
+
+def _turn_passed(state: Match, event: TurnPassed) -> Match:
+    return replace(state, phase="roll", on_roll=other(event.side), dice=None)
+
+
+def _cube_offered(state: Match, event: CubeOffered) -> Match:
+    return replace(state, phase="cube", offered_value=event.value, raccoon_allowed=False)
+
+
+def _cube_taken(state: Match, event: CubeTaken) -> Match:
+    return replace(
+        state, phase="roll", cube_value=event.value, cube_owner=event.side, offered_value=None
+    )
+
+
+def _cube_dropped(state: Match, event: CubeDropped) -> Match:
+    return replace(state, offered_value=None)
+
+
+def _cube_beavered(state: Match, event: CubeBeavered) -> Match:
+    return replace(
+        state,
+        phase="roll",
+        cube_value=event.value,
+        cube_owner=event.side,
+        offered_value=None,
+        raccoon_allowed=True,
+    )
+
+
+def _cube_raccooned(state: Match, event: CubeRaccooned) -> Match:
+    return replace(state, cube_value=event.value, cube_owner=event.side, raccoon_allowed=False)
+
+
+def _resignation_offered(state: Match, event: ResignationOffered) -> Match:
+    return replace(
+        state,
+        phase="resignation",
+        resigner=event.side,
+        resignation=event.level,
+        resumed_phase=state.phase,
+    )
+
+
+def _unchanged(state: Match, event: DomainEvent) -> Match:
+    """Events whose effect the events after them record (``GameWon``, ``MatchWon``)."""
+    return state
+
+
+def _resignation_rejected(state: Match, event: ResignationRejected) -> Match:
+    return replace(
+        state,
+        phase=state.resumed_phase or "roll",
+        resigner=None,
+        resignation=None,
+        resumed_phase=None,
+    )
+
+
+def _game_won(state: Match, event: GameWon) -> Match:
+    """The next game's opening is due, unless ``MatchWon`` follows (``_end_game`` decides)."""
+    return replace(
+        state,
+        score_a=event.score_a,
+        score_b=event.score_b,
+        phase="opening",
+        previous_loser=other(event.winner),
+        dice=None,
+        offered_value=None,
+        resigner=None,
+        resignation=None,
+        resumed_phase=None,
+    )
+
+
+def _match_won(state: Match, event: MatchWon) -> Match:
+    return replace(state, phase="match_over", winner=event.winner, dice=None)
+
+
+def _session_closed(state: Match, event: SessionClosed) -> Match:
+    return replace(state, phase="match_over", dice=None)
+
+
+def _dice_seed_revealed(state: Match, event: DiceSeedRevealed) -> Match:
+    return replace(state, revealed_seed=event.seed)
+
+
+_APPLY: dict[type[DomainEvent], Callable[[Match, Any], Match]] = {
+    GameStarted: _game_started,
+    OpeningRollMade: _opening_roll_made,
+    DiceRolled: _dice_rolled,
+    CheckersPlayed: _checkers_played,
+    TurnPassed: _turn_passed,
+    CubeOffered: _cube_offered,
+    CubeTaken: _cube_taken,
+    CubeDropped: _cube_dropped,
+    CubeBeavered: _cube_beavered,
+    CubeRaccooned: _cube_raccooned,
+    ResignationOffered: _resignation_offered,
+    ResignationAccepted: _unchanged,
+    ResignationRejected: _resignation_rejected,
+    TimeoutClaimed: _unchanged,
+    GameWon: _game_won,
+    MatchWon: _match_won,
+    SessionClosed: _session_closed,
+    DiceSeedRevealed: _dice_seed_revealed,
+}
