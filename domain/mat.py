@@ -64,6 +64,7 @@ class _Game:
     def __init__(self, number: int, name_a: str, name_b: str, score: tuple[int, int]) -> None:
         scores = f" {name_a} : {score[0]}".ljust(32) + f"{name_b} : {score[1]}"
         self.header = [f" Game {number}", scores]
+        self.score = score
         self.lines: list[str] = []
         self.left: str | None = None
         self.count = 0
@@ -115,8 +116,9 @@ def format_mat(events: Iterable[DomainEvent], zone: tzinfo) -> str:
         if game is not None:
             if pending_win is not None:
                 game.wins(pending_win.winner, pending_win.points, match=won is not None)
-            elif won is not None:  # lost on time: the rest of the match goes to the winner
-                missing = length - (won.score_a if won.winner == "a" else won.score_b)
+            elif won is not None:
+                # decided early (rule T-FMT-7): the rest of the match goes to the winner
+                missing = length - game.score[0 if won.winner == "a" else 1]
                 game.wins(won.winner, max(missing, 1), match=True)
             game.flush()
             if not game.is_empty:

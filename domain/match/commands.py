@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import cast
+from typing import Literal, cast
 from uuid import UUID
 
 from domain.backgammon import (
@@ -60,6 +60,7 @@ from domain.match.events import (
     SessionClosed,
     Side,
     TimeoutClaimed,
+    TournamentPairing,
     TurnPassed,
     WinReason,
     other,
@@ -84,6 +85,7 @@ def start_match(
     seed_commitment: str | None = None,
     sealed_seed: str | None = None,
     tournament_id: str | None = None,
+    pairing: TournamentPairing | None = None,
     actor: str | None = None,
 ) -> list[DomainEvent]:
     """Create a match and its first game (rules G-CUBE-2, G-CUBE-3, G-CLOCK-1, G-DICE-1)."""
@@ -126,6 +128,7 @@ def start_match(
         seed_commitment=seed_commitment if dice_mode == "server" else None,
         sealed_seed=sealed_seed if dice_mode == "server" else None,
         tournament_id=tournament_id,
+        pairing=pairing,
     )
     batch.add(GameStarted, game=1, crawford=False, score_a=0, score_b=0)
     return batch.events
@@ -400,12 +403,36 @@ def claim_timeout(
         outcome=preset.timeout_outcome,
     )
     if preset.timeout_outcome == "match":
-        batch.add(
-            MatchWon, winner=side, score_a=state.score_a, score_b=state.score_b, reason="timeout"
-        )
+        _decide_early(state, batch, side, "timeout")
     else:
         _end_game(state, batch, side, "gammon", "timeout", _level_points(state, "gammon"))
     return batch.events
+
+
+def forfeit(
+    state: Match, winner: Side, now: datetime, *, actor: str | None = None
+) -> list[DomainEvent]:
+    """The opponent of ``winner`` left the tournament (rule T-FMT-5): the match is decided now,
+    at the match length for ``winner`` (rule T-FMT-7)."""
+    _require_playing(state)
+    if state.is_money_session:
+        raise ConflictError("a money session is closed, not forfeited")
+    batch = EventBatch[DomainEvent].after(state, now, actor)
+    _decide_early(state, batch, winner, "forfeit")
+    return batch.events
+
+
+def _decide_early(
+    state: Match,
+    batch: EventBatch[DomainEvent],
+    winner: Side,
+    reason: Literal["timeout", "forfeit"],
+) -> None:
+    """rule T-FMT-7: a match decided before it was played out is won at the match length; the
+    loser keeps the points they had."""
+    score_a = state.match_length if winner == "a" else state.score_a
+    score_b = state.match_length if winner == "b" else state.score_b
+    batch.add(MatchWon, winner=winner, score_a=score_a, score_b=score_b, reason=reason)
 
 
 def close_session(state: Match, now: datetime, *, actor: str | None = None) -> list[DomainEvent]:

@@ -4,6 +4,9 @@ action, resignation, time claim and result."""
 from __future__ import annotations
 
 from typing import Literal
+from uuid import UUID
+
+import msgspec
 
 from domain.clock import ClockPresetName
 from domain.events import DomainEvent
@@ -25,6 +28,16 @@ def other(side: Side) -> Side:
     return "b" if side == "a" else "a"
 
 
+class TournamentPairing(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a tournament's pairing put the match, and whose registration plays each side."""
+
+    round: int
+    table: int
+    stage: str
+    player_a_id: UUID
+    player_b_id: UUID
+
+
 class MatchStarted(DomainEvent, frozen=True, kw_only=True):
     """A match was created: players, length (0 = money session), dice, clock and rules."""
 
@@ -43,6 +56,8 @@ class MatchStarted(DomainEvent, frozen=True, kw_only=True):
     sealed_seed: str | None = None
     """The seed encrypted with the service's dice key: only the service can read it."""
     tournament_id: str | None = None
+    pairing: TournamentPairing | None = None
+    """Set for a match started by a tournament's pairing (rule T-FMT-2, T-FMT-4)."""
 
 
 class GameStarted(DomainEvent, frozen=True, kw_only=True):
@@ -164,10 +179,13 @@ class GameWon(DomainEvent, frozen=True, kw_only=True):
 
 
 class MatchWon(DomainEvent, frozen=True, kw_only=True):
+    """The match is decided; a match decided early shows the winner at the match length
+    (rule T-FMT-7)."""
+
     winner: Side
     score_a: int
     score_b: int
-    reason: Literal["score", "timeout"] = "score"
+    reason: Literal["score", "timeout", "forfeit"] = "score"
 
 
 class SessionClosed(DomainEvent, frozen=True, kw_only=True):

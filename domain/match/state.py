@@ -52,6 +52,7 @@ from domain.match.events import (
     SessionClosed,
     Side,
     TimeoutClaimed,
+    TournamentPairing,
     TurnPassed,
     other,
 )
@@ -75,6 +76,7 @@ class Match(Aggregate, frozen=True, kw_only=True):
     sealed_seed: str | None
     revealed_seed: str | None = None
     tournament_id: str | None = None
+    pairing: TournamentPairing | None = None
     started_at: datetime
     updated_at: datetime
     score_a: int = 0
@@ -245,6 +247,7 @@ def _started(event: MatchStarted) -> Match:
         seed_commitment=event.seed_commitment,
         sealed_seed=event.sealed_seed,
         tournament_id=event.tournament_id,
+        pairing=event.pairing,
         started_at=event.timestamp,
         updated_at=event.timestamp,
         clock=MatchClock.start(preset, event.match_length),
@@ -372,7 +375,14 @@ def _game_won(state: Match, event: GameWon) -> Match:
 
 
 def _match_won(state: Match, event: MatchWon) -> Match:
-    return replace(state, phase="match_over", winner=event.winner, dice=None)
+    return replace(
+        state,
+        phase="match_over",
+        winner=event.winner,
+        dice=None,
+        score_a=event.score_a,
+        score_b=event.score_b,
+    )
 
 
 def _session_closed(state: Match, event: SessionClosed) -> Match:

@@ -3,7 +3,7 @@ events or an error (rules T-FMT-1..8)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import count
 from uuid import UUID
 
@@ -21,6 +21,7 @@ from domain.tournament import (
     RoundPaired,
     Tournament,
     TournamentCompleted,
+    TournamentEvent,
     TournamentPlan,
     TournamentStarted,
     evolve,
@@ -59,8 +60,8 @@ def started(players: int, **plan: object) -> Tournament:
     return apply(state, start(state, lot_seed=11, now=START, actor=DIRECTOR))
 
 
-def apply(state: Tournament, events: list[object]) -> Tournament:
-    after = fold(evolve, state, events)  # type: ignore[arg-type]
+def apply(state: Tournament, events: Sequence[TournamentEvent]) -> Tournament:
+    after = fold(evolve, state, events)
     assert after is not None
     return after
 
@@ -74,7 +75,7 @@ def paired(state: Tournament, seed: int = 5) -> Tournament:
 
 def report(
     state: Tournament, match_id: UUID, winner: UUID, points: tuple[int, int] | None = None
-) -> list[object]:
+) -> list[TournamentEvent]:
     located = state.table_of(match_id)
     assert located is not None
     table = located[1]
