@@ -18,6 +18,7 @@ from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
 from api.matches import MatchController
 from api.openapi import document_problems
+from api.rounds import TournamentDayController
 from api.seasons import SeasonController
 from api.tournaments import RegistrationController, TournamentController
 from scheduler import start_scheduler
@@ -32,6 +33,7 @@ CONTROLLERS: list[Any] = [
     SeasonController,
     TournamentController,
     RegistrationController,
+    TournamentDayController,
     MatchController,
     AuditController,
 ]

@@ -156,6 +156,8 @@ def unexpected_error(request: Request[Any, Any, Any], error: Exception) -> Respo
 def _jsonable(value: object) -> object:
     if isinstance(value, str | int | float | bool) or value is None:
         return value
+    if isinstance(value, list | tuple):
+        return [_jsonable(item) for item in value]
     return str(value)
 
 

@@ -181,6 +181,18 @@ class Match(msgspec.Struct):
     winner: SideName | None
     seed_commitment: str | None
     updated_at: datetime
+    tournament_id: UUID | None = None
+    round: int | None = None
+    """The tournament round whose pairing started the match."""
+    table: int | None = None
+    stage: Literal["swiss", "semi_final", "final", "third_place"] | None = None
+    player_ids: PlayerIds | None = None
+    """The seated players of a pairing's match (their registrations' tokens play the sides)."""
+
+
+class PlayerIds(msgspec.Struct):
+    a: UUID
+    b: UUID
 
 
 class PlayerTokens(msgspec.Struct):
@@ -288,12 +300,19 @@ class MatchController(Controller):
     async def create(
         self, data: JSONBody[MatchCreate], services: NamedDependency[Services]
     ) -> MatchCreated:
+        player_a, player_b = data.player_a, data.player_b
+        if data.tournament_id is not None:
+            # a match of a running tournament between two of its seated players, by their ids
+            player_a, player_b = await _run(
+                services,
+                partial(services.rounds.check_seated, data.tournament_id, player_a, player_b),
+            )
         created = await _run(
             services,
             partial(
                 services.matches.create,
-                player_a=data.player_a,
-                player_b=data.player_b,
+                player_a=player_a,
+                player_b=player_b,
                 match_length=data.match_length,
                 dice=data.dice,
                 clock=data.clock,
@@ -463,6 +482,7 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
     """The match state; ``at`` is the instant its clocks are read at."""
     phase = state.phase
     dice = state.dice
+    pairing = state.pairing
     return Match(
         id=state.id,
         version=state.version,
@@ -498,6 +518,11 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
         winner=state.winner,
         seed_commitment=state.seed_commitment,
         updated_at=state.updated_at,
+        tournament_id=UUID(state.tournament_id) if state.tournament_id else None,
+        round=pairing.round if pairing else None,
+        table=pairing.table if pairing else None,
+        stage=pairing.stage if pairing else None,  # type: ignore[arg-type]
+        player_ids=PlayerIds(pairing.player_a_id, pairing.player_b_id) if pairing else None,
     )
 
 

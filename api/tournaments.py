@@ -13,15 +13,20 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
 from api.auth import director_only, is_director, require_token
 from api.schemas import DateText
+from domain.clock import ClockPresetName
+from domain.match import DiceMode
 from domain.tournament import (
     DEFAULT_BUY_IN_CENTS,
     DEFAULT_CAPACITY,
     DEFAULT_CLASS,
+    DEFAULT_CLOCK,
+    DEFAULT_DICE,
     DEFAULT_MATCH_LENGTH,
     DEFAULT_MIN_AGE,
     DEFAULT_PAYOUT_PERCENT,
     DEFAULT_POT_SHARE_CENTS,
     DEFAULT_SWISS_ROUNDS,
+    KnockoutLengths,
     RegistrationStatus,
     TournamentPlan,
     TournamentStatus,
@@ -29,7 +34,7 @@ from domain.tournament import (
 from projections.participants import ParticipantRow, RegistrationRow
 from projections.seats import SeatCounts
 from service.bootstrap import Services
-from service.tournaments import Started, TournamentView
+from service.tournaments import TournamentView
 
 TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
 BirthDateText = Annotated[
@@ -41,6 +46,14 @@ BirthDateText = Annotated[
     ),
 ]
 CLUB_VENUE = "Sportverein Raigering e.V., Am Pandurenpark 2, 92224 Amberg"
+
+
+class MatchLengths(msgspec.Struct, forbid_unknown_fields=True):
+    """Match lengths of the knockout stages (rule T-FMT-8)."""
+
+    semi_final: int = DEFAULT_MATCH_LENGTH
+    final: int = DEFAULT_MATCH_LENGTH
+    third_place: int = DEFAULT_MATCH_LENGTH
 
 
 class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -60,6 +73,12 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     waitlist: bool = True
     swiss_rounds: int = DEFAULT_SWISS_ROUNDS
     match_length: int = DEFAULT_MATCH_LENGTH
+    """The Swiss rounds' match length (rule T-FMT-8)."""
+    match_lengths: MatchLengths | None = None
+    """The knockout stages' match lengths; default: ``match_length`` for each."""
+    dice: DiceMode = DEFAULT_DICE
+    """How the tournament's matches roll: ``entered`` (physical dice) or ``server``."""
+    clock: ClockPresetName = DEFAULT_CLOCK
     class_: str = msgspec.field(name="class", default=DEFAULT_CLASS)
     cancellation_weekday: str = "thursday"
     """Cancellation is possible until this weekday before the play date ..."""
@@ -110,27 +129,6 @@ class Tournament(msgspec.Struct):
     the tournament starts."""
     started_at: datetime | None
     completed_at: datetime | None
-
-
-class StandbyRefund(msgspec.Struct):
-    registration_id: UUID
-    refund_cents: int
-    """The buy-in the standby paid at check-in, to be handed back."""
-
-
-class TournamentStart(msgspec.Struct):
-    id: UUID
-    status: TournamentStatus
-    started_at: datetime
-    players: int
-    """Checked-in seat holders, standbys seated at the start included."""
-    pot_cents: int
-    no_shows: list[UUID]
-    """Registrations whose seats were released because they had not checked in."""
-    promoted_standbys: list[UUID]
-    """Standbys (waitlisted, checked in on site) who got a released seat, in waitlist order."""
-    unseated_standbys: list[StandbyRefund]
-    """Standbys left without a seat: still waitlisted, their buy-in is refunded."""
 
 
 class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -272,22 +270,6 @@ def registration_record(row: RegistrationRow) -> RegistrationRecord:
     )
 
 
-def start_response(started: Started) -> TournamentStart:
-    return TournamentStart(
-        id=started.id,
-        status=started.status,
-        started_at=started.started_at,
-        players=started.players,
-        pot_cents=started.pot_cents,
-        no_shows=started.no_shows,
-        promoted_standbys=started.promoted_standbys,
-        unseated_standbys=[
-            StandbyRefund(registration_id=s.registration_id, refund_cents=s.refund_cents)
-            for s in started.unseated_standbys
-        ],
-    )
-
-
 class TournamentController(Controller):
     path = "/api/v1/tournaments"
     tags = ["tournaments"]  # noqa: RUF012
@@ -309,6 +291,15 @@ class TournamentController(Controller):
             match_length=data.match_length,
             class_name=data.class_,
             payout_percent=tuple(data.payout_percent),
+            knockout_lengths=KnockoutLengths(
+                semi_final=data.match_lengths.semi_final,
+                final=data.match_lengths.final,
+                third_place=data.match_lengths.third_place,
+            )
+            if data.match_lengths
+            else None,
+            dice=data.dice,
+            clock=data.clock,
         )
         tournament = services.tournaments.schedule_tournament(
             plan,
@@ -348,18 +339,6 @@ class TournamentController(Controller):
     ) -> list[Participant]:
         rows = services.tournaments.list_participants(tournament_id)
         return [participant_response(row) for row in rows]
-
-    @post(
-        "/{tournament_id:uuid}/start",
-        guards=[director_only],
-        status_code=200,
-        sync_to_thread=True,
-        summary="Start: no-shows are released, standbys seated, the pot is fixed",
-    )
-    def start(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> TournamentStart:
-        return start_response(services.tournaments.start(tournament_id))
 
 
 class RegistrationController(Controller):

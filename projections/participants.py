@@ -18,6 +18,7 @@ from domain.tournament import (
     NoShowReleased,
     PlayerCheckedIn,
     PlayerRegistered,
+    PlayerWithdrew,
     RegistrationCancelled,
     RegistrationChange,
     RegistrationStatus,
@@ -88,7 +89,7 @@ class ParticipantsProjection(Projection):
 
     name = "participants"
     tables = ("participants",)
-    version = 2
+    version = 3
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -121,6 +122,13 @@ class ParticipantsProjection(Projection):
 
     def waitlist_promoted(self, event: WaitlistPromoted, db: sqlite_utils.Database) -> None:
         _set_status(db, event)
+
+    def player_withdrew(self, event: PlayerWithdrew, db: sqlite_utils.Database) -> None:
+        _set_status(db, event)
+        db.execute(
+            "UPDATE participants SET withdrawal_reason = ? WHERE registration_id = ?",
+            [event.reason, str(event.registration_id)],
+        )
 
     def late_withdrawal_recorded(
         self, event: LateWithdrawalRecorded, db: sqlite_utils.Database

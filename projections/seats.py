@@ -12,6 +12,7 @@ from domain.tournament import (
     NoShowReleased,
     PlayerCheckedIn,
     PlayerRegistered,
+    PlayerWithdrew,
     RegistrationCancelled,
     RegistrationChange,
     RegistrationStatus,
@@ -47,7 +48,7 @@ class SeatsProjection(Projection):
 
     name = "seats"
     tables = ("seats", "seat_registrations")
-    version = 2
+    version = 3
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -85,6 +86,10 @@ class SeatsProjection(Projection):
     def late_withdrawal_recorded(
         self, event: LateWithdrawalRecorded, db: sqlite_utils.Database
     ) -> None:
+        _move(db, event)
+
+    def player_withdrew(self, event: PlayerWithdrew, db: sqlite_utils.Database) -> None:
+        # rule T-FMT-5: a player who leaves the running tournament frees the seat
         _move(db, event)
 
     def player_checked_in(self, event: PlayerCheckedIn, db: sqlite_utils.Database) -> None:

@@ -9,10 +9,12 @@ from projections.calendar import CalendarProjection
 from projections.participants import ParticipantsProjection
 from projections.runner import Projection, Views
 from projections.seats import SeatsProjection
+from projections.standings import StandingsProjection
 from service.clock import Clock, MovableClock, SystemClock
 from service.commands import CommandRunner
 from service.matches import MatchService
 from service.persistence import persistence_environment, store_name
+from service.rounds import RoundService
 from service.seasons import SeasonService
 from service.secret import derived_key, load_secret_key
 from service.settings import Settings
@@ -33,6 +35,7 @@ class Services:
     seasons: SeasonService
     tournaments: TournamentService
     matches: MatchService
+    rounds: RoundService
 
     def close(self) -> None:
         self.views.close()
@@ -45,7 +48,12 @@ def build_clock(settings: Settings) -> Clock:
 
 def projections() -> list[Projection]:
     """Every read model the service keeps (one module each in ``projections/``)."""
-    return [CalendarProjection(), SeatsProjection(), ParticipantsProjection()]
+    return [
+        CalendarProjection(),
+        SeatsProjection(),
+        ParticipantsProjection(),
+        StandingsProjection(),
+    ]
 
 
 def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
@@ -61,6 +69,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     zone = ZoneInfo(settings.timezone)
     commands = CommandRunner(store, clock, views)
     seasons = SeasonService(store, views, clock, commands=commands)
+    matches = MatchService(store, clock, derived_key(secret, "dice seeds"), commands=commands)
     return Services(
         settings=settings,
         clock=clock,
@@ -77,5 +86,6 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
             commands=commands,
             seasons=seasons,
         ),
-        matches=MatchService(store, clock, derived_key(secret, "dice seeds"), commands=commands),
+        matches=matches,
+        rounds=RoundService(store, views, zone, matches, commands),
     )

@@ -58,6 +58,9 @@ class Policy:
 
 CONDITIONAL = Policy()
 """Match play: a command decided on a state another command changed first is a 409."""
+MATCH_PLAY = Policy(attempts=5)
+"""Match play: the match's version is pinned by the command (a race on the match is a 409);
+a race lost only on the tournament a match result goes to is decided again."""
 DECIDE_AGAIN = Policy(attempts=40, catch_up_views=True)
 """Registration and the calendar: concurrent commands serialise through the store; the loser
 decides again on the latest version (e.g. whether a seat is still free)."""

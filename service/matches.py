@@ -14,12 +14,13 @@ import hmac
 import logging
 import secrets
 import uuid
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
+from typing import Any, cast
 from uuid import UUID
 
-from domain import match
+from domain import match, tournament
 from domain.dice import SEED_BYTES, roll_from_seed, seed_commitment, verify_rolls
 from domain.errors import ConflictError, ForbiddenError, InvalidInputError
 from domain.events import DIRECTOR, DomainEvent
@@ -27,7 +28,7 @@ from domain.mat import format_mat
 from domain.match import Match, Side
 from domain.tokens import token_hash, token_matches
 from service.clock import Clock
-from service.commands import CONDITIONAL, CommandRunner
+from service.commands import CONDITIONAL, MATCH_PLAY, CommandRunner, Decision
 from service.store import Change, EventStore, StaleVersionError, UnknownAggregateError
 
 _SEAL_CONTEXT = b"bgtd-seed-seal-v1"
@@ -62,6 +63,32 @@ class MatchCreated:
     match: Match
     tokens: dict[str, str]
     """Each side's player token, shown once: the events keep only their hashes."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTerms:
+    """What a new match is played under, and who plays it."""
+
+    player_a: str
+    player_b: str
+    match_length: int
+    dice: str = "entered"
+    clock: str = "none"
+    rules_preset: str = "tournament"
+    jacoby: bool = False
+    beavers: bool = False
+    tournament_id: str | None = None
+    pairing: match.TournamentPairing | None = None
+    token_hashes: Mapping[str, str] = field(default_factory=dict)
+    """A side that plays with a token it has already (its registration's) gets no new one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """A new match's first events (given the instant) and the new player tokens, shown once."""
+
+    events: Callable[[datetime], list[DomainEvent]]
+    tokens: dict[str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,43 +146,61 @@ class MatchService:
         actor: str = DIRECTOR,
     ) -> MatchCreated:
         """A new match. ``token_hashes`` lets a side play with a token it already has (the
-        player token of its registration, for matches created by a pairing); the other sides
-        get a new token, returned once."""
-        match_id = uuid.uuid4()
-        known = token_hashes or {}
-        tokens: dict[str, str] = {
-            side: secrets.token_urlsafe(24) for side in match.SIDES if side not in known
-        }
-        hashes = {side: token_hash(token) for side, token in tokens.items()} | known
-        commitment = sealed = None
-        if dice == "server":
-            seed = secrets.token_bytes(SEED_BYTES)
-            commitment, sealed = seed_commitment(seed), seal_seed(self._dice_key, match_id, seed)
-
-        state = self._commands.create(
-            match.evolve,
-            lambda now: match.start_match(
-                match_id,
-                now,
+        player token of its registration); the other sides get a new token, returned once."""
+        opening = self.opening(
+            uuid.uuid4(),
+            MatchTerms(
                 player_a=player_a,
                 player_b=player_b,
                 match_length=match_length,
-                dice_mode=dice,
+                dice=dice,
                 clock=clock,
-                rules=rules_preset,
+                rules_preset=rules_preset,
                 jacoby=jacoby,
                 beavers=beavers,
+                tournament_id=tournament_id,
+                token_hashes=token_hashes or {},
+            ),
+            actor=actor,
+        )
+        state = self._commands.create(match.evolve, opening.events, CONDITIONAL)
+        return MatchCreated(match=state, tokens=opening.tokens)
+
+    def opening(self, match_id: UUID, terms: MatchTerms, *, actor: str) -> Opening:
+        """The events that start a match, to be saved by the caller (a pairing saves its
+        matches with its round): server dice get their sealed seed here (rule G-DICE-1)."""
+        known = terms.token_hashes
+        tokens: dict[str, str] = {
+            side: secrets.token_urlsafe(24) for side in match.SIDES if side not in known
+        }
+        hashes = {side: token_hash(token) for side, token in tokens.items()} | dict(known)
+        commitment = sealed = None
+        if terms.dice == "server":
+            seed = secrets.token_bytes(SEED_BYTES)
+            commitment, sealed = seed_commitment(seed), seal_seed(self._dice_key, match_id, seed)
+
+        def events(now: datetime) -> list[DomainEvent]:
+            return match.start_match(
+                match_id,
+                now,
+                player_a=terms.player_a,
+                player_b=terms.player_b,
+                match_length=terms.match_length,
+                dice_mode=terms.dice,
+                clock=terms.clock,
+                rules=terms.rules_preset,
+                jacoby=terms.jacoby,
+                beavers=terms.beavers,
                 token_hash_a=hashes["a"],
                 token_hash_b=hashes["b"],
                 seed_commitment=commitment,
                 sealed_seed=sealed,
-                tournament_id=tournament_id,
+                tournament_id=terms.tournament_id,
+                pairing=terms.pairing,
                 actor=actor,
-            ),
-            CONDITIONAL,
-        )
+            )
 
-        return MatchCreated(match=state, tokens=tokens)
+        return Opening(events=events, tokens=tokens)
 
     def get(self, match_id: UUID, version: int | None = None) -> Match:
         """The match now, or as it was right after event ``version`` (audit replay)."""
@@ -332,21 +377,55 @@ class MatchService:
         A command that lost a race for the same version raises ``StaleVersionError`` (409).
         """
 
-        def attempt(now: datetime) -> Change[Match]:
+        pinned: list[int] = []
+
+        def attempt(now: datetime) -> Decision:
             state = self._load(match_id)
             if expected_version is not None and expected_version != state.version:
                 raise StaleVersionError(
                     f"the match is at version {state.version}, not {expected_version} (If-Match)"
                 )
+            if pinned and pinned[0] != state.version:
+                raise StaleVersionError("the match was changed by another command; reload")
+            pinned.append(state.version)
             side, actor = self._authorise(state, caller, side_optional)
             change = Change.of(match.evolve, state, decide(state, side, actor, now))
             new = change.state
             if new.is_over and new.dice_mode == "server" and new.revealed_seed is None:
                 reveal = match.reveal_seed(new, self._seed(new), now, actor=actor)
                 change = change.then(match.evolve, reveal)
-            return change
+            if new.is_over and not state.is_over and new.pairing is not None:
+                return Decision.of(change, *self._tournament_result(new, now, actor))
+            return Decision.of(change)
 
-        return self._commands.run(attempt, CONDITIONAL).state
+        decision = self._commands.run(attempt, MATCH_PLAY)
+        return cast(Match, decision.changes[0].state)
+
+    def _tournament_result(self, state: Match, now: datetime, actor: str) -> list[Change[Any]]:
+        """The result of a pairing's match, recorded in its tournament in the same transaction:
+        exactly once, never lost (a result the tournament has already records nothing)."""
+        assert state.pairing is not None
+        assert state.tournament_id is not None
+        tournament_id = UUID(state.tournament_id)
+        held = self._store.load_as(
+            tournament_id,
+            tournament.evolve,
+            tournament.Tournament,
+            lambda: tournament.TournamentNotFoundError(f"no tournament with id {tournament_id}"),
+        )
+        pairing = state.pairing
+        events = tournament.record_result(
+            held,
+            result_id=uuid.uuid4(),
+            match_id=state.id,
+            winner=pairing.player_a_id if state.winner == "a" else pairing.player_b_id,
+            points_a=state.score_a,
+            points_b=state.score_b,
+            source="match",
+            now=now,
+            actor=actor,
+        )
+        return [Change.of(tournament.evolve, held, events)] if events else []
 
     def _load(self, match_id: UUID, version: int | None = None) -> Match:
         """The match, or a 404 when the id is unknown or names another aggregate."""

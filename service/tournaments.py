@@ -1,4 +1,4 @@
-"""Use cases of tournaments: schedule, register, cancel, check in, start; the calendar views."""
+"""Use cases of tournaments: schedule, register, cancel, check in; the calendar views."""
 
 from __future__ import annotations
 
@@ -110,26 +110,8 @@ class CheckedIn:
     pot_cents: int
 
 
-@dataclass(frozen=True, slots=True)
-class StandbyRefund:
-    registration_id: UUID
-    refund_cents: int
-
-
-@dataclass(frozen=True, slots=True)
-class Started:
-    id: UUID
-    status: TournamentStatus
-    started_at: datetime
-    players: int
-    pot_cents: int
-    no_shows: list[UUID]
-    promoted_standbys: list[UUID]
-    unseated_standbys: list[StandbyRefund]
-
-
 class TournamentService:
-    """The calendar of tournaments, registration, cancellation, check-in and the start."""
+    """The calendar of tournaments, registration, cancellation and check-in."""
 
     def __init__(
         self,
@@ -353,36 +335,6 @@ class TournamentService:
             standbys=len(state.with_status("standby")),
             # rule T-BUYIN-1: the pot counts seated players; a standby's buy-in is held apart
             pot_cents=checked_in * state.pot_share_cents,
-        )
-
-    def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Started:
-        """Play begins (rules T-CHECKIN-2, T-REG-3, T-BUYIN-1).
-
-        No-shows are released, standbys seated, the pot fixed; standbys left without a seat
-        are listed with the refund of their buy-in.
-        """
-        change = self._execute(
-            tournament_id, lambda state, now: tournaments.start(state, now=now, actor=actor)
-        )
-        state, events = change.state, change.events
-        assert state.started_at is not None
-        return Started(
-            id=tournament_id,
-            status=state.status(self._clock.now()),
-            started_at=state.started_at.astimezone(self._zone),
-            players=state.players,
-            pot_cents=state.pot_cents,
-            no_shows=[
-                e.registration_id for e in events if isinstance(e, tournaments.NoShowReleased)
-            ],
-            promoted_standbys=[
-                e.registration_id for e in events if isinstance(e, tournaments.WaitlistPromoted)
-            ],
-            unseated_standbys=[
-                StandbyRefund(registration_id=e.registration_id, refund_cents=e.refund_cents)
-                for e in events
-                if isinstance(e, tournaments.StandbyNotSeated)
-            ],
         )
 
     # Plumbing -------------------------------------------------------------------------------

@@ -412,13 +412,19 @@ def claim_timeout(
 def forfeit(
     state: Match, winner: Side, now: datetime, *, actor: str | None = None
 ) -> list[DomainEvent]:
-    """The opponent of ``winner`` left the tournament (rule T-FMT-5): the match is decided now,
-    at the match length for ``winner`` (rule T-FMT-7)."""
+    """The opponent of ``winner`` left the tournament (rule T-FMT-5): the match is decided now.
+
+    rule T-FMT-7: a begun match is won at the match length, the loser keeping their points;
+    one that never began is unplayed and stays at 0-0.
+    """
     _require_playing(state)
     if state.is_money_session:
         raise ConflictError("a money session is closed, not forfeited")
     batch = EventBatch[DomainEvent].after(state, now, actor)
-    _decide_early(state, batch, winner, "forfeit")
+    if state.has_begun:
+        _decide_early(state, batch, winner, "forfeit")
+    else:
+        batch.add(MatchWon, winner=winner, score_a=0, score_b=0, reason="forfeit")
     return batch.events
 
 

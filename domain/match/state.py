@@ -111,6 +111,11 @@ class Match(Aggregate, frozen=True, kw_only=True):
         return self.phase == "match_over"
 
     @property
+    def has_begun(self) -> bool:
+        """A die was cast: the first game's opening roll is behind it."""
+        return self.game > 1 or self.phase != "opening"
+
+    @property
     def is_money_session(self) -> bool:
         return self.match_length == 0
 

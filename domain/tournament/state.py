@@ -60,6 +60,7 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
 
     number: int
     stage: RoundStage
+    seed: int
     tables: tuple[PairedTable, ...]
 
 
@@ -264,7 +265,9 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 field=event.field or tuple(r.player_id for r in state.with_status("checked_in")),
             )
         case RoundPaired():
-            paired = Round(number=event.round, stage=event.stage, tables=event.tables)
+            paired = Round(
+                number=event.round, stage=event.stage, seed=event.seed, tables=event.tables
+            )
             return msgspec.structs.replace(state, version=version, rounds=(*state.rounds, paired))
         case ResultRecorded():
             result = Result(

@@ -531,15 +531,6 @@ def test_a_tournament_id_is_a_uuid_or_the_match_is_refused(
     assert len(response.text) < 500
 
 
-def test_a_match_records_the_uuid_of_its_tournament(client: Client) -> None:
-    tournament_id = "0b4e7a52-4f43-4b55-9c53-5f0c2a1f3e9d"
-
-    created = create(client, tournament_id=tournament_id.upper())
-
-    events = client.get(f"/api/v1/matches/{created['id']}/events").json()
-    assert events[0]["data"]["tournament_id"] == tournament_id
-
-
 def test_bad_match_settings_are_422(client: Client) -> None:
     for body in [
         {"player_a": "a", "player_b": "b", "match_length": 7, "jacoby": True},

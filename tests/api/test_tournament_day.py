@@ -28,6 +28,7 @@ class Day:
     id: str
     players: dict[str, dict[str, Any]]
     """Each registration's answer by player id (its ``player_token`` acts for the player)."""
+    swiss_rounds: int = 0
     rounds: list[dict[str, Any]] = field(default_factory=list)
 
     def url(self, path: str = "") -> str:
@@ -58,6 +59,7 @@ def start_tournament(client: Client, clock: MovableClock, players: int, **terms:
     first = response.json()["round"]
     assert first["round"] == 1
     day.rounds.append(first)
+    day.swiss_rounds = response.json()["swiss_rounds"]
     return day
 
 
@@ -162,9 +164,9 @@ def check_order(rows: list[dict[str, Any]]) -> None:
 
 def run_day(client: Client, clock: MovableClock, players: int) -> Day:
     day = start_tournament(client, clock, players)
-    tournament = client.get(day.url()).json()
-    swiss_rounds = tournament["swiss_rounds_played"]
-    before = standings(client, day)
+    swiss_rounds = day.swiss_rounds
+    # before round 1 nobody has won (the standings already count round 1's bye)
+    before = [{**row, "wins": 0} for row in standings(client, day)]
     check_swiss_round(day, day.rounds[0], before)
     first_table = next(t for t in day.rounds[0]["pairings"] if t["player_b"])
     play_through_api(client, day, first_table, winner="b")
@@ -379,8 +381,12 @@ def test_ad_hoc_matches_of_a_tournament_need_it_running_and_its_seated_players(
 ) -> None:
     day = start_tournament(client, clock, 4)
     a, b = list(day.players)[:2]
-    body = {"player_a": a, "player_b": b, "match_length": 3, "tournament_id": day.id}
-    assert client.post("/api/v1/matches", json=body, headers=DIRECTOR).status_code == 201
+    body = {"player_a": a, "player_b": b, "match_length": 3, "tournament_id": day.id.upper()}
+    created = client.post("/api/v1/matches", json=body, headers=DIRECTOR)
+    assert created.status_code == 201, created.text
+    events = client.get(f"/api/v1/matches/{created.json()['id']}/events").json()
+    assert events[0]["data"]["tournament_id"] == day.id
+    assert created.json()["match"]["players"] == {"a": "Vorname1 N.", "b": "Vorname2 N."}
     unknown = {**body, "tournament_id": "00000000-0000-4000-8000-000000000000"}
     assert client.post("/api/v1/matches", json=unknown, headers=DIRECTOR).status_code == 404
     stranger = {**body, "player_b": "Somebody Else"}

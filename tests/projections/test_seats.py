@@ -80,7 +80,7 @@ def play_a_tournament(services: Services) -> UUID:
         tournaments.check_in(
             tournament, receipt.registration_id, id_document_seen=True, buy_in_paid_cents=10000
         )
-    tournaments.start(tournament)
+    services.rounds.start(tournament)
     return tournament
 
 

@@ -62,7 +62,7 @@ def play_with_standbys(services: Services) -> tuple[UUID, list[UUID]]:
             player_token=receipts[number - 1].player_token,
             by_director=False,
         )
-    tournaments.start(tournament)
+    services.rounds.start(tournament)
     return tournament, ids
 
 

@@ -1,0 +1,559 @@
+"""Use cases of the tournament day: the start with round 1, rounds, results, withdrawals, and
+the standings, matches, places and prizes that follow from them (rules T-FMT-1..8, T-BUYIN-1).
+
+A round and the matches of its tables are saved in one transaction: a table never lacks its
+match, and a match never exists without its table.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+from zoneinfo import ZoneInfo
+
+from domain import match, tournament
+from domain.errors import ConflictError, InvalidInputError
+from domain.events import DIRECTOR
+from domain.match import Match, TournamentPairing
+from domain.standings import Standing
+from domain.tournament import Round, Tournament, TournamentNotFoundError, TournamentStatus
+from domain.tournament.rounds import MatchScore
+from projections import standings as day
+from projections.runner import Views
+from service.commands import DECIDE_AGAIN, CommandRunner, Decision
+from service.matches import MatchService, MatchTerms
+from service.store import Change, EventStore
+
+SEED_BITS = 63
+"""A round's lot and the standings' lot are drawn from this many random bits."""
+
+
+class PlacesNotFinalError(ConflictError):
+    """Places are fixed when the tournament is completed (rule T-FMT-8)."""
+
+    type_slug = "places-not-final"
+
+
+class NotATournamentMatchError(InvalidInputError):
+    """A match given with a tournament must be between two of its seated players."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    table: int
+    stage: str
+    player_a: UUID
+    player_b: UUID | None
+    player_a_name: str
+    player_b_name: str | None
+    match_id: UUID | None
+    match_length: int
+    reason: str
+    explanation: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    round: int
+    stage: Literal["swiss", "knockout"]
+    seed: int
+    pairings: list[TableView]
+
+
+@dataclass(frozen=True, slots=True)
+class StandbyRefund:
+    registration_id: UUID
+    refund_cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    id: UUID
+    status: TournamentStatus
+    started_at: datetime
+    players: int
+    pot_cents: int
+    no_shows: list[UUID]
+    promoted_standbys: list[UUID]
+    unseated_standbys: list[StandbyRefund]
+    swiss_rounds: int
+    round: RoundView
+
+
+@dataclass(frozen=True, slots=True)
+class StandingChange:
+    player_id: UUID
+    rank_before: int
+    rank_after: int
+    wins_before: int
+    wins_after: int
+    points_before: int
+    points_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    result_id: UUID
+    match_id: UUID
+    winner: UUID
+    points_a: int
+    points_b: int
+    corrects: UUID | None
+    tournament_status: TournamentStatus
+    standings_changed: list[StandingChange]
+    rounds_paired_since: list[int]
+    """rule T-FMT-6: rounds paired after the corrected match's round, which stay as paired."""
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawn:
+    player_id: UUID
+    left_early: bool
+    forfeits: list[UUID]
+
+
+@dataclass(frozen=True, slots=True)
+class StandingView:
+    rank: int
+    player_id: UUID
+    display_name: str
+    wins: int
+    points: int
+    buchholz: int
+    head_to_head: int
+    lot: int
+    matches: int
+    byes: int
+    withdrawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentMatch:
+    match_id: UUID
+    round: int
+    table: int
+    stage: str
+    player_a: UUID
+    player_b: UUID
+    status: Literal["pending", "playing", "decided"]
+    score_a: int
+    score_b: int
+    winner: UUID | None
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    place: int
+    player_id: UUID
+    display_name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    place: int
+    player_id: UUID | None
+    """None until the tournament is completed and its places are fixed."""
+    amount_cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class Prizes:
+    pot_cents: int
+    payout_percent: list[int]
+    payouts: list[Payout]
+    unpaid_cents: int
+
+
+class RoundService:
+    """The tournament day: its start, rounds and results, and the views that follow them."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        views: Views,
+        zone: ZoneInfo,
+        matches: MatchService,
+        commands: CommandRunner,
+    ) -> None:
+        self._store = store
+        self._views = views
+        self._zone = zone
+        self._matches = matches
+        self._commands = commands
+
+    # Commands ---------------------------------------------------------------------------------
+
+    def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Started:
+        """Play begins and round 1 is paired, in one transaction (rules T-CHECKIN-2, T-REG-3,
+        T-BUYIN-1, T-FMT-2): no-shows released, standbys seated, the pot fixed."""
+
+        def attempt(now: datetime) -> Decision:
+            held = self._load(tournament_id)
+            started = Change.of(
+                tournament.evolve,
+                held,
+                tournament.start(held, lot_seed=_seed(), now=now, actor=actor),
+            )
+            return self._paired(started, now, actor)
+
+        decision = self._commands.run(attempt, DECIDE_AGAIN)
+        change = decision.changes[0]
+        state: Tournament = change.state
+        events = change.events
+        assert state.started_at is not None
+        return Started(
+            id=tournament_id,
+            status=state.status(state.started_at),
+            started_at=state.started_at.astimezone(self._zone),
+            players=state.players,
+            pot_cents=state.pot_cents,
+            no_shows=[
+                e.registration_id for e in events if isinstance(e, tournament.NoShowReleased)
+            ],
+            promoted_standbys=[
+                e.registration_id for e in events if isinstance(e, tournament.WaitlistPromoted)
+            ],
+            unseated_standbys=[
+                StandbyRefund(registration_id=e.registration_id, refund_cents=e.refund_cents)
+                for e in events
+                if isinstance(e, tournament.StandbyNotSeated)
+            ],
+            swiss_rounds=state.swiss_rounds,
+            round=self._round_view(tournament_id, state.rounds[-1]),
+        )
+
+    def pair_round(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> RoundView:
+        """The next round once every result of the last is in (Swiss, then the knockout)."""
+
+        def attempt(now: datetime) -> Decision:
+            held = self._load(tournament_id)
+            return self._paired(Change.of(tournament.evolve, held, ()), now, actor)
+
+        state: Tournament = self._commands.run(attempt, DECIDE_AGAIN).changes[0].state
+        return self._round_view(tournament_id, state.rounds[-1])
+
+    def record_result(
+        self,
+        tournament_id: UUID,
+        *,
+        match_id: UUID,
+        winner: UUID,
+        points_a: int,
+        points_b: int,
+        corrects: UUID | None = None,
+        reason: str = "",
+        actor: str = DIRECTOR,
+    ) -> Recorded:
+        """A result reported by the director, or a correction naming the result it replaces
+        (rule T-FMT-6): the answer lists the standings it moved and the rounds paired since."""
+        result_id = uuid.uuid4()
+        change = self._commands.update(
+            lambda: self._load(tournament_id),
+            tournament.evolve,
+            lambda state, now: tournament.record_result(
+                state,
+                result_id=result_id,
+                match_id=match_id,
+                winner=winner,
+                points_a=points_a,
+                points_b=points_b,
+                source="director",
+                corrects=corrects,
+                reason=reason,
+                now=now,
+                actor=actor,
+            ),
+            DECIDE_AGAIN,
+        )
+        before, after = change.before, change.state
+        assert before is not None
+        located = after.table_of(match_id)
+        assert located is not None
+        return Recorded(
+            result_id=result_id,
+            match_id=match_id,
+            winner=winner,
+            points_a=points_a,
+            points_b=points_b,
+            corrects=corrects,
+            tournament_status=after.status(change.events[-1].timestamp),
+            standings_changed=_standing_changes(
+                tournament.swiss_standings(before), tournament.swiss_standings(after)
+            ),
+            rounds_paired_since=[
+                paired.number for paired in after.rounds if paired.number > located[0].number
+            ]
+            if corrects
+            else [],
+        )
+
+    def withdraw(
+        self, tournament_id: UUID, *, player_id: UUID, reason: str, left_early: bool, actor: str
+    ) -> Withdrawn:
+        """rule T-FMT-5: the player is not paired again; each open match of theirs is forfeited
+        to the opponent, in the tournament and in the match itself (rule T-FMT-7)."""
+
+        def attempt(now: datetime) -> Decision:
+            held = self._load(tournament_id)
+            open_matches = {
+                table.match_id: self._matches.get(table.match_id)
+                for paired in held.rounds
+                for table in held.open_tables(paired)
+                if table.match_id is not None and player_id in (table.player_a, table.player_b)
+            }
+            unfinished = {
+                match_id: MatchScore(state.score_a, state.score_b) if state.has_begun else None
+                for match_id, state in open_matches.items()
+            }
+            withdrawn = Change.of(
+                tournament.evolve,
+                held,
+                tournament.withdraw(
+                    held,
+                    player_id=player_id,
+                    reason=reason,
+                    left_early=left_early,
+                    unfinished=unfinished,
+                    new_result_id=uuid.uuid4,
+                    now=now,
+                    actor=actor,
+                ),
+            )
+            forfeited = [
+                Change.of(
+                    match.evolve,
+                    state,
+                    match.forfeit(state, _opponent_side(state, player_id), now, actor=actor),
+                )
+                for state in open_matches.values()
+                if not state.is_over
+            ]
+            return Decision.of(withdrawn, *forfeited)
+
+        decision = self._commands.run(attempt, DECIDE_AGAIN)
+        return Withdrawn(
+            player_id=player_id,
+            left_early=left_early,
+            forfeits=[
+                e.match_id
+                for e in decision.changes[0].events
+                if isinstance(e, tournament.ResultRecorded)
+            ],
+        )
+
+    def check_seated(self, tournament_id: UUID, player_a: str, player_b: str) -> tuple[str, str]:
+        """An ad hoc match of a running tournament is played by two of its seated players: their
+        ids in, their display names out."""
+        held = self._load(tournament_id)
+        if held.started_at is None or held.completed_at is not None:
+            raise tournament.TournamentStateError("the tournament is not running")
+        names = self._names(tournament_id)
+        active = {str(player) for player in held.active_players()}
+        for field_name, player in (("player_a", player_a), ("player_b", player_b)):
+            if player not in active:
+                raise NotATournamentMatchError(
+                    field_name, "give the player id of a player seated in the tournament"
+                )
+        if player_a == player_b:
+            raise NotATournamentMatchError("player_b", "a player cannot play themselves")
+        return names[player_a], names[player_b]
+
+    # Queries ----------------------------------------------------------------------------------
+
+    def get_round(self, tournament_id: UUID, number: int) -> RoundView:
+        held = self._load(tournament_id)
+        for paired in held.rounds:
+            if paired.number == number:
+                return self._round_view(tournament_id, paired)
+        raise tournament.RoundNotFoundError(f"tournament {tournament_id} has no round {number}")
+
+    def list_standings(self, tournament_id: UUID) -> list[StandingView]:
+        """rule T-FMT-3: wins, points, Buchholz, head-to-head, lot; from the standings view."""
+        self._load(tournament_id)
+        self._views.catch_up()
+        with self._views.reading() as db:
+            rows = day.list_standings(db, str(tournament_id))
+        return [
+            StandingView(
+                rank=row["rank"],
+                player_id=UUID(row["player_id"]),
+                display_name=row["display_name"],
+                wins=row["wins"],
+                points=row["points"],
+                buchholz=row["buchholz"],
+                head_to_head=row["head_to_head"],
+                lot=row["lot"],
+                matches=row["matches"],
+                byes=row["byes"],
+                withdrawn=bool(row["withdrawn"]),
+            )
+            for row in rows
+        ]
+
+    def list_matches(self, tournament_id: UUID) -> list[TournamentMatch]:
+        """Every pairing's match with its status, score and winner."""
+        self._load(tournament_id)
+        self._views.catch_up()
+        with self._views.reading() as db:
+            rows = day.list_tables(db, str(tournament_id))
+        return [
+            TournamentMatch(
+                match_id=UUID(row["match_id"]),
+                round=row["round"],
+                table=row["table_number"],
+                stage=row["stage"],
+                player_a=UUID(row["player_a"]),
+                player_b=UUID(row["player_b"]),
+                status=row["status"],
+                score_a=row["score_a"],
+                score_b=row["score_b"],
+                winner=UUID(row["winner"]) if row["winner"] else None,
+            )
+            for row in rows
+            if row["match_id"] is not None
+        ]
+
+    def list_places(self, tournament_id: UUID) -> list[Place]:
+        """rule T-FMT-4: 1-4 from the knockout, 5.. from the Swiss standings, once completed."""
+        held = self._load(tournament_id)
+        if held.completed_at is None:
+            raise PlacesNotFinalError("places are fixed when the tournament is completed")
+        names = self._names(tournament_id)
+        return [
+            Place(place=number, player_id=player, display_name=names.get(str(player), ""))
+            for number, player in enumerate(tournament.places(held), start=1)
+        ]
+
+    def get_prizes(self, tournament_id: UUID) -> Prizes:
+        """rule T-BUYIN-1: the pot and its split; who gets each share once places are fixed."""
+        held = self._load(tournament_id)
+        split = tournament.prizes(held) if held.completed_at else None
+        shares = list(held.payout_percent)
+        if split is None:
+            amounts = [held.pot_cents * share // 100 for share in shares]
+            if amounts and sum(shares) == 100:
+                amounts[0] += held.pot_cents - sum(amounts)
+            payouts = [
+                Payout(place=number, player_id=None, amount_cents=amount)
+                for number, amount in enumerate(amounts, start=1)
+            ]
+            return Prizes(held.pot_cents, shares, payouts, held.pot_cents - sum(amounts))
+        return Prizes(
+            pot_cents=held.pot_cents,
+            payout_percent=shares,
+            payouts=[Payout(p.place, p.player_id, p.amount_cents) for p in split.payouts],
+            unpaid_cents=split.unpaid_cents,
+        )
+
+    # Plumbing ---------------------------------------------------------------------------------
+
+    def _paired(self, change: Change[Tournament], now: datetime, actor: str) -> Decision:
+        """``change`` followed by the next round, with a match started at each of its tables."""
+        state = change.state
+        change = change.then(
+            tournament.evolve,
+            tournament.pair_next_round(
+                state, seed=_seed(), new_match_id=uuid.uuid4, now=now, actor=actor
+            ),
+        )
+        state = change.state
+        paired = state.rounds[-1]
+        names = self._names(state.id)
+        registrations = {r.player_id: r for r in state.registrations if r.status == "checked_in"}
+        openings: list[Change[Any]] = []
+        for table in paired.tables:
+            if table.match_id is None or table.player_b is None:
+                continue
+            terms = MatchTerms(
+                player_a=names[str(table.player_a)],
+                player_b=names[str(table.player_b)],
+                match_length=table.match_length,
+                dice=state.dice,
+                clock=state.clock,
+                tournament_id=str(state.id),
+                pairing=TournamentPairing(
+                    round=paired.number,
+                    table=table.table,
+                    stage=table.stage,
+                    player_a_id=table.player_a,
+                    player_b_id=table.player_b,
+                ),
+                # the registration's player token plays the player's side (and nothing else)
+                token_hashes={
+                    "a": registrations[table.player_a].token_hash,
+                    "b": registrations[table.player_b].token_hash,
+                },
+            )
+            opening = self._matches.opening(table.match_id, terms, actor=actor)
+            openings.append(Change.of(match.evolve, None, opening.events(now)))
+        return Decision.of(change, *openings)
+
+    def _round_view(self, tournament_id: UUID, paired: Round) -> RoundView:
+        names = self._names(tournament_id)
+        return RoundView(
+            round=paired.number,
+            stage=paired.stage,
+            seed=paired.seed,
+            pairings=[
+                TableView(
+                    table=table.table,
+                    stage=table.stage,
+                    player_a=table.player_a,
+                    player_b=table.player_b,
+                    player_a_name=names.get(str(table.player_a), ""),
+                    player_b_name=names.get(str(table.player_b)) if table.player_b else None,
+                    match_id=table.match_id,
+                    match_length=table.match_length,
+                    reason=table.reason,
+                    explanation=table.explanation,
+                )
+                for table in paired.tables
+            ],
+        )
+
+    def _names(self, tournament_id: UUID) -> dict[str, str]:
+        """Display names ("Anna M.") of the tournament's players, by player id."""
+        self._views.catch_up()
+        with self._views.reading() as db:
+            return day.display_names(db, str(tournament_id))
+
+    def _load(self, tournament_id: UUID) -> Tournament:
+        return self._store.load_as(
+            tournament_id,
+            tournament.evolve,
+            Tournament,
+            lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
+        )
+
+
+def _seed() -> int:
+    return secrets.randbits(SEED_BITS)
+
+
+def _opponent_side(state: Match, player_id: UUID) -> match.Side:
+    assert state.pairing is not None
+    return "b" if state.pairing.player_a_id == player_id else "a"
+
+
+def _standing_changes(before: list[Standing], after: list[Standing]) -> list[StandingChange]:
+    earlier = {standing.player_id: standing for standing in before}
+    changed = []
+    for now in after:
+        then = earlier[now.player_id]
+        if (then.rank, then.wins, then.points) != (now.rank, now.wins, now.points):
+            changed.append(
+                StandingChange(
+                    player_id=now.player_id,
+                    rank_before=then.rank,
+                    rank_after=now.rank,
+                    wins_before=then.wins,
+                    wins_after=now.wins,
+                    points_before=then.points,
+                    points_after=now.points,
+                )
+            )
+    return changed
