@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import importlib
 
-BENCHMARKS = ["bench.rules", "bench.analysis", "bench.pairing", "bench.matches"]
+BENCHMARKS = [
+    "bench.rules",
+    "bench.analysis",
+    "bench.pairing",
+    "bench.standings",
+    "bench.matches",
+]
 
 
 def main() -> None:
