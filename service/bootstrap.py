@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from projections.calendar import CalendarProjection
 from projections.participants import ParticipantsProjection
+from projections.ranking import RankingProjection
 from projections.runner import Projection, Views
 from projections.seats import SeatsProjection
 from service.clock import Clock, MovableClock, SystemClock
@@ -45,7 +46,12 @@ def build_clock(settings: Settings) -> Clock:
 
 def projections() -> list[Projection]:
     """Every read model the service keeps (one module each in ``projections/``)."""
-    return [CalendarProjection(), SeatsProjection(), ParticipantsProjection()]
+    return [
+        CalendarProjection(),
+        SeatsProjection(),
+        ParticipantsProjection(),
+        RankingProjection(),
+    ]
 
 
 def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:

@@ -26,8 +26,6 @@ NOT_YET_BUILT = {
     ("GET", "/api/v1/tournaments/{}/matches"),
     ("GET", "/api/v1/tournaments/{}/places"),
     # issue 9: season ranking, penalties, breaks and conduct
-    ("GET", "/api/v1/seasons/{}/ranking"),
-    ("GET", "/api/v1/seasons/{}/ranking/{}"),
     ("POST", "/api/v1/tournaments/{}/penalties"),
     ("GET", "/api/v1/tournaments/{}/breaks"),
     ("POST", "/api/v1/tournaments/{}/exclusions"),
