@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any, Literal
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
 from api.schemas import DateText
+from api.tabular import CsvTableOperation, csv_response, wants_csv
+from domain.ranking import EntryKind
 from domain.season import PeriodInput, PeriodKind
 from projections.calendar import SeasonRow
+from projections.ranking import PlayerRanking, SeasonRankingRow
 from service.bootstrap import Services
 
 
@@ -61,6 +65,99 @@ def season_response(row: SeasonRow) -> Season:
     )
 
 
+class RankingRow(msgspec.Struct):
+    """One player's line of the season ranking (rules R-ATT-1..2, R-MATCH-1, R-TIE-1)."""
+
+    rank: int
+    """Shared by full ties (1, 2, 2, 4)."""
+    player_id: UUID
+    display_name: str
+    points: int
+    """``attendance_points + match_points``, or 0 when the season's points were revoked."""
+    attendance_points: int
+    match_points: int
+    tournament_wins: int
+    tournaments_played: int
+    season_revoked: bool
+
+
+RANKING_COLUMNS = (
+    "rank",
+    "player_id",
+    "display_name",
+    "points",
+    "attendance_points",
+    "match_points",
+    "tournament_wins",
+    "tournaments_played",
+    "season_revoked",
+)
+
+
+class RankingEntry(msgspec.Struct):
+    """What gave or took points: attendance, its revocation, a match, a tournament won..."""
+
+    kind: EntryKind
+    points: int
+    """Signed: a revocation takes points back."""
+    rule: str
+    tournament_id: UUID | None
+    """None for the season's revocation, which concerns no single tournament."""
+    tournament_name: str
+    match_id: UUID | None
+    """None for a bye (no match was played) and for entries about a whole tournament."""
+    round: int | None
+    stage: Literal["swiss", "semi_final", "final", "third_place"] | None
+
+
+class RankingExplained(RankingRow):
+    """One row and the entries, tournament by tournament, that add up to its points."""
+
+    entries: list[RankingEntry]
+
+
+def ranking_row(row: SeasonRankingRow) -> RankingRow:
+    return RankingRow(
+        rank=row.rank,
+        player_id=row.player_id,
+        display_name=row.display_name,
+        points=row.points,
+        attendance_points=row.attendance_points,
+        match_points=row.match_points,
+        tournament_wins=row.tournament_wins,
+        tournaments_played=row.tournaments_played,
+        season_revoked=row.season_revoked,
+    )
+
+
+def ranking_explained(found: PlayerRanking) -> RankingExplained:
+    row = found.row
+    return RankingExplained(
+        rank=row.rank,
+        player_id=row.player_id,
+        display_name=row.display_name,
+        points=row.points,
+        attendance_points=row.attendance_points,
+        match_points=row.match_points,
+        tournament_wins=row.tournament_wins,
+        tournaments_played=row.tournaments_played,
+        season_revoked=row.season_revoked,
+        entries=[
+            RankingEntry(
+                kind=entry.kind,
+                points=entry.points,
+                rule=entry.rule,
+                tournament_id=entry.tournament_id,
+                tournament_name=entry.tournament_name,
+                match_id=entry.match_id,
+                round=entry.round,
+                stage=entry.stage,  # type: ignore[arg-type]
+            )
+            for entry in found.entries
+        ],
+    )
+
+
 def _period(data: PeriodCreate) -> PeriodInput:
     return PeriodInput(
         name=data.name, kind=data.kind, starts_on=data.starts_on, ends_on=data.ends_on
@@ -103,3 +200,37 @@ class SeasonController(Controller):
     ) -> Season:
         season = services.seasons.add_period(season_id, _period(data))
         return season_response(season)
+
+    @get(
+        "/{season_id:uuid}/ranking",
+        sync_to_thread=True,
+        summary="The season ranking (also as CSV with Accept: text/csv)",
+        description="Players of the class Champions who attended a tournament of the season: "
+        "7 points for attendance, the match length for each won match, 0 for byes and "
+        "unplayed matches; ordered by points, then tournament wins, then fewer tournaments "
+        "played (rules R-ATT-1, R-ATT-2, R-MATCH-1, R-BYE-1, R-CLASS-1, R-TIE-1).",
+        operation_class=CsvTableOperation,
+    )
+    def ranking(
+        self,
+        season_id: FromPath[UUID],
+        request: Request[Any, Any, Any],
+        services: NamedDependency[Services],
+    ) -> Response[list[RankingRow]]:
+        rows = [ranking_row(row) for row in services.seasons.get_ranking(season_id)]
+        if wants_csv(request):
+            return csv_response(rows, RANKING_COLUMNS)
+        return Response(rows)
+
+    @get(
+        "/{season_id:uuid}/ranking/{player_id:uuid}",
+        sync_to_thread=True,
+        summary="One player's ranking row explained: every entry that gave or took points",
+    )
+    def player_ranking(
+        self,
+        season_id: FromPath[UUID],
+        player_id: FromPath[UUID],
+        services: NamedDependency[Services],
+    ) -> RankingExplained:
+        return ranking_explained(services.seasons.get_player_ranking(season_id, player_id))

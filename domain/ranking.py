@@ -11,7 +11,7 @@ from uuid import UUID
 
 import msgspec
 
-from domain.errors import InvalidInputError
+from domain.errors import InvalidInputError, NotFoundError
 from domain.tournament import DEFAULT_CLASS
 
 ATTENDANCE_POINTS = 7  # rule R-ATT-1: for each tournament a player was present at
@@ -26,10 +26,15 @@ EntryKind = Literal[
 ]
 
 
+class PlayerNotRankedError(NotFoundError):
+    """The player has no row in the season's ranking (never attended a ranked tournament)."""
+
+
 class WonMatch(msgspec.Struct, frozen=True, kw_only=True):
     """A decided match of a tournament, Swiss or knockout, seen from its winner."""
 
-    match_id: UUID
+    match_id: UUID | None = None
+    """None for a bye: the table had no match (rule T-FMT-2)."""
     round: int
     stage: str
     """``swiss``, ``semi_final``, ``final`` or ``third_place``: shown, not interpreted."""

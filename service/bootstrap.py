@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from projections.calendar import CalendarProjection
 from projections.participants import ParticipantsProjection
+from projections.ranking import RankingProjection
 from projections.runner import Projection, Views
 from projections.seats import SeatsProjection
 from projections.standings import StandingsProjection
@@ -53,6 +54,7 @@ def projections() -> list[Projection]:
         SeatsProjection(),
         ParticipantsProjection(),
         StandingsProjection(),
+        RankingProjection(),
     ]
 
 

@@ -10,9 +10,11 @@ from domain import season as seasons
 from domain.calendar import parse_date
 from domain.errors import InvalidInputError
 from domain.events import DIRECTOR
+from domain.ranking import PlayerNotRankedError
 from domain.season import PeriodInput, Season, SeasonNotFoundError
-from projections import calendar
+from projections import calendar, ranking
 from projections.calendar import SeasonRow
+from projections.ranking import PlayerRanking, SeasonRankingRow
 from projections.runner import Views
 from service.clock import Clock
 from service.commands import DECIDE_AGAIN, CommandRunner
@@ -80,6 +82,24 @@ class SeasonService:
     def list_seasons(self) -> list[SeasonRow]:
         with self._views.reading() as db:
             return calendar.list_seasons(db)
+
+    def get_ranking(self, season_id: UUID) -> list[SeasonRankingRow]:
+        """The season ranking in rank order (rules R-ATT-1..2, R-MATCH-1, R-BYE-1, R-TIE-1)."""
+        self.get_season(season_id)
+        with self._views.reading() as db:
+            return ranking.list_ranking(db, str(season_id))
+
+    def get_player_ranking(self, season_id: UUID, player_id: UUID) -> PlayerRanking:
+        """One player's ranking row with every entry that gave or took points."""
+        self.get_season(season_id)
+        found = self._views.find(
+            lambda db: ranking.get_player_ranking(db, str(season_id), str(player_id))
+        )
+        if found is None:
+            raise PlayerNotRankedError(
+                f"player {player_id} has no row in the ranking of season {season_id}"
+            )
+        return found
 
     def load(self, season_id: UUID) -> Season:
         return self._store.load_as(

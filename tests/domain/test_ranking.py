@@ -79,6 +79,14 @@ def test_byes_and_unplayed_forfeits_score_nothing_but_are_shown() -> None:
     assert [entry.kind for entry in anna.explanation].count("match_unplayed") == 2
 
 
+def test_a_bye_is_shown_without_a_match() -> None:
+    # rule R-BYE-1: a bye's table has no match (T-FMT-2)
+    bye = WonMatch(round=2, stage="swiss", winner=ANNA, match_length=7, played=False)
+    anna = row(compute_ranking([tournament(1, [ANNA], bye)]), ANNA)
+    [entry] = [entry for entry in anna.explanation if entry.kind == "match_unplayed"]
+    assert (entry.points, entry.match_id, entry.round) == (0, None, 2)
+
+
 def test_tournaments_of_another_class_are_ignored() -> None:
     # rule R-CLASS-1: only the class "Champions" is ranked
     records = [

@@ -18,7 +18,7 @@ from service.clock import MovableClock
 from service.settings import Settings
 from service.store import StoreEventSource
 
-VIEW_NAMES = ("seats", "calendar", "participants")
+VIEW_NAMES = ("seats", "calendar", "participants", "ranking")
 
 
 @pytest.fixture

@@ -1,0 +1,422 @@
+"""The season ranking: each tournament's facts, and the rows computed from them per season.
+
+The view keeps what a tournament contributes (who attended, who left early, the decided tables,
+the winner once completed) and after every change computes the season's rows again with the
+domain's own function (rules R-ATT-1..2, R-MATCH-1, R-BYE-1, R-CLASS-1, R-TIE-1): a rebuild
+from zero gives the same rows.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+import msgspec
+import sqlite_utils
+
+from domain.ranking import RankingEntry, TournamentRecord, WonMatch, compute_ranking
+from domain.standings import Outcome, compute_standings
+from domain.tournament import (
+    PlayerRegistered,
+    PlayerWithdrew,
+    RegistrationWaitlisted,
+    ResultRecorded,
+    RoundPaired,
+    TournamentCompleted,
+    TournamentScheduled,
+    TournamentStarted,
+    display_name,
+)
+from projections.runner import Projection
+
+
+class SeasonRankingRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One player's line of a season's ranking (R-TIE-1 columns included)."""
+
+    rank: int
+    player_id: UUID
+    display_name: str
+    points: int
+    attendance_points: int
+    match_points: int
+    tournament_wins: int
+    tournaments_played: int
+    season_revoked: bool
+
+
+class PlayerRanking(msgspec.Struct, frozen=True, kw_only=True):
+    """One row explained: the entries, tournament by tournament, add up to its points."""
+
+    row: SeasonRankingRow
+    entries: tuple[RankingEntry, ...]
+
+
+class RankingProjection(Projection):
+    """Per tournament: season, class, attendance, decided tables; per season: rows, entries."""
+
+    name = "ranking"
+    tables = (
+        "ranking_names",
+        "ranking_tournaments",
+        "ranking_players",
+        "ranking_tables",
+        "ranking_rows",
+        "ranking_entries",
+    )
+    version = 1
+
+    def create_tables(self, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS ranking_names (player_id TEXT PRIMARY KEY, "
+            "display_name TEXT NOT NULL)"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS ranking_tournaments (tournament_id TEXT PRIMARY KEY, "
+            "season_id TEXT, name TEXT NOT NULL, class_name TEXT NOT NULL, "
+            "play_date TEXT NOT NULL, starts_at TEXT NOT NULL, match_length INTEGER NOT NULL, "
+            "started INTEGER NOT NULL DEFAULT 0, lot_seed INTEGER NOT NULL DEFAULT 0, "
+            "completed INTEGER NOT NULL DEFAULT 0)"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS ranking_players (tournament_id TEXT NOT NULL, "
+            "player_id TEXT NOT NULL, seat INTEGER NOT NULL, "
+            "withdrawn INTEGER NOT NULL DEFAULT 0, left_early INTEGER NOT NULL DEFAULT 0, "
+            "PRIMARY KEY (tournament_id, player_id))"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS ranking_tables (tournament_id TEXT NOT NULL, "
+            "round INTEGER NOT NULL, table_number INTEGER NOT NULL, stage TEXT NOT NULL, "
+            "player_a TEXT NOT NULL, player_b TEXT, match_id TEXT UNIQUE, "
+            "match_length INTEGER NOT NULL, winner TEXT, points_a INTEGER NOT NULL DEFAULT 0, "
+            "points_b INTEGER NOT NULL DEFAULT 0, played INTEGER NOT NULL DEFAULT 0, "
+            "PRIMARY KEY (tournament_id, round, table_number))"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS ranking_rows (season_id TEXT NOT NULL, "
+            "player_id TEXT NOT NULL, rank INTEGER NOT NULL, points INTEGER NOT NULL, "
+            "attendance_points INTEGER NOT NULL, match_points INTEGER NOT NULL, "
+            "tournament_wins INTEGER NOT NULL, tournaments_played INTEGER NOT NULL, "
+            "season_revoked INTEGER NOT NULL, position INTEGER NOT NULL, "
+            "PRIMARY KEY (season_id, player_id))"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS ranking_entries (season_id TEXT NOT NULL, "
+            "player_id TEXT NOT NULL, position INTEGER NOT NULL, kind TEXT NOT NULL, "
+            "points INTEGER NOT NULL, rule TEXT NOT NULL, tournament_id TEXT, "
+            "tournament_name TEXT NOT NULL, match_id TEXT, round INTEGER, stage TEXT, "
+            "PRIMARY KEY (season_id, player_id, position))"
+        )
+
+    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
+        _name(db, event)
+
+    def registration_waitlisted(
+        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
+    ) -> None:
+        _name(db, event)
+
+    def tournament_scheduled(self, event: TournamentScheduled, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "INSERT INTO ranking_tournaments (tournament_id, season_id, name, class_name, "
+            "play_date, starts_at, match_length) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                str(event.originator_id),
+                str(event.season_id) if event.season_id else None,
+                event.name,
+                event.class_name,
+                event.play_date.isoformat(),
+                event.starts_at.isoformat(),
+                event.match_length,
+            ],
+        )
+
+    def tournament_started(self, event: TournamentStarted, db: sqlite_utils.Database) -> None:
+        # rule R-ATT-1: the field is the checked-in players seated at the start
+        tournament_id = str(event.originator_id)
+        db.execute(
+            "UPDATE ranking_tournaments SET started = 1, lot_seed = ? WHERE tournament_id = ?",
+            [event.lot_seed, tournament_id],
+        )
+        for seat, player_id in enumerate(event.field, start=1):
+            db.execute(
+                "INSERT OR REPLACE INTO ranking_players (tournament_id, player_id, seat) "
+                "VALUES (?, ?, ?)",
+                [tournament_id, str(player_id), seat],
+            )
+        _compute_season_of(db, tournament_id)
+
+    def round_paired(self, event: RoundPaired, db: sqlite_utils.Database) -> None:
+        tournament_id = str(event.originator_id)
+        for table in event.tables:
+            is_bye = table.player_b is None
+            db.execute(
+                "INSERT INTO ranking_tables (tournament_id, round, table_number, stage, "
+                "player_a, player_b, match_id, match_length, winner) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    tournament_id,
+                    event.round,
+                    table.table,
+                    table.stage,
+                    str(table.player_a),
+                    None if is_bye else str(table.player_b),
+                    str(table.match_id) if table.match_id else None,
+                    table.match_length,
+                    # rule R-BYE-1: a bye is decided at once, unplayed
+                    str(table.player_a) if is_bye else None,
+                ],
+            )
+        if any(table.player_b is None for table in event.tables):
+            _compute_season_of(db, tournament_id)
+
+    def result_recorded(self, event: ResultRecorded, db: sqlite_utils.Database) -> None:
+        # rule T-FMT-6: the latest result of a match (a correction names the one it replaces)
+        db.execute(
+            "UPDATE ranking_tables SET winner = ?, points_a = ?, points_b = ?, played = ? "
+            "WHERE match_id = ?",
+            [
+                str(event.winner),
+                event.points_a,
+                event.points_b,
+                event.played,
+                str(event.match_id),
+            ],
+        )
+        _compute_season_of(db, str(event.originator_id))
+
+    def player_withdrew(self, event: PlayerWithdrew, db: sqlite_utils.Database) -> None:
+        tournament_id = str(event.originator_id)
+        db.execute(
+            "UPDATE ranking_players SET withdrawn = 1, left_early = ? "
+            "WHERE tournament_id = ? AND player_id = ?",
+            [event.left_early, tournament_id, str(event.player_id)],
+        )
+        _compute_season_of(db, tournament_id)
+
+    def tournament_completed(self, event: TournamentCompleted, db: sqlite_utils.Database) -> None:
+        tournament_id = str(event.originator_id)
+        db.execute(
+            "UPDATE ranking_tournaments SET completed = 1 WHERE tournament_id = ?",
+            [tournament_id],
+        )
+        _compute_season_of(db, tournament_id)
+
+
+def _name(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:
+    """The name of the player's latest registration is the one the ranking shows."""
+    db.execute(
+        "INSERT OR REPLACE INTO ranking_names (player_id, display_name) VALUES (?, ?)",
+        [str(event.player_id), display_name(event.first_name, event.last_name)],
+    )
+
+
+# Computing the rows ------------------------------------------------------------------------
+
+
+def _compute_season_of(db: sqlite_utils.Database, tournament_id: str) -> None:
+    row = db.execute(
+        "SELECT season_id FROM ranking_tournaments WHERE tournament_id = ?", [tournament_id]
+    ).fetchone()
+    if row is not None and row[0] is not None:
+        _compute(db, row[0])
+
+
+def _compute(db: sqlite_utils.Database, season_id: str) -> None:
+    """The season's rows again, from the records of its started tournaments."""
+    records = [
+        _record(db, tournament_id, name, class_name, match_length, lot_seed, bool(completed))
+        for tournament_id, name, class_name, match_length, lot_seed, completed in db.execute(
+            "SELECT tournament_id, name, class_name, match_length, lot_seed, completed "
+            "FROM ranking_tournaments WHERE season_id = ? AND started = 1 "
+            "ORDER BY play_date, starts_at, name, tournament_id",
+            [season_id],
+        ).fetchall()
+    ]
+    db.execute("DELETE FROM ranking_rows WHERE season_id = ?", [season_id])
+    db.execute("DELETE FROM ranking_entries WHERE season_id = ?", [season_id])
+    for position, line in enumerate(compute_ranking(records), start=1):
+        player_id = str(line.player_id)
+        db.execute(
+            "INSERT INTO ranking_rows (season_id, player_id, rank, points, attendance_points, "
+            "match_points, tournament_wins, tournaments_played, season_revoked, position) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                season_id,
+                player_id,
+                line.rank,
+                line.points,
+                line.attendance_points,
+                line.match_points,
+                line.tournament_wins,
+                line.tournaments_played,
+                line.season_revoked,
+                position,
+            ],
+        )
+        for number, entry in enumerate(line.explanation, start=1):
+            db.execute(
+                "INSERT INTO ranking_entries (season_id, player_id, position, kind, points, "
+                "rule, tournament_id, tournament_name, match_id, round, stage) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    season_id,
+                    player_id,
+                    number,
+                    entry.kind,
+                    entry.points,
+                    entry.rule,
+                    str(entry.tournament_id) if entry.tournament_id else None,
+                    entry.tournament_name,
+                    str(entry.match_id) if entry.match_id else None,
+                    entry.round,
+                    entry.stage,
+                ],
+            )
+
+
+def _record(
+    db: sqlite_utils.Database,
+    tournament_id: str,
+    name: str,
+    class_name: str,
+    match_length: int,
+    lot_seed: int,
+    completed: bool,
+) -> TournamentRecord:
+    players = db.execute(
+        "SELECT player_id, withdrawn, left_early FROM ranking_players WHERE tournament_id = ? "
+        "ORDER BY seat",
+        [tournament_id],
+    ).fetchall()
+    won = [
+        WonMatch(
+            match_id=UUID(match_id) if match_id else None,
+            round=number,
+            stage=stage,
+            winner=UUID(winner),
+            # a bye has no match: it is shown with the Swiss length, and scores 0 (R-BYE-1)
+            match_length=length or match_length,
+            played=bool(played) and player_b is not None,
+        )
+        for number, stage, player_b, match_id, length, winner, played in db.execute(
+            "SELECT round, stage, player_b, match_id, match_length, winner, played "
+            "FROM ranking_tables WHERE tournament_id = ? AND winner IS NOT NULL "
+            "ORDER BY round, table_number",
+            [tournament_id],
+        ).fetchall()
+    ]
+    return TournamentRecord(
+        tournament_id=UUID(tournament_id),
+        name=name,
+        class_name=class_name,
+        attended=frozenset(UUID(player_id) for player_id, _, _ in players),
+        left_early=frozenset(UUID(player_id) for player_id, _, early in players if early),
+        winner=_winner(db, tournament_id, players, lot_seed) if completed else None,
+        won_matches=tuple(won),
+    )
+
+
+def _winner(
+    db: sqlite_utils.Database,
+    tournament_id: str,
+    players: list[tuple[str, int, int]],
+    lot_seed: int,
+) -> UUID | None:
+    """Place 1 (rule T-FMT-4): the final's winner; without a knockout, the Swiss leader among
+    the players who stayed (as ``domain.tournament.places`` orders them)."""
+    final = db.execute(
+        "SELECT winner FROM ranking_tables WHERE tournament_id = ? AND stage = 'final' "
+        "AND winner IS NOT NULL",
+        [tournament_id],
+    ).fetchone()
+    if final is not None:
+        return UUID(final[0])
+    if db.execute(
+        "SELECT 1 FROM ranking_tables WHERE tournament_id = ? AND stage != 'swiss'",
+        [tournament_id],
+    ).fetchone():
+        return None
+    outcomes = [
+        Outcome(
+            round=number,
+            player_a=UUID(player_a),
+            player_b=UUID(player_b) if player_b else None,
+            winner=UUID(winner),
+            points_a=points_a,
+            points_b=points_b,
+            played=bool(played) and player_b is not None,
+        )
+        for number, player_a, player_b, winner, points_a, points_b, played in db.execute(
+            "SELECT round, player_a, player_b, winner, points_a, points_b, played "
+            "FROM ranking_tables WHERE tournament_id = ? AND winner IS NOT NULL "
+            "ORDER BY round, table_number",
+            [tournament_id],
+        ).fetchall()
+    ]
+    field = [UUID(player_id) for player_id, _, _ in players]
+    withdrawn = {UUID(player_id) for player_id, gone, _ in players if gone}
+    standings = compute_standings(field, outcomes, lot_seed=lot_seed)
+    stayed = [s.player_id for s in standings if s.player_id not in withdrawn]
+    return stayed[0] if stayed else None
+
+
+# Queries -----------------------------------------------------------------------------------
+
+_ROW_COLUMNS = (
+    "rank",
+    "player_id",
+    "display_name",
+    "points",
+    "attendance_points",
+    "match_points",
+    "tournament_wins",
+    "tournaments_played",
+    "season_revoked",
+)
+_SELECT_ROWS = (
+    "SELECT r.rank, r.player_id, COALESCE(n.display_name, ''), r.points, r.attendance_points, "
+    "r.match_points, r.tournament_wins, r.tournaments_played, r.season_revoked "
+    "FROM ranking_rows r LEFT JOIN ranking_names n ON n.player_id = r.player_id "
+    "WHERE r.season_id = ?"
+)
+
+
+def list_ranking(db: sqlite_utils.Database, season_id: str) -> list[SeasonRankingRow]:
+    """The season's ranking in rank order (R-TIE-1)."""
+    rows = db.execute(f"{_SELECT_ROWS} ORDER BY r.position", [season_id]).fetchall()
+    return [_row(values) for values in rows]
+
+
+def get_player_ranking(
+    db: sqlite_utils.Database, season_id: str, player_id: str
+) -> PlayerRanking | None:
+    """One player's row with every entry that gave or took points, or None without a row."""
+    found = db.execute(f"{_SELECT_ROWS} AND r.player_id = ?", [season_id, player_id]).fetchone()
+    if found is None:
+        return None
+    entries = tuple(
+        RankingEntry(
+            kind=kind,
+            points=points,
+            rule=rule,
+            tournament_id=UUID(tournament_id) if tournament_id else None,
+            tournament_name=tournament_name,
+            match_id=UUID(match_id) if match_id else None,
+            round=number,
+            stage=stage,
+        )
+        for kind, points, rule, tournament_id, tournament_name, match_id, number, stage in (
+            db.execute(
+                "SELECT kind, points, rule, tournament_id, tournament_name, match_id, round, "
+                "stage FROM ranking_entries WHERE season_id = ? AND player_id = ? "
+                "ORDER BY position",
+                [season_id, player_id],
+            ).fetchall()
+        )
+    )
+    return PlayerRanking(row=_row(found), entries=entries)
+
+
+def _row(values: tuple[object, ...]) -> SeasonRankingRow:
+    row = dict(zip(_ROW_COLUMNS, values, strict=True))
+    row["season_revoked"] = bool(row["season_revoked"])
+    return msgspec.convert(row, SeasonRankingRow, strict=False)
