@@ -3,8 +3,6 @@ tournament's matches, places and prizes (rules T-FMT-1..8, T-BUYIN-1)."""
 
 from __future__ import annotations
 
-import csv
-import io
 from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
@@ -15,6 +13,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
+from api.tabular import CsvTableOperation, csv_response, wants_csv
 from domain.events import DIRECTOR
 from domain.tournament import TournamentStatus
 from service.bootstrap import Services
@@ -268,33 +267,20 @@ def standing_response(row: StandingView) -> Standing:
     )
 
 
-def standings_csv(rows: list[StandingView]) -> str:
-    """The standings as a spreadsheet opens them: one row a player, every tiebreak a column."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    columns = ["rank", "player_id", "display_name", "wins", "points", "buchholz"]
-    writer.writerow([*columns, "head_to_head", "lot", "matches", "byes", "withdrawn"])
-    for row in rows:
-        writer.writerow(
-            [
-                row.rank,
-                row.player_id,
-                row.display_name,
-                row.wins,
-                row.points,
-                row.buchholz,
-                row.head_to_head,
-                row.lot,
-                row.matches,
-                row.byes,
-                row.withdrawn,
-            ]
-        )
-    return out.getvalue()
-
-
-def wants_csv(request: Request[Any, Any, Any]) -> bool:
-    return "text/csv" in request.headers.get("accept", "")
+STANDING_COLUMNS = (
+    "rank",
+    "player_id",
+    "display_name",
+    "wins",
+    "points",
+    "buchholz",
+    "head_to_head",
+    "lot",
+    "matches",
+    "byes",
+    "withdrawn",
+)
+"""The standings as a spreadsheet opens them: every tiebreak a column."""
 
 
 class TournamentDayController(Controller):
@@ -380,18 +366,20 @@ class TournamentDayController(Controller):
     @get(
         "/standings",
         sync_to_thread=True,
-        summary="Swiss standings with every tiebreak (also text/csv)",
-        response_description="The standings in rank order; with Accept: text/csv a CSV table",
+        summary="Swiss standings with every tiebreak (also as CSV with Accept: text/csv)",
+        description="Wins (a bye is a win with 0 points), then points won, then Buchholz, then "
+        "head-to-head, then the lot drawn at the start (rule T-FMT-3).",
+        operation_class=CsvTableOperation,
     )
     def standings(
         self,
         tournament_id: FromPath[UUID],
         request: Request[Any, Any, Any],
         services: NamedDependency[Services],
-    ) -> Response[list[Standing] | str]:
+    ) -> Response[list[Standing]]:
         rows = services.rounds.list_standings(tournament_id)
         if wants_csv(request):
-            return Response(standings_csv(rows), media_type="text/csv; charset=utf-8")
+            return csv_response(rows, STANDING_COLUMNS)
         return Response([standing_response(row) for row in rows])
 
     @get("/matches", sync_to_thread=True, summary="Every pairing's match with its status")

@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
 from litestar import Request, Response
 from litestar.enums import MediaType
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Operation, Schema
@@ -22,7 +21,7 @@ def wants_csv(request: Request[Any, Any, Any]) -> bool:
     return request.accept.best_match([MediaType.JSON, CSV], default=MediaType.JSON) == CSV
 
 
-def csv_response(rows: Iterable[msgspec.Struct], columns: tuple[str, ...]) -> Response[Any]:
+def csv_response(rows: Iterable[object], columns: tuple[str, ...]) -> Response[Any]:
     """The rows as CSV with a header: ``columns`` name the fields, in order; booleans as
     ``true``/``false`` and None as an empty cell, as the JSON shows them."""
     text = io.StringIO()
