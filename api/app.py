@@ -14,6 +14,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from api.analysis import AnalysisController
 from api.audit import AuditController
+from api.conduct import ConductController
 from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
 from api.matches import MatchController
@@ -34,6 +35,7 @@ CONTROLLERS: list[Any] = [
     TournamentController,
     RegistrationController,
     TournamentDayController,
+    ConductController,
     MatchController,
     AuditController,
 ]

@@ -188,6 +188,16 @@ class Match(msgspec.Struct):
     stage: Literal["swiss", "semi_final", "final", "third_place"] | None = None
     player_ids: PlayerIds | None = None
     """The seated players of a pairing's match (their registrations' tokens play the sides)."""
+    penalties: list[PenaltyPoints] = msgspec.field(default_factory=list)
+    """Penalty points against each side, included in the opponent's score (rule C-BREAK-2)."""
+
+
+class PenaltyPoints(msgspec.Struct):
+    penalty_id: UUID
+    side: SideName
+    """The penalised side: the points count for the other."""
+    points: int
+    """Now counting: 0 once waived."""
 
 
 class PlayerIds(msgspec.Struct):
@@ -523,6 +533,7 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
         table=pairing.table if pairing else None,
         stage=pairing.stage if pairing else None,  # type: ignore[arg-type]
         player_ids=PlayerIds(pairing.player_a_id, pairing.player_b_id) if pairing else None,
+        penalties=[PenaltyPoints(p.id, p.side, p.points) for p in state.penalties],
     )
 
 

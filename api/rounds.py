@@ -145,6 +145,8 @@ class Standing(msgspec.Struct):
     matches: int
     byes: int
     withdrawn: bool
+    penalty_points: int
+    """Penalty points given against the player (rule C-BREAK-2)."""
 
 
 class Score(msgspec.Struct):
@@ -264,6 +266,7 @@ def standing_response(row: StandingView) -> Standing:
         matches=row.matches,
         byes=row.byes,
         withdrawn=row.withdrawn,
+        penalty_points=row.penalty_points,
     )
 
 
@@ -279,6 +282,7 @@ STANDING_COLUMNS = (
     "matches",
     "byes",
     "withdrawn",
+    "penalty_points",
 )
 """The standings as a spreadsheet opens them: every tiebreak a column."""
 

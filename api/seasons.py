@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -14,6 +14,7 @@ from litestar.params import FromPath, JSONBody
 from api.auth import director_only
 from api.schemas import DateText
 from api.tabular import CsvTableOperation, csv_response, wants_csv
+from domain.events import DIRECTOR
 from domain.ranking import EntryKind
 from domain.season import PeriodInput, PeriodKind
 from projections.calendar import SeasonRow
@@ -164,6 +165,22 @@ def _period(data: PeriodCreate) -> PeriodInput:
     )
 
 
+class BanCreate(msgspec.Struct, forbid_unknown_fields=True):
+    player_id: UUID
+    reason: Annotated[str, msgspec.Meta(max_length=500)]
+    revoke_points: bool = True
+    """rule R-ATT-2: take all the player's points of the season."""
+
+
+class Ban(msgspec.Struct):
+    season_id: UUID
+    player_id: UUID
+    reason: str
+    revoke_points: bool
+    until: date
+    """Registrations for the season's tournaments are refused until its end (``banned``)."""
+
+
 class SeasonController(Controller):
     path = "/api/v1/seasons"
     tags = ["seasons"]  # noqa: RUF012
@@ -200,6 +217,27 @@ class SeasonController(Controller):
     ) -> Season:
         season = services.seasons.add_period(season_id, _period(data))
         return season_response(season)
+
+    @post(
+        "/{season_id:uuid}/bans",
+        guards=[director_only],
+        sync_to_thread=True,
+        summary="Ban a repeat offender from the season's further tournaments",
+    )
+    def ban(
+        self,
+        season_id: FromPath[UUID],
+        data: JSONBody[BanCreate],
+        services: NamedDependency[Services],
+    ) -> Ban:
+        season = services.seasons.ban(
+            season_id,
+            player_id=data.player_id,
+            reason=data.reason,
+            revoke_points=data.revoke_points,
+            actor=DIRECTOR,
+        )
+        return Ban(season.id, data.player_id, data.reason, data.revoke_points, season.ends_on)
 
     @get(
         "/{season_id:uuid}/ranking",

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import tzinfo
+from uuid import UUID
 
 from domain.events import DomainEvent
 from domain.match import (
@@ -37,6 +38,8 @@ from domain.match import (
     GameWon,
     MatchStarted,
     MatchWon,
+    PenaltyAwarded,
+    PenaltyChanged,
     TurnPassed,
 )
 
@@ -125,7 +128,19 @@ def format_mat(events: Iterable[DomainEvent], zone: tzinfo) -> str:
                 out.extend([*game.header, *game.lines, ""])
         game, pending_win = None, None
 
+    notes: list[str] = []
+    penalised: dict[UUID, str] = {}
     for event in events:
+        # rule C-BREAK-2: penalty points go to the opponent; noted in the header's tags, which
+        # gnubg passes over
+        if isinstance(event, PenaltyAwarded):
+            penalised[event.penalty_id] = event.side
+            notes.append(_penalty_note("awarded", event.points, event.side, name_a, name_b))
+            continue
+        if isinstance(event, PenaltyChanged):
+            side = penalised[event.penalty_id]
+            notes.append(_penalty_note("changed to", event.points, side, name_a, name_b))
+            continue
         if isinstance(event, MatchStarted):
             name_a, name_b = mat_name(event.player_a), mat_name(event.player_b)
             length = event.match_length
@@ -165,4 +180,12 @@ def format_mat(events: Iterable[DomainEvent], zone: tzinfo) -> str:
         elif isinstance(event, MatchWon):
             close_game(event)
     close_game()
+    if notes:
+        header_end = out.index("")  # the blank line after the header's tags
+        out[header_end:header_end] = notes
     return "\n".join(out) + "\n"
+
+
+def _penalty_note(verb: str, points: int, side: str, name_a: str, name_b: str) -> str:
+    penalised, opponent = (name_a, name_b) if side == "a" else (name_b, name_a)
+    return f'; [Note "Penalty on {penalised} {verb} {points} point(s) for {opponent}"]'

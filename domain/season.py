@@ -10,7 +10,7 @@ from uuid import UUID
 import msgspec
 
 from domain.calendar import parse_date
-from domain.errors import InvalidInputError, NotFoundError
+from domain.errors import ConflictError, InvalidInputError, NotFoundError
 from domain.events import Aggregate, DomainEvent, EventBatch
 from domain.text import one_line
 
@@ -37,6 +37,15 @@ class CalendarPeriodAdded(DomainEvent, frozen=True, kw_only=True):
     ends_on: date
 
 
+class PlayerBanned(DomainEvent, frozen=True, kw_only=True):
+    """A repeat offender is banned from the season's further tournaments (rules C-EXCL-1,
+    R-ATT-2); ``revoke_points`` takes all their season points."""
+
+    player_id: UUID
+    reason: str
+    revoke_points: bool = True
+
+
 class CalendarPeriod(msgspec.Struct, frozen=True, kw_only=True):
     """Frühlingsturnier, Sommerpause (a break), Herbstturnier, Winterturnier (seed 000)."""
 
@@ -56,6 +65,7 @@ class Season(Aggregate, frozen=True, kw_only=True):
     starts_on: date
     ends_on: date
     periods: tuple[CalendarPeriod, ...] = ()
+    banned: frozenset[UUID] = frozenset()
 
     def period_of(self, day: date) -> CalendarPeriod | None:
         return next((period for period in self.periods if period.contains(day)), None)
@@ -70,7 +80,7 @@ class PeriodInput(NamedTuple):
     ends_on: str
 
 
-SeasonEvent = SeasonCreated | CalendarPeriodAdded
+SeasonEvent = SeasonCreated | CalendarPeriodAdded | PlayerBanned
 
 
 def evolve(state: Season | None, event: SeasonEvent) -> Season:
@@ -95,6 +105,10 @@ def evolve(state: Season | None, event: SeasonEvent) -> Season:
         )
         periods = tuple(sorted((*state.periods, period), key=lambda p: p.starts_on))
         return msgspec.structs.replace(state, version=event.originator_version, periods=periods)
+    if isinstance(event, PlayerBanned):
+        return msgspec.structs.replace(
+            state, version=event.originator_version, banned=state.banned | {event.player_id}
+        )
     raise TypeError(f"not a season event: {type(event).__name__}")
 
 
@@ -159,6 +173,34 @@ def _add_period(
                 f"({other.starts_on}..{other.ends_on})",
             )
     return batch.add(CalendarPeriodAdded, name=name, kind=kind, starts_on=first, ends_on=last)
+
+
+def ban(
+    state: Season,
+    *,
+    player_id: UUID,
+    reason: str,
+    revoke_points: bool,
+    now: datetime,
+    actor: str,
+) -> list[SeasonEvent]:
+    """rule C-EXCL-1: the director bans a repeat offender from the season's tournaments."""
+    if player_id in state.banned:
+        raise SeasonStateError("the player is banned from this season already")
+    batch = EventBatch[SeasonEvent].after(state, now, actor)
+    batch.add(
+        PlayerBanned,
+        player_id=player_id,
+        reason=one_line("reason", reason, 500),
+        revoke_points=revoke_points,
+    )
+    return batch.events
+
+
+class SeasonStateError(ConflictError):
+    """A command the season's state does not allow."""
+
+    type_slug = "season-state"
 
 
 def check_play_date(state: Season, day: date, field: str) -> CalendarPeriod | None:

@@ -17,6 +17,7 @@ from domain.tournament import (
     LateWithdrawalRecorded,
     NoShowReleased,
     PlayerCheckedIn,
+    PlayerExcluded,
     PlayerRegistered,
     PlayerWithdrew,
     RegistrationCancelled,
@@ -89,7 +90,7 @@ class ParticipantsProjection(Projection):
 
     name = "participants"
     tables = ("participants",)
-    version = 3
+    version = 4
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -121,6 +122,9 @@ class ParticipantsProjection(Projection):
             _set_refund(db, event.registration_id, event.refund_cents)
 
     def waitlist_promoted(self, event: WaitlistPromoted, db: sqlite_utils.Database) -> None:
+        _set_status(db, event)
+
+    def player_excluded(self, event: PlayerExcluded, db: sqlite_utils.Database) -> None:
         _set_status(db, event)
 
     def player_withdrew(self, event: PlayerWithdrew, db: sqlite_utils.Database) -> None:

@@ -14,8 +14,10 @@ import msgspec
 import sqlite_utils
 
 from domain.ranking import RankingEntry, TournamentRecord, WonMatch, compute_ranking
+from domain.season import PlayerBanned
 from domain.standings import Outcome, compute_standings
 from domain.tournament import (
+    PlayerExcluded,
     PlayerRegistered,
     PlayerWithdrew,
     RegistrationWaitlisted,
@@ -61,8 +63,9 @@ class RankingProjection(Projection):
         "ranking_tables",
         "ranking_rows",
         "ranking_entries",
+        "ranking_bans",
     )
-    version = 1
+    version = 2
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -104,6 +107,11 @@ class RankingProjection(Projection):
             "points INTEGER NOT NULL, rule TEXT NOT NULL, tournament_id TEXT, "
             "tournament_name TEXT NOT NULL, match_id TEXT, round INTEGER, stage TEXT, "
             "PRIMARY KEY (season_id, player_id, position))"
+        )
+
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS ranking_bans (season_id TEXT NOT NULL, "
+            "player_id TEXT NOT NULL, PRIMARY KEY (season_id, player_id))"
         )
 
     def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
@@ -192,6 +200,26 @@ class RankingProjection(Projection):
         )
         _compute_season_of(db, tournament_id)
 
+    def player_excluded(self, event: PlayerExcluded, db: sqlite_utils.Database) -> None:
+        # an excluded player did not stay: like leaving early, the attendance is revoked (R-ATT-2)
+        tournament_id = str(event.originator_id)
+        db.execute(
+            "UPDATE ranking_players SET withdrawn = 1, left_early = 1 "
+            "WHERE tournament_id = ? AND player_id = ?",
+            [tournament_id, str(event.player_id)],
+        )
+        _compute_season_of(db, tournament_id)
+
+    def player_banned(self, event: PlayerBanned, db: sqlite_utils.Database) -> None:
+        # rule R-ATT-2: a repeat offender can lose all season points
+        if event.revoke_points:
+            season_id = str(event.originator_id)
+            db.execute(
+                "INSERT OR IGNORE INTO ranking_bans VALUES (?, ?)",
+                [season_id, str(event.player_id)],
+            )
+            _compute(db, season_id)
+
     def tournament_completed(self, event: TournamentCompleted, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
         db.execute(
@@ -233,7 +261,13 @@ def _compute(db: sqlite_utils.Database, season_id: str) -> None:
     ]
     db.execute("DELETE FROM ranking_rows WHERE season_id = ?", [season_id])
     db.execute("DELETE FROM ranking_entries WHERE season_id = ?", [season_id])
-    for position, line in enumerate(compute_ranking(records), start=1):
+    revoked = frozenset(
+        UUID(player_id)
+        for (player_id,) in db.execute(
+            "SELECT player_id FROM ranking_bans WHERE season_id = ?", [season_id]
+        ).fetchall()
+    )
+    for position, line in enumerate(compute_ranking(records, revoked_season=revoked), start=1):
         player_id = str(line.player_id)
         db.execute(
             "INSERT INTO ranking_rows (season_id, player_id, rank, points, attendance_points, "

@@ -11,6 +11,7 @@ from domain.tournament import (
     LateWithdrawalRecorded,
     NoShowReleased,
     PlayerCheckedIn,
+    PlayerExcluded,
     PlayerRegistered,
     PlayerWithdrew,
     RegistrationCancelled,
@@ -48,7 +49,7 @@ class SeatsProjection(Projection):
 
     name = "seats"
     tables = ("seats", "seat_registrations")
-    version = 3
+    version = 4
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -86,6 +87,9 @@ class SeatsProjection(Projection):
     def late_withdrawal_recorded(
         self, event: LateWithdrawalRecorded, db: sqlite_utils.Database
     ) -> None:
+        _move(db, event)
+
+    def player_excluded(self, event: PlayerExcluded, db: sqlite_utils.Database) -> None:
         _move(db, event)
 
     def player_withdrew(self, event: PlayerWithdrew, db: sqlite_utils.Database) -> None:

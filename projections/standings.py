@@ -11,9 +11,10 @@ from uuid import UUID
 
 import sqlite_utils
 
-from domain.match import GameWon, MatchWon, OpeningRollMade
+from domain.match import GameWon, MatchWon, OpeningRollMade, PenaltyAwarded, PenaltyChanged
 from domain.standings import Outcome, compute_standings
 from domain.tournament import (
+    PlayerExcluded,
     PlayerRegistered,
     PlayerWithdrew,
     RegistrationWaitlisted,
@@ -29,8 +30,8 @@ class StandingsProjection(Projection):
     """Tables of every round, the progress of their matches, results that count, standings."""
 
     name = "standings"
-    tables = ("day_players", "day_tournaments", "day_tables", "day_standings")
-    version = 1
+    tables = ("day_players", "day_tournaments", "day_tables", "day_standings", "day_penalties")
+    version = 3
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -59,6 +60,12 @@ class StandingsProjection(Projection):
             "points INTEGER NOT NULL, buchholz INTEGER NOT NULL, head_to_head INTEGER NOT NULL, "
             "lot INTEGER NOT NULL, matches INTEGER NOT NULL, byes INTEGER NOT NULL, "
             "PRIMARY KEY (tournament_id, rank))"
+        )
+
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS day_penalties (penalty_id TEXT PRIMARY KEY, "
+            "match_id TEXT NOT NULL, tournament_id TEXT NOT NULL, player_id TEXT NOT NULL, "
+            "points INTEGER NOT NULL, reason TEXT NOT NULL, awarded_at TEXT NOT NULL)"
         )
 
     def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
@@ -145,6 +152,41 @@ class StandingsProjection(Projection):
         )
         _compute(db, str(event.originator_id))
 
+    def penalty_awarded(self, event: PenaltyAwarded, db: sqlite_utils.Database) -> None:
+        # rule C-BREAK-2: penalties of a pairing's match count in its tournament
+        table = db.execute(
+            "SELECT tournament_id, player_a, player_b FROM day_tables WHERE match_id = ?",
+            [str(event.originator_id)],
+        ).fetchone()
+        if table is None:
+            return
+        tournament_id, player_a, player_b = table
+        db.execute(
+            "INSERT INTO day_penalties VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                str(event.penalty_id),
+                str(event.originator_id),
+                tournament_id,
+                player_a if event.side == "a" else player_b,
+                event.points,
+                event.reason,
+                event.timestamp.isoformat(),
+            ],
+        )
+
+    def penalty_changed(self, event: PenaltyChanged, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE day_penalties SET points = ? WHERE penalty_id = ?",
+            [event.points, str(event.penalty_id)],
+        )
+
+    def player_excluded(self, event: PlayerExcluded, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE day_players SET withdrawn = 1, left_early = 1 "
+            "WHERE tournament_id = ? AND player_id = ?",
+            [str(event.originator_id), str(event.player_id)],
+        )
+
     def player_withdrew(self, event: PlayerWithdrew, db: sqlite_utils.Database) -> None:
         db.execute(
             "UPDATE day_players SET withdrawn = 1, left_early = ? "
@@ -223,7 +265,9 @@ def list_standings(db: sqlite_utils.Database, tournament_id: str) -> list[dict[s
     """The Swiss standings in rank order, with each tiebreak's value and the display name."""
     rows = db.execute(
         "SELECT s.rank, s.player_id, p.display_name, s.wins, s.points, s.buchholz, "
-        "s.head_to_head, s.lot, s.matches, s.byes, p.withdrawn FROM day_standings s "
+        "s.head_to_head, s.lot, s.matches, s.byes, p.withdrawn, "
+        "(SELECT COALESCE(SUM(points), 0) FROM day_penalties d WHERE d.tournament_id = "
+        "s.tournament_id AND d.player_id = s.player_id) FROM day_standings s "
         "JOIN day_players p ON p.tournament_id = s.tournament_id AND p.player_id = s.player_id "
         "WHERE s.tournament_id = ? ORDER BY s.rank",
         [tournament_id],
@@ -240,6 +284,7 @@ def list_standings(db: sqlite_utils.Database, tournament_id: str) -> list[dict[s
         "matches",
         "byes",
         "withdrawn",
+        "penalty_points",
     )
     return [dict(zip(keys, row, strict=True)) for row in rows]
 
@@ -280,6 +325,17 @@ def list_tables(
         params,
     ).fetchall()
     return [dict(zip(_TABLE_COLUMNS, row, strict=True)) for row in rows]
+
+
+def find_penalty(db: sqlite_utils.Database, penalty_id: str) -> dict[str, Any] | None:
+    """One penalty of a tournament's match: its match, tournament and penalised player."""
+    row = db.execute(
+        "SELECT penalty_id, match_id, tournament_id, player_id, points, reason, awarded_at "
+        "FROM day_penalties WHERE penalty_id = ?",
+        [penalty_id],
+    ).fetchone()
+    keys = ("penalty_id", "match_id", "tournament_id", "player_id", "points", "reason", "at")
+    return dict(zip(keys, row, strict=True)) if row else None
 
 
 def display_names(db: sqlite_utils.Database, tournament_id: str) -> dict[str, str]:

@@ -13,6 +13,7 @@ from projections.seats import SeatsProjection
 from projections.standings import StandingsProjection
 from service.clock import Clock, MovableClock, SystemClock
 from service.commands import CommandRunner
+from service.conduct import ConductService
 from service.matches import MatchService
 from service.persistence import persistence_environment, store_name
 from service.rounds import RoundService
@@ -37,6 +38,7 @@ class Services:
     tournaments: TournamentService
     matches: MatchService
     rounds: RoundService
+    conduct: ConductService
 
     def close(self) -> None:
         self.views.close()
@@ -90,4 +92,5 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         ),
         matches=matches,
         rounds=RoundService(store, views, zone, matches, commands),
+        conduct=ConductService(store, views, zone, matches, commands),
     )

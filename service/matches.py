@@ -361,6 +361,40 @@ class MatchService:
             side_optional=True,
         )
 
+    def award_penalty(
+        self, match_id: UUID, *, penalty_id: UUID, side: Side, points: int, reason: str, actor: str
+    ) -> Match:
+        """rule C-BREAK-2: the director's penalty; a match it decides records its result."""
+        return self._execute(
+            match_id,
+            Caller(director=True),
+            None,
+            lambda state, _side, _actor, now: match.award_penalty(
+                state,
+                penalty_id=penalty_id,
+                side=side,
+                points=points,
+                reason=reason,
+                now=now,
+                actor=actor,
+            ),
+            side_optional=True,
+        )
+
+    def change_penalty(
+        self, match_id: UUID, *, penalty_id: UUID, points: int, reason: str, actor: str
+    ) -> Match:
+        """A penalty adjusted, or waived with 0 points."""
+        return self._execute(
+            match_id,
+            Caller(director=True),
+            None,
+            lambda state, _side, _actor, now: match.change_penalty(
+                state, penalty_id=penalty_id, points=points, reason=reason, now=now, actor=actor
+            ),
+            side_optional=True,
+        )
+
     # The one shape of a use case -------------------------------------------------------------
 
     def _execute(

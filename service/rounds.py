@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -20,7 +21,13 @@ from domain.errors import ConflictError, InvalidInputError
 from domain.events import DIRECTOR
 from domain.match import Match, TournamentPairing
 from domain.standings import Standing
-from domain.tournament import Round, Tournament, TournamentNotFoundError, TournamentStatus
+from domain.tournament import (
+    Round,
+    Tournament,
+    TournamentEvent,
+    TournamentNotFoundError,
+    TournamentStatus,
+)
 from domain.tournament.rounds import MatchScore
 from projections import standings as day
 from projections.runner import Views
@@ -129,6 +136,8 @@ class StandingView:
     matches: int
     byes: int
     withdrawn: bool
+    penalty_points: int
+    """Penalty points given against the player in the tournament (rule C-BREAK-2)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +305,55 @@ class RoundService:
     ) -> Withdrawn:
         """rule T-FMT-5: the player is not paired again; each open match of theirs is forfeited
         to the opponent, in the tournament and in the match itself (rule T-FMT-7)."""
+        forfeits = self._leave(
+            tournament_id,
+            player_id,
+            lambda held, unfinished, now: tournament.withdraw(
+                held,
+                player_id=player_id,
+                reason=reason,
+                left_early=left_early,
+                unfinished=unfinished,
+                new_result_id=uuid.uuid4,
+                now=now,
+                actor=actor,
+            ),
+            actor,
+        )
+        return Withdrawn(player_id=player_id, left_early=left_early, forfeits=forfeits)
+
+    def exclude(
+        self, tournament_id: UUID, *, player_id: UUID, reason: str, actor: str
+    ) -> Withdrawn:
+        """rule C-EXCL-1: not paired again, no refund (R-EXCL-1); each open match of theirs is
+        decided at the match length for the opponent (rule T-FMT-7)."""
+        forfeits = self._leave(
+            tournament_id,
+            player_id,
+            lambda held, unfinished, now: tournament.exclude(
+                held,
+                player_id=player_id,
+                reason=reason,
+                unfinished=unfinished,
+                new_result_id=uuid.uuid4,
+                now=now,
+                actor=actor,
+            ),
+            actor,
+        )
+        return Withdrawn(player_id=player_id, left_early=True, forfeits=forfeits)
+
+    def _leave(
+        self,
+        tournament_id: UUID,
+        player_id: UUID,
+        decide: Callable[
+            [Tournament, dict[UUID, MatchScore | None], datetime], list[TournamentEvent]
+        ],
+        actor: str,
+    ) -> list[UUID]:
+        """A player leaves: the tournament's events and each open match ended, in one
+        transaction; returns the forfeited matches."""
 
         def attempt(now: datetime) -> Decision:
             held = self._load(tournament_id)
@@ -309,21 +367,8 @@ class RoundService:
                 match_id: MatchScore(state.score_a, state.score_b) if state.has_begun else None
                 for match_id, state in open_matches.items()
             }
-            withdrawn = Change.of(
-                tournament.evolve,
-                held,
-                tournament.withdraw(
-                    held,
-                    player_id=player_id,
-                    reason=reason,
-                    left_early=left_early,
-                    unfinished=unfinished,
-                    new_result_id=uuid.uuid4,
-                    now=now,
-                    actor=actor,
-                ),
-            )
-            forfeited = [
+            left = Change.of(tournament.evolve, held, decide(held, unfinished, now))
+            ended = [
                 Change.of(
                     match.evolve,
                     state,
@@ -332,18 +377,14 @@ class RoundService:
                 for state in open_matches.values()
                 if not state.is_over
             ]
-            return Decision.of(withdrawn, *forfeited)
+            return Decision.of(left, *ended)
 
         decision = self._commands.run(attempt, DECIDE_AGAIN)
-        return Withdrawn(
-            player_id=player_id,
-            left_early=left_early,
-            forfeits=[
-                e.match_id
-                for e in decision.changes[0].events
-                if isinstance(e, tournament.ResultRecorded)
-            ],
-        )
+        return [
+            e.match_id
+            for e in decision.changes[0].events
+            if isinstance(e, tournament.ResultRecorded)
+        ]
 
     def check_seated(self, tournament_id: UUID, player_a: str, player_b: str) -> tuple[str, str]:
         """An ad hoc match of a running tournament is played by two of its seated players: their
@@ -390,6 +431,7 @@ class RoundService:
                 matches=row["matches"],
                 byes=row["byes"],
                 withdrawn=bool(row["withdrawn"]),
+                penalty_points=row["penalty_points"],
             )
             for row in rows
         ]
@@ -516,18 +558,27 @@ class RoundService:
         )
 
     def _names(self, tournament_id: UUID) -> dict[str, str]:
-        """Display names ("Anna M.") of the tournament's players, by player id."""
-        self._views.catch_up()
-        with self._views.reading() as db:
-            return day.display_names(db, str(tournament_id))
+        return display_names(self._views, tournament_id)
 
     def _load(self, tournament_id: UUID) -> Tournament:
-        return self._store.load_as(
-            tournament_id,
-            tournament.evolve,
-            Tournament,
-            lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
-        )
+        return load_tournament(self._store, tournament_id)
+
+
+def load_tournament(store: EventStore, tournament_id: UUID) -> Tournament:
+    """The tournament, or a 404 when the id is unknown or names another aggregate."""
+    return store.load_as(
+        tournament_id,
+        tournament.evolve,
+        Tournament,
+        lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
+    )
+
+
+def display_names(views: Views, tournament_id: UUID) -> dict[str, str]:
+    """Display names ("Anna M.") of the tournament's players, by player id."""
+    views.catch_up()
+    with views.reading() as db:
+        return day.display_names(db, str(tournament_id))
 
 
 def _seed() -> int:

@@ -73,6 +73,25 @@ class SeasonService:
         )
         return self.get_season(season_id)
 
+    def ban(
+        self, season_id: UUID, *, player_id: UUID, reason: str, revoke_points: bool, actor: str
+    ) -> Season:
+        """rule C-EXCL-1, R-ATT-2: a repeat offender banned from the season's further
+        tournaments; with ``revoke_points`` all their season points are taken."""
+        return self._commands.update(
+            lambda: self.load(season_id),
+            seasons.evolve,
+            lambda state, now: seasons.ban(
+                state,
+                player_id=player_id,
+                reason=reason,
+                revoke_points=revoke_points,
+                now=now,
+                actor=actor,
+            ),
+            DECIDE_AGAIN,
+        ).state
+
     def get_season(self, season_id: UUID) -> SeasonRow:
         season = self._views.find(lambda db: calendar.get_season(db, str(season_id)))
         if season is None:

@@ -7,7 +7,7 @@ import secrets
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Literal, cast
 from uuid import UUID
 from zoneinfo import ZoneInfo
@@ -234,6 +234,13 @@ class TournamentService:
         registration_id = uuid.uuid4()
         player_id = player_id_for(self._player_key, email)
         player_token = secrets.token_urlsafe(32)
+
+        def banned_until(state: Tournament) -> date | None:
+            if state.season_id is None:
+                return None
+            season = self._seasons.load(state.season_id)
+            return season.ends_on if player_id in season.banned else None
+
         state = self._execute(
             tournament_id,
             lambda state, now: tournaments.register(
@@ -247,6 +254,7 @@ class TournamentService:
                 birth_date=birth_date,
                 token_hash=token_hash(player_token),
                 now=now,
+                banned_until=banned_until(state),
             ),
         ).state
         registration = state.registration(registration_id)

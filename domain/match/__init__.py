@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from domain.match.commands import (
     accept_resignation,
+    award_penalty,
     beaver,
+    change_penalty,
     claim_timeout,
     close_session,
     double,
@@ -33,6 +35,7 @@ from domain.match.errors import (
     MatchOverError,
     NotAMatchError,
     NotYourTurnError,
+    PenaltyNotFoundError,
     WrongPhaseError,
 )
 from domain.match.events import (
@@ -54,6 +57,8 @@ from domain.match.events import (
     MatchStarted,
     MatchWon,
     OpeningRollMade,
+    PenaltyAwarded,
+    PenaltyChanged,
     Phase,
     ResignationAccepted,
     ResignationOffered,
@@ -69,6 +74,7 @@ from domain.match.events import (
 )
 from domain.match.state import (
     Match,
+    Penalty,
     evolve,
 )
 
@@ -98,6 +104,10 @@ __all__ = [
     "NotAMatchError",
     "NotYourTurnError",
     "OpeningRollMade",
+    "Penalty",
+    "PenaltyAwarded",
+    "PenaltyChanged",
+    "PenaltyNotFoundError",
     "Phase",
     "ResignationAccepted",
     "ResignationOffered",
@@ -111,7 +121,9 @@ __all__ = [
     "WinReason",
     "WrongPhaseError",
     "accept_resignation",
+    "award_penalty",
     "beaver",
+    "change_penalty",
     "claim_timeout",
     "close_session",
     "double",

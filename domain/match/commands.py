@@ -53,6 +53,8 @@ from domain.match.events import (
     MatchStarted,
     MatchWon,
     OpeningRollMade,
+    PenaltyAwarded,
+    PenaltyChanged,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
@@ -65,7 +67,8 @@ from domain.match.events import (
     WinReason,
     other,
 )
-from domain.match.state import Match
+from domain.match.state import Match, evolve
+from domain.text import one_line
 
 
 def start_match(
@@ -407,6 +410,91 @@ def claim_timeout(
     else:
         _end_game(state, batch, side, "gammon", "timeout", _level_points(state, "gammon"))
     return batch.events
+
+
+def award_penalty(
+    state: Match,
+    *,
+    penalty_id: UUID,
+    side: Side,
+    points: int,
+    reason: str,
+    now: datetime,
+    actor: str | None = None,
+) -> list[DomainEvent]:
+    """rule C-BREAK-2: penalty points against ``side`` go to the opponent's score.
+
+    Penalty points awarded of more than half the match length win the match, as does a score
+    that reaches the match length; such a match is won at the match length (rule T-FMT-7).
+    """
+    _require_penalties(state)
+    _check_penalty_points(points, minimum=1)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
+    awarded = batch.add(
+        PenaltyAwarded,
+        penalty_id=penalty_id,
+        side=side,
+        points=points,
+        reason=one_line("reason", reason, MAX_REASON_LENGTH),
+    )
+    _decide_by_penalties(evolve(state, awarded), batch, other(side))
+    return batch.events
+
+
+def change_penalty(
+    state: Match,
+    *,
+    penalty_id: UUID,
+    points: int,
+    reason: str,
+    now: datetime,
+    actor: str | None = None,
+) -> list[DomainEvent]:
+    """A penalty adjusted to ``points``, or waived with 0 (rule C-BREAK-2: the director can
+    waive or adjust); never an edit of the penalty's own event."""
+    _require_penalties(state)
+    penalty = state.penalty(penalty_id)
+    _check_penalty_points(points, minimum=0)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
+    changed = batch.add(
+        PenaltyChanged,
+        penalty_id=penalty_id,
+        points=points,
+        reason=one_line("reason", reason, MAX_REASON_LENGTH),
+    )
+    _decide_by_penalties(evolve(state, changed), batch, other(penalty.side))
+    return batch.events
+
+
+MAX_REASON_LENGTH = 500
+
+
+def _require_penalties(state: Match) -> None:
+    _require_playing(state)
+    if state.is_money_session:
+        raise ConflictError("penalty points count towards a match length: not in money play")
+
+
+def _check_penalty_points(points: int, *, minimum: int) -> None:
+    if not minimum <= points <= MAX_MATCH_LENGTH:
+        raise InvalidInputError("points", f"must be between {minimum} and {MAX_MATCH_LENGTH}")
+
+
+def _decide_by_penalties(state: Match, batch: EventBatch[DomainEvent], side: Side) -> None:
+    """rule C-BREAK-2: ``side`` wins when its opponent's penalty points pass half the match
+    length, or when its score reaches the match length."""
+    opponent = other(side)
+    score = state.score_a if side == "a" else state.score_b
+    if state.penalty_points_against(opponent) * 2 > state.match_length or (
+        score >= state.match_length
+    ):
+        batch.add(
+            MatchWon,
+            winner=side,
+            score_a=state.match_length if side == "a" else state.score_a,
+            score_b=state.match_length if side == "b" else state.score_b,
+            reason="penalty",
+        )
 
 
 def forfeit(

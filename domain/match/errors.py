@@ -44,3 +44,7 @@ class ClockNotExpiredError(ConflictError):
     """A timeout claim while the opponent's clock still has time."""
 
     type_slug = "clock-not-expired"
+
+
+class PenaltyNotFoundError(NotFoundError):
+    """The match has no penalty with this id."""

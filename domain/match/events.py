@@ -185,7 +185,24 @@ class MatchWon(DomainEvent, frozen=True, kw_only=True):
     winner: Side
     score_a: int
     score_b: int
-    reason: Literal["score", "timeout", "forfeit"] = "score"
+    reason: Literal["score", "timeout", "forfeit", "penalty"] = "score"
+
+
+class PenaltyAwarded(DomainEvent, frozen=True, kw_only=True):
+    """The director penalised ``side``: the points go to the opponent's score (rule C-BREAK-2)."""
+
+    penalty_id: UUID
+    side: Side
+    points: int
+    reason: str
+
+
+class PenaltyChanged(DomainEvent, frozen=True, kw_only=True):
+    """A later decision on a penalty: adjusted to ``points``, or waived (0 points)."""
+
+    penalty_id: UUID
+    points: int
+    reason: str
 
 
 class SessionClosed(DomainEvent, frozen=True, kw_only=True):

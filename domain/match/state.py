@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
+import msgspec
 from msgspec.structs import replace
 
 from domain.backgammon import (
@@ -27,7 +29,7 @@ from domain.backgammon.position import STARTING_SIDE
 from domain.backgammon.position import Side as Checkers
 from domain.clock import PRESETS, ClockPreset, ClockPresetName, MatchClock
 from domain.events import Aggregate, DomainEvent
-from domain.match.errors import NotAMatchError
+from domain.match.errors import NotAMatchError, PenaltyNotFoundError
 from domain.match.events import (
     CheckersPlayed,
     CubeBeavered,
@@ -44,6 +46,8 @@ from domain.match.events import (
     MatchStarted,
     MatchWon,
     OpeningRollMade,
+    PenaltyAwarded,
+    PenaltyChanged,
     Phase,
     ResignationAccepted,
     ResignationOffered,
@@ -56,6 +60,14 @@ from domain.match.events import (
     TurnPassed,
     other,
 )
+
+
+class Penalty(msgspec.Struct, frozen=True, kw_only=True):
+    """Penalty points against a side as they stand now (0 once waived)."""
+
+    id: UUID
+    side: Side
+    points: int
 
 
 class Match(Aggregate, frozen=True, kw_only=True):
@@ -104,11 +116,24 @@ class Match(Aggregate, frozen=True, kw_only=True):
     """How many rolls have been derived from the seed (the next roll's index)."""
     previous_loser: Side | None = None
     winner: Side | None = None
+    penalties: tuple[Penalty, ...] = ()
+    began_at: datetime | None = None
+    """The first opening roll: both players were at the table (rule C-BREAK-1)."""
     clock: MatchClock
 
     @property
     def is_over(self) -> bool:
         return self.phase == "match_over"
+
+    def penalty(self, penalty_id: UUID) -> Penalty:
+        for penalty in self.penalties:
+            if penalty.id == penalty_id:
+                return penalty
+        raise PenaltyNotFoundError(f"match {self.id} has no penalty {penalty_id}")
+
+    def penalty_points_against(self, side: Side) -> int:
+        """The penalty points ``side`` has been given, now counting (rule C-BREAK-2)."""
+        return sum(p.points for p in self.penalties if p.side == side)
 
     @property
     def has_begun(self) -> bool:
@@ -283,6 +308,8 @@ def _game_started(state: Match, event: GameStarted) -> Match:
 
 def _opening_roll_made(state: Match, event: OpeningRollMade) -> Match:
     state = replace(state, opening_roll=(event.die_a, event.die_b))
+    if state.began_at is None:
+        state = replace(state, began_at=event.timestamp)
     if event.roll_index is not None:
         state = replace(state, server_rolls=event.roll_index + 1)
     if event.starter is None:
@@ -390,6 +417,30 @@ def _match_won(state: Match, event: MatchWon) -> Match:
     )
 
 
+def _penalty_awarded(state: Match, event: PenaltyAwarded) -> Match:
+    penalty = Penalty(id=event.penalty_id, side=event.side, points=event.points)
+    return _with_penalty_points(
+        replace(state, penalties=(*state.penalties, penalty)), event.side, event.points
+    )
+
+
+def _penalty_changed(state: Match, event: PenaltyChanged) -> Match:
+    penalty = state.penalty(event.penalty_id)
+    penalties = tuple(
+        replace(p, points=event.points) if p.id == event.penalty_id else p for p in state.penalties
+    )
+    return _with_penalty_points(
+        replace(state, penalties=penalties), penalty.side, event.points - penalty.points
+    )
+
+
+def _with_penalty_points(state: Match, penalised: Side, points: int) -> Match:
+    """rule C-BREAK-2: a penalty point is added to the opponent's match score."""
+    if penalised == "a":
+        return replace(state, score_b=state.score_b + points)
+    return replace(state, score_a=state.score_a + points)
+
+
 def _session_closed(state: Match, event: SessionClosed) -> Match:
     return replace(state, phase="match_over", dice=None)
 
@@ -415,6 +466,8 @@ _APPLY: dict[type[DomainEvent], Callable[[Match, Any], Match]] = {
     TimeoutClaimed: _unchanged,
     GameWon: _game_won,
     MatchWon: _match_won,
+    PenaltyAwarded: _penalty_awarded,
+    PenaltyChanged: _penalty_changed,
     SessionClosed: _session_closed,
     DiceSeedRevealed: _dice_seed_revealed,
 }

@@ -1,13 +1,20 @@
 """The tournament aggregate: schedule, seats, registration, check-in, rounds and results.
 
-One module by kind: ``events``, ``state`` (with ``evolve``), ``registration`` and ``rounds``
-(the commands), ``errors`` and ``defaults``. Stored events name their type by this package
-(``domain.tournament:PlayerRegistered``), so every public name is importable from here."""
+One module by kind: ``events``, ``state`` (with ``evolve``), ``registration``, ``rounds`` and
+``breaks`` (the commands and rules), ``errors`` and ``defaults``. Stored events name their
+type by this package (``domain.tournament:PlayerRegistered``), so every public name is
+importable from here."""
 
 from __future__ import annotations
 
+from domain.tournament.breaks import (
+    Break,
+    BreakScale,
+    breaks,
+)
 from domain.tournament.defaults import (
     ACTIVE,
+    DEFAULT_BREAK_MINUTES,
     DEFAULT_BUY_IN_CENTS,
     DEFAULT_CAPACITY,
     DEFAULT_CLASS,
@@ -16,6 +23,8 @@ from domain.tournament.defaults import (
     DEFAULT_MATCH_LENGTH,
     DEFAULT_MIN_AGE,
     DEFAULT_PAYOUT_PERCENT,
+    DEFAULT_PENALTY_GRACE_MINUTES,
+    DEFAULT_PENALTY_STEP_MINUTES,
     DEFAULT_POT_SHARE_CENTS,
     DEFAULT_SWISS_ROUNDS,
     KNOCKOUT_PLAYERS,
@@ -32,6 +41,7 @@ from domain.tournament.defaults import (
 )
 from domain.tournament.errors import (
     AllRoundsPairedError,
+    BannedError,
     CancellationClosedError,
     CheckInClosedError,
     DuplicateRegistrationError,
@@ -54,6 +64,8 @@ from domain.tournament.events import (
     NoShowReleased,
     PairedTable,
     PlayerCheckedIn,
+    PlayerExcluded,
+    PlayerMarkedPresent,
     PlayerRegistered,
     PlayerWithdrew,
     RegistrationCancelled,
@@ -62,6 +74,7 @@ from domain.tournament.events import (
     RegistrationFacts,
     RegistrationWaitlisted,
     ResultRecorded,
+    ReturnTimeAgreed,
     RoundPaired,
     StandbyCheckedIn,
     StandbyNotSeated,
@@ -83,9 +96,13 @@ from domain.tournament.registration import (
 )
 from domain.tournament.rounds import (
     MAX_MATCH_POINTS,
+    MAX_REASON_LENGTH,
     MatchScore,
+    agree_return_time,
+    exclude,
     has_knockout,
     is_complete,
+    mark_present,
     pair_next_round,
     places,
     playable_swiss_rounds,
@@ -96,6 +113,7 @@ from domain.tournament.rounds import (
     withdraw,
 )
 from domain.tournament.state import (
+    PlayerMark,
     Registration,
     Result,
     Round,
@@ -106,6 +124,7 @@ from domain.tournament.state import (
 
 __all__ = [
     "ACTIVE",
+    "DEFAULT_BREAK_MINUTES",
     "DEFAULT_BUY_IN_CENTS",
     "DEFAULT_CAPACITY",
     "DEFAULT_CLASS",
@@ -114,16 +133,22 @@ __all__ = [
     "DEFAULT_MATCH_LENGTH",
     "DEFAULT_MIN_AGE",
     "DEFAULT_PAYOUT_PERCENT",
+    "DEFAULT_PENALTY_GRACE_MINUTES",
+    "DEFAULT_PENALTY_STEP_MINUTES",
     "DEFAULT_POT_SHARE_CENTS",
     "DEFAULT_SWISS_ROUNDS",
     "KNOCKOUT_PLAYERS",
     "MAX_AGE",
     "MAX_MATCH_POINTS",
     "MAX_PERSON_NAME_LENGTH",
+    "MAX_REASON_LENGTH",
     "MIN_PLAYERS_TO_START",
     "SEAT_HOLDING",
     "WAITING",
     "AllRoundsPairedError",
+    "BannedError",
+    "Break",
+    "BreakScale",
     "CancellationClosedError",
     "CheckInClosedError",
     "DuplicateRegistrationError",
@@ -135,6 +160,9 @@ __all__ = [
     "NotYourRegistrationError",
     "PairedTable",
     "PlayerCheckedIn",
+    "PlayerExcluded",
+    "PlayerMark",
+    "PlayerMarkedPresent",
     "PlayerNotInTournamentError",
     "PlayerRegistered",
     "PlayerWithdrew",
@@ -152,6 +180,7 @@ __all__ = [
     "ResultRecorded",
     "ResultSource",
     "ResultsMissingError",
+    "ReturnTimeAgreed",
     "Round",
     "RoundNotFoundError",
     "RoundPaired",
@@ -171,12 +200,16 @@ __all__ = [
     "TournamentStatus",
     "UnderAgeError",
     "WaitlistPromoted",
+    "agree_return_time",
+    "breaks",
     "cancel_registration",
     "check_in",
     "display_name",
     "evolve",
+    "exclude",
     "has_knockout",
     "is_complete",
+    "mark_present",
     "pair_next_round",
     "places",
     "playable_swiss_rounds",

@@ -6,16 +6,23 @@ import re
 from typing import Final, Literal
 
 RegistrationStatus = Literal[
-    "registered", "waitlisted", "standby", "checked_in", "cancelled", "withdrawn", "no_show"
+    "registered",
+    "waitlisted",
+    "standby",
+    "checked_in",
+    "cancelled",
+    "withdrawn",
+    "no_show",
+    "excluded",
 ]
 """``standby``: waitlisted and checked in on site, ready to take a seat freed at the start."""
 TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running", "completed"]
 Stage = Literal["swiss", "semi_final", "final", "third_place"]
 """rule T-FMT-4: Swiss rounds, then semi-finals, then the final and the match for 3rd place."""
 RoundStage = Literal["swiss", "knockout"]
-ResultSource = Literal["match", "director", "withdrawal"]
+ResultSource = Literal["match", "director", "withdrawal", "exclusion"]
 """Who decided a result: the match played through the API, the director's report, or the
-forfeit of a player who withdrew (rule T-FMT-5)."""
+forfeit of a player who withdrew (rule T-FMT-5) or was excluded (rule C-EXCL-1)."""
 SEAT_HOLDING: tuple[RegistrationStatus, ...] = ("registered", "checked_in")
 WAITING: tuple[RegistrationStatus, ...] = ("waitlisted", "standby")
 ACTIVE: tuple[RegistrationStatus, ...] = SEAT_HOLDING + WAITING
@@ -36,3 +43,10 @@ MIN_PLAYERS_TO_START = 2
 MAX_PERSON_NAME_LENGTH = 100
 MAX_AGE = 130
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
+
+# rule C-BREAK-1, C-BREAK-2: the default break and penalty scale; every one is configurable
+DEFAULT_BREAK_MINUTES = 10
+DEFAULT_PENALTY_GRACE_MINUTES = 5
+"""Late by this much: 1 penalty point ..."""
+DEFAULT_PENALTY_STEP_MINUTES = 5
+"""... and 1 more for each further this many minutes."""

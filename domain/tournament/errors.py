@@ -87,3 +87,9 @@ class ResultConflictError(ConflictError):
     """The match has a result already; a correction names it in ``corrects`` (rule T-FMT-6)."""
 
     type_slug = "result-recorded"
+
+
+class BannedError(ForbiddenError):
+    """The person is banned from the season's tournaments (rule C-EXCL-1)."""
+
+    type_slug = "banned"

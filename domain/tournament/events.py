@@ -202,6 +202,28 @@ class PlayerWithdrew(DomainEvent, frozen=True, kw_only=True):
     """rule R-ATT-2: leaving early revokes the tournament's attendance points."""
 
 
+class PlayerExcluded(DomainEvent, frozen=True, kw_only=True):
+    """The director excluded a player from the running tournament: not paired again, no refund
+    of the buy-in (rules C-EXCL-1, R-EXCL-1)."""
+
+    registration_id: UUID
+    player_id: UUID
+    reason: str
+
+
+class PlayerMarkedPresent(DomainEvent, frozen=True, kw_only=True):
+    """The director saw the player back from the break, ready to play (rule C-BREAK-1)."""
+
+    player_id: UUID
+
+
+class ReturnTimeAgreed(DomainEvent, frozen=True, kw_only=True):
+    """A player leaving the venue agreed a time to be back (rule C-BREAK-3)."""
+
+    player_id: UUID
+    until: datetime
+
+
 class TournamentCompleted(DomainEvent, frozen=True, kw_only=True):
     """The last match of the tournament is decided (rule T-FMT-8)."""
 
@@ -215,6 +237,7 @@ RegistrationChange = (
     | StandbyNotSeated
     | NoShowReleased
     | PlayerWithdrew
+    | PlayerExcluded
 )
 """The events that move an existing registration to another status."""
 RegistrationEvent = PlayerRegistered | RegistrationWaitlisted | RegistrationChange
@@ -224,6 +247,8 @@ TournamentEvent = (
     | TournamentStarted
     | RoundPaired
     | ResultRecorded
+    | PlayerMarkedPresent
+    | ReturnTimeAgreed
     | TournamentCompleted
 )
 
@@ -249,4 +274,6 @@ def status_after(event: RegistrationEvent) -> RegistrationStatus:
             return "standby"
         case NoShowReleased():
             return "no_show"
+        case PlayerExcluded():
+            return "excluded"
     assert_never(event)

@@ -47,6 +47,7 @@ from domain.tournament.defaults import (
     WAITING,
 )
 from domain.tournament.errors import (
+    BannedError,
     CancellationClosedError,
     CheckInClosedError,
     DuplicateRegistrationError,
@@ -172,9 +173,11 @@ def register(
     token_hash: str,
     now: datetime,
     actor: str = "public",
+    banned_until: date | None = None,
 ) -> list[TournamentEvent]:
     """A seat while one is free, else a place on the waitlist (rules T-REG-1..3, T-SEAT-1).
 
+    ``banned_until``: the end of the season whose director banned the person, if so.
     ``player_id`` identifies the person (the service derives it from the e-mail address with a
     server key, so that it is stable across tournaments but not computable by others).
     The seat count is decided here, on the aggregate's own version: two registrations decided
@@ -184,6 +187,12 @@ def register(
     last = one_line("last_name", last_name, MAX_PERSON_NAME_LENGTH)
     address = _email(email)
     born = _check_age(state, age, birth_date, now)
+    if banned_until is not None:
+        # rule C-EXCL-1: a banned repeat offender plays no further tournament of the season
+        raise BannedError(
+            f"this person is banned from the season's tournaments until {banned_until}",
+            until=banned_until.isoformat(),
+        )
     if state.started_at is not None or now >= state.starts_at:
         raise RegistrationClosedError(
             f"registration closed when the tournament started ({state.local(state.starts_at)})",

@@ -20,6 +20,7 @@ from domain.standings import (
     final_places,
     split_pot,
 )
+from domain.text import one_line
 from domain.tournament.defaults import KNOCKOUT_PLAYERS, ResultSource
 from domain.tournament.errors import (
     AllRoundsPairedError,
@@ -31,14 +32,18 @@ from domain.tournament.errors import (
 )
 from domain.tournament.events import (
     PairedTable,
+    PlayerExcluded,
+    PlayerMarkedPresent,
     PlayerWithdrew,
     ResultRecorded,
+    ReturnTimeAgreed,
     RoundPaired,
     TournamentCompleted,
     TournamentEvent,
 )
-from domain.tournament.state import Round, Tournament, evolve
+from domain.tournament.state import Registration, Round, Tournament, evolve
 
+MAX_REASON_LENGTH = 500
 MAX_MATCH_POINTS = 999
 """A bound on reported points: a gammon on a high cube can pass the match length by far."""
 
@@ -266,12 +271,7 @@ def withdraw(
     so far, or None where no game was played: such a match is unplayed, a win with 0 points
     for the opponent; a begun one is decided at the match length (rule T-FMT-7).
     """
-    _require_running(state)
-    registration = state.registration_of(player_id)
-    if registration is None or player_id not in state.field:
-        raise PlayerNotInTournamentError(f"player {player_id} does not play in this tournament")
-    if registration.status == "withdrawn":
-        raise TournamentStateError("the player has withdrawn already")
+    registration = _leaving(state, player_id)
     batch = EventBatch[TournamentEvent].after(state, now, actor)
     batch.add(
         PlayerWithdrew,
@@ -280,6 +280,86 @@ def withdraw(
         reason=reason,
         left_early=left_early,
     )
+    return _forfeit_open_matches(
+        state, batch, player_id, unfinished, new_result_id, "withdrawal", reason
+    )
+
+
+def exclude(
+    state: Tournament,
+    *,
+    player_id: UUID,
+    reason: str,
+    unfinished: Mapping[UUID, MatchScore | None],
+    new_result_id: Callable[[], UUID],
+    now: datetime,
+    actor: str,
+) -> list[TournamentEvent]:
+    """rule C-EXCL-1: the director excludes a player: not paired again, no refund (R-EXCL-1);
+    an open match of theirs is decided at the match length for the opponent (rule T-FMT-7)."""
+    registration = _leaving(state, player_id)
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    batch.add(
+        PlayerExcluded,
+        registration_id=registration.id,
+        player_id=player_id,
+        reason=one_line("reason", reason, MAX_REASON_LENGTH),
+    )
+    decided = {match_id: score or MatchScore(0, 0) for match_id, score in unfinished.items()}
+    return _forfeit_open_matches(
+        state, batch, player_id, decided, new_result_id, "exclusion", reason
+    )
+
+
+def mark_present(
+    state: Tournament, *, player_id: UUID, now: datetime, actor: str
+) -> list[TournamentEvent]:
+    """rule C-BREAK-1: the director sees the player back from the break, ready to play."""
+    _require_running(state)
+    _require_active(state, player_id)
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    batch.add(PlayerMarkedPresent, player_id=player_id)
+    return batch.events
+
+
+def agree_return_time(
+    state: Tournament, *, player_id: UUID, until: datetime, now: datetime, actor: str
+) -> list[TournamentEvent]:
+    """rule C-BREAK-3: a player leaving the venue agrees a time to be back; later is late."""
+    _require_running(state)
+    _require_active(state, player_id)
+    if until <= now:
+        raise InvalidInputError("until", "the agreed return time lies in the past")
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    batch.add(ReturnTimeAgreed, player_id=player_id, until=until)
+    return batch.events
+
+
+def _leaving(state: Tournament, player_id: UUID) -> Registration:
+    _require_running(state)
+    return _require_active(state, player_id)
+
+
+def _require_active(state: Tournament, player_id: UUID) -> Registration:
+    registration = state.registration_of(player_id)
+    if registration is None or player_id not in state.field:
+        raise PlayerNotInTournamentError(f"player {player_id} does not play in this tournament")
+    if registration.status in ("withdrawn", "excluded"):
+        raise TournamentStateError(f"the player is {registration.status} already")
+    return registration
+
+
+def _forfeit_open_matches(
+    state: Tournament,
+    batch: EventBatch[TournamentEvent],
+    player_id: UUID,
+    unfinished: Mapping[UUID, MatchScore | None],
+    new_result_id: Callable[[], UUID],
+    source: ResultSource,
+    reason: str,
+) -> list[TournamentEvent]:
+    """Each open match of the leaving player goes to the opponent; the tournament completes
+    if that was its last result."""
     after = state
     for paired in state.rounds:
         for table in _open_tables_of(state, paired, player_id):
@@ -296,11 +376,11 @@ def withdraw(
                 points_a=points[0],
                 points_b=points[1],
                 played=score is not None,
-                source="withdrawal",
+                source=source,
                 reason=reason,
             )
             after = evolve(after, recorded)
-    if batch.events[1:] and is_complete(after) and state.completed_at is None:
+    if len(batch.events) > 1 and is_complete(after) and state.completed_at is None:
         batch.add(TournamentCompleted)
     return batch.events
 

@@ -27,11 +27,14 @@ from domain.tournament.events import (
     NoShowReleased,
     PairedTable,
     PlayerCheckedIn,
+    PlayerExcluded,
+    PlayerMarkedPresent,
     PlayerRegistered,
     PlayerWithdrew,
     RegistrationCancelled,
     RegistrationWaitlisted,
     ResultRecorded,
+    ReturnTimeAgreed,
     RoundPaired,
     StandbyCheckedIn,
     StandbyNotSeated,
@@ -74,6 +77,14 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     points_b: int
     played: bool
     source: ResultSource
+    recorded_at: datetime | None = None
+
+
+class PlayerMark(msgspec.Struct, frozen=True, kw_only=True):
+    """An instant recorded for a player: back from the break, or the agreed return time."""
+
+    player_id: UUID
+    at: datetime
 
 
 class Tournament(Aggregate, frozen=True, kw_only=True):
@@ -107,6 +118,11 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     """The players seated at the start, in the order of their registration."""
     rounds: tuple[Round, ...] = ()
     results: tuple[Result, ...] = ()
+    season_id: UUID | None = None
+    present: tuple[PlayerMark, ...] = ()
+    """The director marked these players back from their break (rule C-BREAK-1)."""
+    return_times: tuple[PlayerMark, ...] = ()
+    """Agreed times to be back (rule C-BREAK-3)."""
 
     def registration_of(self, player_id: UUID) -> Registration | None:
         """The player's latest registration in this tournament."""
@@ -117,8 +133,11 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
         return found
 
     def active_players(self) -> list[UUID]:
-        """rule T-FMT-5: the field less those who withdrew; they are paired in later rounds."""
-        withdrawn = {r.player_id for r in self.registrations if r.status == "withdrawn"}
+        """rule T-FMT-5, C-EXCL-1: the field less those who withdrew or were excluded; only
+        these are paired in later rounds."""
+        withdrawn = {
+            r.player_id for r in self.registrations if r.status in ("withdrawn", "excluded")
+        }
         return [player for player in self.field if player not in withdrawn]
 
     def result_of(self, match_id: UUID) -> Result | None:
@@ -226,6 +245,7 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             payout_percent=event.payout_percent,
             dice=event.dice,
             clock=event.clock,
+            season_id=event.season_id,
         )
     if not isinstance(state, Tournament):
         raise TournamentNotFoundError(f"no tournament with id {event.originator_id}")
@@ -251,6 +271,7 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             | StandbyNotSeated()
             | NoShowReleased()
             | PlayerWithdrew()
+            | PlayerExcluded()
         ):
             return _set_status(state, version, event.registration_id, status_after(event))
         case TournamentStarted():
@@ -278,10 +299,19 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 points_b=event.points_b,
                 played=event.played,
                 source=event.source,
+                recorded_at=event.timestamp,
             )
             # rule T-FMT-6: a correction replaces the result that counts; both stay in the log
             others = tuple(r for r in state.results if r.match_id != event.match_id)
             return msgspec.structs.replace(state, version=version, results=(*others, result))
+        case PlayerMarkedPresent():
+            mark = PlayerMark(player_id=event.player_id, at=event.timestamp)
+            return msgspec.structs.replace(state, version=version, present=(*state.present, mark))
+        case ReturnTimeAgreed():
+            mark = PlayerMark(player_id=event.player_id, at=event.until)
+            return msgspec.structs.replace(
+                state, version=version, return_times=(*state.return_times, mark)
+            )
         case TournamentCompleted():
             return msgspec.structs.replace(state, version=version, completed_at=event.timestamp)
     raise TypeError(f"not a tournament event: {type(event).__name__}")

@@ -1,0 +1,125 @@
+"""Breaks between matches and the penalty a late return earns (rules C-BREAK-1..3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from uuid import UUID
+
+import msgspec
+
+from domain.tournament.defaults import (
+    DEFAULT_BREAK_MINUTES,
+    DEFAULT_PENALTY_GRACE_MINUTES,
+    DEFAULT_PENALTY_STEP_MINUTES,
+)
+from domain.tournament.events import PairedTable
+from domain.tournament.state import Tournament
+
+
+class BreakScale(msgspec.Struct, frozen=True, kw_only=True):
+    """How long a break may last, and how lateness turns into penalty points (C-BREAK-2)."""
+
+    break_minutes: int = DEFAULT_BREAK_MINUTES
+    grace_minutes: int = DEFAULT_PENALTY_GRACE_MINUTES
+    step_minutes: int = DEFAULT_PENALTY_STEP_MINUTES
+
+    def penalty(self, late: timedelta) -> int:
+        """1 point once ``grace_minutes`` late, 1 more for each further ``step_minutes``."""
+        minutes = late.total_seconds() / 60
+        if minutes < self.grace_minutes:
+            return 0
+        return 1 + int((minutes - self.grace_minutes) // self.step_minutes)
+
+
+class Break(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's break since their last match ended, and how late they are (or were)."""
+
+    player_id: UUID
+    since: datetime
+    allowed_until: datetime
+    ended_at: datetime | None
+    """When the player was back: marked present, or their next match began."""
+    late: timedelta
+    proposed_penalty: int
+    next_match_id: UUID | None
+    """The match a confirmed penalty applies to: its opponent gets the points."""
+
+
+def breaks(
+    state: Tournament,
+    *,
+    began_at: Mapping[UUID, datetime],
+    now: datetime,
+    scale: BreakScale = BreakScale(),  # noqa: B008 - an immutable value
+) -> list[Break]:
+    """Every active player's break after their last decided match, in order of its start.
+
+    rule C-BREAK-1: a break starts when the player's match is decided and ends when they are
+    ready for the next: the director marks them present, or their next match begins
+    (``began_at``: match id -> its opening roll). rule C-BREAK-3: an agreed return time later
+    than the allowed break moves the limit. A break that has not ended is late by ``now``.
+    """
+    found = []
+    for player_id in state.active_players():
+        last = _last_decided(state, player_id)
+        if last is None:
+            continue
+        since, decided_round = last
+        allowed = since + timedelta(minutes=scale.break_minutes)
+        agreed = [m.at for m in state.return_times if m.player_id == player_id and m.at > since]
+        if agreed:
+            allowed = max(allowed, agreed[-1])
+        following = _next_table(state, player_id, decided_round)
+        ended_at = _back_at(state, player_id, since, following, began_at)
+        late = max((ended_at or now) - allowed, timedelta(0))
+        found.append(
+            Break(
+                player_id=player_id,
+                since=since,
+                allowed_until=allowed,
+                ended_at=ended_at,
+                late=late,
+                proposed_penalty=scale.penalty(late),
+                next_match_id=following.match_id if following else None,
+            )
+        )
+    return sorted(found, key=lambda b: (b.since, str(b.player_id)))
+
+
+def _last_decided(state: Tournament, player_id: UUID) -> tuple[datetime, int] | None:
+    """When the player's latest decided match was decided, and its round."""
+    last = None
+    for paired in state.rounds:
+        for table in paired.tables:
+            if player_id not in (table.player_a, table.player_b) or table.match_id is None:
+                continue
+            result = state.result_of(table.match_id)
+            if result is not None and result.recorded_at is not None:
+                last = (result.recorded_at, paired.number)
+    return last
+
+
+def _next_table(state: Tournament, player_id: UUID, after_round: int) -> PairedTable | None:
+    for paired in state.rounds:
+        if paired.number <= after_round:
+            continue
+        for table in paired.tables:
+            if player_id in (table.player_a, table.player_b) and table.match_id is not None:
+                return table
+    return None
+
+
+def _back_at(
+    state: Tournament,
+    player_id: UUID,
+    since: datetime,
+    following: PairedTable | None,
+    began_at: Mapping[UUID, datetime],
+) -> datetime | None:
+    marks = [m.at for m in state.present if m.player_id == player_id and m.at >= since]
+    if following is not None and following.match_id is not None:
+        begun = began_at.get(following.match_id)
+        if begun is not None:
+            marks.append(begun)
+    return min(marks) if marks else None

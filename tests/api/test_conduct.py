@@ -1,0 +1,222 @@
+"""Conduct over REST with the dev clock: breaks and their penalties, penalty points deciding a
+match, exclusions and season bans (rules C-BREAK-1..3, C-EXCL-1, R-ATT-2, T-FMT-7)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from litestar.testing import TestClient
+
+from service.clock import MovableClock
+from tests.api.test_tournament_day import Day, pair_next, report, standings, start_tournament
+from tests.api.test_tournaments import CALENDAR, person, schedule
+from tests.conftest import DIRECTOR
+
+Client = TestClient[Any]
+
+
+def match_state(client: Client, match_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/v1/matches/{match_id}")
+    assert response.status_code == 200
+    state: dict[str, Any] = response.json()
+    return state
+
+
+def break_of(client: Client, day: Day, player_id: str) -> dict[str, Any]:
+    rows = client.get(day.url("/breaks"), headers=DIRECTOR).json()
+    row: dict[str, Any] = next(b for b in rows if b["player_id"] == player_id)
+    return row
+
+
+def match_row(client: Client, day: Day, match_id: str) -> dict[str, Any]:
+    row: dict[str, Any] = next(
+        r for r in client.get(day.url("/matches")).json() if r["match_id"] == match_id
+    )
+    return row
+
+
+def penalise(
+    client: Client, day: Day, match_id: str, player_id: str, points: int
+) -> dict[str, Any]:
+    response = client.post(
+        day.url("/penalties"),
+        json={"player_id": player_id, "match_id": match_id, "points": points, "reason": "late"},
+        headers=DIRECTOR,
+    )
+    assert response.status_code == 201, response.text
+    penalty: dict[str, Any] = response.json()
+    return penalty
+
+
+def test_a_player_back_21_minutes_after_the_match_is_proposed_2_penalty_points(
+    client: Client, clock: MovableClock
+) -> None:
+    # rules C-BREAK-1, C-BREAK-2: 10 minutes allowed, 11 late: 1 point after 5, 1 more after 10
+    day = start_tournament(client, clock, 4)
+    first, second = day.rounds[0]["pairings"]
+    report(client, day, first)
+    clock.advance(60)
+    report(client, day, second)
+    paired = pair_next(client, day)
+    late = first["player_a"]
+    table = next(t for t in paired["pairings"] if late in (t["player_a"], t["player_b"]))
+    clock.advance(20 * 60)  # 21 minutes after the end of the late player's match
+    row = break_of(client, day, late)
+    assert (row["late_minutes"], row["proposed_penalty"], row["ended_at"]) == (11, 2, None)
+    assert row["next_match_id"] == table["match_id"]
+
+    back = client.post(day.url(f"/breaks/{late}/present"), headers=DIRECTOR)
+    assert back.status_code == 204
+    clock.advance(5 * 60)  # the lateness stays what it was when the player came back
+    row = next(
+        b for b in client.get(day.url("/breaks"), headers=DIRECTOR).json() if b["player_id"] == late
+    )
+    assert (row["late_minutes"], row["proposed_penalty"]) == (11, 2)
+
+    penalty = penalise(client, day, table["match_id"], late, row["proposed_penalty"])
+    opponent_side = "b" if table["player_a"] == late else "a"
+    state = match_state(client, table["match_id"])
+    assert state["score"][opponent_side] == 2
+    assert state["penalties"] == [
+        {
+            "penalty_id": penalty["penalty_id"],
+            "side": "a" if opponent_side == "b" else "b",
+            "points": 2,
+        }
+    ]
+    waived = client.post(
+        day.url(f"/penalties/{penalty['penalty_id']}/waive"),
+        json={"reason": "the train was late"},
+        headers=DIRECTOR,
+    )
+    assert waived.status_code == 200
+    assert match_state(client, table["match_id"])["score"][opponent_side] == 0
+    events = client.get(f"/api/v1/matches/{table['match_id']}/events").json()
+    assert [e["type"] for e in events][-2:] == ["PenaltyAwarded", "PenaltyChanged"]
+
+
+def test_an_agreed_return_time_moves_the_end_of_the_break(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule C-BREAK-3
+    day = start_tournament(client, clock, 4)
+    for table in day.rounds[0]["pairings"]:
+        report(client, day, table)
+    player = day.rounds[0]["pairings"][0]["player_a"]
+    until = clock.now().replace(microsecond=0).isoformat()
+    refused = client.post(
+        day.url(f"/breaks/{player}/return-time"), json={"until": until}, headers=DIRECTOR
+    )
+    assert refused.status_code == 422  # in the past
+    agreed = (clock.now().replace(microsecond=0) + timedelta(minutes=30)).isoformat()
+    response = client.post(
+        day.url(f"/breaks/{player}/return-time"), json={"until": agreed}, headers=DIRECTOR
+    )
+    assert response.status_code == 204
+    clock.advance(25 * 60)
+    row = next(
+        b
+        for b in client.get(day.url("/breaks"), headers=DIRECTOR).json()
+        if b["player_id"] == player
+    )
+    assert (row["late_minutes"], row["proposed_penalty"]) == (0, 0)
+    clock.advance(10 * 60)
+    row = next(
+        b
+        for b in client.get(day.url("/breaks"), headers=DIRECTOR).json()
+        if b["player_id"] == player
+    )
+    assert (row["late_minutes"], row["proposed_penalty"]) == (5, 1)
+
+
+def test_penalty_points_above_half_the_match_length_decide_the_match_and_its_result(
+    client: Client, clock: MovableClock
+) -> None:
+    # rules C-BREAK-2, T-FMT-7: 4 of a 7-point match; the winner at 7, the result recorded once
+    day = start_tournament(client, clock, 4)
+    table = day.rounds[0]["pairings"][0]
+    penalise(client, day, table["match_id"], table["player_a"], 2)
+    decided = penalise(client, day, table["match_id"], table["player_a"], 2)
+    assert (decided["match_status"], decided["score_a"], decided["score_b"]) == ("finished", 0, 7)
+    state = match_state(client, table["match_id"])
+    assert (state["status"], state["winner"], state["score"]) == ("finished", "b", {"a": 0, "b": 7})
+    row = next(
+        r for r in client.get(day.url("/matches")).json() if r["match_id"] == table["match_id"]
+    )
+    assert (row["status"], row["winner"], row["score"]) == (
+        "decided",
+        table["player_b"],
+        {"a": 0, "b": 7},
+    )
+    by_player = {r["player_id"]: r for r in standings(client, day)}
+    assert (by_player[table["player_b"]]["wins"], by_player[table["player_b"]]["points"]) == (1, 7)
+    assert by_player[table["player_a"]]["penalty_points"] == 4
+    stream = client.get(f"/api/v1/audit/streams/{day.id}", headers=DIRECTOR).json()
+    assert [e["data"]["source"] for e in stream if e["type"] == "ResultRecorded"] == ["match"]
+
+
+def test_an_excluded_player_loses_the_open_match_at_its_length_and_is_not_paired_again(
+    client: Client, clock: MovableClock
+) -> None:
+    # rules C-EXCL-1, R-EXCL-1, T-FMT-7
+    day = start_tournament(client, clock, 6)
+    table = day.rounds[0]["pairings"][0]
+    response = client.post(
+        day.url("/exclusions"),
+        json={"player_id": table["player_a"], "reason": "unsportsmanlike conduct"},
+        headers=DIRECTOR,
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["forfeits"] == [table["match_id"]]
+    row = next(
+        r for r in client.get(day.url("/matches")).json() if r["match_id"] == table["match_id"]
+    )
+    assert (row["winner"], row["score"]) == (table["player_b"], {"a": 0, "b": 7})
+    for other in day.rounds[0]["pairings"][1:]:
+        report(client, day, other)
+    second = pair_next(client, day)
+    assert table["player_a"] not in {
+        p for t in second["pairings"] for p in (t["player_a"], t["player_b"])
+    }
+    registrations = client.get(day.url("/registrations"), headers=DIRECTOR).json()
+    excluded = next(r for r in registrations if r["player_id"] == table["player_a"])
+    assert (excluded["status"], excluded["refund_cents"]) == ("excluded", None)
+
+
+def test_a_banned_player_cannot_register_for_the_seasons_next_tournament(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule C-EXCL-1: the ban is an event of the season, with the director and the reason
+    season = client.post("/api/v1/seasons", json=CALENDAR, headers=DIRECTOR).json()
+    first = schedule(client, season_id=season["id"], date="2026-04-18")
+    registered = client.post(
+        f"/api/v1/tournaments/{first['id']}/registrations", json=person(1)
+    ).json()
+    ban = client.post(
+        f"/api/v1/seasons/{season['id']}/bans",
+        json={
+            "player_id": registered["player_id"],
+            "reason": "third exclusion",
+            "revoke_points": True,
+        },
+        headers=DIRECTOR,
+    )
+    assert ban.status_code == 201, ban.text
+    assert ban.json()["until"] == "2027-02-28"
+    second = schedule(client, season_id=season["id"], date="2026-10-10", name="Herbstturnier")
+    refused = client.post(f"/api/v1/tournaments/{second['id']}/registrations", json=person(1))
+    assert refused.status_code == 403
+    problem = refused.json()
+    assert problem["type"].endswith("/banned")
+    assert problem["until"] == "2027-02-28"
+    assert "spieler1@example.org" not in refused.text
+    stream = client.get(f"/api/v1/audit/streams/{season['id']}", headers=DIRECTOR).json()
+    [banned] = [e for e in stream if e["type"] == "PlayerBanned"]
+    assert (banned["actor"], banned["data"]["reason"]) == ("director", "third exclusion")
+    again = client.post(
+        f"/api/v1/seasons/{season['id']}/bans",
+        json={"player_id": registered["player_id"], "reason": "again"},
+        headers=DIRECTOR,
+    )
+    assert again.status_code == 409
