@@ -164,6 +164,8 @@ class TournamentMatch(msgspec.Struct):
     status: Literal["pending", "playing", "decided"]
     score: Score
     winner: UUID | None
+    played: bool | None
+    """False for an unplayed forfeit, a win with 0 points (rule T-FMT-7); null while open."""
 
 
 class Place(msgspec.Struct):
@@ -401,6 +403,7 @@ class TournamentDayController(Controller):
                 status=m.status,
                 score=Score(m.score_a, m.score_b),
                 winner=m.winner,
+                played=m.played,
             )
             for m in services.rounds.list_matches(tournament_id)
         ]

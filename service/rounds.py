@@ -152,6 +152,8 @@ class TournamentMatch:
     score_a: int
     score_b: int
     winner: UUID | None
+    played: bool | None
+    """False for an unplayed forfeit (rule T-FMT-7); None while undecided."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -454,6 +456,7 @@ class RoundService:
                 score_a=row["score_a"],
                 score_b=row["score_b"],
                 winner=UUID(row["winner"]) if row["winner"] else None,
+                played=bool(row["played"]) if row["played"] is not None else None,
             )
             for row in rows
             if row["match_id"] is not None
