@@ -11,14 +11,11 @@ from __future__ import annotations
 
 from domain.match.commands import (
     accept_resignation,
-    award_penalty,
     beaver,
-    change_penalty,
     claim_timeout,
     close_session,
     double,
     drop,
-    forfeit,
     offer_resignation,
     play,
     raccoon,
@@ -28,6 +25,7 @@ from domain.match.commands import (
     start_match,
     take,
 )
+from domain.match.early import award_penalty, change_penalty, forfeit
 from domain.match.errors import (
     ClockNotExpiredError,
     CubeNotAvailableError,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Literal, cast
+from typing import cast
 from uuid import UUID
 
 from domain.backgammon import (
@@ -27,6 +27,7 @@ from domain.clock import PRESETS, ClockPresetName
 from domain.dice import seed_commitment
 from domain.errors import ConflictError, InvalidInputError
 from domain.events import DomainEvent, EventBatch
+from domain.match.early import decide_early
 from domain.match.errors import (
     ClockNotExpiredError,
     CubeNotAvailableError,
@@ -53,8 +54,6 @@ from domain.match.events import (
     MatchStarted,
     MatchWon,
     OpeningRollMade,
-    PenaltyAwarded,
-    PenaltyChanged,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
@@ -67,8 +66,7 @@ from domain.match.events import (
     WinReason,
     other,
 )
-from domain.match.state import Match, evolve
-from domain.text import one_line
+from domain.match.state import Match
 
 
 def start_match(
@@ -406,127 +404,10 @@ def claim_timeout(
         outcome=preset.timeout_outcome,
     )
     if preset.timeout_outcome == "match":
-        _decide_early(state, batch, side, "timeout")
+        decide_early(state, batch, side, "timeout")
     else:
         _end_game(state, batch, side, "gammon", "timeout", _level_points(state, "gammon"))
     return batch.events
-
-
-def award_penalty(
-    state: Match,
-    *,
-    penalty_id: UUID,
-    side: Side,
-    points: int,
-    reason: str,
-    now: datetime,
-    actor: str | None = None,
-) -> list[DomainEvent]:
-    """rule C-BREAK-2: penalty points against ``side`` go to the opponent's score.
-
-    Penalty points awarded of more than half the match length win the match, as does a score
-    that reaches the match length; such a match is won at the match length (rule T-FMT-7).
-    """
-    _require_penalties(state)
-    _check_penalty_points(points, minimum=1)
-    batch = EventBatch[DomainEvent].after(state, now, actor)
-    awarded = batch.add(
-        PenaltyAwarded,
-        penalty_id=penalty_id,
-        side=side,
-        points=points,
-        reason=one_line("reason", reason, MAX_REASON_LENGTH),
-    )
-    _decide_by_penalties(evolve(state, awarded), batch, other(side))
-    return batch.events
-
-
-def change_penalty(
-    state: Match,
-    *,
-    penalty_id: UUID,
-    points: int,
-    reason: str,
-    now: datetime,
-    actor: str | None = None,
-) -> list[DomainEvent]:
-    """A penalty adjusted to ``points``, or waived with 0 (rule C-BREAK-2: the director can
-    waive or adjust); never an edit of the penalty's own event."""
-    _require_penalties(state)
-    penalty = state.penalty(penalty_id)
-    _check_penalty_points(points, minimum=0)
-    batch = EventBatch[DomainEvent].after(state, now, actor)
-    changed = batch.add(
-        PenaltyChanged,
-        penalty_id=penalty_id,
-        points=points,
-        reason=one_line("reason", reason, MAX_REASON_LENGTH),
-    )
-    _decide_by_penalties(evolve(state, changed), batch, other(penalty.side))
-    return batch.events
-
-
-MAX_REASON_LENGTH = 500
-
-
-def _require_penalties(state: Match) -> None:
-    _require_playing(state)
-    if state.is_money_session:
-        raise ConflictError("penalty points count towards a match length: not in money play")
-
-
-def _check_penalty_points(points: int, *, minimum: int) -> None:
-    if not minimum <= points <= MAX_MATCH_LENGTH:
-        raise InvalidInputError("points", f"must be between {minimum} and {MAX_MATCH_LENGTH}")
-
-
-def _decide_by_penalties(state: Match, batch: EventBatch[DomainEvent], side: Side) -> None:
-    """rule C-BREAK-2: ``side`` wins when its opponent's penalty points pass half the match
-    length, or when its score reaches the match length."""
-    opponent = other(side)
-    score = state.score_a if side == "a" else state.score_b
-    if state.penalty_points_against(opponent) * 2 > state.match_length or (
-        score >= state.match_length
-    ):
-        batch.add(
-            MatchWon,
-            winner=side,
-            score_a=state.match_length if side == "a" else state.score_a,
-            score_b=state.match_length if side == "b" else state.score_b,
-            reason="penalty",
-        )
-
-
-def forfeit(
-    state: Match, winner: Side, now: datetime, *, actor: str | None = None
-) -> list[DomainEvent]:
-    """The opponent of ``winner`` left the tournament (rule T-FMT-5): the match is decided now.
-
-    rule T-FMT-7: a begun match is won at the match length, the loser keeping their points;
-    one that never began is unplayed and stays at 0-0.
-    """
-    _require_playing(state)
-    if state.is_money_session:
-        raise ConflictError("a money session is closed, not forfeited")
-    batch = EventBatch[DomainEvent].after(state, now, actor)
-    if state.has_begun:
-        _decide_early(state, batch, winner, "forfeit")
-    else:
-        batch.add(MatchWon, winner=winner, score_a=0, score_b=0, reason="forfeit")
-    return batch.events
-
-
-def _decide_early(
-    state: Match,
-    batch: EventBatch[DomainEvent],
-    winner: Side,
-    reason: Literal["timeout", "forfeit"],
-) -> None:
-    """rule T-FMT-7: a match decided before it was played out is won at the match length; the
-    loser keeps the points they had."""
-    score_a = state.match_length if winner == "a" else state.score_a
-    score_b = state.match_length if winner == "b" else state.score_b
-    batch.add(MatchWon, winner=winner, score_a=score_a, score_b=score_b, reason=reason)
 
 
 def close_session(state: Match, now: datetime, *, actor: str | None = None) -> list[DomainEvent]:
