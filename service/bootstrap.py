@@ -6,12 +6,15 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from projections.calendar import CalendarProjection
+from projections.deadlines import DeadlinesProjection
 from projections.participants import ParticipantsProjection
 from projections.runner import Projection, Views
 from projections.seats import SeatsProjection
 from projections.standings import StandingsProjection
 from service.clock import Clock, MovableClock, SystemClock
 from service.commands import CommandRunner
+from service.disputes import DisputeService
+from service.jobs import JobService
 from service.matches import MatchService
 from service.persistence import persistence_environment, store_name
 from service.rounds import RoundService
@@ -20,6 +23,7 @@ from service.secret import derived_key, load_secret_key
 from service.settings import Settings
 from service.store import EventStore, StoreEventSource
 from service.tournaments import TournamentService
+from service.videos import VideoService
 
 
 @dataclass
@@ -36,6 +40,9 @@ class Services:
     tournaments: TournamentService
     matches: MatchService
     rounds: RoundService
+    videos: VideoService
+    disputes: DisputeService
+    jobs: JobService
 
     def close(self) -> None:
         self.views.close()
@@ -53,6 +60,7 @@ def projections() -> list[Projection]:
         SeatsProjection(),
         ParticipantsProjection(),
         StandingsProjection(),
+        DeadlinesProjection(),
     ]
 
 
@@ -70,6 +78,8 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     commands = CommandRunner(store, clock, views)
     seasons = SeasonService(store, views, clock, commands=commands)
     matches = MatchService(store, clock, derived_key(secret, "dice seeds"), commands=commands)
+    rounds = RoundService(store, views, zone, matches, commands)
+    videos = VideoService(store, views, commands, settings.data_dir)
     return Services(
         settings=settings,
         clock=clock,
@@ -87,5 +97,8 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
             seasons=seasons,
         ),
         matches=matches,
-        rounds=RoundService(store, views, zone, matches, commands),
+        rounds=rounds,
+        videos=videos,
+        disputes=DisputeService(store, matches, commands),
+        jobs=JobService(store, views, commands, rounds, videos),
     )

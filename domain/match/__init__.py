@@ -40,6 +40,7 @@ from domain.match.events import (
     MAX_PLAY_LENGTH,
     SIDES,
     CheckersPlayed,
+    ClockFlagged,
     CubeBeavered,
     CubeDropped,
     CubeOffered,
@@ -67,6 +68,7 @@ from domain.match.events import (
     WinReason,
     other,
 )
+from domain.match.flags import clock_expires_at, flag_clock
 from domain.match.state import (
     Match,
     evolve,
@@ -77,6 +79,7 @@ __all__ = [
     "MAX_PLAY_LENGTH",
     "SIDES",
     "CheckersPlayed",
+    "ClockFlagged",
     "ClockNotExpiredError",
     "CubeBeavered",
     "CubeDropped",
@@ -113,10 +116,12 @@ __all__ = [
     "accept_resignation",
     "beaver",
     "claim_timeout",
+    "clock_expires_at",
     "close_session",
     "double",
     "drop",
     "evolve",
+    "flag_clock",
     "forfeit",
     "offer_resignation",
     "other",

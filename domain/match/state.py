@@ -30,6 +30,7 @@ from domain.events import Aggregate, DomainEvent
 from domain.match.errors import NotAMatchError
 from domain.match.events import (
     CheckersPlayed,
+    ClockFlagged,
     CubeBeavered,
     CubeDropped,
     CubeOffered,
@@ -105,6 +106,8 @@ class Match(Aggregate, frozen=True, kw_only=True):
     previous_loser: Side | None = None
     winner: Side | None = None
     clock: MatchClock
+    flagged_since: datetime | None = None
+    """The clock period (its start) that the scheduler flagged as run out, if any."""
 
     @property
     def is_over(self) -> bool:
@@ -394,6 +397,10 @@ def _session_closed(state: Match, event: SessionClosed) -> Match:
     return replace(state, phase="match_over", dice=None)
 
 
+def _clock_flagged(state: Match, event: ClockFlagged) -> Match:
+    return replace(state, flagged_since=event.since)
+
+
 def _dice_seed_revealed(state: Match, event: DiceSeedRevealed) -> Match:
     return replace(state, revealed_seed=event.seed)
 
@@ -417,4 +424,5 @@ _APPLY: dict[type[DomainEvent], Callable[[Match, Any], Match]] = {
     MatchWon: _match_won,
     SessionClosed: _session_closed,
     DiceSeedRevealed: _dice_seed_revealed,
+    ClockFlagged: _clock_flagged,
 }

@@ -6,6 +6,12 @@ One module by kind: ``events``, ``state`` (with ``evolve``), ``registration`` an
 
 from __future__ import annotations
 
+from domain.tournament.deadlines import (
+    close_cancellation,
+    is_start_due,
+    open_check_in,
+    record_start_failure,
+)
 from domain.tournament.defaults import (
     ACTIVE,
     DEFAULT_BUY_IN_CENTS,
@@ -49,6 +55,8 @@ from domain.tournament.errors import (
     UnderAgeError,
 )
 from domain.tournament.events import (
+    CancellationClosed,
+    CheckInOpened,
     KnockoutLengths,
     LateWithdrawalRecorded,
     NoShowReleased,
@@ -69,6 +77,7 @@ from domain.tournament.events import (
     TournamentEvent,
     TournamentScheduled,
     TournamentStarted,
+    TournamentStartFailed,
     WaitlistPromoted,
     status_after,
 )
@@ -124,8 +133,10 @@ __all__ = [
     "SEAT_HOLDING",
     "WAITING",
     "AllRoundsPairedError",
+    "CancellationClosed",
     "CancellationClosedError",
     "CheckInClosedError",
+    "CheckInOpened",
     "DuplicateRegistrationError",
     "KnockoutLengths",
     "LateWithdrawalRecorded",
@@ -166,6 +177,7 @@ __all__ = [
     "TournamentNotFoundError",
     "TournamentPlan",
     "TournamentScheduled",
+    "TournamentStartFailed",
     "TournamentStarted",
     "TournamentStateError",
     "TournamentStatus",
@@ -173,15 +185,19 @@ __all__ = [
     "WaitlistPromoted",
     "cancel_registration",
     "check_in",
+    "close_cancellation",
     "display_name",
     "evolve",
     "has_knockout",
     "is_complete",
+    "is_start_due",
+    "open_check_in",
     "pair_next_round",
     "places",
     "playable_swiss_rounds",
     "prizes",
     "record_result",
+    "record_start_failure",
     "register",
     "schedule_tournament",
     "start",
