@@ -15,13 +15,16 @@ from litestar.openapi.spec import Components, SecurityScheme
 from api.analysis import AnalysisController
 from api.audit import AuditController
 from api.conduct import ConductController
+from api.disputes import DisputeController
 from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
+from api.jobs import JobController
 from api.matches import MatchController
 from api.openapi import document_problems
 from api.rounds import TournamentDayController
 from api.seasons import SeasonController
 from api.tournaments import RegistrationController, TournamentController
+from api.videos import VideoController
 from scheduler import start_scheduler
 from service.bootstrap import Services, bootstrap
 from service.clock import Clock
@@ -38,6 +41,9 @@ CONTROLLERS: list[Any] = [
     ConductController,
     MatchController,
     AuditController,
+    DisputeController,
+    VideoController,
+    JobController,
 ]
 
 

@@ -1,4 +1,5 @@
-"""The ``bgtd`` command: ``bgtd serve`` runs the REST service."""
+"""The ``bgtd`` command: ``bgtd serve`` runs the REST service; ``replay``, ``jobs`` and
+``rebuild-projections`` read the event store of a data directory (or a PostgreSQL URL)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,13 @@ import sys
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+if TYPE_CHECKING:
+    from service.bootstrap import Services
+
+PROGRESS_WIDTH = 30
 
 
 def _instant(text: str) -> datetime:
@@ -32,11 +40,23 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--start-time", type=_instant, default=None, help="dev clock start (ISO 8601)"
     )
+    replay = commands.add_parser("replay", help="a match's story and its board as text")
+    replay.add_argument("match_id", type=UUID)
+    replay.add_argument("--at", type=int, default=None, help="the board right after event N")
+    rebuild = commands.add_parser(
+        "rebuild-projections", help="rebuild every read model from the event store"
+    )
+    jobs = commands.add_parser("jobs", help="pending and past scheduled jobs")
+    for command in (replay, rebuild, jobs):
+        command.add_argument("--data-dir", type=Path, default=None)
+        command.add_argument("--database-url", default=None)
     return root
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser().parse_args(argv)
+    if arguments.command != "serve":
+        return _offline(arguments)
     if arguments.start_time and not arguments.dev:
         print("bgtd: --start-time needs --dev", file=sys.stderr)
         return 2
@@ -68,6 +88,68 @@ def main(argv: Sequence[str] | None = None) -> int:
     # 100,000 allocations instead of 700 cuts the time of a match command by about a tenth.
     gc.set_threshold(100_000, 50, 50)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    return 0
+
+
+def _offline(arguments: argparse.Namespace) -> int:
+    """The commands that read the store without serving it."""
+    from domain.errors import DomainError
+    from service.bootstrap import bootstrap
+    from service.settings import Settings
+
+    settings = Settings.from_environment(
+        data_dir=arguments.data_dir, database_url=arguments.database_url, run_scheduler=False
+    )
+    services = bootstrap(settings)
+    try:
+        if arguments.command == "replay":
+            return _replay(services, arguments.match_id, arguments.at)
+        if arguments.command == "jobs":
+            return _jobs(services)
+        return _rebuild(services)
+    except DomainError as error:
+        print(f"bgtd: {error.detail}", file=sys.stderr)
+        return 1
+    finally:
+        services.close()
+
+
+def _replay(services: Services, match_id: UUID, at: int | None) -> int:
+    from api.board import board, story
+
+    events = services.matches.events(match_id, at)
+    state = services.matches.get(match_id, at)
+    for line in story(events, services.zone):
+        print(line)
+    print()
+    for line in board(state, state.updated_at):
+        print(line)
+    return 0
+
+
+def _jobs(services: Services) -> int:
+    print(f"{'deadline':<26} {'kind':<19} {'status':<8} {'target':<36} {'done at':<26} effect")
+    for job in services.jobs.list_jobs():
+        deadline = job.deadline.astimezone(services.zone).isoformat() if job.deadline else "-"
+        done = job.done_at.astimezone(services.zone).isoformat() if job.done_at else "-"
+        print(
+            f"{deadline:<26} {job.kind:<19} {job.status:<8} {job.target!s:<36} {done:<26} "
+            f"{job.effect or ''}"
+        )
+    return 0
+
+
+def _rebuild(services: Services) -> int:
+    """Each view dropped and replayed from the log, with a progress bar over the views."""
+    views = services.views
+    total = len(views.projections)
+    latest = services.store.latest_notification_id()
+    print(f"rebuilding {total} views from {latest} events", flush=True)
+    for number, projection in enumerate(views.projections, start=1):
+        views.rebuild(projection.name)
+        filled = PROGRESS_WIDTH * number // total
+        bar = "#" * filled + "." * (PROGRESS_WIDTH - filled)
+        print(f"[{bar}] {number}/{total} {projection.name}", flush=True)
     return 0
 
 

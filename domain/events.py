@@ -26,6 +26,8 @@ class DomainEvent(msgspec.Struct, frozen=True, kw_only=True):
 
 DIRECTOR = "director"
 """The actor of a director's command (the director token carries no name yet, rule C-DIR-1)."""
+SCHEDULER = "scheduler"
+"""The actor of what a deadline caused (a scheduled job's command)."""
 
 
 class Aggregate(msgspec.Struct, frozen=True, kw_only=True):

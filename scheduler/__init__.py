@@ -2,16 +2,33 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+from apscheduler.events import EVENT_SCHEDULER_SHUTDOWN
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from scheduler.leader import Leadership
 from service.bootstrap import Services
+from service.jobs import JobRun
 
 VIEW_POLL_SECONDS = 1.0
+JOB_POLL_SECONDS = 1.0
+"""How late a deadline's job may run at most (the dev clock moves; deadlines are polled)."""
+
+
+def run_jobs(services: Services, leadership: Leadership) -> list[JobRun]:
+    """The elected process runs every job due now (those missed while down included)."""
+    if not leadership.is_leader():
+        return []
+    return services.jobs.run_due(services.clock.now())
 
 
 def start_scheduler(services: Services) -> BackgroundScheduler:
     """Start the jobs of this process (views follow events written by other processes too)."""
     scheduler = BackgroundScheduler(timezone="UTC")
+    leadership = Leadership(services.settings.database_url)
+    # this process's claim to run the jobs is given up at shutdown
+    scheduler.add_listener(lambda _: leadership.release(), EVENT_SCHEDULER_SHUTDOWN)
     scheduler.add_job(
         services.views.catch_up,
         "interval",
@@ -19,6 +36,16 @@ def start_scheduler(services: Services) -> BackgroundScheduler:
         id="views.catch_up",
         coalesce=True,
         max_instances=1,
+    )
+    scheduler.add_job(
+        run_jobs,
+        "interval",
+        args=[services, leadership],
+        seconds=JOB_POLL_SECONDS,
+        id="jobs.run_due",
+        coalesce=True,
+        max_instances=1,
+        next_run_time=datetime.now(UTC),  # at start-up: deadlines passed while down run now
     )
     scheduler.start()
     return scheduler

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from projections.calendar import CalendarProjection
+from projections.deadlines import DeadlinesProjection
 from projections.participants import ParticipantsProjection
 from projections.ranking import RankingProjection
 from projections.runner import Projection, Views
@@ -14,6 +15,8 @@ from projections.standings import StandingsProjection
 from service.clock import Clock, MovableClock, SystemClock
 from service.commands import CommandRunner
 from service.conduct import ConductService
+from service.disputes import DisputeService
+from service.jobs import JobService
 from service.matches import MatchService
 from service.persistence import persistence_environment, store_name
 from service.rounds import RoundService
@@ -22,6 +25,7 @@ from service.secret import derived_key, load_secret_key
 from service.settings import Settings
 from service.store import EventStore, StoreEventSource
 from service.tournaments import TournamentService
+from service.videos import VideoService
 
 
 @dataclass
@@ -39,6 +43,9 @@ class Services:
     matches: MatchService
     rounds: RoundService
     conduct: ConductService
+    videos: VideoService
+    disputes: DisputeService
+    jobs: JobService
 
     def close(self) -> None:
         self.views.close()
@@ -57,6 +64,7 @@ def projections() -> list[Projection]:
         ParticipantsProjection(),
         StandingsProjection(),
         RankingProjection(),
+        DeadlinesProjection(),
     ]
 
 
@@ -74,6 +82,8 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     commands = CommandRunner(store, clock, views)
     seasons = SeasonService(store, views, clock, commands=commands)
     matches = MatchService(store, clock, derived_key(secret, "dice seeds"), commands=commands)
+    rounds = RoundService(store, views, zone, matches, commands)
+    videos = VideoService(store, views, commands, settings.data_dir)
     return Services(
         settings=settings,
         clock=clock,
@@ -91,6 +101,9 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
             seasons=seasons,
         ),
         matches=matches,
-        rounds=RoundService(store, views, zone, matches, commands),
+        rounds=rounds,
         conduct=ConductService(store, views, zone, matches, commands),
+        videos=videos,
+        disputes=DisputeService(store, matches, commands),
+        jobs=JobService(store, views, commands, rounds, videos),
     )

@@ -7,8 +7,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from api.cli import parser
+from api.cli import main, parser
 from bench.server import running_service
+from service.bootstrap import projections
 from service.persistence import persistence_environment
 from service.settings import Settings
 
@@ -35,3 +36,78 @@ def test_a_data_dir_with_url_characters_keeps_its_name(tmp_path: Path) -> None:
     settings = Settings(data_dir=data_dir)
     environment = persistence_environment(settings.event_store_url)
     assert environment["SQLITE_DBNAME"] == str(data_dir / "events.sqlite3")
+
+
+def a_played_match(data_dir: Path) -> str:
+    """A match with an opening roll and one play, stored in ``data_dir``."""
+    from datetime import UTC, datetime
+
+    from litestar.testing import TestClient
+
+    from api.app import create_app
+    from service.clock import MovableClock
+    from tests.api.test_matches import create, post
+
+    settings = Settings(data_dir=data_dir, dev=True, run_scheduler=False)
+    clock = MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
+    with TestClient(create_app(settings, clock=clock)) as client:
+        created = create(client, clock="app")
+        assert post(client, created, "rolls", {"dice": [3, 1]}, "a").status_code == 200
+        assert post(client, created, "plays", {"play": "8/5 6/5"}, "a").status_code == 200
+        match_id: str = created["id"]
+    return match_id
+
+
+def test_bgtd_replay_prints_the_story_and_the_board_at_a_version(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # rule C-DISPUTE-1: the state of a game at any event, with the clocks and the dice
+    match_id = a_played_match(tmp_path / "data")
+
+    assert main(["replay", match_id, "--at", "3", "--data-dir", str(tmp_path / "data")]) == 0
+
+    out = capsys.readouterr().out
+    assert "OpeningRollMade" in out
+    assert "CheckersPlayed" not in out
+    assert "dice 3-1" in out
+    assert "clock app:" in out
+    assert "Position ID: 4HPwATDgc/ABMA" in out
+    assert " +13-14-15-16-17-18-----19-20-21-22-23-24-+" in out
+
+
+def test_bgtd_replay_of_the_whole_match_shows_the_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match_id = a_played_match(tmp_path / "data")
+    assert main(["replay", match_id, "--data-dir", str(tmp_path / "data")]) == 0
+    out = capsys.readouterr().out
+    assert "play=8/5 6/5" in out
+    assert "(on roll)" in out
+
+
+def test_bgtd_replay_of_an_unknown_match_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unknown = "00000000-0000-4000-8000-000000000000"
+    assert main(["replay", unknown, "--data-dir", str(tmp_path / "data")]) == 1
+    assert "no record" in capsys.readouterr().err
+
+
+def test_bgtd_rebuild_projections_rebuilds_every_view_with_progress(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a_played_match(tmp_path / "data")
+    assert main(["rebuild-projections", "--data-dir", str(tmp_path / "data")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    names = [projection.name for projection in projections()]
+    assert lines[0] == f"rebuilding {len(names)} views from 4 events"
+    assert [line.rpartition(" ")[2] for line in lines[1:]] == names
+    assert lines[-1].startswith("[" + "#" * 30 + f"] {len(names)}/{len(names)}")
+
+
+def test_bgtd_jobs_lists_the_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a_played_match(tmp_path / "data")
+    assert main(["jobs", "--data-dir", str(tmp_path / "data")]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split()[:3] == ["deadline", "kind", "status"]
+    assert "flag_clock" in out

@@ -41,6 +41,7 @@ from domain.match.events import (
     MAX_PLAY_LENGTH,
     SIDES,
     CheckersPlayed,
+    ClockFlagged,
     CubeBeavered,
     CubeDropped,
     CubeOffered,
@@ -70,6 +71,7 @@ from domain.match.events import (
     WinReason,
     other,
 )
+from domain.match.flags import clock_expires_at, flag_clock
 from domain.match.state import (
     Match,
     Penalty,
@@ -81,6 +83,7 @@ __all__ = [
     "MAX_PLAY_LENGTH",
     "SIDES",
     "CheckersPlayed",
+    "ClockFlagged",
     "ClockNotExpiredError",
     "CubeBeavered",
     "CubeDropped",
@@ -123,10 +126,12 @@ __all__ = [
     "beaver",
     "change_penalty",
     "claim_timeout",
+    "clock_expires_at",
     "close_session",
     "double",
     "drop",
     "evolve",
+    "flag_clock",
     "forfeit",
     "offer_resignation",
     "other",

@@ -3,6 +3,7 @@ action, resignation, time claim and result."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 from uuid import UUID
 
@@ -163,6 +164,18 @@ class TimeoutClaimed(DomainEvent, frozen=True, kw_only=True):
     used_ms: int
     """Time the flagged side had used in that move when the claim came."""
     outcome: Literal["match", "gammon"]
+
+
+class ClockFlagged(DomainEvent, frozen=True, kw_only=True):
+    """The scheduler saw a side's time run out (G-CLOCK-1, G-CLOCK-2): the opponent may claim.
+
+    Recorded once per expiry: ``since`` names the period of the flagged side's clock."""
+
+    flagged: Side
+    since: datetime
+    """When the flagged side's clock started: the period that ran out."""
+    reserve_ms: int
+    used_ms: int
 
 
 class GameWon(DomainEvent, frozen=True, kw_only=True):

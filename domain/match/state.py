@@ -32,6 +32,7 @@ from domain.events import Aggregate, DomainEvent
 from domain.match.errors import NotAMatchError, PenaltyNotFoundError
 from domain.match.events import (
     CheckersPlayed,
+    ClockFlagged,
     CubeBeavered,
     CubeDropped,
     CubeOffered,
@@ -120,6 +121,8 @@ class Match(Aggregate, frozen=True, kw_only=True):
     began_at: datetime | None = None
     """The first opening roll: both players were at the table (rule C-BREAK-1)."""
     clock: MatchClock
+    flagged_since: datetime | None = None
+    """The clock period (its start) that the scheduler flagged as run out, if any."""
 
     @property
     def is_over(self) -> bool:
@@ -445,6 +448,10 @@ def _session_closed(state: Match, event: SessionClosed) -> Match:
     return replace(state, phase="match_over", dice=None)
 
 
+def _clock_flagged(state: Match, event: ClockFlagged) -> Match:
+    return replace(state, flagged_since=event.since)
+
+
 def _dice_seed_revealed(state: Match, event: DiceSeedRevealed) -> Match:
     return replace(state, revealed_seed=event.seed)
 
@@ -470,4 +477,5 @@ _APPLY: dict[type[DomainEvent], Callable[[Match, Any], Match]] = {
     PenaltyChanged: _penalty_changed,
     SessionClosed: _session_closed,
     DiceSeedRevealed: _dice_seed_revealed,
+    ClockFlagged: _clock_flagged,
 }

@@ -1,9 +1,9 @@
 """The tournament aggregate: schedule, seats, registration, check-in, rounds and results.
 
-One module by kind: ``events``, ``state`` (with ``evolve``), ``registration``, ``rounds`` and
-``breaks`` (the commands and rules), ``errors`` and ``defaults``. Stored events name their
-type by this package (``domain.tournament:PlayerRegistered``), so every public name is
-importable from here."""
+One module by kind: ``events``, ``state`` (with ``evolve``), ``registration``, ``rounds``,
+``breaks`` and ``deadlines`` (the commands and rules), ``errors`` and ``defaults``. Stored
+events name their type by this package (``domain.tournament:PlayerRegistered``), so every
+public name is importable from here."""
 
 from __future__ import annotations
 
@@ -11,6 +11,12 @@ from domain.tournament.breaks import (
     Break,
     BreakScale,
     breaks,
+)
+from domain.tournament.deadlines import (
+    close_cancellation,
+    is_start_due,
+    open_check_in,
+    record_start_failure,
 )
 from domain.tournament.defaults import (
     ACTIVE,
@@ -59,6 +65,8 @@ from domain.tournament.errors import (
     UnderAgeError,
 )
 from domain.tournament.events import (
+    CancellationClosed,
+    CheckInOpened,
     KnockoutLengths,
     LateWithdrawalRecorded,
     NoShowReleased,
@@ -82,6 +90,7 @@ from domain.tournament.events import (
     TournamentEvent,
     TournamentScheduled,
     TournamentStarted,
+    TournamentStartFailed,
     WaitlistPromoted,
     status_after,
 )
@@ -149,8 +158,10 @@ __all__ = [
     "BannedError",
     "Break",
     "BreakScale",
+    "CancellationClosed",
     "CancellationClosedError",
     "CheckInClosedError",
+    "CheckInOpened",
     "DuplicateRegistrationError",
     "KnockoutLengths",
     "LateWithdrawalRecorded",
@@ -195,6 +206,7 @@ __all__ = [
     "TournamentNotFoundError",
     "TournamentPlan",
     "TournamentScheduled",
+    "TournamentStartFailed",
     "TournamentStarted",
     "TournamentStateError",
     "TournamentStatus",
@@ -204,17 +216,21 @@ __all__ = [
     "breaks",
     "cancel_registration",
     "check_in",
+    "close_cancellation",
     "display_name",
     "evolve",
     "exclude",
     "has_knockout",
     "is_complete",
+    "is_start_due",
     "mark_present",
+    "open_check_in",
     "pair_next_round",
     "places",
     "playable_swiss_rounds",
     "prizes",
     "record_result",
+    "record_start_failure",
     "register",
     "schedule_tournament",
     "start",

@@ -228,6 +228,22 @@ class TournamentCompleted(DomainEvent, frozen=True, kw_only=True):
     """The last match of the tournament is decided (rule T-FMT-8)."""
 
 
+class CancellationClosed(DomainEvent, frozen=True, kw_only=True):
+    """The cancellation deadline passed (rule T-CANCEL-1); the status stays derived from the
+    clock, this records that the scheduler saw the deadline."""
+
+
+class CheckInOpened(DomainEvent, frozen=True, kw_only=True):
+    """On-site check-in opened on the play date (rule T-CHECKIN-1)."""
+
+
+class TournamentStartFailed(DomainEvent, frozen=True, kw_only=True):
+    """At the latest start time the tournament could not start (e.g. fewer than two players
+    checked in); the director may still start it by hand."""
+
+    reason: str
+
+
 RegistrationChange = (
     RegistrationCancelled
     | WaitlistPromoted
@@ -250,6 +266,9 @@ TournamentEvent = (
     | PlayerMarkedPresent
     | ReturnTimeAgreed
     | TournamentCompleted
+    | CancellationClosed
+    | CheckInOpened
+    | TournamentStartFailed
 )
 
 

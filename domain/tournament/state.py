@@ -22,6 +22,8 @@ from domain.tournament.defaults import (
 )
 from domain.tournament.errors import RegistrationNotFoundError, TournamentNotFoundError
 from domain.tournament.events import (
+    CancellationClosed,
+    CheckInOpened,
     KnockoutLengths,
     LateWithdrawalRecorded,
     NoShowReleased,
@@ -42,6 +44,7 @@ from domain.tournament.events import (
     TournamentEvent,
     TournamentScheduled,
     TournamentStarted,
+    TournamentStartFailed,
     WaitlistPromoted,
     status_after,
 )
@@ -123,6 +126,9 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     """The director marked these players back from their break (rule C-BREAK-1)."""
     return_times: tuple[PlayerMark, ...] = ()
     """Agreed times to be back (rule C-BREAK-3)."""
+    cancellation_closed: bool = False
+    check_in_opened: bool = False
+    start_failed_at: datetime | None = None
 
     def registration_of(self, player_id: UUID) -> Registration | None:
         """The player's latest registration in this tournament."""
@@ -314,6 +320,12 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             )
         case TournamentCompleted():
             return msgspec.structs.replace(state, version=version, completed_at=event.timestamp)
+        case CancellationClosed():
+            return msgspec.structs.replace(state, version=version, cancellation_closed=True)
+        case CheckInOpened():
+            return msgspec.structs.replace(state, version=version, check_in_opened=True)
+        case TournamentStartFailed():
+            return msgspec.structs.replace(state, version=version, start_failed_at=event.timestamp)
     raise TypeError(f"not a tournament event: {type(event).__name__}")
 
 

@@ -1,0 +1,118 @@
+"""A game's video recording, kept as evidence until its deletion (rule C-VIDEO-1).
+
+Its own small aggregate, so that registering or deleting a recording never changes the
+version of the match the players are playing. The file is deleted by the service (an effect
+after the log); the aggregate records the deletion, or each failed attempt, once.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from uuid import UUID
+
+import msgspec
+
+from domain.errors import InvalidInputError, NotFoundError
+from domain.events import Aggregate, DomainEvent, EventBatch
+
+MAX_URI_LENGTH = 2000
+FIRST_RETRY = timedelta(minutes=1)
+LAST_RETRY = timedelta(hours=1)
+
+
+class VideoNotFoundError(NotFoundError):
+    """No recording with this id."""
+
+
+class VideoRegistered(DomainEvent, frozen=True, kw_only=True):
+    """A game's recording exists: where it is, and which game of which match it shows."""
+
+    match_id: UUID
+    game: int
+    uri: str
+
+
+class VideoDeletionFailed(DomainEvent, frozen=True, kw_only=True):
+    """An attempt to delete the recording failed; it is retried (never silently forgotten)."""
+
+    error: str
+
+
+class VideoDeleted(DomainEvent, frozen=True, kw_only=True):
+    """rule C-VIDEO-1: the recording is gone."""
+
+
+VideoEvent = VideoRegistered | VideoDeletionFailed | VideoDeleted
+
+
+class Video(Aggregate, frozen=True, kw_only=True):
+    """A recording as of its latest event."""
+
+    match_id: UUID
+    game: int
+    uri: str
+    registered_at: datetime
+    deleted_at: datetime | None = None
+    failures: int = 0
+    last_error: str | None = None
+    last_failed_at: datetime | None = None
+
+
+def retry_at(failed_at: datetime, failures: int) -> datetime:
+    """A failed deletion is tried again after a pause that doubles, up to an hour."""
+    pause: timedelta = min(LAST_RETRY, FIRST_RETRY * 2 ** max(0, failures - 1))
+    return failed_at + pause
+
+
+def evolve(state: Video | None, event: VideoEvent) -> Video:
+    """The one place where a recording's events apply."""
+    if isinstance(event, VideoRegistered):
+        return Video(
+            id=event.originator_id,
+            version=event.originator_version,
+            match_id=event.match_id,
+            game=event.game,
+            uri=event.uri,
+            registered_at=event.timestamp,
+        )
+    if not isinstance(state, Video):
+        raise VideoNotFoundError(f"no video with id {event.originator_id}")
+    version = event.originator_version
+    match event:
+        case VideoDeletionFailed():
+            return msgspec.structs.replace(
+                state,
+                version=version,
+                failures=state.failures + 1,
+                last_error=event.error,
+                last_failed_at=event.timestamp,
+            )
+        case VideoDeleted():
+            return msgspec.structs.replace(state, version=version, deleted_at=event.timestamp)
+    raise TypeError(f"not a video event: {type(event).__name__}")
+
+
+def register_video(
+    video_id: UUID, match_id: UUID, game: int, uri: str, now: datetime, *, actor: str
+) -> list[VideoEvent]:
+    if game < 1:
+        raise InvalidInputError("game", "games are numbered from 1")
+    if not uri.strip() or len(uri) > MAX_URI_LENGTH:
+        raise InvalidInputError("uri", f"give the recording's path or URI (1-{MAX_URI_LENGTH})")
+    batch = EventBatch[VideoEvent](video_id, 0, now, actor)
+    batch.add(VideoRegistered, match_id=match_id, game=game, uri=uri)
+    return batch.events
+
+
+def record_deletion(
+    state: Video, error: str | None, now: datetime, *, actor: str
+) -> list[VideoEvent]:
+    """The outcome of a deletion attempt: deleted (once), or the failure to retry."""
+    if state.deleted_at is not None:
+        return []
+    batch = EventBatch[VideoEvent].after(state, now, actor)
+    if error is None:
+        batch.add(VideoDeleted)
+    else:
+        batch.add(VideoDeletionFailed, error=error)
+    return batch.events

@@ -1,0 +1,63 @@
+"""Which process runs the jobs: on PostgreSQL the holder of an advisory lock, on SQLite the
+one process that owns the store. The lock only saves work: the events decide every job."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import Any
+from urllib.parse import parse_qs, urlsplit, urlunsplit
+
+log = logging.getLogger(__name__)
+
+
+class Leadership:
+    """``is_leader()`` takes the lock if it is free and keeps it while this process lives.
+
+    PostgreSQL frees a session's advisory lock when its connection ends, so when the holder
+    dies another process takes over at its next try.
+    """
+
+    def __init__(self, database_url: str | None) -> None:
+        self._url = database_url
+        self._connection: Any = None
+        parts = urlsplit(database_url or "")
+        self.is_shared = parts.scheme in {"postgresql", "postgres"}
+        schema = parse_qs(parts.query).get("schema", ["public"])[0]
+        self._connect_url = urlunsplit((*parts[:3], "", ""))
+        # one lock per store: schemas of one database are separate stores
+        digest = hashlib.sha256(f"bgtd scheduler {parts.path} {schema}".encode()).digest()
+        self.key = int.from_bytes(digest[:8], "big", signed=True)
+
+    def is_leader(self) -> bool:
+        if not self.is_shared:
+            return True
+        import psycopg
+
+        if self._connection is not None:
+            try:
+                self._connection.execute("SELECT 1")
+                return True
+            except psycopg.Error:
+                log.warning("lost the scheduler lock's connection; electing again")
+                self.release()
+        try:
+            connection = psycopg.connect(self._connect_url, autocommit=True, connect_timeout=5)
+        except psycopg.Error:
+            log.warning("cannot reach PostgreSQL to elect the job runner")
+            return False
+        row = connection.execute("SELECT pg_try_advisory_lock(%s)", [self.key]).fetchone()
+        if row and row[0]:
+            self._connection = connection
+            log.info("this process runs the scheduled jobs")
+            return True
+        connection.close()
+        return False
+
+    def release(self) -> None:
+        """Give the lock up (closing the session frees it)."""
+        if self._connection is not None:
+            try:
+                self._connection.close()
+            finally:
+                self._connection = None

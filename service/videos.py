@@ -1,0 +1,170 @@
+"""Video evidence (rule C-VIDEO-1): recordings registered per game, deleted after the game ends
+unless a dispute on the match holds them; a failed deletion is retried and shown."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+from uuid import UUID
+
+import sqlite_utils
+
+from domain import match, video
+from domain.errors import InvalidInputError
+from domain.events import SCHEDULER
+from domain.match import Match
+from domain.video import Video
+from projections.runner import Views
+from service.commands import DECIDE_AGAIN, CommandRunner
+from service.store import EventStore
+
+
+@dataclass(frozen=True, slots=True)
+class VideoView:
+    id: UUID
+    match_id: UUID
+    game: int
+    uri: str
+    registered_at: datetime
+    game_ended_at: datetime | None
+    """When the game ended: its deletion is due from then (None: still playing)."""
+    deleted_at: datetime | None
+    held: bool
+    """An open dispute on the match holds the deletion until it is decided."""
+    failures: int
+    last_error: str | None
+    last_failed_at: datetime | None
+
+
+class VideoService:
+    """Registers recordings and deletes them when due (the file first, then the event)."""
+
+    def __init__(
+        self, store: EventStore, views: Views, commands: CommandRunner, data_dir: Path
+    ) -> None:
+        self._store = store
+        self._views = views
+        self._commands = commands
+        self._data_dir = data_dir
+
+    def register(self, match_id: UUID, game: int, uri: str, *, actor: str) -> VideoView:
+        """The director registers game ``game``'s recording; a local file must lie in the data
+        directory (the scheduler deletes nothing else)."""
+        self._load_match(match_id)
+        self.local_path(uri)
+        state = self._commands.create(
+            video.evolve,
+            lambda now: video.register_video(uuid.uuid4(), match_id, game, uri, now, actor=actor),
+            DECIDE_AGAIN,
+        )
+        return self.list_videos(match_id, only=state.id)[0]
+
+    def list_videos(self, match_id: UUID, only: UUID | None = None) -> list[VideoView]:
+        self._load_match(match_id)
+        with self._views.reading() as db:
+            rows = db.execute(
+                "SELECT v.video_id, v.match_id, v.game, v.uri, v.registered_at, "
+                "v.game_ended_at, v.deleted_at, "
+                "EXISTS (SELECT 1 FROM open_disputes d WHERE d.match_id = v.match_id), "
+                "v.failures, v.last_error, v.last_failed_at FROM videos v "
+                "WHERE v.match_id = ? ORDER BY v.game, v.registered_at",
+                [str(match_id)],
+            ).fetchall()
+        views = [_video_view(row) for row in rows]
+        return [v for v in views if only is None or v.id == only]
+
+    def delete_due(self, video_id: UUID) -> str | None:
+        """Delete the recording (an effect after the log), then record it once; a failure is
+        recorded to be retried. Nothing while a dispute holds it or once it is deleted."""
+        state = self._load(video_id)
+        with self._views.reading() as db:
+            held = _is_held(db, state.match_id)
+        if state.deleted_at is not None or held:
+            return None
+        error = self._delete(state.uri)
+        change = self._commands.update(
+            lambda: self._load(video_id),
+            video.evolve,
+            lambda latest, now: video.record_deletion(latest, error, now, actor=SCHEDULER),
+            DECIDE_AGAIN,
+        )
+        if not change.events:
+            return None
+        return "VideoDeleted" if error is None else f"VideoDeletionFailed: {error}"
+
+    def local_path(self, uri: str) -> Path | None:
+        """The file a URI names in the data directory; None for another scheme's URI."""
+        parts = urlsplit(uri)
+        if parts.scheme == "file":
+            path = Path(unquote(parts.path))
+        elif parts.scheme and len(parts.scheme) > 1:  # a drive letter is no scheme
+            return None
+        else:
+            path = Path(uri)
+        root = self._data_dir.resolve()
+        resolved = (root / path).resolve()
+        if not resolved.is_relative_to(root):
+            raise InvalidInputError(
+                "uri", f"a recording's file must lie in the data directory {root}"
+            )
+        return resolved
+
+    def _delete(self, uri: str) -> str | None:
+        """None when the file is gone (also when another run deleted it first), else why not."""
+        path = self.local_path(uri)
+        if path is None:
+            return f"cannot delete {urlsplit(uri).scheme}: URIs: delete the recording at its source"
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as error:
+            return f"{type(error).__name__}: {error.strerror or error}"
+        return None
+
+    def _load(self, video_id: UUID) -> Video:
+        return self._store.load_as(
+            video_id,
+            video.evolve,
+            Video,
+            lambda: video.VideoNotFoundError(f"no video with id {video_id}"),
+        )
+
+    def _load_match(self, match_id: UUID) -> Match:
+        return self._store.load_as(
+            match_id,
+            match.evolve,
+            Match,
+            lambda: match.NotAMatchError(f"no match with id {match_id}"),
+        )
+
+
+def _is_held(db: sqlite_utils.Database, match_id: UUID) -> bool:
+    row = db.execute(
+        "SELECT 1 FROM open_disputes WHERE match_id = ? LIMIT 1", [str(match_id)]
+    ).fetchone()
+    return row is not None
+
+
+def _instant(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def _video_view(row: tuple[object, ...]) -> VideoView:
+    (video_id, match_id, game, uri, registered, ended, deleted, held, failures, error, failed) = row
+    registered_at = _instant(str(registered))
+    assert registered_at is not None
+    return VideoView(
+        id=UUID(str(video_id)),
+        match_id=UUID(str(match_id)),
+        game=int(str(game)),
+        uri=str(uri),
+        registered_at=registered_at,
+        game_ended_at=_instant(ended if isinstance(ended, str) else None),
+        deleted_at=_instant(deleted if isinstance(deleted, str) else None),
+        held=bool(held),
+        failures=int(str(failures)),
+        last_error=error if isinstance(error, str) else None,
+        last_failed_at=_instant(failed if isinstance(failed, str) else None),
+    )

@@ -1,0 +1,59 @@
+"""Disputes and recordings in the domain: given events, when a command, then events or an
+error (C-DISPUTE-1, C-VIDEO-1), and the tournament's deadline commands (T-CANCEL-1)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from domain import dispute, video
+from domain.errors import InvalidInputError
+from domain.events import fold
+
+NOW = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)
+MATCH = uuid.uuid4()
+
+
+def test_a_dispute_names_an_event_of_the_match() -> None:
+    with pytest.raises(InvalidInputError, match="events 1 to 5"):
+        dispute.open_dispute(uuid.uuid4(), MATCH, 6, "x", match_version=5, now=NOW, actor="a")
+
+
+def test_a_dispute_is_decided_once() -> None:
+    opened = dispute.open_dispute(
+        uuid.uuid4(), MATCH, 3, "cocked dice", match_version=5, now=NOW, actor="player:anna"
+    )
+    state = fold(dispute.evolve, None, opened)
+    assert state is not None
+    assert state.status == "open"
+    decided = fold(
+        dispute.evolve, state, dispute.decide_dispute(state, "stands", "clean", NOW, actor="d")
+    )
+    assert decided is not None
+    assert decided.status == "decided"
+    with pytest.raises(dispute.DisputeDecidedError):
+        dispute.decide_dispute(decided, "again", "no", NOW, actor="d")
+
+
+def test_a_deleted_recording_records_no_second_deletion() -> None:
+    registered = video.register_video(uuid.uuid4(), MATCH, 1, "videos/a.mp4", NOW, actor="d")
+    state = fold(video.evolve, None, registered)
+    assert state is not None
+    failed = fold(video.evolve, state, video.record_deletion(state, "busy", NOW, actor="s"))
+    assert failed is not None
+    assert (failed.failures, failed.last_error) == (1, "busy")
+    deleted = fold(video.evolve, failed, video.record_deletion(failed, None, NOW, actor="s"))
+    assert deleted is not None
+    assert deleted.deleted_at == NOW
+    assert video.record_deletion(deleted, None, NOW, actor="s") == []
+
+
+def test_a_failed_deletion_is_retried_after_a_pause_that_doubles_up_to_an_hour() -> None:
+    assert [video.retry_at(NOW, n) - NOW for n in (1, 2, 3, 8)] == [
+        timedelta(minutes=1),
+        timedelta(minutes=2),
+        timedelta(minutes=4),
+        timedelta(hours=1),
+    ]
