@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-BENCHMARKS = ["bench.rules", "bench.analysis", "bench.pairing", "bench.matches"]
+BENCHMARKS = ["bench.rules", "bench.analysis", "bench.pairing", "bench.matches", "bench.live"]
 
 
 def main() -> None:
