@@ -14,13 +14,16 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from api.analysis import AnalysisController
 from api.audit import AuditController
+from api.calendar_feed import CalendarFeedController
 from api.conduct import ConductController
 from api.disputes import DisputeController
 from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
 from api.jobs import JobController
+from api.live import LiveController, live_feed
 from api.matches import MatchController
 from api.openapi import document_problems
+from api.pages import PageController, template_config
 from api.rounds import TournamentDayController
 from api.seasons import SeasonController
 from api.tournaments import RegistrationController, TournamentController
@@ -28,6 +31,7 @@ from api.videos import VideoController
 from scheduler import start_scheduler
 from service.bootstrap import Services, bootstrap
 from service.clock import Clock
+from service.live import LiveFeed
 from service.settings import Settings
 
 CONTROLLERS: list[Any] = [
@@ -44,12 +48,16 @@ CONTROLLERS: list[Any] = [
     DisputeController,
     VideoController,
     JobController,
+    LiveController,
+    PageController,
+    CalendarFeedController,
 ]
 
 
 def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     """Build the service: event store, read models, scheduler and REST controllers."""
     services = bootstrap(settings, clock)
+    live = live_feed(services)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -64,9 +72,16 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     def provide_services() -> Services:
         return services
 
+    def provide_live() -> LiveFeed:
+        return live
+
     app = Litestar(
         route_handlers=CONTROLLERS,
-        dependencies={"services": Provide(provide_services, use_cache=True, sync_to_thread=False)},
+        dependencies={
+            "services": Provide(provide_services, use_cache=True, sync_to_thread=False),
+            "live": Provide(provide_live, use_cache=True, sync_to_thread=False),
+        },
+        template_config=template_config(),
         exception_handlers=exception_handlers,
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(

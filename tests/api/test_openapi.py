@@ -21,15 +21,6 @@ NOT_YET_BUILT = {
     ("GET", "/api/v1/directors"),
     ("DELETE", "/api/v1/directors/{}"),
     ("POST", "/api/v1/people/{}/erasure"),
-    # issue 12: live updates and public pages
-    ("GET", "/api/v1/tournaments/{}/live"),
-    ("GET", "/api/v1/matches/{}/live"),
-    ("GET", "/seasons/{}/calendar.ics"),
-    ("GET", "/pages/seasons/{}"),
-    ("GET", "/pages/seasons/{}/ranking"),
-    ("GET", "/pages/tournaments/{}"),
-    ("GET", "/pages/tournaments/{}/standings"),
-    ("GET", "/pages/tournaments/{}/bracket"),
     # issue 13: at the venue
     ("POST", "/api/v1/tournaments/{}/reports"),
     ("PUT", "/api/v1/tournaments/{}/rounds/{}/pairings"),

@@ -1,0 +1,206 @@
+"""Live updates as Server-Sent Events: a tournament's seats, pairings, results and standings, and
+a match's state after every command (rule P-PUB-1). Public: display names only.
+
+Each SSE ``id`` is the notification id of the last change the event shows, so a browser that
+reconnects (``Last-Event-ID``) gets what it missed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, get
+from litestar.di import NamedDependency
+from litestar.params import FromPath, HeaderParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from api.matches import match_view
+from api.rounds import round_response, standing_response
+from api.tournaments import seats_response
+from domain.tournament import ResultRecorded, RoundPaired
+from service.bootstrap import Services
+from service.live import LiveChange, LiveFeed, LiveMessage
+
+TOURNAMENT_PACKAGE = "domain.tournament"
+MATCH_PACKAGE = "domain.match"
+SEAT_EVENTS = frozenset(
+    {
+        "PlayerRegistered",
+        "RegistrationWaitlisted",
+        "RegistrationCancelled",
+        "WaitlistPromoted",
+        "LateWithdrawalRecorded",
+        "PlayerCheckedIn",
+        "StandbyCheckedIn",
+        "StandbyNotSeated",
+        "NoShowReleased",
+        "TournamentStarted",
+    }
+)
+STANDING_EVENTS = frozenset(
+    {"TournamentStarted", "RoundPaired", "ResultRecorded", "PlayerWithdrew"}
+)
+STATUS_EVENTS = frozenset({"TournamentStarted", "TournamentCompleted"})
+RETRY_MS = 3000
+"""How long a browser waits before it reconnects."""
+
+LastEventId = Annotated[
+    int | None,
+    HeaderParameter(name="Last-Event-ID", required=False, description="resume after it"),
+]
+
+
+class LiveResult(msgspec.Struct):
+    """A result of the tournament as a live event (``result``)."""
+
+    match_id: UUID
+    round: int
+    table: int
+    stage: str
+    winner: UUID
+    winner_name: str
+    points_a: int
+    points_b: int
+    corrects: UUID | None
+
+
+class LiveStatus(msgspec.Struct):
+    status: Literal["running", "completed"]
+
+
+def _topic_name(change: LiveChange) -> str:
+    return change.topic.rpartition(":")[2]
+
+
+def _is_of(topic: str, package: str) -> bool:
+    """Whether an event topic (``domain.match.events:X`` or ``domain.match:X``) is of it."""
+    module = topic.partition(":")[0]
+    return module == package or module.startswith(package + ".")
+
+
+def render_changes(
+    services: Services, stream: UUID, changes: Sequence[LiveChange]
+) -> list[LiveMessage]:
+    """What a batch of one stream's changes looks like to its listeners (once for them all)."""
+    if _is_of(changes[0].topic, MATCH_PACKAGE):
+        # rule P-PUB-1: the match state after every command (one per batch: a command's events
+        # are stored together)
+        state = services.matches.get(stream)
+        data = msgspec.json.encode(match_view(state, services.clock.now())).decode()
+        return [LiveMessage(changes[-1].position, "state", data)]
+    return _tournament_messages(services, stream, changes)
+
+
+def _tournament_messages(
+    services: Services, tournament_id: UUID, changes: Sequence[LiveChange]
+) -> list[LiveMessage]:
+    services.views.catch_up()
+    messages: list[LiveMessage] = []
+
+    def last_of(names: frozenset[str]) -> int | None:
+        return max((c.position for c in changes if _topic_name(c) in names), default=None)
+
+    def add(position: int, event: str, data: Any) -> None:
+        messages.append(LiveMessage(position, event, msgspec.json.encode(data).decode()))
+
+    seats_at = last_of(SEAT_EVENTS)
+    if seats_at is not None:
+        add(seats_at, "seats", seats_response(services.tournaments.get_seats(tournament_id)))
+    matches = None
+    names: dict[UUID, str] = {}
+    for change in changes:
+        event = change.event
+        if isinstance(event, RoundPaired):
+            paired = services.rounds.get_round(tournament_id, event.round)
+            add(change.position, "pairings", round_response(paired))
+        elif isinstance(event, ResultRecorded):
+            if matches is None:
+                matches = {m.match_id: m for m in services.rounds.list_matches(tournament_id)}
+                names = {
+                    s.player_id: s.display_name
+                    for s in services.rounds.list_standings(tournament_id)
+                }
+            decided = matches[event.match_id]
+            result = LiveResult(
+                match_id=event.match_id,
+                round=decided.round,
+                table=decided.table,
+                stage=decided.stage,
+                winner=event.winner,
+                winner_name=names.get(event.winner, ""),
+                points_a=event.points_a,
+                points_b=event.points_b,
+                corrects=event.corrects,
+            )
+            add(change.position, "result", result)
+    standings_at = last_of(STANDING_EVENTS)
+    if standings_at is not None:
+        rows = services.rounds.list_standings(tournament_id)
+        add(standings_at, "standings", [standing_response(row) for row in rows])
+    for change in changes:
+        name = _topic_name(change)
+        if name in STATUS_EVENTS:
+            completed = name == "TournamentCompleted"
+            add(change.position, "status", LiveStatus("completed" if completed else "running"))
+    return sorted(messages, key=lambda message: message.id)
+
+
+def live_feed(services: Services) -> LiveFeed:
+    """The process's one feed; tournament events are decoded (few), match events never."""
+    return LiveFeed(
+        services.store,
+        lambda stream, changes: render_changes(services, stream, changes),
+        decoded=lambda topic: _is_of(topic, TOURNAMENT_PACKAGE),
+    )
+
+
+async def _events(
+    feed: LiveFeed, stream: UUID, after: int | None
+) -> AsyncIterator[ServerSentEventMessage]:
+    yield ServerSentEventMessage(comment="live", retry=RETRY_MS)
+    async for message in feed.listen(stream, after=after):
+        if message is None:
+            yield ServerSentEventMessage(comment="keep-alive")
+        else:
+            yield ServerSentEventMessage(data=message.data, event=message.event, id=message.id)
+
+
+class LiveController(Controller):
+    tags = ["live"]  # noqa: RUF012
+
+    @get(
+        "/api/v1/tournaments/{tournament_id:uuid}/live",
+        summary="Server-Sent Events: seats, pairings, results, standings (no personal data)",
+        description="Events `seats`, `pairings`, `result`, `standings`, `status`; each `id` is "
+        "a notification id: send it back as `Last-Event-ID` to resume.",
+        sync_to_thread=True,
+    )
+    def tournament(
+        self,
+        tournament_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        live: NamedDependency[LiveFeed],
+        last_event_id: LastEventId = None,
+    ) -> ServerSentEvent:
+        services.tournaments.get_seats(tournament_id)  # a 404 for an unknown tournament
+        return ServerSentEvent(_events(live, tournament_id, last_event_id))
+
+    @get(
+        "/api/v1/matches/{match_id:uuid}/live",
+        summary="Server-Sent Events: the match state after every command",
+        description="Event `state` with the body of `GET /api/v1/matches/{id}`; each `id` is a "
+        "notification id: send it back as `Last-Event-ID` to resume.",
+        sync_to_thread=True,
+    )
+    def match(
+        self,
+        match_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        live: NamedDependency[LiveFeed],
+        last_event_id: LastEventId = None,
+    ) -> ServerSentEvent:
+        services.matches.get(match_id)  # a 404 for an unknown match
+        return ServerSentEvent(_events(live, match_id, last_event_id))

@@ -1,0 +1,102 @@
+"""Live updates follow the notification log: one message per change, resumable after the last
+notification id a listener saw, one poller for every listener (rule P-PUB-1)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from api.live import live_feed
+from domain.tournament import TournamentPlan
+from service.bootstrap import Services, bootstrap
+from service.clock import MovableClock
+from service.live import LiveFeed, LiveMessage
+from service.matches import Caller
+from service.settings import Settings
+
+SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> Iterator[Services]:
+    settings = Settings(data_dir=tmp_path / "data", dev=True, run_scheduler=False)
+    built = bootstrap(settings, MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False))
+    yield built
+    built.close()
+
+
+def register(services: Services, tournament_id: UUID, number: int) -> None:
+    services.tournaments.register(
+        tournament_id,
+        first_name=f"Vorname{number}",
+        last_name=f"Nachname{number}",
+        email=f"spieler{number}@example.org",
+        age=30,
+    )
+
+
+async def collect(
+    feed: LiveFeed, stream: UUID, count: int, after: int | None = None
+) -> list[LiveMessage]:
+    messages: list[LiveMessage] = []
+    async for message in feed.listen(stream, after=after, heartbeat=5):
+        assert message is not None, "no message within the heartbeat"
+        messages.append(message)
+        if len(messages) == count:
+            break
+    return messages
+
+
+def test_each_registration_reaches_a_listener_as_the_seats_without_personal_data(
+    services: Services,
+) -> None:
+    tournament_id = services.tournaments.schedule_tournament(SPRING).id
+    feed = live_feed(services)
+
+    async def scenario() -> list[LiveMessage]:
+        listening = asyncio.create_task(collect(feed, tournament_id, 2))
+        while feed.listeners == 0:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)  # the poller stands at the log's end
+        await asyncio.to_thread(register, services, tournament_id, 1)
+        await asyncio.sleep(0.3)
+        await asyncio.to_thread(register, services, tournament_id, 2)
+        return await asyncio.wait_for(listening, 10)
+
+    messages = asyncio.run(scenario())
+    assert [m.event for m in messages] == ["seats", "seats"]
+    assert [json.loads(m.data)["free"] for m in messages] == [19, 18]
+    assert messages[0].id < messages[1].id
+    assert all("Nachname" not in m.data and "@" not in m.data for m in messages)
+    assert feed.listeners == 0
+
+
+def test_a_listener_resumes_after_the_last_id_it_saw(services: Services) -> None:
+    tournament_id = services.tournaments.schedule_tournament(SPRING).id
+    register(services, tournament_id, 1)
+    seen = services.store.latest_notification_id()
+    register(services, tournament_id, 2)
+    register(services, tournament_id, 3)
+    feed = live_feed(services)
+    messages = asyncio.run(collect(feed, tournament_id, 1, after=seen))
+    # what was missed comes as one message: the seats after both registrations
+    assert [(m.event, json.loads(m.data)["free"]) for m in messages] == [("seats", 17)]
+    assert messages[0].id == services.store.latest_notification_id()
+
+
+def test_a_listener_of_a_match_gets_its_state_after_every_command(services: Services) -> None:
+    created = services.matches.create(player_a="Anna", player_b="Ben", match_length=3).match
+    feed = live_feed(services)
+    seen = services.store.latest_notification_id()
+    services.matches.roll(created.id, Caller(director=True), dice=(6, 5))
+    messages = asyncio.run(collect(feed, created.id, 1, after=seen))
+    state = json.loads(messages[0].data)
+    assert messages[0].event == "state"
+    assert state["id"] == str(created.id)
+    assert state["phase"] == "move"

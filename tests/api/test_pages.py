@@ -1,0 +1,131 @@
+"""The public pages: calendar, tournament, standings, bracket and ranking, server-rendered in
+German or English with display names only (rule P-PUB-1). Browser checks: tests/browser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar.testing import TestClient
+
+from service.clock import MovableClock
+from tests.api.test_calendar_feed import season
+from tests.api.test_tournament_day import pair_next, report, start_tournament
+from tests.api.test_tournaments import person, register, schedule
+
+Client = TestClient[Any]
+UNKNOWN = "00000000-0000-4000-8000-000000000000"
+
+
+def page(client: Client, path: str, **headers: str) -> str:
+    response = client.get(path, headers=headers)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/html")
+    assert "x-frame-options" not in response.headers  # rule P-PUB-1: a site may embed it
+    return response.text
+
+
+def test_the_season_page_lists_tournaments_with_dates_and_free_seats(client: Client) -> None:
+    season_id = season(client)
+    spring = schedule(client, season_id=season_id)
+    register(client, spring["id"], 1)
+    html = page(client, f"/pages/seasons/{season_id}")
+    assert "Saison 2026" in html
+    assert "Frühlingsturnier 2026" in html
+    assert "Sa, 18.04.2026" in html
+    assert "19 von 20 Plätzen frei" in html
+    assert f"/seasons/{season_id}/calendar.ics" in html
+
+
+def test_pages_speak_english_by_query_or_accept_language(client: Client) -> None:
+    season_id = season(client)
+    schedule(client, season_id=season_id)
+    assert "20 of 20 seats free" in page(client, f"/pages/seasons/{season_id}?lang=en")
+    english = page(client, f"/pages/seasons/{season_id}", **{"Accept-Language": "en-GB,en;q=0.9"})
+    assert "20 of 20 seats free" in english
+    german = page(client, f"/pages/seasons/{season_id}", **{"Accept-Language": "fr, de;q=0.5"})
+    assert "20 von 20 Plätzen frei" in german
+
+
+def test_the_tournament_page_shows_venue_seats_local_deadlines_and_the_form(client: Client) -> None:
+    tournament = schedule(client)
+    for number in (1, 2):
+        register(client, tournament["id"], number)
+    html = page(client, f"/pages/tournaments/{tournament['id']}")
+    assert "Amberg" in html
+    assert "18 von 20 Plätzen frei" in html
+    # rule CAL-3: deadlines in Berlin time
+    assert "Do, 16.04.2026, 18:00 Uhr" in html
+    assert "Sa, 18.04.2026, 12:30 Uhr" in html
+    assert '<form id="register">' in html
+    assert f'"/api/v1/tournaments/{tournament["id"]}"' in html
+    assert 'url + "/registrations"' in html
+    assert "http://" not in html.replace("http://testserver.local", "")  # nothing from a CDN
+    # display names only: no e-mail address, no last name
+    assert "spieler1@example.org" not in html
+
+
+def test_the_standings_page_shows_the_round_and_the_standings_by_display_name(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 6)
+    for table in day.rounds[0]["pairings"]:
+        if table["player_b"]:
+            report(client, day, table)
+    html = page(client, f"/pages/tournaments/{day.id}/standings")
+    rows = client.get(day.url("/standings")).json()
+    positions = [html.index(f"<td>{row['display_name']}</td>") for row in rows]
+    assert positions == sorted(positions)
+    assert "Nachname1<" not in html
+    assert "Runde 1" in html
+    assert f"/api/v1/tournaments/{day.id}/live" in html
+
+
+def test_the_bracket_page_shows_the_knockout_once_it_is_paired(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4, swiss_rounds=1)
+    assert "K.-o.-Runde beginnt nach den Schweizer Runden" in page(
+        client, f"/pages/tournaments/{day.id}/bracket"
+    )
+    for table in day.rounds[0]["pairings"]:
+        report(client, day, table)
+    semis = pair_next(client, day)
+    for table in semis["pairings"]:
+        report(client, day, table)
+    pair_next(client, day)
+    html = page(client, f"/pages/tournaments/{day.id}/bracket?lang=en")
+    assert html.count('class="semi_final"') == 2
+    assert "Final" in html
+    assert "Third place" in html
+    assert html.count(" winner") >= 2
+
+
+def test_the_ranking_page_shows_its_placeholder_until_results_exist(client: Client) -> None:
+    season_id = season(client)
+    html = page(client, f"/pages/seasons/{season_id}/ranking")
+    assert "sobald das erste Turnier Ergebnisse bringt" in html
+
+
+def test_unknown_ids_are_404_on_every_page(client: Client) -> None:
+    for path in (
+        f"/pages/seasons/{UNKNOWN}",
+        f"/pages/seasons/{UNKNOWN}/ranking",
+        f"/pages/tournaments/{UNKNOWN}",
+        f"/pages/tournaments/{UNKNOWN}/standings",
+        f"/pages/tournaments/{UNKNOWN}/bracket",
+        f"/api/v1/tournaments/{UNKNOWN}/live",
+        f"/api/v1/matches/{UNKNOWN}/live",
+    ):
+        assert client.get(path).status_code == 404, path
+
+
+def test_names_on_pages_are_escaped(client: Client) -> None:
+    tournament = schedule(client, name="<script>alert(1)</script>")
+    response = client.post(
+        f"/api/v1/tournaments/{tournament['id']}/registrations",
+        json=person(1, first_name="<b>Eve</b>"),
+    )
+    assert response.status_code == 201
+    html = page(client, f"/pages/tournaments/{tournament['id']}")
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;" in html

@@ -1,0 +1,128 @@
+"""Every public page in headless Chromium: what a person sees, with a screenshot of each
+(rule P-PUB-1); a result reported through the API appears on the open standings page."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import pytest
+
+from tests.api.test_calendar_feed import season
+from tests.api.test_tournament_day import pair_next, report, start_tournament
+from tests.api.test_tournaments import register, schedule
+from tests.browser.conftest import LiveServer, screenshot
+
+pytestmark = pytest.mark.browser
+WAIT_SECONDS = 15
+
+
+def text_of(browser: Any, selector: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    return str(browser.find_element(By.CSS_SELECTOR, selector).text)
+
+
+def column(browser: Any, selector: str, index: int) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    rows = browser.find_elements(By.CSS_SELECTOR, f"{selector} tbody tr")
+    return [row.find_elements(By.TAG_NAME, "td")[index].text for row in rows]
+
+
+def wait_until(browser: Any, condition: Any) -> None:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, WAIT_SECONDS).until(lambda _: condition())
+
+
+def test_the_season_page_shows_each_tournament_with_its_free_seats(
+    live_server: LiveServer, browser: Any
+) -> None:
+    client = cast(Any, live_server.http)
+    season_id = season(client)
+    spring = schedule(client, season_id=season_id)
+    register(client, spring["id"], 1)
+    browser.get(f"{live_server.url}/pages/seasons/{season_id}")
+    assert "Frühlingsturnier 2026" in text_of(browser, "#calendar")
+    assert text_of(browser, "#calendar td.seats") == "19 von 20 Plätzen frei"
+    screenshot(browser, "season")
+
+
+def test_a_person_registers_on_the_tournament_page_and_the_seats_follow_without_reload(
+    live_server: LiveServer, browser: Any
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    client = cast(Any, live_server.http)
+    tournament = schedule(client)
+    browser.get(f"{live_server.url}/pages/tournaments/{tournament['id']}")
+    assert text_of(browser, "#seats") == "20 von 20 Plätzen frei"
+    assert "Do, 16.04.2026, 18:00 Uhr" in text_of(browser, "#deadlines")
+    form = browser.find_element(By.ID, "register")
+    for name, value in {
+        "first_name": "Anna",
+        "last_name": "Muster",
+        "email": "anna@example.org",
+    }.items():
+        form.find_element(By.NAME, name).send_keys(value)
+    # a date input takes the digits in the browser's order (en-US: month, day, year)
+    browser.execute_script("document.querySelector('[name=birth_date]').value = '1985-07-05'")
+    form.find_element(By.TAG_NAME, "button").click()
+    wait_until(browser, lambda: text_of(browser, "#answer").startswith("Angemeldet"))
+    wait_until(browser, lambda: text_of(browser, "#seats") == "19 von 20 Plätzen frei")
+    register(client, tournament["id"], 2)  # someone else, elsewhere
+    wait_until(browser, lambda: text_of(browser, "#seats") == "18 von 20 Plätzen frei")
+    screenshot(browser, "tournament")
+
+
+def test_a_reported_result_appears_on_the_open_standings_page_without_reload(
+    live_server: LiveServer, browser: Any
+) -> None:
+    client = cast(Any, live_server.http)
+    day = start_tournament(client, live_server.clock, 6)
+    browser.get(f"{live_server.url}/pages/tournaments/{day.id}/standings")
+    wait_until(
+        browser, lambda: "off" not in browser.find_element("id", "live").get_attribute("class")
+    )
+    tables = [t for t in day.rounds[0]["pairings"] if t["player_b"]]
+    assert column(browser, "#pairings", 2) == ["0:0"] * len(tables)
+    browser.execute_script("window.notReloaded = true")
+    answer = report(client, day, tables[0])
+    score = f"{answer['points_a']}:{answer['points_b']}"
+    wait_until(browser, lambda: column(browser, "#pairings", 2)[0] == score)
+    expected = [row["display_name"] for row in client.get(day.url("/standings")).json()]
+    wait_until(browser, lambda: column(browser, "#standings", 1) == expected)
+    assert browser.execute_script("return window.notReloaded") is True
+    screenshot(browser, "standings")
+
+
+def test_the_bracket_page_shows_semi_finals_final_and_third_place(
+    live_server: LiveServer, browser: Any
+) -> None:
+    client = cast(Any, live_server.http)
+    day = start_tournament(client, live_server.clock, 4, swiss_rounds=1)
+    for table in day.rounds[0]["pairings"]:
+        report(client, day, table)
+    semis = pair_next(client, day)
+    for table in semis["pairings"]:
+        report(client, day, table)
+    finals = pair_next(client, day)
+    browser.get(f"{live_server.url}/pages/tournaments/{day.id}/bracket")
+    headings = [h.text for h in browser.find_elements("css selector", "#bracket h2")]
+    assert headings == ["Halbfinale", "Halbfinale", "Finale", "Spiel um Platz 3"]
+    final = finals["pairings"][0]
+    final_text = text_of(browser, "section.final")
+    assert final["player_a_name"] in final_text
+    assert final["player_b_name"] in final_text
+    assert len(browser.find_elements("css selector", "section.semi_final .winner")) == 2
+    screenshot(browser, "bracket")
+
+
+def test_the_ranking_page_shows_its_placeholder_in_english(
+    live_server: LiveServer, browser: Any
+) -> None:
+    client = cast(Any, live_server.http)
+    season_id = season(client)
+    browser.get(f"{live_server.url}/pages/seasons/{season_id}/ranking?lang=en")
+    assert "first tournament brings results" in text_of(browser, "#ranking-placeholder")
+    screenshot(browser, "ranking")
