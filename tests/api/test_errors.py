@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import uuid
 from typing import Any
 
 import pytest
@@ -82,3 +84,30 @@ def test_the_dev_clock_moves_forward_by_the_seconds_given(client: Client) -> Non
     assert response.status_code == 200
     assert response.json()["now"] > before
     assert response.json()["now"] == client.get("/api/v1/dev/clock").json()["now"]
+
+
+def operations_with_a_body(client: Client) -> list[tuple[str, str]]:
+    document = client.get("/schema/openapi.json").json()
+    return [
+        (method, re.sub(r"\{[^}]+\}", str(uuid.uuid4()), path))
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if isinstance(operation, dict) and "requestBody" in operation
+    ]
+
+
+@pytest.mark.parametrize("nested", ["[" * 1000 + "]" * 1000, '{"a":' * 1000 + "1" + "}" * 1000])
+def test_a_deeply_nested_body_is_a_400_problem_on_every_endpoint(
+    client: Client, nested: str
+) -> None:
+    operations = operations_with_a_body(client)
+    assert len(operations) > 10
+    for method, path in operations:
+        response = client.request(
+            method,
+            path,
+            content=nested.encode(),
+            headers={**DIRECTOR, "content-type": "application/json"},
+        )
+        assert response.status_code == 400, (method, path, response.text)
+        assert response.json()["type"].endswith("/body-too-deep")
