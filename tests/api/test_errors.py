@@ -74,13 +74,17 @@ def test_an_unknown_path_is_a_404_problem(client: Client) -> None:
 def test_the_dev_clock_refuses_to_go_back_or_beyond_ten_years(
     client: Client, seconds: object
 ) -> None:
-    response = client.post("/api/v1/dev/clock/advance", json={"seconds": seconds})
+    response = client.post(
+        "/api/v1/dev/clock/advance", json={"seconds": seconds}, headers=DIRECTOR
+    )
     assert fields(response) == ["seconds"]
 
 
 def test_the_dev_clock_moves_forward_by_the_seconds_given(client: Client) -> None:
     before = client.get("/api/v1/dev/clock").json()["now"]
-    response = client.post("/api/v1/dev/clock/advance", json={"seconds": 120})
+    response = client.post(
+        "/api/v1/dev/clock/advance", json={"seconds": 120}, headers=DIRECTOR
+    )
     assert response.status_code == 200
     assert response.json()["now"] > before
     assert response.json()["now"] == client.get("/api/v1/dev/clock").json()["now"]
@@ -111,3 +115,34 @@ def test_a_deeply_nested_body_is_a_400_problem_on_every_endpoint(
         )
         assert response.status_code == 400, (method, path, response.text)
         assert response.json()["type"].endswith("/body-too-deep")
+
+
+def test_only_the_director_may_advance_the_dev_clock(client: Client) -> None:
+    before = client.get("/api/v1/dev/clock").json()["now"]
+    anonymous = client.post("/api/v1/dev/clock/advance", json={"seconds": 120})
+    assert anonymous.status_code == 401
+    player = client.post(
+        "/api/v1/dev/clock/advance",
+        json={"seconds": 120},
+        headers={"Authorization": "Bearer a-player-token"},
+    )
+    assert player.status_code == 403
+    assert client.get("/api/v1/dev/clock").json()["now"] == before
+
+
+def test_the_dev_clock_stops_short_of_the_year_10000_and_the_service_keeps_answering(
+    client: Client,
+) -> None:
+    ten_years = 10 * 365 * 86_400
+    statuses = [
+        client.post(
+            "/api/v1/dev/clock/advance", json={"seconds": ten_years}, headers=DIRECTOR
+        ).status_code
+        for _ in range(800)
+    ]
+    assert statuses.count(200) == 797  # 2026 + 7973 years, then 9999-12-31 would be passed
+    assert set(statuses[797:]) == {409}
+    refused = client.post("/api/v1/dev/clock/advance", json={"seconds": ten_years}, headers=DIRECTOR)
+    assert refused.json()["type"].endswith("/clock-limit")
+    assert client.get("/health").status_code == 200
+    assert client.get("/api/v1/dev/clock").json()["now"].startswith("99")
