@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import logging
 import sys
 from collections.abc import Sequence
@@ -35,6 +36,20 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
+def missing_driver(database_url: str) -> str | None:
+    """What to install when the event store's database needs a driver that is missing."""
+    if not database_url.startswith(("postgresql:", "postgres:")):
+        return None
+    try:
+        importlib.import_module("psycopg")
+    except ImportError:
+        return (
+            "a PostgreSQL event store needs the driver psycopg: "
+            "install the postgres extra (pip install 'bgtd[postgres]')"
+        )
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser().parse_args(argv)
     if arguments.start_time and not arguments.dev:
@@ -57,6 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         dev=arguments.dev or None,
         start_time=arguments.start_time,
     )
+    if problem := missing_driver(settings.event_store_url):
+        print(f"bgtd: {problem}", file=sys.stderr)
+        return 2
     if settings.dev and not settings.director_token:
         print(f"bgtd: dev mode, director token: {settings.effective_director_token}", flush=True)
     elif not settings.director_token:

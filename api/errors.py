@@ -153,7 +153,9 @@ def unexpected_error(request: Request[Any, Any, Any], error: Exception) -> Respo
     )
 
 
-def nesting_error(request: Request[Any, Any, Any], error: RecursionError) -> Response[dict[str, Any]]:
+def nesting_error(
+    request: Request[Any, Any, Any], error: RecursionError
+) -> Response[dict[str, Any]]:
     """A body nested deeper than the decoder's recursion limit is the client's error (400)."""
     if "deserializ" not in str(error):  # a bug of ours, not a body
         return unexpected_error(request, error)

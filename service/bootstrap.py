@@ -13,7 +13,12 @@ from projections.standings import StandingsProjection
 from service.clock import Clock, MovableClock, SystemClock
 from service.commands import CommandRunner
 from service.matches import MatchService
-from service.persistence import persistence_environment, store_name
+from service.persistence import (
+    create_private_files,
+    persistence_environment,
+    sqlite_path,
+    store_name,
+)
 from service.rounds import RoundService
 from service.seasons import SeasonService
 from service.secret import derived_key, load_secret_key
@@ -57,7 +62,9 @@ def projections() -> list[Projection]:
 
 
 def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    event_file = sqlite_path(settings.event_store_url)
+    create_private_files(settings.views_path, *([event_file] if event_file else []))
     store = EventStore(env=persistence_environment(settings.event_store_url))
     source = StoreEventSource(store, store_name(settings.event_store_url))
     views = Views(settings.views_path, source, projections())

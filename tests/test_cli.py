@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import httpx
 import pytest
 
-from api.cli import parser
+from api.cli import main, parser
 from bench.server import running_service
 from service.persistence import persistence_environment
 from service.settings import Settings
@@ -35,3 +36,15 @@ def test_a_data_dir_with_url_characters_keeps_its_name(tmp_path: Path) -> None:
     settings = Settings(data_dir=data_dir)
     environment = persistence_environment(settings.event_store_url)
     assert environment["SQLITE_DBNAME"] == str(data_dir / "events.sqlite3")
+
+
+def test_a_postgresql_url_without_the_driver_ends_with_one_line_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # import psycopg now raises ImportError
+    url = "postgresql://postgres@127.0.0.1:5432/test"
+    status = main(["serve", "--data-dir", str(tmp_path), "--database-url", url])
+    assert status == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1
+    assert "bgtd[postgres]" in error

@@ -66,6 +66,7 @@ from domain.match.events import (
     other,
 )
 from domain.match.state import Match
+from domain.text import one_line
 
 
 def start_match(
@@ -93,6 +94,7 @@ def start_match(
         raise InvalidInputError("player_a", "a player needs a name or id")
     if not player_b.strip():
         raise InvalidInputError("player_b", "a player needs a name or id")
+    player_a, player_b = one_line("player_a", player_a), one_line("player_b", player_b)
     if not 0 <= match_length <= MAX_MATCH_LENGTH:
         raise InvalidInputError(
             "match_length", f"is 1 to {MAX_MATCH_LENGTH} points, or 0 for a money session"

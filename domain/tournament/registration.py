@@ -25,7 +25,7 @@ from domain.errors import InvalidInputError
 from domain.events import EventBatch
 from domain.match import DiceMode
 from domain.season import Season, check_play_date
-from domain.text import one_line
+from domain.text import free_text, one_line
 from domain.tokens import token_matches
 from domain.tournament.defaults import (
     _EMAIL,
@@ -230,6 +230,7 @@ def cancel_registration(
     the pot and round 1 count only who plays.
     rule T-REG-3: a freed seat goes to the first person on the waitlist.
     """
+    reason = free_text("reason", reason)
     registration = state.registration(registration_id)
     if not by_director and not (
         player_token and token_matches(player_token, registration.token_hash)

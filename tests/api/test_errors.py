@@ -74,17 +74,13 @@ def test_an_unknown_path_is_a_404_problem(client: Client) -> None:
 def test_the_dev_clock_refuses_to_go_back_or_beyond_ten_years(
     client: Client, seconds: object
 ) -> None:
-    response = client.post(
-        "/api/v1/dev/clock/advance", json={"seconds": seconds}, headers=DIRECTOR
-    )
+    response = client.post("/api/v1/dev/clock/advance", json={"seconds": seconds}, headers=DIRECTOR)
     assert fields(response) == ["seconds"]
 
 
 def test_the_dev_clock_moves_forward_by_the_seconds_given(client: Client) -> None:
     before = client.get("/api/v1/dev/clock").json()["now"]
-    response = client.post(
-        "/api/v1/dev/clock/advance", json={"seconds": 120}, headers=DIRECTOR
-    )
+    response = client.post("/api/v1/dev/clock/advance", json={"seconds": 120}, headers=DIRECTOR)
     assert response.status_code == 200
     assert response.json()["now"] > before
     assert response.json()["now"] == client.get("/api/v1/dev/clock").json()["now"]
@@ -142,7 +138,36 @@ def test_the_dev_clock_stops_short_of_the_year_10000_and_the_service_keeps_answe
     ]
     assert statuses.count(200) == 797  # 2026 + 7973 years, then 9999-12-31 would be passed
     assert set(statuses[797:]) == {409}
-    refused = client.post("/api/v1/dev/clock/advance", json={"seconds": ten_years}, headers=DIRECTOR)
+    refused = client.post(
+        "/api/v1/dev/clock/advance", json={"seconds": ten_years}, headers=DIRECTOR
+    )
     assert refused.json()["type"].endswith("/clock-limit")
     assert client.get("/health").status_code == 200
     assert client.get("/api/v1/dev/clock").json()["now"].startswith("99")
+
+
+@pytest.mark.parametrize("bad", ["Anna\x00", "\x1b[2JAnna", "Anna\r\nX-Injected: 1"])
+def test_names_and_free_text_with_control_characters_are_a_422(client: Client, bad: str) -> None:
+    tournament = client.post(
+        "/api/v1/tournaments", json={"name": bad, "date": "2026-04-18"}, headers=DIRECTOR
+    )
+    assert fields(tournament) == ["name"]
+    tournament_id = client.post(
+        "/api/v1/tournaments", json={"name": "Monthly", "date": "2026-04-18"}, headers=DIRECTOR
+    ).json()["id"]
+    registrations = f"/api/v1/tournaments/{tournament_id}/registrations"
+    person = {"first_name": bad, "last_name": "M", "email": "anna@example.org", "age": 30}
+    assert fields(client.post(registrations, json=person)) == ["first_name"]
+    registration = client.post(registrations, json={**person, "first_name": "Anna"}).json()
+    cancel = client.delete(
+        f"{registrations}/{registration['registration_id']}",
+        params={"reason": bad},
+        headers=DIRECTOR,
+    )
+    assert fields(cancel) == ["reason"]
+    match = client.post(
+        "/api/v1/matches",
+        json={"player_a": bad, "player_b": "Bert", "match_length": 3},
+        headers=DIRECTOR,
+    )
+    assert fields(match) == ["player_a"]

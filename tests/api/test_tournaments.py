@@ -65,9 +65,7 @@ def register(client: Client, tournament_id: str, number: int) -> dict[str, Any]:
 
 def advance_to(client: Client, clock: MovableClock, instant: datetime) -> None:
     seconds = (instant - clock.now()).total_seconds()
-    response = client.post(
-        "/api/v1/dev/clock/advance", json={"seconds": seconds}, headers=DIRECTOR
-    )
+    response = client.post("/api/v1/dev/clock/advance", json={"seconds": seconds}, headers=DIRECTOR)
     assert response.status_code == 200
     assert response.json()["now"] == instant.isoformat().replace("+00:00", "Z")
 
@@ -278,9 +276,7 @@ def test_cancellation_promotes_the_waitlist_until_the_deadline_then_409(
     assert [p["waitlist_position"] for p in public if p["status"] == "waitlisted"] == [1, 2]
     assert public[-2]["player_id"] == second_waiting["player_id"]
 
-    client.post(
-        "/api/v1/dev/clock/advance", json={"seconds": 120}, headers=DIRECTOR
-    )
+    client.post("/api/v1/dev/clock/advance", json={"seconds": 120}, headers=DIRECTOR)
     assert client.get(f"/api/v1/tournaments/{tournament}").json()["status"] == "cancellation_closed"
     too_late = client.delete(
         f"/api/v1/tournaments/{tournament}/registrations/{receipts[5]['registration_id']}",
