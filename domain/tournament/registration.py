@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Collection, Sequence
 from datetime import date, datetime
 from uuid import UUID
 from zoneinfo import ZoneInfo
@@ -172,6 +173,7 @@ def register(
     token_hash: str,
     now: datetime,
     actor: str = "public",
+    also_known_as: Collection[UUID] = (),
 ) -> list[TournamentEvent]:
     """A seat while one is free, else a place on the waitlist (rules T-REG-1..3, T-SEAT-1).
 
@@ -179,6 +181,7 @@ def register(
     server key, so that it is stable across tournaments but not computable by others).
     The seat count is decided here, on the aggregate's own version: two registrations decided
     on the same version cannot both be stored, so the capacity can never be exceeded.
+    ``also_known_as``: other ids the same address had under an earlier derivation.
     """
     first = one_line("first_name", first_name, MAX_PERSON_NAME_LENGTH)
     last = one_line("last_name", last_name, MAX_PERSON_NAME_LENGTH)
@@ -190,9 +193,11 @@ def register(
             starts_at=state.local(state.starts_at),
         )
     # rule T-REG-2: one active registration per person (the player id identifies them).
-    if any(r.player_id == player_id and r.status in ACTIVE for r in state.registrations):
+    # No answer names an address: it would tell a stranger who is registered.
+    same_person = {player_id, *also_known_as}
+    if any(r.player_id in same_person and r.status in ACTIVE for r in state.registrations):
         raise DuplicateRegistrationError(
-            f"{address} is already registered for this tournament", field="email"
+            "this e-mail address is already registered for this tournament", field="email"
         )
     has_seat = state.seats_taken < state.capacity
     if not has_seat and not state.waitlist:
@@ -409,11 +414,42 @@ def _check_age(
     return born
 
 
+def email_key(address: str) -> str:
+    """What identifies a person's address: NFKC-normalised (fullwidth letters are the plain
+    ones), then lowercased. Not casefolded: ``straße`` and ``strasse`` are two mailboxes."""
+    return unicodedata.normalize("NFKC", address.strip()).lower()
+
+
 def _email(text: str) -> str:
+    """The address as typed (trimmed); invisible characters would make one mailbox look like
+    several, so they are refused. The answer never repeats the address."""
     address = text.strip()
+    if any(_is_invisible(character) for character in address):
+        raise InvalidInputError(
+            "email", "must not contain control, format or zero-width characters"
+        )
     if len(address) > 254 or not _EMAIL.fullmatch(address):
-        raise InvalidInputError("email", f"{text!r} is not an e-mail address")
+        raise InvalidInputError("email", "is not an e-mail address")
     return address
+
+
+_DEFAULT_IGNORABLE = frozenset(
+    (
+        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0),
+        *range(0x180B, 0x1810),
+        *range(0xFE00, 0xFE10),
+        *range(0xE0100, 0xE01F0),
+    )
+)
+
+
+def _is_invisible(character: str) -> bool:
+    """Control (Cc), format (Cf: zero-width space and joiners, bidi marks), surrogate (Cs) and
+    the other default-ignorable code points (variation selectors, fillers)."""
+    return (
+        unicodedata.category(character) in ("Cc", "Cf", "Cs")
+        or ord(character) in _DEFAULT_IGNORABLE
+    )
 
 
 def _check_range(field: str, value: int, low: int, high: int) -> None:
