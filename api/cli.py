@@ -58,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from api.app import create_app
+    from service.secret import SecretMismatchError
     from service.settings import Settings
 
     logging.basicConfig(
@@ -85,7 +86,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A request allocates many short-lived objects; collecting the young generation every
     # 100,000 allocations instead of 700 cuts the time of a match command by about a tenth.
     gc.set_threshold(100_000, 50, 50)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    try:
+        app = create_app(settings)
+    except SecretMismatchError as error:
+        print(f"bgtd: {error}", file=sys.stderr)
+        return 2
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
     return 0
 
 
