@@ -13,8 +13,9 @@ MAX_FREE_TEXT_LENGTH = 500
 
 
 def one_line(field: str, text: str, limit: int = MAX_NAME_LENGTH) -> str:
-    """``text`` with runs of spaces as one space; refused when empty, over ``limit`` or holding
-    a control character (NUL, ESC, CR/LF, tab: they break logs, lists and exports)."""
+    """``text`` with runs of whitespace as one space; refused when empty, over ``limit`` or
+    holding a control character (NUL, ESC, CR/LF: they break logs, lists and exports; a tab
+    is tidied to a space)."""
     value = free_text(field, text, limit)
     if not value:
         raise InvalidInputError(field, "must not be empty")
@@ -32,5 +33,5 @@ def free_text(field: str, text: str, limit: int = MAX_FREE_TEXT_LENGTH) -> str:
 
 
 def has_control_character(text: str) -> bool:
-    """Whether ``text`` holds a C0 or C1 control character (Unicode category Cc)."""
-    return any(unicodedata.category(character) == "Cc" for character in text)
+    """Whether ``text`` holds a C0 or C1 control character (Unicode category Cc) but a tab."""
+    return any(unicodedata.category(c) == "Cc" and c != "\t" for c in text)

@@ -47,6 +47,7 @@ from domain.tournament.errors import (
     TournamentNotFoundError,
     TournamentStateError,
     UnderAgeError,
+    WaitlistFullError,
 )
 from domain.tournament.events import (
     KnockoutLengths,
@@ -171,6 +172,7 @@ __all__ = [
     "TournamentStateError",
     "TournamentStatus",
     "UnderAgeError",
+    "WaitlistFullError",
     "WaitlistPromoted",
     "cancel_registration",
     "check_in",

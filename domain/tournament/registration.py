@@ -56,6 +56,7 @@ from domain.tournament.errors import (
     TournamentFullError,
     TournamentStateError,
     UnderAgeError,
+    WaitlistFullError,
 )
 from domain.tournament.events import (
     KnockoutLengths,
@@ -87,6 +88,8 @@ class TournamentPlan(msgspec.Struct, frozen=True, kw_only=True):
     buy_in_cents: int = DEFAULT_BUY_IN_CENTS
     pot_share_cents: int = DEFAULT_POT_SHARE_CENTS
     waitlist: bool = True
+    waitlist_limit: int | None = None
+    """Places on the waitlist; None: twice the capacity."""
     swiss_rounds: int = DEFAULT_SWISS_ROUNDS
     match_length: int = DEFAULT_MATCH_LENGTH
     class_name: str = DEFAULT_CLASS
@@ -115,6 +118,8 @@ def schedule_tournament(
     period = check_play_date(season, play_date, "date") if season else None
     _check_range("capacity", plan.capacity, MIN_PLAYERS_TO_START, 1000)
     _check_range("min_age", plan.min_age, 0, MAX_AGE)
+    if plan.waitlist_limit is not None:
+        _check_range("waitlist_limit", plan.waitlist_limit, 0, 10_000)
     _check_range("buy_in_cents", plan.buy_in_cents, 0, 100_000_00)
     _check_range("pot_share_cents", plan.pot_share_cents, 0, plan.buy_in_cents)
     _check_range("swiss_rounds", plan.swiss_rounds, 1, 20)
@@ -145,6 +150,7 @@ def schedule_tournament(
         buy_in_cents=plan.buy_in_cents,
         pot_share_cents=plan.pot_share_cents,
         waitlist=plan.waitlist,
+        waitlist_limit=plan.waitlist_limit,
         swiss_rounds=plan.swiss_rounds,
         match_length=plan.match_length,
         class_name=class_name,
@@ -202,6 +208,14 @@ def register(
     has_seat = state.seats_taken < state.capacity
     if not has_seat and not state.waitlist:
         raise TournamentFullError(f"all {state.capacity} seats are taken", capacity=state.capacity)
+    # A bounded waitlist bounds what anonymous registrations can store.
+    places = 2 * state.capacity if state.waitlist_limit is None else state.waitlist_limit
+    if not has_seat and len(state.waiting()) >= places:
+        raise WaitlistFullError(
+            f"all {state.capacity} seats and all {places} waitlist places are taken",
+            capacity=state.capacity,
+            waitlist_limit=places,
+        )
     batch = EventBatch[TournamentEvent].after(state, now, actor)
     batch.add(
         PlayerRegistered if has_seat else RegistrationWaitlisted,

@@ -98,7 +98,13 @@ def test_the_match_has_doubles_takes_drops_a_gammon_and_the_crawford_game(
     assert events[-1]["type"] == "MatchWon"
     assert events[-1]["data"] == {"winner": "a", "score_a": 7, "score_b": 3, "reason": "score"}
     opening = [e["data"] for e in events if e["type"] == "OpeningRollMade"]
-    assert opening[0] == {"die_a": 4, "die_b": 4, "starter": None, "roll_index": None}
+    assert opening[0] == {
+        "die_a": 4,
+        "die_b": 4,
+        "starter": None,
+        "roll_index": None,
+        "entered_by": "a",
+    }
 
 
 def test_doubling_in_the_crawford_game_is_refused_with_a_clear_409(played: PlayedMatch) -> None:

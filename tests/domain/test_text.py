@@ -9,10 +9,10 @@ from domain.text import free_text, one_line
 
 
 def test_a_name_keeps_its_words_and_loses_extra_spaces() -> None:
-    assert one_line("name", "  Anna   Maria ") == "Anna Maria"
+    assert one_line("name", "  Anna \t  Maria ") == "Anna Maria"
 
 
-@pytest.mark.parametrize("text", ["Anna\x00", "\x1b[31mAnna", "Anna\r\nMaria", "A\tB", "A\x85B"])
+@pytest.mark.parametrize("text", ["Anna\x00", "\x1b[31mAnna", "Anna\r\nMaria", "A\x85B", "A\x7fB"])
 def test_a_name_with_a_control_character_is_refused(text: str) -> None:
     with pytest.raises(InvalidInputError) as raised:
         one_line("first_name", text)
