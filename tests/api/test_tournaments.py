@@ -726,3 +726,18 @@ def test_the_calendar_lists_each_tournament_with_its_own_seats(client: Client) -
     assert listed[spring]["taken"] == 2
     assert listed[spring]["free"] == 18
     assert listed[autumn]["taken"] == 1
+
+
+def test_anonymous_registrations_are_rate_limited_per_client_but_not_the_directors(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(data_dir=tmp_path, dev=True, run_scheduler=False, registration_rate_limit=3)
+    with TestClient(create_app(settings)) as client:
+        tournament = schedule(client, date="2999-04-18")["id"]
+        path = f"/api/v1/tournaments/{tournament}/registrations"
+        statuses = [client.post(path, json=person(n)).status_code for n in range(1, 5)]
+        assert statuses == [201, 201, 201, 429]
+        refused = client.post(path, json=person(5))
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert client.post(path, json=person(6), headers=DIRECTOR).status_code == 201
+        assert client.get(f"/api/v1/tournaments/{tournament}/seats").json()["taken"] == 4
