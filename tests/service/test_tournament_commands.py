@@ -8,6 +8,7 @@ from pathlib import Path
 from uuid import UUID, uuid5
 from zoneinfo import ZoneInfo
 
+import msgspec
 import pytest
 
 from domain import tournament as tournaments
@@ -76,7 +77,8 @@ def test_a_command_leaves_the_state_it_decided_in_the_store(services: Services) 
 
 def test_a_cancellation_that_passes_version_100_leaves_its_snapshot(services: Services) -> None:
     # 98 sign up (versions 2..99): the cancellation is version 100, the promotion 101
-    tournament_id = schedule(services)
+    long_waitlist = msgspec.structs.replace(SPRING, waitlist_limit=100)
+    tournament_id = services.tournaments.schedule_tournament(long_waitlist).id
     receipts = [register(services, tournament_id, n) for n in range(98)]
     result = services.tournaments.cancel_registration(
         tournament_id,
