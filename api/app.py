@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from litestar import Litestar
+from litestar import Litestar, Request
 from litestar.di import Provide
+from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 from api.analysis import AnalysisController
 from api.audit import AuditController
+from api.auth import is_director
 from api.calendar_feed import CalendarFeedController
 from api.conduct import ConductController
 from api.disputes import DisputeController
@@ -54,6 +57,18 @@ CONTROLLERS: list[Any] = [
 ]
 
 
+_REGISTRATIONS = re.compile(r"/api/v1/tournaments/[^/]+/registrations/?")
+
+
+def is_anonymous_registration(request: Request[Any, Any, Any]) -> bool:
+    """Registration is public: a client without the director's token is rate-limited."""
+    return (
+        request.method == "POST"
+        and _REGISTRATIONS.fullmatch(request.url.path) is not None
+        and not is_director(request)
+    )
+
+
 def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     """Build the service: event store, read models, scheduler and REST controllers."""
     services = bootstrap(settings, clock)
@@ -75,8 +90,17 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     def provide_live() -> LiveFeed:
         return live
 
+    middleware = []
+    if settings.registration_rate_limit > 0:
+        middleware.append(
+            RateLimitConfig(
+                rate_limit=("minute", settings.registration_rate_limit),
+                check_throttle_handler=is_anonymous_registration,
+            ).middleware
+        )
     app = Litestar(
         route_handlers=CONTROLLERS,
+        middleware=middleware,
         dependencies={
             "services": Provide(provide_services, use_cache=True, sync_to_thread=False),
             "live": Provide(provide_live, use_cache=True, sync_to_thread=False),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import logging
 import sys
 from collections.abc import Sequence
@@ -53,6 +54,20 @@ def parser() -> argparse.ArgumentParser:
     return root
 
 
+def missing_driver(database_url: str) -> str | None:
+    """What to install when the event store's database needs a driver that is missing."""
+    if not database_url.startswith(("postgresql:", "postgres:")):
+        return None
+    try:
+        importlib.import_module("psycopg")
+    except ImportError:
+        return (
+            "a PostgreSQL event store needs the driver psycopg: "
+            "install the postgres extra (pip install 'bgtd[postgres]')"
+        )
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser().parse_args(argv)
     if arguments.command != "serve":
@@ -63,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from api.app import create_app
+    from service.secret import SecretMismatchError
     from service.settings import Settings
 
     logging.basicConfig(
@@ -77,6 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         dev=arguments.dev or None,
         start_time=arguments.start_time,
     )
+    if problem := missing_driver(settings.event_store_url):
+        print(f"bgtd: {problem}", file=sys.stderr)
+        return 2
     if settings.dev and not settings.director_token:
         print(f"bgtd: dev mode, director token: {settings.effective_director_token}", flush=True)
     elif not settings.director_token:
@@ -87,7 +106,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A request allocates many short-lived objects; collecting the young generation every
     # 100,000 allocations instead of 700 cuts the time of a match command by about a tenth.
     gc.set_threshold(100_000, 50, 50)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    try:
+        app = create_app(settings)
+    except SecretMismatchError as error:
+        print(f"bgtd: {error}", file=sys.stderr)
+        return 2
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
     return 0
 
 

@@ -153,6 +153,17 @@ def unexpected_error(request: Request[Any, Any, Any], error: Exception) -> Respo
     )
 
 
+def nesting_error(
+    request: Request[Any, Any, Any], error: RecursionError
+) -> Response[dict[str, Any]]:
+    """A body nested deeper than the decoder's recursion limit is the client's error (400)."""
+    if "deserializ" not in str(error):  # a bug of ours, not a body
+        return unexpected_error(request, error)
+    return problem(
+        HTTP_400_BAD_REQUEST, "body-too-deep", "the JSON body is nested too deeply to be read"
+    )
+
+
 def _jsonable(value: object) -> object:
     if isinstance(value, str | int | float | bool) or value is None:
         return value
@@ -170,5 +181,6 @@ exception_handlers: dict[Any, Any] = {
     NotationError: rules_error,
     ValidationException: validation_error,
     HTTPException: http_error,
+    RecursionError: nesting_error,
     Exception: unexpected_error,
 }

@@ -12,6 +12,7 @@ from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException
 from litestar.params import JSONBody
 
+from api.auth import director_only
 from service.bootstrap import Services
 from service.clock import MovableClock
 
@@ -64,7 +65,13 @@ class DevClockController(Controller):
     async def show(self, services: NamedDependency[Services]) -> ClockState:
         return ClockState(now=_movable_clock(services).now())
 
-    @post("/advance", status_code=200, summary="Move the dev clock forward by a number of seconds")
+    @post(
+        "/advance",
+        guards=[director_only],
+        status_code=200,
+        summary="Move the dev clock forward by a number of seconds (director; at most to "
+        "9999-12-31)",
+    )
     async def advance(
         self, data: JSONBody[ClockAdvance], services: NamedDependency[Services]
     ) -> ClockState:

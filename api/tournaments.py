@@ -71,6 +71,8 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     """The part of each buy-in that goes to the prize pot; the rest is for the organisation."""
     payout_percent: list[int] = msgspec.field(default_factory=lambda: list(DEFAULT_PAYOUT_PERCENT))
     waitlist: bool = True
+    waitlist_limit: int | None = None
+    """Places on the waitlist (default: twice the capacity); beyond them registration is a 409."""
     swiss_rounds: int = DEFAULT_SWISS_ROUNDS
     match_length: int = DEFAULT_MATCH_LENGTH
     """The Swiss rounds' match length (rule T-FMT-8)."""
@@ -287,6 +289,7 @@ class TournamentController(Controller):
             buy_in_cents=data.buy_in_cents,
             pot_share_cents=data.pot_share_cents,
             waitlist=data.waitlist,
+            waitlist_limit=data.waitlist_limit,
             swiss_rounds=data.swiss_rounds,
             match_length=data.match_length,
             class_name=data.class_,

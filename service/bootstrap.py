@@ -18,10 +18,15 @@ from service.conduct import ConductService
 from service.disputes import DisputeService
 from service.jobs import JobService
 from service.matches import MatchService
-from service.persistence import persistence_environment, store_name
+from service.persistence import (
+    create_private_files,
+    persistence_environment,
+    sqlite_path,
+    store_name,
+)
 from service.rounds import RoundService
 from service.seasons import SeasonService
-from service.secret import derived_key, load_secret_key
+from service.secret import SecretMismatchError, check_secret, derived_key, load_secret_key
 from service.settings import Settings
 from service.store import EventStore, StoreEventSource
 from service.tournaments import TournamentService
@@ -69,15 +74,22 @@ def projections() -> list[Projection]:
 
 
 def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    event_file = sqlite_path(settings.event_store_url)
+    create_private_files(settings.views_path, *([event_file] if event_file else []))
     store = EventStore(env=persistence_environment(settings.event_store_url))
+    # The server's secret: seals server dice seeds and keys player ids (shared by every
+    # process of one store, which refuses another one).
+    secret = load_secret_key(settings.secret_key, settings.data_dir)
+    try:
+        check_secret(store, secret)
+    except SecretMismatchError:
+        store.close()
+        raise
     source = StoreEventSource(store, store_name(settings.event_store_url))
     views = Views(settings.views_path, source, projections())
     views.catch_up()
     clock = clock or build_clock(settings)
-    # The server's secret: seals server dice seeds and keys player ids (shared by every
-    # process of one store).
-    secret = load_secret_key(settings.secret_key, settings.data_dir)
     zone = ZoneInfo(settings.timezone)
     commands = CommandRunner(store, clock, views)
     seasons = SeasonService(store, views, clock, commands=commands)

@@ -276,7 +276,8 @@ class MatchService:
                 )
             if dice is None:
                 raise InvalidInputError("dice", "this match uses entered dice: send the two dice")
-            return match.roll(state, side, dice, now, actor=actor)
+            entered_by = None if actor == DIRECTOR else side  # a player's token names its side
+            return match.roll(state, side, dice, now, actor=actor, entered_by=entered_by)
 
         return self._execute(match_id, caller, expected_version, decide, side_optional=True)
 

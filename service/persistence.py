@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
@@ -64,6 +67,25 @@ def persistence_environment(database_url: str) -> dict[str, str]:
         }
     msg = f"unsupported database URL scheme {parts.scheme!r} (use sqlite:/// or postgresql://)"
     raise ValueError(msg)
+
+
+def create_private_files(*paths: Path) -> None:
+    """Create each missing file readable by this user only (0600), like ``secret.key``.
+
+    The stores hold personal data; SQLite gives its ``-wal`` and ``-shm`` files the mode of
+    their database file, so they are private too. Existing files keep their mode.
+    """
+    for path in paths:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+
+
+def sqlite_path(database_url: str) -> Path | None:
+    """The file of an SQLite event store (None for PostgreSQL or an in-memory store)."""
+    parts = urlsplit(database_url)
+    name = unquote(parts.path.removeprefix("/"))
+    return Path(name) if parts.scheme == "sqlite" and name and name != ":memory:" else None
 
 
 def store_name(url: str) -> str:

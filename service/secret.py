@@ -10,8 +10,35 @@ import secrets
 import tempfile
 import time
 from pathlib import Path
+from typing import Protocol
 
 SECRET_KEY_FILE = "secret.key"
+
+
+class SecretMismatchError(RuntimeError):
+    """The event store was first started with another secret: starting would re-key everyone."""
+
+
+class FingerprintRecord(Protocol):
+    def record_fingerprint(self, fingerprint: str) -> str: ...
+
+
+def fingerprint(secret: bytes) -> str:
+    """Names the secret without revealing it (a key derived for this purpose only)."""
+    return derived_key(secret, "fingerprint").hex()[:32]
+
+
+def check_secret(store: FingerprintRecord, secret: bytes) -> None:
+    """The store keeps the fingerprint of the secret it first ran with; another secret would
+    give every person a new player id (the same address could register twice) and break the
+    sealed dice seeds, so the service refuses to start with it."""
+    expected = store.record_fingerprint(fingerprint(secret))
+    if expected != fingerprint(secret):
+        raise SecretMismatchError(
+            f"this event store was first started with another secret (fingerprint "
+            f"{expected[:12]}, this one {fingerprint(secret)[:12]}): restore the data "
+            f"directory's {SECRET_KEY_FILE} or set BGTD_SECRET_KEY to that secret"
+        )
 
 
 def derived_key(secret: bytes, purpose: str) -> bytes:

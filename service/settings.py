@@ -28,6 +28,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     timezone: str = "Europe/Berlin"
     """rule CAL-3: deadlines are wall-clock times of the club's time zone."""
     run_scheduler: bool = True
+    registration_rate_limit: int = 10
+    """Anonymous registrations a client may send per minute (0: no limit); the director's
+    token is exempt."""
     secret_key: str | None = None
     """Seals server dice seeds and keys player ids; default a key file in ``data_dir``.
     Processes sharing one PostgreSQL store must share it (``BGTD_SECRET_KEY``)."""
@@ -42,6 +45,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "director_token": ("BGTD_DIRECTOR_TOKEN", str),
             "timezone": ("BGTD_TIMEZONE", str),
             "secret_key": ("BGTD_SECRET_KEY", str),
+            "registration_rate_limit": ("BGTD_REGISTRATION_RATE_LIMIT", int),
         }
         for field, (variable, convert) in environment.items():
             if os.environ.get(variable):

@@ -14,6 +14,7 @@ from uuid import UUID
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Notification, StoredEvent
+from eventsourcing.sqlite import SQLiteAggregateRecorder
 from eventsourcing.utils import get_topic, resolve_topic
 
 from domain.errors import ConflictError, NotFoundError
@@ -87,6 +88,18 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     timestamp: datetime
     topic: str
     state: bytes
+
+
+SERVER_ID = UUID("0b9d1f0e-7c39-4a57-9d0c-5e2f0a3b7c11")
+"""The store's own record (not the club's data): kept in the snapshots table under this id."""
+
+
+class ServerRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """Facts about the store itself, recorded at its first start: never in the log."""
+
+    originator_id: UUID
+    originator_version: int
+    secret_fingerprint: str
 
 
 class StateCache:
@@ -262,6 +275,39 @@ class EventStore(Application[UUID]):
         )
         with contextlib.suppress(IntegrityError):  # another process took it first
             self.snapshots.put([snapshot])
+        # Loads read only the latest snapshot; a load at an earlier version replays events.
+        self._delete_snapshots_before(aggregate.id, aggregate.version)
+
+    def _delete_snapshots_before(self, aggregate_id: UUID, version: int) -> None:
+        assert self.snapshots is not None
+        recorder: Any = self.snapshots.recorder
+        table = recorder.events_table_name
+        if isinstance(recorder, SQLiteAggregateRecorder):
+            with recorder.datastore.transaction(commit=True) as cursor:
+                cursor.execute(
+                    f"DELETE FROM {table} WHERE originator_id=? AND originator_version<?",
+                    (aggregate_id.hex, version),
+                )
+            return
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL(
+            "DELETE FROM {schema}.{table} WHERE originator_id = %s AND originator_version < %s"
+        ).format(schema=Identifier(recorder.datastore.schema), table=Identifier(table))
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(statement, (aggregate_id, version))
+
+    def record_fingerprint(self, fingerprint: str) -> str:
+        """The secret's fingerprint recorded at the store's first start (``fingerprint`` when
+        this is the first start: then it is recorded; of two first starts at once, one wins)."""
+        assert self.snapshots is not None, "snapshotting is always on"
+        record = ServerRecord(
+            originator_id=SERVER_ID, originator_version=1, secret_fingerprint=fingerprint
+        )
+        with contextlib.suppress(IntegrityError):
+            self.snapshots.put([record])
+        stored = self.snapshots.get(SERVER_ID, lte=1)
+        return cast(ServerRecord, next(iter(stored))).secret_fingerprint
 
     def stream(self, aggregate_id: UUID, until_version: int | None = None) -> list[Any]:
         """The aggregate's events in order, up to ``until_version``."""

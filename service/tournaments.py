@@ -42,12 +42,14 @@ DEVELOPMENT_KEY = b"bgtd development key: not a secret"
 
 
 def player_id_for(key: bytes, email: str) -> UUID:
-    """One id per person (e-mail address, case-insensitive) in every tournament of this server.
+    """One id per person (``email_key``: NFKC, then lowercase) in every tournament here.
 
     The public participant list shows player ids: keyed with a server secret, an id tells
-    nobody without the key whether a given e-mail address is registered.
+    nobody without the key whether a given e-mail address is registered. Ids stored before
+    the NFKC key were derived from the casefolded address: the same for an ASCII address,
+    another one for some others (see ``TournamentService.register``).
     """
-    address = email.strip().casefold().encode("utf-8", "surrogateescape")
+    address = tournaments.email_key(email).encode("utf-8", "surrogateescape")
     return uuid.uuid5(PLAYER_NAMESPACE, hmac.new(key, address, "sha256").hexdigest())
 
 
@@ -233,6 +235,7 @@ class TournamentService:
         """A seat or a waitlist place, and the player token for self-service (rule T-REG-3)."""
         registration_id = uuid.uuid4()
         player_id = player_id_for(self._player_key, email)
+        same_address = self._ids_of_same_address(tournament_id, email, player_id)
         player_token = secrets.token_urlsafe(32)
 
         def banned_until(state: Tournament) -> date | None:
@@ -255,6 +258,7 @@ class TournamentService:
                 token_hash=token_hash(player_token),
                 now=now,
                 banned_until=banned_until(state),
+                also_known_as=same_address,
             ),
         ).state
         registration = state.registration(registration_id)
@@ -265,6 +269,27 @@ class TournamentService:
             status=cast(Literal["registered", "waitlisted"], registration.status),
             player_token=player_token,
             waitlist_position=_waitlist_position(state, registration_id),
+        )
+
+    def _ids_of_same_address(
+        self, tournament_id: UUID, email: str, player_id: UUID
+    ) -> tuple[UUID, ...]:
+        """Other player ids under which this address is registered in the tournament.
+
+        Only a non-ASCII address can have one: an id derived before the NFKC key (from the
+        casefolded address). The views know every such old registration by its address.
+        """
+        if email.isascii():
+            return ()
+        key = tournaments.email_key(email)
+        with self._views.reading() as db:
+            rows = participants.list_registrations(db, str(tournament_id))
+        return tuple(
+            {
+                row.player_id
+                for row in rows
+                if row.player_id != player_id and tournaments.email_key(row.email) == key
+            }
         )
 
     def cancel_registration(

@@ -74,7 +74,9 @@ def clock() -> MovableClock:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(data_dir=tmp_path / "data", dev=True, run_scheduler=False)
+    return Settings(
+        data_dir=tmp_path / "data", dev=True, run_scheduler=False, registration_rate_limit=10_000
+    )
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import httpx
@@ -111,3 +112,15 @@ def test_bgtd_jobs_lists_the_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert out.splitlines()[0].split()[:3] == ["deadline", "kind", "status"]
     assert "flag_clock" in out
+
+
+def test_a_postgresql_url_without_the_driver_ends_with_one_line_naming_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # import psycopg now raises ImportError
+    url = "postgresql://postgres@127.0.0.1:5432/test"
+    status = main(["serve", "--data-dir", str(tmp_path), "--database-url", url])
+    assert status == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1
+    assert "bgtd[postgres]" in error

@@ -67,6 +67,7 @@ from domain.match.events import (
     other,
 )
 from domain.match.state import Match
+from domain.text import one_line
 
 
 def start_match(
@@ -94,6 +95,7 @@ def start_match(
         raise InvalidInputError("player_a", "a player needs a name or id")
     if not player_b.strip():
         raise InvalidInputError("player_b", "a player needs a name or id")
+    player_a, player_b = one_line("player_a", player_a), one_line("player_b", player_b)
     if not 0 <= match_length <= MAX_MATCH_LENGTH:
         raise InvalidInputError(
             "match_length", f"is 1 to {MAX_MATCH_LENGTH} points, or 0 for a money session"
@@ -143,10 +145,13 @@ def roll(
     *,
     actor: str | None = None,
     roll_index: int | None = None,
+    entered_by: Side | None = None,
 ) -> list[DomainEvent]:
     """Record a roll: the opening roll (one die each, G-OPEN-1) or the side on roll's dice.
 
-    A roll that cannot be played passes the turn at once (G-MAX-1).
+    A roll that cannot be played passes the turn at once (G-MAX-1). Entered dice record
+    ``entered_by``, the side whose token entered them: at a physical board either side may
+    enter both dice, also the opponent's opening die.
     """
     _require_playing(state)
     try:
@@ -159,12 +164,19 @@ def roll(
     batch = EventBatch[DomainEvent].after(state, now, actor)
     if state.phase == "opening":
         starter: Side | None = None if die_1 == die_2 else ("a" if die_1 > die_2 else "b")
-        batch.add(OpeningRollMade, die_a=die_1, die_b=die_2, starter=starter, roll_index=index)
+        batch.add(
+            OpeningRollMade,
+            die_a=die_1,
+            die_b=die_2,
+            starter=starter,
+            roll_index=index,
+            entered_by=entered_by,
+        )
         return batch.events
     if state.phase != "roll":
         raise WrongPhaseError(_phase_problem(state, "roll"))
     mover = _acting(state, side)
-    batch.add(DiceRolled, side=mover, dice=(die_1, die_2), roll_index=index)
+    batch.add(DiceRolled, side=mover, dice=(die_1, die_2), roll_index=index, entered_by=entered_by)
     if not cached_legal_plays(state.position, (die_1, die_2), state.options):
         batch.add(TurnPassed, side=mover, dice=(die_1, die_2))
     return batch.events

@@ -79,12 +79,18 @@ class OpeningRollMade(DomainEvent, frozen=True, kw_only=True):
     starter: Side | None
     roll_index: int | None = None
     """For server dice: which roll of the seed this was."""
+    entered_by: Side | None = None
+    """Entered dice: the side whose token entered both dice (one board, one roll); None for
+    the director or the server."""
 
 
 class DiceRolled(DomainEvent, frozen=True, kw_only=True):
     side: Side
     dice: tuple[int, int]
     roll_index: int | None = None
+    entered_by: Side | None = None
+    """Entered dice: the side whose token entered them (either side may, at one board); None
+    for the director or the server."""
 
 
 class CheckersPlayed(DomainEvent, frozen=True, kw_only=True):

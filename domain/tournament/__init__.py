@@ -63,6 +63,7 @@ from domain.tournament.errors import (
     TournamentNotFoundError,
     TournamentStateError,
     UnderAgeError,
+    WaitlistFullError,
 )
 from domain.tournament.events import (
     CancellationClosed,
@@ -99,6 +100,7 @@ from domain.tournament.registration import (
     cancel_registration,
     check_in,
     display_name,
+    email_key,
     register,
     schedule_tournament,
     start,
@@ -211,6 +213,7 @@ __all__ = [
     "TournamentStateError",
     "TournamentStatus",
     "UnderAgeError",
+    "WaitlistFullError",
     "WaitlistPromoted",
     "agree_return_time",
     "breaks",
@@ -218,6 +221,7 @@ __all__ = [
     "check_in",
     "close_cancellation",
     "display_name",
+    "email_key",
     "evolve",
     "exclude",
     "has_knockout",

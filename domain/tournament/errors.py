@@ -31,6 +31,12 @@ class TournamentFullError(ConflictError):
     type_slug = "tournament-full"
 
 
+class WaitlistFullError(ConflictError):
+    """All seats and every waitlist place are taken."""
+
+    type_slug = "waitlist-full"
+
+
 class RegistrationClosedError(ConflictError):
     """The tournament has started (or its start time has passed): no more registrations."""
 

@@ -41,6 +41,8 @@ class TournamentScheduled(DomainEvent, frozen=True, kw_only=True):
     buy_in_cents: int
     pot_share_cents: int
     waitlist: bool = True
+    waitlist_limit: int | None = None
+    """Places on the waitlist; None: twice the capacity."""
     swiss_rounds: int
     match_length: int
     class_name: str

@@ -4,7 +4,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Collection, Sequence
 from datetime import date, datetime
 from uuid import UUID
 from zoneinfo import ZoneInfo
@@ -25,7 +26,7 @@ from domain.errors import InvalidInputError
 from domain.events import EventBatch
 from domain.match import DiceMode
 from domain.season import Season, check_play_date
-from domain.text import one_line
+from domain.text import free_text, one_line
 from domain.tokens import token_matches
 from domain.tournament.defaults import (
     _EMAIL,
@@ -56,6 +57,7 @@ from domain.tournament.errors import (
     TournamentFullError,
     TournamentStateError,
     UnderAgeError,
+    WaitlistFullError,
 )
 from domain.tournament.events import (
     KnockoutLengths,
@@ -87,6 +89,8 @@ class TournamentPlan(msgspec.Struct, frozen=True, kw_only=True):
     buy_in_cents: int = DEFAULT_BUY_IN_CENTS
     pot_share_cents: int = DEFAULT_POT_SHARE_CENTS
     waitlist: bool = True
+    waitlist_limit: int | None = None
+    """Places on the waitlist; None: twice the capacity."""
     swiss_rounds: int = DEFAULT_SWISS_ROUNDS
     match_length: int = DEFAULT_MATCH_LENGTH
     class_name: str = DEFAULT_CLASS
@@ -115,6 +119,8 @@ def schedule_tournament(
     period = check_play_date(season, play_date, "date") if season else None
     _check_range("capacity", plan.capacity, MIN_PLAYERS_TO_START, 1000)
     _check_range("min_age", plan.min_age, 0, MAX_AGE)
+    if plan.waitlist_limit is not None:
+        _check_range("waitlist_limit", plan.waitlist_limit, 0, 10_000)
     _check_range("buy_in_cents", plan.buy_in_cents, 0, 100_000_00)
     _check_range("pot_share_cents", plan.pot_share_cents, 0, plan.buy_in_cents)
     _check_range("swiss_rounds", plan.swiss_rounds, 1, 20)
@@ -145,6 +151,7 @@ def schedule_tournament(
         buy_in_cents=plan.buy_in_cents,
         pot_share_cents=plan.pot_share_cents,
         waitlist=plan.waitlist,
+        waitlist_limit=plan.waitlist_limit,
         swiss_rounds=plan.swiss_rounds,
         match_length=plan.match_length,
         class_name=class_name,
@@ -174,6 +181,7 @@ def register(
     now: datetime,
     actor: str = "public",
     banned_until: date | None = None,
+    also_known_as: Collection[UUID] = (),
 ) -> list[TournamentEvent]:
     """A seat while one is free, else a place on the waitlist (rules T-REG-1..3, T-SEAT-1).
 
@@ -182,6 +190,7 @@ def register(
     server key, so that it is stable across tournaments but not computable by others).
     The seat count is decided here, on the aggregate's own version: two registrations decided
     on the same version cannot both be stored, so the capacity can never be exceeded.
+    ``also_known_as``: other ids the same address had under an earlier derivation.
     """
     first = one_line("first_name", first_name, MAX_PERSON_NAME_LENGTH)
     last = one_line("last_name", last_name, MAX_PERSON_NAME_LENGTH)
@@ -199,13 +208,23 @@ def register(
             starts_at=state.local(state.starts_at),
         )
     # rule T-REG-2: one active registration per person (the player id identifies them).
-    if any(r.player_id == player_id and r.status in ACTIVE for r in state.registrations):
+    # No answer names an address: it would tell a stranger who is registered.
+    same_person = {player_id, *also_known_as}
+    if any(r.player_id in same_person and r.status in ACTIVE for r in state.registrations):
         raise DuplicateRegistrationError(
-            f"{address} is already registered for this tournament", field="email"
+            "this e-mail address is already registered for this tournament", field="email"
         )
     has_seat = state.seats_taken < state.capacity
     if not has_seat and not state.waitlist:
         raise TournamentFullError(f"all {state.capacity} seats are taken", capacity=state.capacity)
+    # A bounded waitlist bounds what anonymous registrations can store.
+    places = 2 * state.capacity if state.waitlist_limit is None else state.waitlist_limit
+    if not has_seat and len(state.waiting()) >= places:
+        raise WaitlistFullError(
+            f"all {state.capacity} seats and all {places} waitlist places are taken",
+            capacity=state.capacity,
+            waitlist_limit=places,
+        )
     batch = EventBatch[TournamentEvent].after(state, now, actor)
     batch.add(
         PlayerRegistered if has_seat else RegistrationWaitlisted,
@@ -239,6 +258,7 @@ def cancel_registration(
     the pot and round 1 count only who plays.
     rule T-REG-3: a freed seat goes to the first person on the waitlist.
     """
+    reason = free_text("reason", reason)
     registration = state.registration(registration_id)
     if not by_director and not (
         player_token and token_matches(player_token, registration.token_hash)
@@ -417,11 +437,42 @@ def _check_age(
     return born
 
 
+def email_key(address: str) -> str:
+    """What identifies a person's address: NFKC-normalised (fullwidth letters are the plain
+    ones), then lowercased. Not casefolded: ``straße`` and ``strasse`` are two mailboxes."""
+    return unicodedata.normalize("NFKC", address.strip()).lower()
+
+
 def _email(text: str) -> str:
+    """The address as typed (trimmed); invisible characters would make one mailbox look like
+    several, so they are refused. The answer never repeats the address."""
     address = text.strip()
+    if any(_is_invisible(character) for character in address):
+        raise InvalidInputError(
+            "email", "must not contain control, format or zero-width characters"
+        )
     if len(address) > 254 or not _EMAIL.fullmatch(address):
-        raise InvalidInputError("email", f"{text!r} is not an e-mail address")
+        raise InvalidInputError("email", "is not an e-mail address")
     return address
+
+
+_DEFAULT_IGNORABLE = frozenset(
+    (
+        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0),
+        *range(0x180B, 0x1810),
+        *range(0xFE00, 0xFE10),
+        *range(0xE0100, 0xE01F0),
+    )
+)
+
+
+def _is_invisible(character: str) -> bool:
+    """Control (Cc), format (Cf: zero-width space and joiners, bidi marks), surrogate (Cs) and
+    the other default-ignorable code points (variation selectors, fillers)."""
+    return (
+        unicodedata.category(character) in ("Cc", "Cf", "Cs")
+        or ord(character) in _DEFAULT_IGNORABLE
+    )
 
 
 def _check_range(field: str, value: int, low: int, high: int) -> None:

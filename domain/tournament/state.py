@@ -99,6 +99,7 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     buy_in_cents: int
     pot_share_cents: int
     waitlist: bool
+    waitlist_limit: int | None = None
     time_zone: str
     cancellation_until: datetime
     check_in_opens: datetime
@@ -241,6 +242,7 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             buy_in_cents=event.buy_in_cents,
             pot_share_cents=event.pot_share_cents,
             waitlist=event.waitlist,
+            waitlist_limit=event.waitlist_limit,
             time_zone=event.time_zone,
             cancellation_until=event.cancellation_until,
             check_in_opens=event.check_in_opens,

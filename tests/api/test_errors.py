@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import uuid
 from typing import Any
 
 import pytest
@@ -72,13 +74,100 @@ def test_an_unknown_path_is_a_404_problem(client: Client) -> None:
 def test_the_dev_clock_refuses_to_go_back_or_beyond_ten_years(
     client: Client, seconds: object
 ) -> None:
-    response = client.post("/api/v1/dev/clock/advance", json={"seconds": seconds})
+    response = client.post("/api/v1/dev/clock/advance", json={"seconds": seconds}, headers=DIRECTOR)
     assert fields(response) == ["seconds"]
 
 
 def test_the_dev_clock_moves_forward_by_the_seconds_given(client: Client) -> None:
     before = client.get("/api/v1/dev/clock").json()["now"]
-    response = client.post("/api/v1/dev/clock/advance", json={"seconds": 120})
+    response = client.post("/api/v1/dev/clock/advance", json={"seconds": 120}, headers=DIRECTOR)
     assert response.status_code == 200
     assert response.json()["now"] > before
     assert response.json()["now"] == client.get("/api/v1/dev/clock").json()["now"]
+
+
+def operations_with_a_body(client: Client) -> list[tuple[str, str]]:
+    document = client.get("/schema/openapi.json").json()
+    return [
+        (method, re.sub(r"\{[^}]+\}", str(uuid.uuid4()), path))
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if isinstance(operation, dict) and "requestBody" in operation
+    ]
+
+
+@pytest.mark.parametrize("nested", ["[" * 1000 + "]" * 1000, '{"a":' * 1000 + "1" + "}" * 1000])
+def test_a_deeply_nested_body_is_a_400_problem_on_every_endpoint(
+    client: Client, nested: str
+) -> None:
+    operations = operations_with_a_body(client)
+    assert len(operations) > 10
+    for method, path in operations:
+        response = client.request(
+            method,
+            path,
+            content=nested.encode(),
+            headers={**DIRECTOR, "content-type": "application/json"},
+        )
+        assert response.status_code == 400, (method, path, response.text)
+        assert response.json()["type"].endswith("/body-too-deep")
+
+
+def test_only_the_director_may_advance_the_dev_clock(client: Client) -> None:
+    before = client.get("/api/v1/dev/clock").json()["now"]
+    anonymous = client.post("/api/v1/dev/clock/advance", json={"seconds": 120})
+    assert anonymous.status_code == 401
+    player = client.post(
+        "/api/v1/dev/clock/advance",
+        json={"seconds": 120},
+        headers={"Authorization": "Bearer a-player-token"},
+    )
+    assert player.status_code == 403
+    assert client.get("/api/v1/dev/clock").json()["now"] == before
+
+
+def test_the_dev_clock_stops_short_of_the_year_10000_and_the_service_keeps_answering(
+    client: Client,
+) -> None:
+    ten_years = 10 * 365 * 86_400
+    statuses = [
+        client.post(
+            "/api/v1/dev/clock/advance", json={"seconds": ten_years}, headers=DIRECTOR
+        ).status_code
+        for _ in range(800)
+    ]
+    assert statuses.count(200) == 797  # 2026 + 7973 years, then 9999-12-31 would be passed
+    assert set(statuses[797:]) == {409}
+    refused = client.post(
+        "/api/v1/dev/clock/advance", json={"seconds": ten_years}, headers=DIRECTOR
+    )
+    assert refused.json()["type"].endswith("/clock-limit")
+    assert client.get("/health").status_code == 200
+    assert client.get("/api/v1/dev/clock").json()["now"].startswith("99")
+
+
+@pytest.mark.parametrize("bad", ["Anna\x00", "\x1b[2JAnna", "Anna\r\nX-Injected: 1"])
+def test_names_and_free_text_with_control_characters_are_a_422(client: Client, bad: str) -> None:
+    tournament = client.post(
+        "/api/v1/tournaments", json={"name": bad, "date": "2026-04-18"}, headers=DIRECTOR
+    )
+    assert fields(tournament) == ["name"]
+    tournament_id = client.post(
+        "/api/v1/tournaments", json={"name": "Monthly", "date": "2026-04-18"}, headers=DIRECTOR
+    ).json()["id"]
+    registrations = f"/api/v1/tournaments/{tournament_id}/registrations"
+    person = {"first_name": bad, "last_name": "M", "email": "anna@example.org", "age": 30}
+    assert fields(client.post(registrations, json=person)) == ["first_name"]
+    registration = client.post(registrations, json={**person, "first_name": "Anna"}).json()
+    cancel = client.delete(
+        f"{registrations}/{registration['registration_id']}",
+        params={"reason": bad},
+        headers=DIRECTOR,
+    )
+    assert fields(cancel) == ["reason"]
+    match = client.post(
+        "/api/v1/matches",
+        json={"player_a": bad, "player_b": "Bert", "match_length": 3},
+        headers=DIRECTOR,
+    )
+    assert fields(match) == ["player_a"]

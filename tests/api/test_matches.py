@@ -98,7 +98,13 @@ def test_the_match_has_doubles_takes_drops_a_gammon_and_the_crawford_game(
     assert events[-1]["type"] == "MatchWon"
     assert events[-1]["data"] == {"winner": "a", "score_a": 7, "score_b": 3, "reason": "score"}
     opening = [e["data"] for e in events if e["type"] == "OpeningRollMade"]
-    assert opening[0] == {"die_a": 4, "die_b": 4, "starter": None, "roll_index": None}
+    assert opening[0] == {
+        "die_a": 4,
+        "die_b": 4,
+        "starter": None,
+        "roll_index": None,
+        "entered_by": "a",
+    }
 
 
 def test_doubling_in_the_crawford_game_is_refused_with_a_clear_409(played: PlayedMatch) -> None:
@@ -697,3 +703,21 @@ def test_a_timeout_claim_is_checked_against_the_clock(client: Client, clock: Mov
         "used_ms": 101_000,
         "outcome": "gammon",
     }
+
+
+def test_entered_dice_record_which_sides_token_entered_them(client: Client) -> None:
+    # One physical board: side a's token enters both opening dice, also b's; the events (and
+    # the audit stream) say whose token it was, None for the director.
+    created = create(client)
+    path = f"/api/v1/matches/{created['id']}"
+    assert post(client, created, "rolls", {"dice": [1, 3]}, "b").status_code == 200
+    assert post(client, created, "plays", {"play": "8/5 6/5"}, "b").status_code == 200
+    assert post(client, created, "rolls", {"dice": [6, 5]}, "a").status_code == 200
+    assert post(client, created, "plays", {"play": "24/13"}, "a").status_code == 200
+    director = client.post(f"{path}/rolls", json={"dice": [2, 1], "side": "b"}, headers=DIRECTOR)
+    assert director.status_code == 200
+    stream = client.get(f"/api/v1/audit/streams/{created['id']}", headers=DIRECTOR).json()
+    rolls = [e for e in stream if e["type"] in ("OpeningRollMade", "DiceRolled")]
+    assert [e["data"]["entered_by"] for e in rolls] == ["b", "a", None]
+    events = client.get(f"{path}/events").json()
+    assert [e["data"]["entered_by"] for e in events if e["type"] == "DiceRolled"] == ["a", None]

@@ -62,7 +62,9 @@ def service(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[TestClient[Any], list[str]]]:
     data_dir: Path = tmp_path_factory.mktemp("fuzz")
-    settings = Settings(data_dir=data_dir, dev=True, run_scheduler=False)
+    settings = Settings(
+        data_dir=data_dir, dev=True, run_scheduler=False, registration_rate_limit=10_000
+    )
     clock = MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
     with TestClient(create_app(settings, clock=clock)) as client:
         tournament = schedule(client)["id"]

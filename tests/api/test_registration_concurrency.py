@@ -38,7 +38,13 @@ class Server:
 @pytest.fixture
 def server(tmp_path: Path, database_url: str | None) -> Iterator[Server]:
     """uvicorn serving ``create_app`` on a free localhost port, in a background thread."""
-    settings = Settings(data_dir=tmp_path, database_url=database_url, dev=True, run_scheduler=False)
+    settings = Settings(
+        data_dir=tmp_path,
+        database_url=database_url,
+        dev=True,
+        run_scheduler=False,
+        registration_rate_limit=10_000,
+    )
     app = create_app(settings, clock=MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC)))
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -65,7 +65,7 @@ def register(client: Client, tournament_id: str, number: int) -> dict[str, Any]:
 
 def advance_to(client: Client, clock: MovableClock, instant: datetime) -> None:
     seconds = (instant - clock.now()).total_seconds()
-    response = client.post("/api/v1/dev/clock/advance", json={"seconds": seconds})
+    response = client.post("/api/v1/dev/clock/advance", json={"seconds": seconds}, headers=DIRECTOR)
     assert response.status_code == 200
     assert response.json()["now"] == instant.isoformat().replace("+00:00", "Z")
 
@@ -276,7 +276,7 @@ def test_cancellation_promotes_the_waitlist_until_the_deadline_then_409(
     assert [p["waitlist_position"] for p in public if p["status"] == "waitlisted"] == [1, 2]
     assert public[-2]["player_id"] == second_waiting["player_id"]
 
-    client.post("/api/v1/dev/clock/advance", json={"seconds": 120})
+    client.post("/api/v1/dev/clock/advance", json={"seconds": 120}, headers=DIRECTOR)
     assert client.get(f"/api/v1/tournaments/{tournament}").json()["status"] == "cancellation_closed"
     too_late = client.delete(
         f"/api/v1/tournaments/{tournament}/registrations/{receipts[5]['registration_id']}",
@@ -726,3 +726,18 @@ def test_the_calendar_lists_each_tournament_with_its_own_seats(client: Client) -
     assert listed[spring]["taken"] == 2
     assert listed[spring]["free"] == 18
     assert listed[autumn]["taken"] == 1
+
+
+def test_anonymous_registrations_are_rate_limited_per_client_but_not_the_directors(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(data_dir=tmp_path, dev=True, run_scheduler=False, registration_rate_limit=3)
+    with TestClient(create_app(settings)) as client:
+        tournament = schedule(client, date="2999-04-18")["id"]
+        path = f"/api/v1/tournaments/{tournament}/registrations"
+        statuses = [client.post(path, json=person(n)).status_code for n in range(1, 5)]
+        assert statuses == [201, 201, 201, 429]
+        refused = client.post(path, json=person(5))
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert client.post(path, json=person(6), headers=DIRECTOR).status_code == 201
+        assert client.get(f"/api/v1/tournaments/{tournament}/seats").json()["taken"] == 4

@@ -40,6 +40,7 @@ from domain.tournament import (
     TournamentStarted,
     TournamentStateError,
     UnderAgeError,
+    WaitlistFullError,
     WaitlistPromoted,
     cancel_registration,
     check_in,
@@ -292,6 +293,25 @@ def test_a_full_tournament_without_waitlist_refuses_registrations() -> None:
     state = with_players(2, plan)
     with pytest.raises(TournamentFullError):
         sign_up(state, 3)
+
+
+def test_the_waitlist_holds_twice_the_capacity_by_default() -> None:
+    # Anonymous registrations cannot grow a tournament without bound.
+    plan = TournamentPlan(name="Klein", date="2026-04-18", venue="Amberg", capacity=4)
+    state = with_players(4 + 8, plan)
+    assert len(state.waiting()) == 8
+    with pytest.raises(WaitlistFullError) as raised:
+        sign_up(state, 13)
+    assert raised.value.extensions["waitlist_limit"] == 8
+
+
+def test_the_director_sets_the_waitlist_places_per_tournament() -> None:
+    plan = TournamentPlan(
+        name="Klein", date="2026-04-18", venue="Amberg", capacity=4, waitlist_limit=1
+    )
+    state = with_players(5, plan)
+    with pytest.raises(WaitlistFullError):
+        sign_up(state, 6)
 
 
 @pytest.mark.parametrize(

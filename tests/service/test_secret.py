@@ -7,7 +7,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from service.secret import derived_key, load_secret_key
+import pytest
+
+from domain.tournament import TournamentPlan
+from service.bootstrap import bootstrap
+from service.secret import SecretMismatchError, derived_key, load_secret_key
+from service.settings import Settings
 
 
 def test_the_secret_key_is_made_once_in_the_data_directory(tmp_path: Path) -> None:
@@ -57,3 +62,53 @@ def test_each_use_of_the_secret_gets_its_own_key() -> None:
     assert derived_key(secret, "dice seeds") != derived_key(secret, "player ids")
     assert derived_key(secret, "dice seeds") == derived_key(secret, "dice seeds")
     assert derived_key(b"another", "dice seeds") != derived_key(secret, "dice seeds")
+
+
+def test_the_data_files_are_readable_by_their_owner_only(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    services = bootstrap(Settings(data_dir=data_dir, dev=True, run_scheduler=False))
+    try:
+        services.tournaments.schedule_tournament(
+            TournamentPlan(name="Monthly", date="2030-04-20", venue="Club")
+        )
+    finally:
+        services.close()
+    files = sorted(path.name for path in data_dir.iterdir())
+    assert {"events.sqlite3", "views.sqlite3", "secret.key"} <= set(files)
+    assert {name: (data_dir / name).stat().st_mode & 0o777 for name in files} == dict.fromkeys(
+        files, 0o600
+    )
+    assert data_dir.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_lost_secret_key_file_stops_the_service_instead_of_rekeying_everyone(
+    tmp_path: Path,
+) -> None:
+    settings = Settings(data_dir=tmp_path, dev=True, run_scheduler=False)
+    bootstrap(settings).close()
+    bootstrap(settings).close()  # the same key: starts again
+    (tmp_path / "secret.key").unlink()
+    with pytest.raises(SecretMismatchError, match=r"secret\.key or set BGTD_SECRET_KEY"):
+        bootstrap(settings)
+
+
+@pytest.mark.postgres
+def test_a_second_process_with_another_secret_on_one_postgresql_store_refuses_to_start(
+    tmp_path: Path, postgres_schema_url: str
+) -> None:
+    def settings(name: str, secret: str) -> Settings:
+        return Settings(
+            data_dir=tmp_path / name,
+            database_url=postgres_schema_url,
+            secret_key=secret,
+            dev=True,
+            run_scheduler=False,
+        )
+
+    first = bootstrap(settings("first", "the shared secret"))
+    try:
+        bootstrap(settings("second", "the shared secret")).close()
+        with pytest.raises(SecretMismatchError):
+            bootstrap(settings("third", "another secret"))
+    finally:
+        first.close()

@@ -195,3 +195,21 @@ def test_the_state_cache_keeps_the_most_recently_used_states() -> None:
     assert cache.get(second.id) is None
     assert cache.get(first.id) is first
     assert cache.get(third.id) is third
+
+
+def test_only_the_latest_snapshot_of_an_aggregate_is_kept(store: EventStore) -> None:
+    # Loads read the latest snapshot only: older ones would grow the store quadratically.
+    counter_id = start(store)
+    for _ in range(3 * store.snapshot_interval + 5):
+        counter = store.load(counter_id, evolve)
+        store.append(increase(counter, 1))
+        store.snapshot_if_due(store.load(counter_id, evolve), NOW)
+    assert store.snapshots is not None
+    kept = [snapshot.originator_version for snapshot in store.snapshots.get(counter_id)]
+    assert kept == [3 * store.snapshot_interval]
+    fresh = EventStore(env=store.env)
+    try:
+        assert fresh.load(counter_id, evolve).total == 3 * store.snapshot_interval + 5
+        assert fresh.load(counter_id, evolve, version=150).total == 149
+    finally:
+        fresh.close()

@@ -8,8 +8,11 @@ from pathlib import Path
 from uuid import UUID, uuid5
 from zoneinfo import ZoneInfo
 
+import msgspec
 import pytest
 
+from domain import tournament as tournaments
+from domain.errors import InvalidInputError
 from domain.tournament import (
     DuplicateRegistrationError,
     NotYourRegistrationError,
@@ -20,7 +23,13 @@ from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.secret import derived_key
 from service.settings import Settings
-from service.tournaments import PLAYER_NAMESPACE, Registered, TournamentService, player_id_for
+from service.store import Change
+from service.tournaments import (
+    PLAYER_NAMESPACE,
+    Registered,
+    TournamentService,
+    player_id_for,
+)
 
 BERLIN = ZoneInfo("Europe/Berlin")
 SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
@@ -68,7 +77,8 @@ def test_a_command_leaves_the_state_it_decided_in_the_store(services: Services) 
 
 def test_a_cancellation_that_passes_version_100_leaves_its_snapshot(services: Services) -> None:
     # 98 sign up (versions 2..99): the cancellation is version 100, the promotion 101
-    tournament_id = schedule(services)
+    long_waitlist = msgspec.structs.replace(SPRING, waitlist_limit=100)
+    tournament_id = services.tournaments.schedule_tournament(long_waitlist).id
     receipts = [register(services, tournament_id, n) for n in range(98)]
     result = services.tournaments.cancel_registration(
         tournament_id,
@@ -150,3 +160,74 @@ def test_player_ids_are_keyed_with_the_server_key() -> None:
     one, two = derived_key(b"one", "player ids"), derived_key(b"two", "player ids")
     assert player_id_for(one, email) == player_id_for(one, " Spieler1@Example.ORG")
     assert player_id_for(one, email) != player_id_for(two, email)
+
+
+def register_as(services: Services, tournament_id: UUID, email: str) -> Registered:
+    return services.tournaments.register(
+        tournament_id, first_name="Anna", last_name="M", email=email, age=30
+    )
+
+
+def test_fullwidth_letters_give_the_same_person(services: Services) -> None:
+    # rule T-REG-2: NFKC before the case: "ａｎｎａ" is "anna"
+    tournament_id = schedule(services)
+    first = register_as(services, tournament_id, "anna@example.org")
+    with pytest.raises(DuplicateRegistrationError) as raised:
+        register_as(services, tournament_id, "ＡＮＮＡ@example.org")
+    assert "anna" not in raised.value.detail.lower()
+    assert "example" not in raised.value.detail
+    other = register_as(services, schedule(services), "ａｎｎａ@Example.org")
+    assert other.player_id == first.player_id
+
+
+def test_an_address_is_lowercased_but_not_casefolded(services: Services) -> None:
+    # straße and strasse are two mailboxes, so two people
+    tournament_id = schedule(services)
+    strasse = register_as(services, tournament_id, "strasse@example.org")
+    strasze = register_as(services, tournament_id, "STRAßE@example.org")
+    assert strasse.player_id != strasze.player_id
+    with pytest.raises(DuplicateRegistrationError):
+        register_as(services, tournament_id, "straße@Example.org")
+
+
+@pytest.mark.parametrize(
+    "invisible", ["\u200b", "\u200d", "\u2060", "\ufeff", "\u202e", "\x00", "\x1b", "\u034f"]
+)
+def test_an_address_with_an_invisible_character_is_refused(
+    services: Services, invisible: str
+) -> None:
+    with pytest.raises(InvalidInputError) as raised:
+        register_as(services, schedule(services), f"an{invisible}na@example.org")
+    assert raised.value.field == "email"
+    assert "anna" not in raised.value.detail
+
+
+def test_a_registration_keyed_before_nfkc_still_counts_as_a_duplicate(
+    services: Services,
+) -> None:
+    # Registrations stored before the change carry another id (from the casefolded address):
+    # the check also finds them by their address.
+    tournament_id = schedule(services)
+    key = derived_key(b"any", "player ids")
+    tournament_service = TournamentService(
+        services.store, services.views, services.clock, BERLIN, player_key=key
+    )
+    state = services.store.load(tournament_id, tournaments.evolve)
+    events = tournaments.register(
+        state,
+        registration_id=uuid5(PLAYER_NAMESPACE, "old"),
+        player_id=uuid5(PLAYER_NAMESPACE, "casefolded: strasse@example.org"),
+        first_name="Anna",
+        last_name="M",
+        email="Straße@example.org",
+        age=30,
+        birth_date=None,
+        token_hash="0" * 64,
+        now=services.clock.now(),
+    )
+    services.store.save_changes([Change.of(tournaments.evolve, state, events)])
+    services.views.catch_up()
+    with pytest.raises(DuplicateRegistrationError):
+        tournament_service.register(
+            tournament_id, first_name="Anna", last_name="M", email="straße@example.org", age=30
+        )

@@ -30,7 +30,9 @@ def test_a_long_registration_stream_reloads_from_its_snapshot(services: Services
     # 20 seats and 89 on the waitlist: version 100 is stored as a snapshot as well
     tournaments = services.tournaments
     tournament_id = tournaments.schedule_tournament(
-        TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
+        TournamentPlan(
+            name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg", waitlist_limit=100
+        )
     ).id
     for n in range(109):
         tournaments.register(
