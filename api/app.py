@@ -18,9 +18,11 @@ from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
 from api.matches import MatchController
 from api.openapi import document_problems
+from api.print import PrintController
 from api.rounds import TournamentDayController
 from api.seasons import SeasonController
 from api.tournaments import RegistrationController, TournamentController
+from api.venue import VenueController
 from scheduler import start_scheduler
 from service.bootstrap import Services, bootstrap
 from service.clock import Clock
@@ -34,6 +36,8 @@ CONTROLLERS: list[Any] = [
     TournamentController,
     RegistrationController,
     TournamentDayController,
+    VenueController,
+    PrintController,
     MatchController,
     AuditController,
 ]

@@ -20,6 +20,7 @@ from service.secret import derived_key, load_secret_key
 from service.settings import Settings
 from service.store import EventStore, StoreEventSource
 from service.tournaments import TournamentService
+from service.venue import VenueService
 
 
 @dataclass
@@ -36,6 +37,7 @@ class Services:
     tournaments: TournamentService
     matches: MatchService
     rounds: RoundService
+    venue: VenueService
 
     def close(self) -> None:
         self.views.close()
@@ -70,6 +72,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     commands = CommandRunner(store, clock, views)
     seasons = SeasonService(store, views, clock, commands=commands)
     matches = MatchService(store, clock, derived_key(secret, "dice seeds"), commands=commands)
+    rounds = RoundService(store, views, zone, matches, commands)
     return Services(
         settings=settings,
         clock=clock,
@@ -87,5 +90,6 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
             seasons=seasons,
         ),
         matches=matches,
-        rounds=RoundService(store, views, zone, matches, commands),
+        rounds=rounds,
+        venue=VenueService(store, rounds, matches, commands, settings.public_url),
     )

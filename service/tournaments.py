@@ -229,8 +229,10 @@ class TournamentService:
         email: str,
         age: int | None = None,
         birth_date: str | None = None,
+        actor: str = "public",
     ) -> Registered:
-        """A seat or a waitlist place, and the player token for self-service (rule T-REG-3)."""
+        """A seat or a waitlist place, and the player token for self-service (rule T-REG-3);
+        after the start only the director registers (a late entry)."""
         registration_id = uuid.uuid4()
         player_id = player_id_for(self._player_key, email)
         player_token = secrets.token_urlsafe(32)
@@ -247,6 +249,7 @@ class TournamentService:
                 birth_date=birth_date,
                 token_hash=token_hash(player_token),
                 now=now,
+                actor=actor,
             ),
         ).state
         registration = state.registration(registration_id)

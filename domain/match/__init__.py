@@ -25,6 +25,7 @@ from domain.match.commands import (
     roll,
     start_match,
     take,
+    void,
 )
 from domain.match.errors import (
     ClockNotExpiredError,
@@ -52,6 +53,7 @@ from domain.match.events import (
     GameWon,
     Level,
     MatchStarted,
+    MatchVoided,
     MatchWon,
     OpeningRollMade,
     Phase,
@@ -94,6 +96,7 @@ __all__ = [
     "Match",
     "MatchOverError",
     "MatchStarted",
+    "MatchVoided",
     "MatchWon",
     "NotAMatchError",
     "NotYourTurnError",
@@ -127,4 +130,5 @@ __all__ = [
     "roll",
     "start_match",
     "take",
+    "void",
 ]

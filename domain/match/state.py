@@ -42,6 +42,7 @@ from domain.match.events import (
     GameWon,
     Level,
     MatchStarted,
+    MatchVoided,
     MatchWon,
     OpeningRollMade,
     Phase,
@@ -104,6 +105,8 @@ class Match(Aggregate, frozen=True, kw_only=True):
     """How many rolls have been derived from the seed (the next roll's index)."""
     previous_loser: Side | None = None
     winner: Side | None = None
+    voided: bool = False
+    """The tournament took back the pairing: closed without a result."""
     clock: MatchClock
 
     @property
@@ -394,6 +397,10 @@ def _session_closed(state: Match, event: SessionClosed) -> Match:
     return replace(state, phase="match_over", dice=None)
 
 
+def _match_voided(state: Match, event: MatchVoided) -> Match:
+    return replace(state, phase="match_over", dice=None, voided=True)
+
+
 def _dice_seed_revealed(state: Match, event: DiceSeedRevealed) -> Match:
     return replace(state, revealed_seed=event.seed)
 
@@ -416,5 +423,6 @@ _APPLY: dict[type[DomainEvent], Callable[[Match, Any], Match]] = {
     GameWon: _game_won,
     MatchWon: _match_won,
     SessionClosed: _session_closed,
+    MatchVoided: _match_voided,
     DiceSeedRevealed: _dice_seed_revealed,
 }

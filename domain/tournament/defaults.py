@@ -13,9 +13,11 @@ TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running",
 Stage = Literal["swiss", "semi_final", "final", "third_place"]
 """rule T-FMT-4: Swiss rounds, then semi-finals, then the final and the match for 3rd place."""
 RoundStage = Literal["swiss", "knockout"]
-ResultSource = Literal["match", "director", "withdrawal"]
-"""Who decided a result: the match played through the API, the director's report, or the
-forfeit of a player who withdrew (rule T-FMT-5)."""
+ResultSource = Literal["match", "director", "withdrawal", "players"]
+"""Who decided a result: the match played through the API, the director's report, the
+forfeit of a player who withdrew (rule T-FMT-5), or the equal reports of both players."""
+TIEBREAKS: tuple[str, ...] = ("wins", "points", "buchholz", "head_to_head", "lot")
+"""rule T-FMT-3: the standings' keys in order (copied into the start event)."""
 SEAT_HOLDING: tuple[RegistrationStatus, ...] = ("registered", "checked_in")
 WAITING: tuple[RegistrationStatus, ...] = ("waitlisted", "standby")
 ACTIVE: tuple[RegistrationStatus, ...] = SEAT_HOLDING + WAITING

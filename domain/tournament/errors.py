@@ -87,3 +87,19 @@ class ResultConflictError(ConflictError):
     """The match has a result already; a correction names it in ``corrects`` (rule T-FMT-6)."""
 
     type_slug = "result-recorded"
+
+
+class NotInMatchError(ForbiddenError):
+    """Only the two players of a match report its result."""
+
+
+class TournamentFinalError(ConflictError):
+    """Places and prizes are final: a correction needs the tournament reopened first."""
+
+    type_slug = "tournament-final"
+
+
+class RoundLockedError(ConflictError):
+    """A round's pairing can change only before its first result, and only the latest round."""
+
+    type_slug = "round-locked"

@@ -44,14 +44,6 @@ NOT_YET_BUILT = {
     ("GET", "/pages/tournaments/{}"),
     ("GET", "/pages/tournaments/{}/standings"),
     ("GET", "/pages/tournaments/{}/bracket"),
-    # issue 13: at the venue
-    ("POST", "/api/v1/tournaments/{}/reports"),
-    ("PUT", "/api/v1/tournaments/{}/rounds/{}/pairings"),
-    ("DELETE", "/api/v1/tournaments/{}/rounds/{}"),
-    ("POST", "/api/v1/tournaments/{}/late-entries"),
-    ("POST", "/api/v1/tournaments/{}/fixed-tables"),
-    ("GET", "/api/v1/tournaments/{}/tables/{}"),
-    ("GET", "/api/v1/tournaments/{}/board"),
 }
 
 
