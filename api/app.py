@@ -27,9 +27,11 @@ from api.live import LiveController, live_feed
 from api.matches import MatchController
 from api.openapi import document_problems
 from api.pages import PageController, template_config
+from api.print import PrintController
 from api.rounds import TournamentDayController
 from api.seasons import SeasonController
 from api.tournaments import RegistrationController, TournamentController
+from api.venue import VenueController
 from api.videos import VideoController
 from scheduler import start_scheduler
 from service.bootstrap import Services, bootstrap
@@ -46,6 +48,8 @@ CONTROLLERS: list[Any] = [
     RegistrationController,
     TournamentDayController,
     ConductController,
+    VenueController,
+    PrintController,
     MatchController,
     AuditController,
     DisputeController,

@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Request, Response, delete, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, FromQuery, JSONBody
 
 from api.auth import director_only
 from api.tabular import CsvTableOperation, csv_response, wants_csv
@@ -36,6 +36,8 @@ class Pairing(msgspec.Struct):
     """Why the pairing made this table: ``score_group``, ``float``, ``rematch_unavoidable``,
     ``bye`` or ``seeding`` (the knockout)."""
     explanation: str
+    disputed: bool = False
+    """The players reported different results: the director decides (``POST .../results``)."""
 
 
 class Round(msgspec.Struct):
@@ -44,6 +46,12 @@ class Round(msgspec.Struct):
     seed: int
     """The lot of the round: the same seed pairs the same round again."""
     pairings: list[Pairing]
+
+
+class UnpairedRound(msgspec.Struct):
+    round: int
+    voided: list[UUID]
+    """The round's matches, closed without a result."""
 
 
 class StandbyRefund(msgspec.Struct):
@@ -161,7 +169,7 @@ class TournamentMatch(msgspec.Struct):
     stage: Literal["swiss", "semi_final", "final", "third_place"]
     player_a: UUID
     player_b: UUID
-    status: Literal["pending", "playing", "decided"]
+    status: Literal["pending", "playing", "disputed", "decided"]
     score: Score
     winner: UUID | None
     played: bool | None
@@ -206,6 +214,7 @@ def round_response(view: RoundView) -> Round:
                 match_length=t.match_length,
                 reason=t.reason,
                 explanation=t.explanation,
+                disputed=t.disputed,
             )
             for t in view.pairings
         ],
@@ -324,6 +333,23 @@ class TournamentDayController(Controller):
         services: NamedDependency[Services],
     ) -> Round:
         return round_response(services.rounds.get_round(tournament_id, number))
+
+    @delete(
+        "/rounds/{number:int}",
+        guards=[director_only],
+        status_code=200,
+        sync_to_thread=True,
+        summary="Unpair the latest round while it has no result; its matches are void",
+    )
+    def unpair_round(
+        self,
+        tournament_id: FromPath[UUID],
+        number: FromPath[int],
+        services: NamedDependency[Services],
+        reason: FromQuery[str] = "",
+    ) -> UnpairedRound:
+        unpaired = services.venue.unpair(tournament_id, number, reason=reason[:500])
+        return UnpairedRound(unpaired.round, unpaired.voided)
 
     @post(
         "/results",

@@ -14,6 +14,7 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from api.auth import director_only, is_director, require_token
 from api.schemas import DateText
 from domain.clock import ClockPresetName
+from domain.events import DIRECTOR
 from domain.match import DiceMode
 from domain.tournament import (
     DEFAULT_BUY_IN_CENTS,
@@ -353,6 +354,7 @@ class RegistrationController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[RegistrationCreate],
+        request: Request[Any, Any, Any],
         services: NamedDependency[Services],
     ) -> Registration:
         registration = services.tournaments.register(
@@ -362,6 +364,8 @@ class RegistrationController(Controller):
             email=data.email,
             age=data.age,
             birth_date=data.birth_date,
+            # after the start, the director's registration is a late entry's
+            actor=DIRECTOR if is_director(request) else "public",
         )
         return Registration(
             registration_id=registration.registration_id,

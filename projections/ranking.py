@@ -8,6 +8,7 @@ from zero gives the same rows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from uuid import UUID
 
 import msgspec
@@ -17,12 +18,16 @@ from domain.ranking import RankingEntry, TournamentRecord, WonMatch, compute_ran
 from domain.season import PlayerBanned
 from domain.standings import Outcome, compute_standings
 from domain.tournament import (
+    LateEntryAdmitted,
+    PairedTable,
     PlayerExcluded,
     PlayerRegistered,
     PlayerWithdrew,
     RegistrationWaitlisted,
     ResultRecorded,
     RoundPaired,
+    RoundRepaired,
+    RoundUnpaired,
     TournamentCompleted,
     TournamentScheduled,
     TournamentStarted,
@@ -65,7 +70,7 @@ class RankingProjection(Projection):
         "ranking_entries",
         "ranking_bans",
     )
-    version = 2
+    version = 3
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -153,28 +158,29 @@ class RankingProjection(Projection):
         _compute_season_of(db, tournament_id)
 
     def round_paired(self, event: RoundPaired, db: sqlite_utils.Database) -> None:
+        _insert_tables(db, str(event.originator_id), event.round, event.tables)
+
+    def round_repaired(self, event: RoundRepaired, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
-        for table in event.tables:
-            is_bye = table.player_b is None
-            db.execute(
-                "INSERT INTO ranking_tables (tournament_id, round, table_number, stage, "
-                "player_a, player_b, match_id, match_length, winner) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    tournament_id,
-                    event.round,
-                    table.table,
-                    table.stage,
-                    str(table.player_a),
-                    None if is_bye else str(table.player_b),
-                    str(table.match_id) if table.match_id else None,
-                    table.match_length,
-                    # rule R-BYE-1: a bye is decided at once, unplayed
-                    str(table.player_a) if is_bye else None,
-                ],
-            )
-        if any(table.player_b is None for table in event.tables):
-            _compute_season_of(db, tournament_id)
+        _delete_round(db, tournament_id, event.round)
+        _insert_tables(db, tournament_id, event.round, event.tables)
+
+    def round_unpaired(self, event: RoundUnpaired, db: sqlite_utils.Database) -> None:
+        _delete_round(db, str(event.originator_id), event.round)
+
+    def late_entry_admitted(self, event: LateEntryAdmitted, db: sqlite_utils.Database) -> None:
+        # rule R-ATT-1: a late entry checked in and was seated: present
+        tournament_id = str(event.originator_id)
+        seat = db.execute(
+            "SELECT COALESCE(MAX(seat), 0) + 1 FROM ranking_players WHERE tournament_id = ?",
+            [tournament_id],
+        ).fetchone()[0]
+        db.execute(
+            "INSERT OR REPLACE INTO ranking_players (tournament_id, player_id, seat) "
+            "VALUES (?, ?, ?)",
+            [tournament_id, str(event.player_id), seat],
+        )
+        _compute_season_of(db, tournament_id)
 
     def result_recorded(self, event: ResultRecorded, db: sqlite_utils.Database) -> None:
         # rule T-FMT-6: the latest result of a match (a correction names the one it replaces)
@@ -227,6 +233,39 @@ class RankingProjection(Projection):
             [tournament_id],
         )
         _compute_season_of(db, tournament_id)
+
+
+def _insert_tables(
+    db: sqlite_utils.Database, tournament_id: str, number: int, tables: Sequence[PairedTable]
+) -> None:
+    for table in tables:
+        is_bye = table.player_b is None
+        db.execute(
+            "INSERT INTO ranking_tables (tournament_id, round, table_number, stage, "
+            "player_a, player_b, match_id, match_length, winner) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                tournament_id,
+                number,
+                table.table,
+                table.stage,
+                str(table.player_a),
+                None if is_bye else str(table.player_b),
+                str(table.match_id) if table.match_id else None,
+                table.match_length,
+                # rule R-BYE-1: a bye is decided at once, unplayed
+                str(table.player_a) if is_bye else None,
+            ],
+        )
+    _compute_season_of(db, tournament_id)
+
+
+def _delete_round(db: sqlite_utils.Database, tournament_id: str, number: int) -> None:
+    """A round taken back or paired anew (its tables had no result yet)."""
+    db.execute(
+        "DELETE FROM ranking_tables WHERE tournament_id = ? AND round = ?", [tournament_id, number]
+    )
+    _compute_season_of(db, tournament_id)
 
 
 def _name(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:

@@ -14,12 +14,17 @@ import sqlite_utils
 from domain.match import GameWon, MatchWon, OpeningRollMade, PenaltyAwarded, PenaltyChanged
 from domain.standings import Outcome, compute_standings
 from domain.tournament import (
+    LateEntryAdmitted,
+    PairedTable,
     PlayerExcluded,
     PlayerRegistered,
     PlayerWithdrew,
     RegistrationWaitlisted,
+    ResultDisputed,
     ResultRecorded,
     RoundPaired,
+    RoundRepaired,
+    RoundUnpaired,
     TournamentStarted,
     display_name,
 )
@@ -30,8 +35,15 @@ class StandingsProjection(Projection):
     """Tables of every round, the progress of their matches, results that count, standings."""
 
     name = "standings"
-    tables = ("day_players", "day_tournaments", "day_tables", "day_standings", "day_penalties")
-    version = 3
+    tables = (
+        "day_players",
+        "day_tournaments",
+        "day_tables",
+        "day_standings",
+        "day_penalties",
+        "day_late",
+    )
+    version = 4
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -60,6 +72,11 @@ class StandingsProjection(Projection):
             "points INTEGER NOT NULL, buchholz INTEGER NOT NULL, head_to_head INTEGER NOT NULL, "
             "lot INTEGER NOT NULL, matches INTEGER NOT NULL, byes INTEGER NOT NULL, "
             "PRIMARY KEY (tournament_id, rank))"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS day_late (tournament_id TEXT NOT NULL, "
+            "player_id TEXT NOT NULL, from_round INTEGER NOT NULL, missed TEXT NOT NULL, "
+            "PRIMARY KEY (tournament_id, player_id))"
         )
 
         db.execute(
@@ -92,28 +109,59 @@ class StandingsProjection(Projection):
     def round_paired(self, event: RoundPaired, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
         for table in event.tables:
-            is_bye = table.player_b is None
+            _insert_table(db, tournament_id, event.round, event.stage, event.seed, table)
+        _compute(db, tournament_id)
+
+    def round_repaired(self, event: RoundRepaired, db: sqlite_utils.Database) -> None:
+        tournament_id = str(event.originator_id)
+        row = db.execute(
+            "SELECT round_stage, seed FROM day_tables WHERE tournament_id = ? AND round = ? "
+            "LIMIT 1",
+            [tournament_id, event.round],
+        ).fetchone()
+        stage, seed = row if row else ("swiss", 0)
+        for number in event.replaced:
             db.execute(
-                "INSERT INTO day_tables (tournament_id, round, round_stage, seed, table_number, "
-                "stage, player_a, player_b, match_id, match_length, reason, explanation, "
-                "status, winner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    tournament_id,
-                    event.round,
-                    event.stage,
-                    event.seed,
-                    table.table,
-                    table.stage,
-                    str(table.player_a),
-                    None if is_bye else str(table.player_b),
-                    str(table.match_id) if table.match_id else None,
-                    table.match_length,
-                    table.reason,
-                    table.explanation,
-                    "bye" if is_bye else "pending",
-                    str(table.player_a) if is_bye else None,
-                ],
+                "DELETE FROM day_tables WHERE tournament_id = ? AND round = ? AND table_number = ?",
+                [tournament_id, event.round, number],
             )
+        kept = {
+            number
+            for (number,) in db.execute(
+                "SELECT table_number FROM day_tables WHERE tournament_id = ? AND round = ?",
+                [tournament_id, event.round],
+            ).fetchall()
+        }
+        for table in event.tables:
+            if table.table not in kept:
+                _insert_table(db, tournament_id, event.round, stage, seed, table)
+        _compute(db, tournament_id)
+
+    def round_unpaired(self, event: RoundUnpaired, db: sqlite_utils.Database) -> None:
+        tournament_id = str(event.originator_id)
+        db.execute(
+            "DELETE FROM day_tables WHERE tournament_id = ? AND round = ?",
+            [tournament_id, event.round],
+        )
+        _compute(db, tournament_id)
+
+    def result_disputed(self, event: ResultDisputed, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE day_tables SET status = 'disputed' WHERE match_id = ? AND result_id IS NULL",
+            [str(event.match_id)],
+        )
+
+    def late_entry_admitted(self, event: LateEntryAdmitted, db: sqlite_utils.Database) -> None:
+        tournament_id = str(event.originator_id)
+        db.execute(
+            "UPDATE day_players SET seat = (SELECT COALESCE(MAX(seat), 0) + 1 FROM day_players "
+            "WHERE tournament_id = ?) WHERE tournament_id = ? AND player_id = ?",
+            [tournament_id, tournament_id, str(event.player_id)],
+        )
+        db.execute(
+            "INSERT OR REPLACE INTO day_late VALUES (?, ?, ?, ?)",
+            [tournament_id, str(event.player_id), event.from_round, event.missed],
+        )
         _compute(db, tournament_id)
 
     def opening_roll_made(self, event: OpeningRollMade, db: sqlite_utils.Database) -> None:
@@ -195,6 +243,38 @@ class StandingsProjection(Projection):
         )
 
 
+def _insert_table(
+    db: sqlite_utils.Database,
+    tournament_id: str,
+    round_number: int,
+    round_stage: str,
+    seed: int,
+    table: PairedTable,
+) -> None:
+    is_bye = table.player_b is None
+    db.execute(
+        "INSERT INTO day_tables (tournament_id, round, round_stage, seed, table_number, "
+        "stage, player_a, player_b, match_id, match_length, reason, explanation, "
+        "status, winner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            tournament_id,
+            round_number,
+            round_stage,
+            seed,
+            table.table,
+            table.stage,
+            str(table.player_a),
+            None if is_bye else str(table.player_b),
+            str(table.match_id) if table.match_id else None,
+            table.match_length,
+            table.reason,
+            table.explanation,
+            "bye" if is_bye else "pending",
+            str(table.player_a) if is_bye else None,
+        ],
+    )
+
+
 def _name(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:
     db.execute(
         "INSERT OR REPLACE INTO day_players (tournament_id, player_id, display_name) "
@@ -239,6 +319,22 @@ def _compute(db: sqlite_utils.Database, tournament_id: str) -> None:
             [tournament_id],
         ).fetchall()
     ]
+    # a late entry's missed rounds as 0-point byes (as losses they add nothing)
+    outcomes.extend(
+        Outcome(
+            round=number,
+            player_a=UUID(player_id),
+            player_b=None,
+            winner=UUID(player_id),
+            played=False,
+        )
+        for player_id, from_round in db.execute(
+            "SELECT player_id, from_round FROM day_late WHERE tournament_id = ? "
+            "AND missed = 'byes'",
+            [tournament_id],
+        ).fetchall()
+        for number in range(1, from_round)
+    )
     db.execute("DELETE FROM day_standings WHERE tournament_id = ?", [tournament_id])
     for standing in compute_standings(field, outcomes, lot_seed=settings[0]):
         db.execute(

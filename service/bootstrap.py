@@ -30,6 +30,7 @@ from service.secret import SecretMismatchError, check_secret, derived_key, load_
 from service.settings import Settings
 from service.store import EventStore, StoreEventSource
 from service.tournaments import TournamentService
+from service.venue import VenueService
 from service.videos import VideoService
 
 
@@ -51,6 +52,7 @@ class Services:
     videos: VideoService
     disputes: DisputeService
     jobs: JobService
+    venue: VenueService
 
     def close(self) -> None:
         self.views.close()
@@ -118,4 +120,5 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         videos=videos,
         disputes=DisputeService(store, matches, commands),
         jobs=JobService(store, views, commands, rounds, videos),
+        venue=VenueService(store, rounds, matches, commands, settings.public_url),
     )

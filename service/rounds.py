@@ -22,6 +22,7 @@ from domain.events import DIRECTOR
 from domain.match import Match, TournamentPairing
 from domain.standings import Standing
 from domain.tournament import (
+    PairedTable,
     Round,
     Tournament,
     TournamentEvent,
@@ -61,6 +62,8 @@ class TableView:
     match_length: int
     reason: str
     explanation: str
+    disputed: bool = False
+    """The players reported different results: the director decides."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +151,7 @@ class TournamentMatch:
     stage: str
     player_a: UUID
     player_b: UUID
-    status: Literal["pending", "playing", "decided"]
+    status: Literal["pending", "playing", "disputed", "decided"]
     score_a: int
     score_b: int
     winner: UUID | None
@@ -411,7 +414,7 @@ class RoundService:
         held = self._load(tournament_id)
         for paired in held.rounds:
             if paired.number == number:
-                return self._round_view(tournament_id, paired)
+                return self._round_view(tournament_id, paired, frozenset(held.disputed))
         raise tournament.RoundNotFoundError(f"tournament {tournament_id} has no round {number}")
 
     def list_standings(self, tournament_id: UUID) -> list[StandingView]:
@@ -506,11 +509,17 @@ class RoundService:
             ),
         )
         state = change.state
+        return Decision.of(change, *self.openings(state, state.rounds[-1].tables, now, actor))
+
+    def openings(
+        self, state: Tournament, tables: tuple[PairedTable, ...], now: datetime, actor: str
+    ) -> list[Change[Any]]:
+        """A match started at each of ``tables`` (of the tournament's latest round)."""
         paired = state.rounds[-1]
         names = self._names(state.id)
         registrations = {r.player_id: r for r in state.registrations if r.status == "checked_in"}
         openings: list[Change[Any]] = []
-        for table in paired.tables:
+        for table in tables:
             if table.match_id is None or table.player_b is None:
                 continue
             terms = MatchTerms(
@@ -535,9 +544,16 @@ class RoundService:
             )
             opening = self._matches.opening(table.match_id, terms, actor=actor)
             openings.append(Change.of(match.evolve, None, opening.events(now)))
-        return Decision.of(change, *openings)
+        return openings
 
-    def _round_view(self, tournament_id: UUID, paired: Round) -> RoundView:
+    def round_view(
+        self, tournament_id: UUID, paired: Round, disputed: frozenset[UUID] = frozenset()
+    ) -> RoundView:
+        return self._round_view(tournament_id, paired, disputed)
+
+    def _round_view(
+        self, tournament_id: UUID, paired: Round, disputed: frozenset[UUID] = frozenset()
+    ) -> RoundView:
         names = self._names(tournament_id)
         return RoundView(
             round=paired.number,
@@ -555,10 +571,15 @@ class RoundService:
                     match_length=table.match_length,
                     reason=table.reason,
                     explanation=table.explanation,
+                    disputed=table.match_id in disputed,
                 )
                 for table in paired.tables
             ],
         )
+
+    def display_names(self, tournament_id: UUID) -> dict[str, str]:
+        """Display names ("Anna M.") of the tournament's players, by player id."""
+        return self._names(tournament_id)
 
     def _names(self, tournament_id: UUID) -> dict[str, str]:
         return display_names(self._views, tournament_id)

@@ -34,6 +34,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     secret_key: str | None = None
     """Seals server dice seeds and keys player ids; default a key file in ``data_dir``.
     Processes sharing one PostgreSQL store must share it (``BGTD_SECRET_KEY``)."""
+    public_url: str = "http://localhost:8000"
+    """Where players' phones reach the service: the base of the tables' QR codes."""
 
     @classmethod
     def from_environment(cls, **overrides: object) -> Settings:
@@ -46,6 +48,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "timezone": ("BGTD_TIMEZONE", str),
             "secret_key": ("BGTD_SECRET_KEY", str),
             "registration_rate_limit": ("BGTD_REGISTRATION_RATE_LIMIT", int),
+            "public_url": ("BGTD_PUBLIC_URL", str),
         }
         for field, (variable, convert) in environment.items():
             if os.environ.get(variable):

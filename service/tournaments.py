@@ -231,8 +231,10 @@ class TournamentService:
         email: str,
         age: int | None = None,
         birth_date: str | None = None,
+        actor: str = "public",
     ) -> Registered:
-        """A seat or a waitlist place, and the player token for self-service (rule T-REG-3)."""
+        """A seat or a waitlist place, and the player token for self-service (rule T-REG-3);
+        after the start only the director registers (a late entry)."""
         registration_id = uuid.uuid4()
         player_id = player_id_for(self._player_key, email)
         same_address = self._ids_of_same_address(tournament_id, email, player_id)
@@ -259,6 +261,7 @@ class TournamentService:
                 now=now,
                 banned_until=banned_until(state),
                 also_known_as=same_address,
+                actor=actor,
             ),
         ).state
         registration = state.registration(registration_id)

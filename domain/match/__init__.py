@@ -24,6 +24,7 @@ from domain.match.commands import (
     roll,
     start_match,
     take,
+    void,
 )
 from domain.match.early import award_penalty, change_penalty, forfeit
 from domain.match.errors import (
@@ -54,6 +55,7 @@ from domain.match.events import (
     GameWon,
     Level,
     MatchStarted,
+    MatchVoided,
     MatchWon,
     OpeningRollMade,
     PenaltyAwarded,
@@ -101,6 +103,7 @@ __all__ = [
     "Match",
     "MatchOverError",
     "MatchStarted",
+    "MatchVoided",
     "MatchWon",
     "NotAMatchError",
     "NotYourTurnError",
@@ -142,4 +145,5 @@ __all__ = [
     "roll",
     "start_match",
     "take",
+    "void",
 ]

@@ -52,6 +52,7 @@ from domain.match.events import (
     GameWon,
     Level,
     MatchStarted,
+    MatchVoided,
     MatchWon,
     OpeningRollMade,
     ResignationAccepted,
@@ -545,3 +546,14 @@ def _redoubled(value: int) -> int:
     if value * 2 > MAX_CUBE_VALUE:
         raise CubeNotAvailableError(f"the cube goes no higher than {MAX_CUBE_VALUE}")
     return value * 2
+
+
+def void(
+    state: Match, now: datetime, *, reason: str = "", actor: str | None = None
+) -> list[DomainEvent]:
+    """The tournament took back this match's pairing: closed without a result."""
+    if state.is_over:
+        raise ConflictError("the match is over: it has its result")
+    batch = EventBatch[DomainEvent].after(state, now, actor)
+    batch.add(MatchVoided, reason=reason)
+    return batch.events

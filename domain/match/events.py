@@ -231,6 +231,13 @@ class SessionClosed(DomainEvent, frozen=True, kw_only=True):
     score_b: int
 
 
+class MatchVoided(DomainEvent, frozen=True, kw_only=True):
+    """The tournament took back the match's pairing (a repaired or unpaired round): the match is
+    closed without a result and counts for nobody."""
+
+    reason: str = ""
+
+
 class DiceSeedRevealed(DomainEvent, frozen=True, kw_only=True):
     """rule G-DICE-1: the server dice seed, revealed when the match ended (hex)."""
 

@@ -45,6 +45,7 @@ from domain.match.events import (
     GameWon,
     Level,
     MatchStarted,
+    MatchVoided,
     MatchWon,
     OpeningRollMade,
     PenaltyAwarded,
@@ -120,6 +121,8 @@ class Match(Aggregate, frozen=True, kw_only=True):
     penalties: tuple[Penalty, ...] = ()
     began_at: datetime | None = None
     """The first opening roll: both players were at the table (rule C-BREAK-1)."""
+    voided: bool = False
+    """The tournament took back the pairing: closed without a result."""
     clock: MatchClock
     flagged_since: datetime | None = None
     """The clock period (its start) that the scheduler flagged as run out, if any."""
@@ -452,6 +455,10 @@ def _clock_flagged(state: Match, event: ClockFlagged) -> Match:
     return replace(state, flagged_since=event.since)
 
 
+def _match_voided(state: Match, event: MatchVoided) -> Match:
+    return replace(state, phase="match_over", dice=None, voided=True)
+
+
 def _dice_seed_revealed(state: Match, event: DiceSeedRevealed) -> Match:
     return replace(state, revealed_seed=event.seed)
 
@@ -476,6 +483,7 @@ _APPLY: dict[type[DomainEvent], Callable[[Match, Any], Match]] = {
     PenaltyAwarded: _penalty_awarded,
     PenaltyChanged: _penalty_changed,
     SessionClosed: _session_closed,
+    MatchVoided: _match_voided,
     DiceSeedRevealed: _dice_seed_revealed,
     ClockFlagged: _clock_flagged,
 }

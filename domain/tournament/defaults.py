@@ -20,9 +20,12 @@ TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running",
 Stage = Literal["swiss", "semi_final", "final", "third_place"]
 """rule T-FMT-4: Swiss rounds, then semi-finals, then the final and the match for 3rd place."""
 RoundStage = Literal["swiss", "knockout"]
-ResultSource = Literal["match", "director", "withdrawal", "exclusion"]
-"""Who decided a result: the match played through the API, the director's report, or the
-forfeit of a player who withdrew (rule T-FMT-5) or was excluded (rule C-EXCL-1)."""
+ResultSource = Literal["match", "director", "withdrawal", "exclusion", "players"]
+"""Who decided a result: the match played through the API, the director's report, the
+forfeit of a player who withdrew (rule T-FMT-5) or was excluded (rule C-EXCL-1), or the
+equal reports of both players."""
+TIEBREAKS: tuple[str, ...] = ("wins", "points", "buchholz", "head_to_head", "lot")
+"""rule T-FMT-3: the standings' keys in order (copied into the start event)."""
 SEAT_HOLDING: tuple[RegistrationStatus, ...] = ("registered", "checked_in")
 WAITING: tuple[RegistrationStatus, ...] = ("waitlisted", "standby")
 ACTIVE: tuple[RegistrationStatus, ...] = SEAT_HOLDING + WAITING
@@ -42,6 +45,8 @@ DEFAULT_CLASS = "Champions"  # rule R-CLASS-1: the ranked class
 MIN_PLAYERS_TO_START = 2
 MAX_PERSON_NAME_LENGTH = 100
 MAX_AGE = 130
+MAX_REASON_LENGTH = 500
+"""Reasons of director decisions (withdrawals, exclusions, corrections, overrides)."""
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
 
 # rule C-BREAK-1, C-BREAK-2: the default break and penalty scale; every one is configurable

@@ -99,3 +99,19 @@ class BannedError(ForbiddenError):
     """The person is banned from the season's tournaments (rule C-EXCL-1)."""
 
     type_slug = "banned"
+
+
+class NotInMatchError(ForbiddenError):
+    """Only the two players of a match report its result."""
+
+
+class TournamentFinalError(ConflictError):
+    """Places and prizes are final: a correction needs the tournament reopened first."""
+
+    type_slug = "tournament-final"
+
+
+class RoundLockedError(ConflictError):
+    """A round's pairing can change only before its first result, and only the latest round."""
+
+    type_slug = "round-locked"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import assert_never
+from typing import Literal, assert_never
 from uuid import UUID
 
 import msgspec
@@ -149,6 +149,14 @@ class TournamentStarted(DomainEvent, frozen=True, kw_only=True):
     """Draws the lot that breaks the standings' last ties (rule T-FMT-3)."""
     field: tuple[UUID, ...] = ()
     """The players seated, in the order of their registration (empty in older events)."""
+    # The tournament's rules as they stand at the start: a later change of a setting never
+    # changes a started tournament (empty or 0 in older events: the scheduled terms apply).
+    payout_percent: tuple[int, ...] = ()
+    match_length: int = 0
+    knockout_lengths: KnockoutLengths | None = None
+    pot_share_cents: int = 0
+    tiebreaks: tuple[str, ...] = ()
+    """rule T-FMT-3: the order of the standings' keys this tournament ranks by."""
 
 
 class PairedTable(msgspec.Struct, frozen=True, kw_only=True):
@@ -246,6 +254,81 @@ class TournamentStartFailed(DomainEvent, frozen=True, kw_only=True):
     reason: str
 
 
+class ResultReported(DomainEvent, frozen=True, kw_only=True):
+    """A player of the match reported its result from the table; the opponent's equal report
+    confirms it (a ``ResultRecorded`` with source ``players``)."""
+
+    match_id: UUID
+    player_id: UUID
+    winner: UUID
+    points_a: int
+    points_b: int
+
+
+class ResultDisputed(DomainEvent, frozen=True, kw_only=True):
+    """The two players of a match reported different results: the director decides."""
+
+    match_id: UUID
+    reports: tuple[UUID, ...] = ()
+    """The players whose reports differ."""
+
+
+class RoundRepaired(DomainEvent, frozen=True, kw_only=True):
+    """The director replaced tables of a round before its first result; ``tables`` is the whole
+    round as it now stands, ``voided`` the matches of the replaced tables."""
+
+    round: int
+    tables: tuple[PairedTable, ...]
+    replaced: tuple[int, ...]
+    """The numbers of the tables (as paired before) that were replaced."""
+    voided: tuple[UUID, ...] = ()
+    reason: str = ""
+
+
+class RoundUnpaired(DomainEvent, frozen=True, kw_only=True):
+    """The director took back the latest round before its first result; its matches are void."""
+
+    round: int
+    voided: tuple[UUID, ...] = ()
+    reason: str = ""
+
+
+MissedRounds = Literal["losses", "byes"]
+"""How a late entry's missed rounds count: losses with 0 points, or byes with 0 points."""
+
+
+class LateEntryAdmitted(DomainEvent, frozen=True, kw_only=True):
+    """A player registered after the start joins the field; paired from ``from_round`` on."""
+
+    registration_id: UUID
+    player_id: UUID
+    from_round: int
+    missed: MissedRounds = "losses"
+    pot_share_cents: int = 0
+    """What the late entry adds to the pot (rule T-BUYIN-1)."""
+
+
+class FixedTableAssigned(DomainEvent, frozen=True, kw_only=True):
+    """The player always plays at this table (mobility); rounds paired later seat them there."""
+
+    player_id: UUID
+    table: int
+
+
+class TournamentFinalized(DomainEvent, frozen=True, kw_only=True):
+    """The director fixed places and prizes: a correction now needs the tournament reopened."""
+
+    places: tuple[UUID, ...]
+    payouts_cents: tuple[int, ...] = ()
+    """The prize of each place, in place order."""
+
+
+class TournamentReopened(DomainEvent, frozen=True, kw_only=True):
+    """The director reopened a final tournament to correct it."""
+
+    reason: str
+
+
 RegistrationChange = (
     RegistrationCancelled
     | WaitlistPromoted
@@ -271,6 +354,14 @@ TournamentEvent = (
     | CancellationClosed
     | CheckInOpened
     | TournamentStartFailed
+    | ResultReported
+    | ResultDisputed
+    | RoundRepaired
+    | RoundUnpaired
+    | LateEntryAdmitted
+    | FixedTableAssigned
+    | TournamentFinalized
+    | TournamentReopened
 )
 
 

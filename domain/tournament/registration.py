@@ -23,7 +23,7 @@ from domain.calendar import (
 )
 from domain.clock import ClockPresetName
 from domain.errors import InvalidInputError
-from domain.events import EventBatch
+from domain.events import DIRECTOR, EventBatch
 from domain.match import DiceMode
 from domain.season import Season, check_play_date
 from domain.text import free_text, one_line
@@ -45,6 +45,7 @@ from domain.tournament.defaults import (
     MAX_PERSON_NAME_LENGTH,
     MIN_PLAYERS_TO_START,
     SEAT_HOLDING,
+    TIEBREAKS,
     WAITING,
 )
 from domain.tournament.errors import (
@@ -202,7 +203,9 @@ def register(
             f"this person is banned from the season's tournaments until {banned_until}",
             until=banned_until.isoformat(),
         )
-    if state.started_at is not None or now >= state.starts_at:
+    # a director registers a late entry after the start, until the tournament is completed
+    late = actor == DIRECTOR and state.completed_at is None
+    if (state.started_at is not None or now >= state.starts_at) and not late:
         raise RegistrationClosedError(
             f"registration closed when the tournament started ({state.local(state.starts_at)})",
             starts_at=state.local(state.starts_at),
@@ -388,6 +391,12 @@ def start(state: Tournament, *, lot_seed: int, now: datetime, actor: str) -> lis
         swiss_rounds=playable_swiss_rounds(state.swiss_rounds, players),
         lot_seed=lot_seed,
         field=tuple(r.player_id for r in (*state.with_status("checked_in"), *seated)),
+        # the rules are copied into the start: a later change of a setting changes nothing here
+        payout_percent=state.payout_percent,
+        match_length=state.match_length,
+        knockout_lengths=state.knockout_lengths,
+        pot_share_cents=state.pot_share_cents,
+        tiebreaks=TIEBREAKS,
     )
     return batch.events
 

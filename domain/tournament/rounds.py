@@ -8,6 +8,8 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from uuid import UUID
 
+import msgspec
+
 from domain.errors import InvalidInputError
 from domain.events import EventBatch
 from domain.pairing import Entrant, pair_swiss_round
@@ -21,13 +23,14 @@ from domain.standings import (
     split_pot,
 )
 from domain.text import one_line
-from domain.tournament.defaults import KNOCKOUT_PLAYERS, ResultSource
+from domain.tournament.defaults import KNOCKOUT_PLAYERS, MAX_REASON_LENGTH, ResultSource
 from domain.tournament.errors import (
     AllRoundsPairedError,
     MatchNotInTournamentError,
     PlayerNotInTournamentError,
     ResultConflictError,
     ResultsMissingError,
+    TournamentFinalError,
     TournamentStateError,
 )
 from domain.tournament.events import (
@@ -43,7 +46,6 @@ from domain.tournament.events import (
 )
 from domain.tournament.state import Registration, Round, Tournament, evolve
 
-MAX_REASON_LENGTH = 500
 MAX_MATCH_POINTS = 999
 """A bound on reported points: a gammon on a high cube can pass the match length by far."""
 
@@ -104,6 +106,20 @@ def swiss_outcomes(state: Tournament) -> list[Outcome]:
                         played=result.played,
                     )
                 )
+    # a late entry's missed rounds: 0-point byes where the director chose so; as losses they
+    # add nothing (0 wins, 0 points, no opponent for anyone's Buchholz)
+    for entry in state.late_entries:
+        if entry.missed == "byes":
+            outcomes.extend(
+                Outcome(
+                    round=number,
+                    player_a=entry.player_id,
+                    player_b=None,
+                    winner=entry.player_id,
+                    played=False,
+                )
+                for number in range(1, entry.from_round)
+            )
     return outcomes
 
 
@@ -181,6 +197,7 @@ def pair_next_round(
     else:
         tables = _knockout_tables(state, new_match_id)
         stage = "knockout"
+    tables = seat_fixed_tables(state, tables)
     batch = EventBatch[TournamentEvent].after(state, now, actor)
     batch.add(
         RoundPaired,
@@ -222,6 +239,7 @@ def record_result(
     existing = state.result_of(match_id)
     if source == "match" and existing is not None:
         return []
+    require_not_final(state)
     if winner not in (table.player_a, table.player_b):
         raise InvalidInputError("winner", f"{winner} does not play match {match_id}")
     _check_points(table, winner, points_a, points_b, played=played)
@@ -394,7 +412,7 @@ def _swiss_tables(
     """rule T-FMT-2: the active players in the order of the standings, paired by score group."""
     active = set(state.active_players())
     opponents: dict[UUID, set[UUID]] = {player: set() for player in state.field}
-    had_bye: set[UUID] = set()
+    had_bye = {e.player_id for e in state.late_entries if e.missed == "byes" and e.from_round > 1}
     for paired in state.rounds:
         for table in paired.tables:
             if table.player_b is None:
@@ -474,7 +492,33 @@ def _semi_final_outcome(state: Tournament, semis: Round) -> tuple[list[UUID], li
     return winners, losers
 
 
+def seat_fixed_tables(state: Tournament, tables: list[PairedTable]) -> list[PairedTable]:
+    """Mobility: a player with a fixed table plays there; the other tables keep their order and
+    take the numbers left over, from 1."""
+    wanted: dict[int, int] = {}
+    for index, table in enumerate(tables):
+        for player in (table.player_a, table.player_b):
+            number = state.fixed_table_of(player) if player is not None else None
+            if number is not None and number not in wanted.values() and index not in wanted:
+                wanted[index] = number
+    if not wanted:
+        return tables
+    free = (n for n in range(1, len(tables) + len(wanted) + 1) if n not in wanted.values())
+    seated = [
+        msgspec.structs.replace(table, table=wanted[index] if index in wanted else next(free))
+        for index, table in enumerate(tables)
+    ]
+    return sorted(seated, key=lambda table: table.table)
+
+
 # Checks ------------------------------------------------------------------------------------
+
+
+def require_not_final(state: Tournament) -> None:
+    if state.finalized_at is not None:
+        raise TournamentFinalError(
+            "places and prizes are final: reopen the tournament (with a reason) to correct it"
+        )
 
 
 def _require_started(state: Tournament) -> None:

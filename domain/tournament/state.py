@@ -24,8 +24,11 @@ from domain.tournament.errors import RegistrationNotFoundError, TournamentNotFou
 from domain.tournament.events import (
     CancellationClosed,
     CheckInOpened,
+    FixedTableAssigned,
     KnockoutLengths,
+    LateEntryAdmitted,
     LateWithdrawalRecorded,
+    MissedRounds,
     NoShowReleased,
     PairedTable,
     PlayerCheckedIn,
@@ -35,13 +38,19 @@ from domain.tournament.events import (
     PlayerWithdrew,
     RegistrationCancelled,
     RegistrationWaitlisted,
+    ResultDisputed,
     ResultRecorded,
+    ResultReported,
     ReturnTimeAgreed,
     RoundPaired,
+    RoundRepaired,
+    RoundUnpaired,
     StandbyCheckedIn,
     StandbyNotSeated,
     TournamentCompleted,
     TournamentEvent,
+    TournamentFinalized,
+    TournamentReopened,
     TournamentScheduled,
     TournamentStarted,
     TournamentStartFailed,
@@ -68,6 +77,26 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
     stage: RoundStage
     seed: int
     tables: tuple[PairedTable, ...]
+    paired_at: datetime | None = None
+    """When the round was paired (or last repaired): the wallboard's round timer."""
+
+
+class Report(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's report of a match's result from the table (the latest one counts)."""
+
+    match_id: UUID
+    player_id: UUID
+    winner: UUID
+    points_a: int
+    points_b: int
+
+
+class LateEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """A player who joined the field after the start, paired from ``from_round`` on."""
+
+    player_id: UUID
+    from_round: int
+    missed: MissedRounds
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):
@@ -130,6 +159,18 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     cancellation_closed: bool = False
     check_in_opened: bool = False
     start_failed_at: datetime | None = None
+    started_version: int = 0
+    """The version of the start event: registrations after it are late entries."""
+    pot_share_cents_at_start: int = 0
+    tiebreaks: tuple[str, ...] = ()
+    reports: tuple[Report, ...] = ()
+    disputed: tuple[UUID, ...] = ()
+    """Matches whose players reported different results, until a result is recorded."""
+    late_entries: tuple[LateEntry, ...] = ()
+    fixed_tables: tuple[tuple[UUID, int], ...] = ()
+    """(player, table): the player always plays at that table."""
+    finalized_at: datetime | None = None
+    final_places: tuple[UUID, ...] = ()
 
     def registration_of(self, player_id: UUID) -> Registration | None:
         """The player's latest registration in this tournament."""
@@ -146,6 +187,24 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
             r.player_id for r in self.registrations if r.status in ("withdrawn", "excluded")
         }
         return [player for player in self.field if player not in withdrawn]
+
+    def report_of(self, match_id: UUID, player_id: UUID) -> Report | None:
+        for report in self.reports:
+            if report.match_id == match_id and report.player_id == player_id:
+                return report
+        return None
+
+    def late_entry_of(self, player_id: UUID) -> LateEntry | None:
+        for entry in self.late_entries:
+            if entry.player_id == player_id:
+                return entry
+        return None
+
+    def fixed_table_of(self, player_id: UUID) -> int | None:
+        for player, table in self.fixed_tables:
+            if player == player_id:
+                return table
+        return None
 
     def result_of(self, match_id: UUID) -> Result | None:
         for result in self.results:
@@ -292,10 +351,21 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 swiss_rounds=event.swiss_rounds or state.swiss_rounds,
                 lot_seed=event.lot_seed,
                 field=event.field or tuple(r.player_id for r in state.with_status("checked_in")),
+                started_version=version,
+                # the rules copied at the start win over the scheduled terms (older events: none)
+                payout_percent=event.payout_percent or state.payout_percent,
+                match_length=event.match_length or state.match_length,
+                knockout_lengths=event.knockout_lengths or state.knockout_lengths,
+                pot_share_cents_at_start=event.pot_share_cents or state.pot_share_cents,
+                tiebreaks=event.tiebreaks,
             )
         case RoundPaired():
             paired = Round(
-                number=event.round, stage=event.stage, seed=event.seed, tables=event.tables
+                number=event.round,
+                stage=event.stage,
+                seed=event.seed,
+                tables=event.tables,
+                paired_at=event.timestamp,
             )
             return msgspec.structs.replace(state, version=version, rounds=(*state.rounds, paired))
         case ResultRecorded():
@@ -311,7 +381,12 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             )
             # rule T-FMT-6: a correction replaces the result that counts; both stay in the log
             others = tuple(r for r in state.results if r.match_id != event.match_id)
-            return msgspec.structs.replace(state, version=version, results=(*others, result))
+            return msgspec.structs.replace(
+                state,
+                version=version,
+                results=(*others, result),
+                disputed=tuple(m for m in state.disputed if m != event.match_id),
+            )
         case PlayerMarkedPresent():
             mark = PlayerMark(player_id=event.player_id, at=event.timestamp)
             return msgspec.structs.replace(state, version=version, present=(*state.present, mark))
@@ -328,6 +403,65 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             return msgspec.structs.replace(state, version=version, check_in_opened=True)
         case TournamentStartFailed():
             return msgspec.structs.replace(state, version=version, start_failed_at=event.timestamp)
+        case ResultReported():
+            report = Report(
+                match_id=event.match_id,
+                player_id=event.player_id,
+                winner=event.winner,
+                points_a=event.points_a,
+                points_b=event.points_b,
+            )
+            reports = tuple(
+                r
+                for r in state.reports
+                if (r.match_id, r.player_id) != (event.match_id, event.player_id)
+            )
+            return msgspec.structs.replace(state, version=version, reports=(*reports, report))
+        case ResultDisputed():
+            return msgspec.structs.replace(
+                state, version=version, disputed=(*state.disputed, event.match_id)
+            )
+        case RoundRepaired():
+            rounds = tuple(
+                msgspec.structs.replace(r, tables=event.tables, paired_at=event.timestamp)
+                if r.number == event.round
+                else r
+                for r in state.rounds
+            )
+            return _without_matches(
+                msgspec.structs.replace(state, version=version, rounds=rounds), event.voided
+            )
+        case RoundUnpaired():
+            rounds = tuple(r for r in state.rounds if r.number != event.round)
+            return _without_matches(
+                msgspec.structs.replace(state, version=version, rounds=rounds), event.voided
+            )
+        case LateEntryAdmitted():
+            entry = LateEntry(
+                player_id=event.player_id, from_round=event.from_round, missed=event.missed
+            )
+            joined = msgspec.structs.replace(
+                state,
+                version=version,
+                field=(*state.field, event.player_id),
+                players=state.players + 1,
+                pot_cents=state.pot_cents + event.pot_share_cents,
+                late_entries=(*state.late_entries, entry),
+            )
+            return _set_status(joined, version, event.registration_id, "checked_in")
+        case FixedTableAssigned():
+            fixed = tuple(f for f in state.fixed_tables if f[0] != event.player_id)
+            return msgspec.structs.replace(
+                state, version=version, fixed_tables=(*fixed, (event.player_id, event.table))
+            )
+        case TournamentFinalized():
+            return msgspec.structs.replace(
+                state, version=version, finalized_at=event.timestamp, final_places=event.places
+            )
+        case TournamentReopened():
+            return msgspec.structs.replace(
+                state, version=version, finalized_at=None, final_places=()
+            )
     raise TypeError(f"not a tournament event: {type(event).__name__}")
 
 
@@ -339,6 +473,16 @@ def _set_status(
         for r in state.registrations
     )
     return msgspec.structs.replace(state, version=version, registrations=registrations)
+
+
+def _without_matches(state: Tournament, voided: tuple[UUID, ...]) -> Tournament:
+    """Void matches leave no reports and no dispute behind."""
+    gone = set(voided)
+    return msgspec.structs.replace(
+        state,
+        reports=tuple(r for r in state.reports if r.match_id not in gone),
+        disputed=tuple(m for m in state.disputed if m not in gone),
+    )
 
 
 @cache

@@ -21,14 +21,6 @@ NOT_YET_BUILT = {
     ("GET", "/api/v1/directors"),
     ("DELETE", "/api/v1/directors/{}"),
     ("POST", "/api/v1/people/{}/erasure"),
-    # issue 13: at the venue
-    ("POST", "/api/v1/tournaments/{}/reports"),
-    ("PUT", "/api/v1/tournaments/{}/rounds/{}/pairings"),
-    ("DELETE", "/api/v1/tournaments/{}/rounds/{}"),
-    ("POST", "/api/v1/tournaments/{}/late-entries"),
-    ("POST", "/api/v1/tournaments/{}/fixed-tables"),
-    ("GET", "/api/v1/tournaments/{}/tables/{}"),
-    ("GET", "/api/v1/tournaments/{}/board"),
 }
 
 
