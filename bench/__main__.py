@@ -10,6 +10,7 @@ BENCHMARKS = [
     "bench.pairing",
     "bench.standings",
     "bench.matches",
+    "bench.rebuild",
 ]
 
 

@@ -1,7 +1,8 @@
 """The tournament day: rounds and their tables, each match's progress, results and standings.
 
 The standings rows are computed by the domain's own function (rule T-FMT-3) from the tables
-and results this view keeps, after every change: a rebuild from zero gives the same rows.
+and results this view keeps, once per batch for each tournament the batch changed (a rebuild
+reads thousands of results per batch): a rebuild from zero gives the same rows.
 """
 
 from __future__ import annotations
@@ -32,6 +33,15 @@ class StandingsProjection(Projection):
     name = "standings"
     tables = ("day_players", "day_tournaments", "day_tables", "day_standings", "day_penalties")
     version = 3
+
+    def __init__(self) -> None:
+        self._dirty: set[str] = set()
+        """Tournaments whose standings the batch changed: computed once, at its end."""
+
+    def end_batch(self, db: sqlite_utils.Database) -> None:
+        for tournament_id in sorted(self._dirty):
+            _compute(db, tournament_id)
+        self._dirty.clear()
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -87,7 +97,7 @@ class StandingsProjection(Projection):
                 "UPDATE day_players SET seat = ? WHERE tournament_id = ? AND player_id = ?",
                 [seat, tournament_id, str(player_id)],
             )
-        _compute(db, tournament_id)
+        self._dirty.add(tournament_id)
 
     def round_paired(self, event: RoundPaired, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
@@ -114,7 +124,7 @@ class StandingsProjection(Projection):
                     str(table.player_a) if is_bye else None,
                 ],
             )
-        _compute(db, tournament_id)
+        self._dirty.add(tournament_id)
 
     def opening_roll_made(self, event: OpeningRollMade, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -150,7 +160,7 @@ class StandingsProjection(Projection):
                 str(event.match_id),
             ],
         )
-        _compute(db, str(event.originator_id))
+        self._dirty.add(str(event.originator_id))
 
     def penalty_awarded(self, event: PenaltyAwarded, db: sqlite_utils.Database) -> None:
         # rule C-BREAK-2: penalties of a pairing's match count in its tournament
