@@ -51,6 +51,12 @@ def parser() -> argparse.ArgumentParser:
     for command in (replay, rebuild, jobs):
         command.add_argument("--data-dir", type=Path, default=None)
         command.add_argument("--database-url", default=None)
+    backup = commands.add_parser(
+        "backup", help="copy the SQLite event store and views into one archive, while running"
+    )
+    backup.add_argument("file", type=Path, help="the archive to write (a tar file)")
+    backup.add_argument("--data-dir", type=Path, default=None, help="SQLite files (default ./data)")
+    backup.add_argument("--database-url", default=None, help="postgresql://... (use pg_dump)")
     return root
 
 
@@ -68,8 +74,28 @@ def missing_driver(database_url: str) -> str | None:
     return None
 
 
+def backup(arguments: argparse.Namespace) -> int:
+    """``bgtd backup FILE``: see ``service.backup`` and the README on restoring."""
+    from service.backup import PostgresBackupError
+    from service.backup import backup as write_backup
+    from service.settings import Settings
+
+    settings = Settings.from_environment(
+        data_dir=arguments.data_dir, database_url=arguments.database_url
+    )
+    try:
+        names = write_backup(settings, arguments.file)
+    except (PostgresBackupError, FileNotFoundError) as error:
+        print(f"bgtd: {error}", file=sys.stderr)
+        return 2
+    print(f"bgtd: {arguments.file}: {', '.join(names)}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser().parse_args(argv)
+    if arguments.command == "backup":
+        return backup(arguments)
     if arguments.command != "serve":
         return _offline(arguments)
     if arguments.start_time and not arguments.dev:

@@ -11,6 +11,7 @@ BENCHMARKS = [
     "bench.standings",
     "bench.matches",
     "bench.live",
+    "bench.rebuild",
 ]
 
 

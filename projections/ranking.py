@@ -1,9 +1,9 @@
 """The season ranking: each tournament's facts, and the rows computed from them per season.
 
 The view keeps what a tournament contributes (who attended, who left early, the decided tables,
-the winner once completed) and after every change computes the season's rows again with the
-domain's own function (rules R-ATT-1..2, R-MATCH-1, R-BYE-1, R-CLASS-1, R-TIE-1): a rebuild
-from zero gives the same rows.
+the winner once completed) and computes the season's rows again with the domain's own function
+(rules R-ATT-1..2, R-MATCH-1, R-BYE-1, R-CLASS-1, R-TIE-1), once per batch for each season the
+batch changed: a rebuild from zero gives the same rows.
 """
 
 from __future__ import annotations
@@ -71,6 +71,22 @@ class RankingProjection(Projection):
         "ranking_bans",
     )
     version = 3
+
+    def __init__(self) -> None:
+        self._dirty_tournaments: set[str] = set()
+        self._dirty_seasons: set[str] = set()
+        """What the batch changed: each season's rows are computed once, at its end."""
+
+    def end_batch(self, db: sqlite_utils.Database) -> None:
+        seasons = self._dirty_seasons | {
+            season_id
+            for tournament_id in self._dirty_tournaments
+            if (season_id := _season_of(db, tournament_id)) is not None
+        }
+        for season_id in sorted(seasons):
+            _compute(db, season_id)
+        self._dirty_tournaments.clear()
+        self._dirty_seasons.clear()
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -155,18 +171,23 @@ class RankingProjection(Projection):
                 "VALUES (?, ?, ?)",
                 [tournament_id, str(player_id), seat],
             )
-        _compute_season_of(db, tournament_id)
+        self._dirty_tournaments.add(tournament_id)
 
     def round_paired(self, event: RoundPaired, db: sqlite_utils.Database) -> None:
-        _insert_tables(db, str(event.originator_id), event.round, event.tables)
+        tournament_id = str(event.originator_id)
+        _insert_tables(db, tournament_id, event.round, event.tables)
+        self._dirty_tournaments.add(tournament_id)
 
     def round_repaired(self, event: RoundRepaired, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
         _delete_round(db, tournament_id, event.round)
         _insert_tables(db, tournament_id, event.round, event.tables)
+        self._dirty_tournaments.add(tournament_id)
 
     def round_unpaired(self, event: RoundUnpaired, db: sqlite_utils.Database) -> None:
-        _delete_round(db, str(event.originator_id), event.round)
+        tournament_id = str(event.originator_id)
+        _delete_round(db, tournament_id, event.round)
+        self._dirty_tournaments.add(tournament_id)
 
     def late_entry_admitted(self, event: LateEntryAdmitted, db: sqlite_utils.Database) -> None:
         # rule R-ATT-1: a late entry checked in and was seated: present
@@ -180,7 +201,7 @@ class RankingProjection(Projection):
             "VALUES (?, ?, ?)",
             [tournament_id, str(event.player_id), seat],
         )
-        _compute_season_of(db, tournament_id)
+        self._dirty_tournaments.add(tournament_id)
 
     def result_recorded(self, event: ResultRecorded, db: sqlite_utils.Database) -> None:
         # rule T-FMT-6: the latest result of a match (a correction names the one it replaces)
@@ -195,7 +216,7 @@ class RankingProjection(Projection):
                 str(event.match_id),
             ],
         )
-        _compute_season_of(db, str(event.originator_id))
+        self._dirty_tournaments.add(str(event.originator_id))
 
     def player_withdrew(self, event: PlayerWithdrew, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
@@ -204,7 +225,7 @@ class RankingProjection(Projection):
             "WHERE tournament_id = ? AND player_id = ?",
             [event.left_early, tournament_id, str(event.player_id)],
         )
-        _compute_season_of(db, tournament_id)
+        self._dirty_tournaments.add(tournament_id)
 
     def player_excluded(self, event: PlayerExcluded, db: sqlite_utils.Database) -> None:
         # an excluded player did not stay: like leaving early, the attendance is revoked (R-ATT-2)
@@ -214,7 +235,7 @@ class RankingProjection(Projection):
             "WHERE tournament_id = ? AND player_id = ?",
             [tournament_id, str(event.player_id)],
         )
-        _compute_season_of(db, tournament_id)
+        self._dirty_tournaments.add(tournament_id)
 
     def player_banned(self, event: PlayerBanned, db: sqlite_utils.Database) -> None:
         # rule R-ATT-2: a repeat offender can lose all season points
@@ -224,7 +245,7 @@ class RankingProjection(Projection):
                 "INSERT OR IGNORE INTO ranking_bans VALUES (?, ?)",
                 [season_id, str(event.player_id)],
             )
-            _compute(db, season_id)
+            self._dirty_seasons.add(season_id)
 
     def tournament_completed(self, event: TournamentCompleted, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
@@ -232,7 +253,7 @@ class RankingProjection(Projection):
             "UPDATE ranking_tournaments SET completed = 1 WHERE tournament_id = ?",
             [tournament_id],
         )
-        _compute_season_of(db, tournament_id)
+        self._dirty_tournaments.add(tournament_id)
 
 
 def _insert_tables(
@@ -257,7 +278,6 @@ def _insert_tables(
                 str(table.player_a) if is_bye else None,
             ],
         )
-    _compute_season_of(db, tournament_id)
 
 
 def _delete_round(db: sqlite_utils.Database, tournament_id: str, number: int) -> None:
@@ -265,7 +285,6 @@ def _delete_round(db: sqlite_utils.Database, tournament_id: str, number: int) ->
     db.execute(
         "DELETE FROM ranking_tables WHERE tournament_id = ? AND round = ?", [tournament_id, number]
     )
-    _compute_season_of(db, tournament_id)
 
 
 def _name(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:
@@ -279,12 +298,11 @@ def _name(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitl
 # Computing the rows ------------------------------------------------------------------------
 
 
-def _compute_season_of(db: sqlite_utils.Database, tournament_id: str) -> None:
+def _season_of(db: sqlite_utils.Database, tournament_id: str) -> str | None:
     row = db.execute(
         "SELECT season_id FROM ranking_tournaments WHERE tournament_id = ?", [tournament_id]
     ).fetchone()
-    if row is not None and row[0] is not None:
-        _compute(db, row[0])
+    return None if row is None else row[0]
 
 
 def _compute(db: sqlite_utils.Database, season_id: str) -> None:

@@ -20,12 +20,17 @@ import sqlite_utils
 
 from domain.events import DomainEvent
 
-BATCH_SIZE = 500
+BATCH_SIZE = 5000
 T = TypeVar("T")
 
 
 Wanted = Callable[[str], bool]
 """Whether an event topic (``module:ClassName``) is handled by any projection."""
+
+Handler = Callable[[Any, sqlite_utils.Database], None]
+
+Progress = Callable[[int, int], None]
+"""Told ``(notification ids read, last id of the log)`` after each batch of a catch-up."""
 
 
 class EventSource:
@@ -63,6 +68,12 @@ class Projection:
     def create_tables(self, db: sqlite_utils.Database) -> None:
         """Create the projection's tables if they do not exist yet."""
 
+    def end_batch(self, db: sqlite_utils.Database) -> None:
+        """Finish work the handlers deferred, at the end of each batch, in its transaction and
+        before the position is saved (e.g. a tournament's standings once per batch instead of
+        once per result). It must be idempotent: after a failed batch it may redo work whose
+        rows were rolled back, from the rows that stayed."""
+
     def handle(self, event: DomainEvent, db: sqlite_utils.Database) -> None:
         handler = self._handler(type(event).__name__)
         if handler is not None:
@@ -71,11 +82,11 @@ class Projection:
     def handles(self, event_name: str) -> bool:
         return self._handler(event_name) is not None
 
-    def _handler(self, event_name: str) -> Callable[[Any, sqlite_utils.Database], None] | None:
+    def _handler(self, event_name: str) -> Handler | None:
         name = _handler_name(event_name)
         if name in _NOT_HANDLERS:  # an event named Tables or Handle is no reason to call them
             return None
-        handler: Callable[[Any, sqlite_utils.Database], None] | None = getattr(self, name, None)
+        handler: Handler | None = getattr(self, name, None)
         return handler
 
 
@@ -105,6 +116,7 @@ class Views:
         self.projections = list(projections)
         self._lock = threading.RLock()
         self._wanted: dict[str, bool] = {}
+        self._dispatch: dict[type[DomainEvent], list[Handler]] = {}
         with self._lock, self._transaction():
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS view_positions "
@@ -173,9 +185,14 @@ class Views:
         ).fetchone()
         return int(row[0]) if row else 0
 
-    def catch_up(self) -> int:
-        """Apply every event not yet applied; returns the number of events read."""
+    def catch_up(self, progress: Progress | None = None) -> int:
+        """Apply every event not yet applied; returns the number of events read.
+
+        ``progress(done, total)`` is called after each batch: notification ids read so far
+        and the last one in the log when the catch-up began.
+        """
         read = 0
+        total = self._source.latest() if progress else 0
         with self._lock:
             while True:
                 with self._transaction():
@@ -186,6 +203,8 @@ class Views:
                 if not batch:
                     return read
                 read += len(batch)
+                if progress:
+                    progress(batch[-1][0], max(total, batch[-1][0]))
 
     def _is_wanted(self, topic: str) -> bool:
         wanted = self._wanted.get(topic)
@@ -200,29 +219,48 @@ class Views:
         """Inside the caller's transaction: the rows and the positions change together."""
         if not batch:
             return
-        for notification_id, event in batch:
-            if event is None:
-                continue
-            for projection in self.projections:
-                if notification_id > positions[projection.name]:
-                    projection.handle(event, self.db)
+        behind = [(p, positions[p.name]) for p in self.projections]
+        start = min(position for _, position in behind)
+        if all(position == start for _, position in behind):
+            # the usual case (live, or all views rebuilt): every view takes every event
+            for _, event in batch:
+                if event is not None:
+                    for handler in self._handlers(type(event)):
+                        handler(event, self.db)
+        else:
+            for notification_id, event in batch:
+                if event is not None:
+                    for projection, position in behind:
+                        if notification_id > position:
+                            projection.handle(event, self.db)
         last = batch[-1][0]
-        for projection in self.projections:
-            if positions[projection.name] < last:
+        for projection, position in behind:
+            if position < last:
+                projection.end_batch(self.db)
                 self.db.execute(
                     "INSERT INTO view_positions (name, position, version) VALUES (?, ?, ?) "
                     "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
                     [projection.name, last, projection.version],
                 )
 
-    def rebuild(self, name: str) -> None:
-        """Drop one projection's tables and replay the whole log into it."""
+    def _handlers(self, kind: type[DomainEvent]) -> list[Handler]:
+        handlers = self._dispatch.get(kind)
+        if handlers is None:
+            found = (p._handler(kind.__name__) for p in self.projections)
+            handlers = self._dispatch[kind] = [h for h in found if h is not None]
+        return handlers
+
+    def rebuild(self, *names: str, progress: Progress | None = None) -> None:
+        """Drop the named projections' tables (every projection's when none is named) and
+        replay the whole log into them, in one pass."""
         with self._lock:
-            projection = next(p for p in self.projections if p.name == name)
+            chosen = [p for p in self.projections if not names or p.name in names]
+            assert len(chosen) == len(names) or not names, f"unknown view among {names}"
             with self._transaction():
-                self._drop(projection)
-                projection.create_tables(self.db)
-            self.catch_up()
+                for projection in chosen:
+                    self._drop(projection)
+                    projection.create_tables(self.db)
+            self.catch_up(progress)
 
     def close(self) -> None:
         with self._lock:

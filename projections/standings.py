@@ -1,7 +1,8 @@
 """The tournament day: rounds and their tables, each match's progress, results and standings.
 
 The standings rows are computed by the domain's own function (rule T-FMT-3) from the tables
-and results this view keeps, after every change: a rebuild from zero gives the same rows.
+and results this view keeps, once per batch for each tournament the batch changed (a rebuild
+reads thousands of results per batch): a rebuild from zero gives the same rows.
 """
 
 from __future__ import annotations
@@ -44,6 +45,15 @@ class StandingsProjection(Projection):
         "day_late",
     )
     version = 4
+
+    def __init__(self) -> None:
+        self._dirty: set[str] = set()
+        """Tournaments whose standings the batch changed: computed once, at its end."""
+
+    def end_batch(self, db: sqlite_utils.Database) -> None:
+        for tournament_id in sorted(self._dirty):
+            _compute(db, tournament_id)
+        self._dirty.clear()
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -104,13 +114,13 @@ class StandingsProjection(Projection):
                 "UPDATE day_players SET seat = ? WHERE tournament_id = ? AND player_id = ?",
                 [seat, tournament_id, str(player_id)],
             )
-        _compute(db, tournament_id)
+        self._dirty.add(tournament_id)
 
     def round_paired(self, event: RoundPaired, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
         for table in event.tables:
             _insert_table(db, tournament_id, event.round, event.stage, event.seed, table)
-        _compute(db, tournament_id)
+        self._dirty.add(tournament_id)
 
     def round_repaired(self, event: RoundRepaired, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
@@ -135,7 +145,7 @@ class StandingsProjection(Projection):
         for table in event.tables:
             if table.table not in kept:
                 _insert_table(db, tournament_id, event.round, stage, seed, table)
-        _compute(db, tournament_id)
+        self._dirty.add(tournament_id)
 
     def round_unpaired(self, event: RoundUnpaired, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
@@ -143,7 +153,7 @@ class StandingsProjection(Projection):
             "DELETE FROM day_tables WHERE tournament_id = ? AND round = ?",
             [tournament_id, event.round],
         )
-        _compute(db, tournament_id)
+        self._dirty.add(tournament_id)
 
     def result_disputed(self, event: ResultDisputed, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -162,7 +172,7 @@ class StandingsProjection(Projection):
             "INSERT OR REPLACE INTO day_late VALUES (?, ?, ?, ?)",
             [tournament_id, str(event.player_id), event.from_round, event.missed],
         )
-        _compute(db, tournament_id)
+        self._dirty.add(tournament_id)
 
     def opening_roll_made(self, event: OpeningRollMade, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -198,7 +208,7 @@ class StandingsProjection(Projection):
                 str(event.match_id),
             ],
         )
-        _compute(db, str(event.originator_id))
+        self._dirty.add(str(event.originator_id))
 
     def penalty_awarded(self, event: PenaltyAwarded, db: sqlite_utils.Database) -> None:
         # rule C-BREAK-2: penalties of a pairing's match count in its tournament

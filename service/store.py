@@ -14,7 +14,7 @@ from uuid import UUID
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Notification, StoredEvent
-from eventsourcing.sqlite import SQLiteAggregateRecorder
+from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteApplicationRecorder
 from eventsourcing.utils import get_topic, resolve_topic
 
 from domain.errors import ConflictError, NotFoundError
@@ -327,6 +327,28 @@ class EventStore(Application[UUID]):
         self, after: int, limit: int, wanted: Callable[[str], bool] = lambda _: True
     ) -> Iterator[tuple[int, DomainEvent | None]]:
         """Notification ids in order, each with its event, decoded only if its topic is wanted."""
+        if isinstance(self.recorder, SQLiteApplicationRecorder):
+            # Most of the log is match play that no view reads: on SQLite its rows come as
+            # plain tuples, without the library's Notification and UUID objects (which took
+            # half of a rebuild's time), and only wanted rows become stored events.
+            with self.recorder.datastore.transaction(commit=False) as cursor:
+                cursor.execute(
+                    "SELECT rowid, topic, originator_id, originator_version, state FROM "
+                    f"{self.recorder.events_table_name} WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                    [after, limit],
+                )
+                rows = cursor.fetchall()
+            by_topic: dict[str, bool] = {}
+            for notification_id, topic, originator_id, version, state in rows:
+                is_wanted = by_topic.get(topic)
+                if is_wanted is None:
+                    is_wanted = by_topic[topic] = wanted(topic)
+                if is_wanted:
+                    stored = StoredEvent(UUID(originator_id), version, topic, state)
+                    yield notification_id, self.decode(stored)
+                else:
+                    yield notification_id, None
+            return
         for notification in self.notifications(after, limit):
             wanted_event = self.decode(notification) if wanted(notification.topic) else None
             yield notification.id, wanted_event

@@ -205,3 +205,61 @@ def test_an_event_named_like_a_projection_attribute_is_not_dispatched(tmp_path: 
     views = Views(tmp_path / "views.sqlite3", source, [Visitors()])
     assert views.catch_up() == 2
     assert counts(views) == {"a": 1}
+
+
+class Totals(Projection):
+    """Defers a total to the end of each batch, as the standings defer a tournament's."""
+
+    name = "totals"
+    tables = ("totals",)
+
+    def __init__(self) -> None:
+        self.rooms: set[str] = set()
+        self.computed = 0
+
+    def create_tables(self, db: sqlite_utils.Database) -> None:
+        db.execute("CREATE TABLE IF NOT EXISTS totals (room TEXT PRIMARY KEY, total INTEGER)")
+
+    def visitor_counted(self, event: VisitorCounted, db: sqlite_utils.Database) -> None:
+        self.rooms.add(event.room)
+
+    def end_batch(self, db: sqlite_utils.Database) -> None:
+        for room in self.rooms:
+            self.computed += 1
+            db.execute(
+                "INSERT OR REPLACE INTO totals VALUES (?, (SELECT count FROM visitors "
+                "WHERE room = ?))",
+                [room, room],
+            )
+        self.rooms.clear()
+
+
+def test_deferred_work_is_done_once_per_batch_and_a_rebuild_equals_the_live_view(
+    tmp_path: Path,
+) -> None:
+    source = ListSource()
+    totals = Totals()
+    views = Views(tmp_path / "views.sqlite3", source, [Visitors(), totals])
+    for room in "abcabca":
+        source.add(room)
+        views.catch_up()
+    with views.reading() as db:
+        live = dict(db.execute("SELECT room, total FROM totals").fetchall())
+    totals.computed = 0
+    views.rebuild()
+    with views.reading() as db:
+        assert dict(db.execute("SELECT room, total FROM totals").fetchall()) == live
+    assert live == {"a": 3, "b": 2, "c": 2}
+    assert totals.computed == 3  # one batch: each room once, not once per event
+
+
+def test_a_rebuild_reports_its_progress(tmp_path: Path) -> None:
+    source = ListSource()
+    for room in "ab" * 300:
+        source.add(room)
+    views = Views(tmp_path / "views.sqlite3", source, [Visitors()])
+    views.catch_up()
+    reported: list[tuple[int, int]] = []
+    views.rebuild("visitors", progress=lambda done, total: reported.append((done, total)))
+    assert reported[-1] == (600, 600)
+    assert counts(views) == {"a": 300, "b": 300}
