@@ -440,12 +440,12 @@ class TournamentDayController(Controller):
     ) -> list[Place]:
         return [
             Place(p.place, p.player_id, p.display_name)
-            for p in services.rounds.list_places(tournament_id)
+            for p in services.places.list_places(tournament_id)
         ]
 
     @get("/prizes", sync_to_thread=True, summary="The prize pot and its payout, in cents")
     def prizes(self, tournament_id: FromPath[UUID], services: NamedDependency[Services]) -> Prizes:
-        prizes = services.rounds.get_prizes(tournament_id)
+        prizes = services.places.get_prizes(tournament_id)
         return Prizes(
             pot_cents=prizes.pot_cents,
             payout_percent=prizes.payout_percent,

@@ -24,6 +24,7 @@ from service.persistence import (
     sqlite_path,
     store_name,
 )
+from service.places import PlaceService
 from service.rounds import RoundService
 from service.seasons import SeasonService
 from service.secret import SecretMismatchError, check_secret, derived_key, load_secret_key
@@ -48,6 +49,7 @@ class Services:
     tournaments: TournamentService
     matches: MatchService
     rounds: RoundService
+    places: PlaceService
     conduct: ConductService
     videos: VideoService
     disputes: DisputeService
@@ -97,6 +99,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     seasons = SeasonService(store, views, clock, commands=commands)
     matches = MatchService(store, clock, derived_key(secret, "dice seeds"), commands=commands)
     rounds = RoundService(store, views, zone, matches, commands)
+    places = PlaceService(store, views)
     videos = VideoService(store, views, commands, settings.data_dir)
     return Services(
         settings=settings,
@@ -116,9 +119,10 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         ),
         matches=matches,
         rounds=rounds,
+        places=places,
         conduct=ConductService(store, views, zone, matches, commands),
         videos=videos,
         disputes=DisputeService(store, matches, commands),
         jobs=JobService(store, views, commands, rounds, videos),
-        venue=VenueService(store, rounds, matches, commands, settings.public_url),
+        venue=VenueService(store, rounds, places, matches, commands, settings.public_url),
     )

@@ -17,7 +17,7 @@ from uuid import UUID
 from zoneinfo import ZoneInfo
 
 from domain import match, tournament
-from domain.errors import ConflictError, InvalidInputError
+from domain.errors import InvalidInputError
 from domain.events import DIRECTOR
 from domain.match import Match, TournamentPairing
 from domain.standings import Standing
@@ -38,12 +38,6 @@ from service.store import Change, EventStore
 
 SEED_BITS = 63
 """A round's lot and the standings' lot are drawn from this many random bits."""
-
-
-class PlacesNotFinalError(ConflictError):
-    """Places are fixed when the tournament is completed (rule T-FMT-8)."""
-
-    type_slug = "places-not-final"
 
 
 class NotATournamentMatchError(InvalidInputError):
@@ -157,29 +151,6 @@ class TournamentMatch:
     winner: UUID | None
     played: bool | None
     """False for an unplayed forfeit (rule T-FMT-7); None while undecided."""
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    place: int
-    player_id: UUID
-    display_name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Payout:
-    place: int
-    player_id: UUID | None
-    """None until the tournament is completed and its places are fixed."""
-    amount_cents: int
-
-
-@dataclass(frozen=True, slots=True)
-class Prizes:
-    pot_cents: int
-    payout_percent: list[int]
-    payouts: list[Payout]
-    unpaid_cents: int
 
 
 class RoundService:
@@ -464,38 +435,6 @@ class RoundService:
             for row in rows
             if row["match_id"] is not None
         ]
-
-    def list_places(self, tournament_id: UUID) -> list[Place]:
-        """rule T-FMT-4: 1-4 from the knockout, 5.. from the Swiss standings, once completed."""
-        held = self._load(tournament_id)
-        if held.completed_at is None:
-            raise PlacesNotFinalError("places are fixed when the tournament is completed")
-        names = self._names(tournament_id)
-        return [
-            Place(place=number, player_id=player, display_name=names.get(str(player), ""))
-            for number, player in enumerate(tournament.places(held), start=1)
-        ]
-
-    def get_prizes(self, tournament_id: UUID) -> Prizes:
-        """rule T-BUYIN-1: the pot and its split; who gets each share once places are fixed."""
-        held = self._load(tournament_id)
-        split = tournament.prizes(held) if held.completed_at else None
-        shares = list(held.payout_percent)
-        if split is None:
-            amounts = [held.pot_cents * share // 100 for share in shares]
-            if amounts and sum(shares) == 100:
-                amounts[0] += held.pot_cents - sum(amounts)
-            payouts = [
-                Payout(place=number, player_id=None, amount_cents=amount)
-                for number, amount in enumerate(amounts, start=1)
-            ]
-            return Prizes(held.pot_cents, shares, payouts, held.pot_cents - sum(amounts))
-        return Prizes(
-            pot_cents=held.pot_cents,
-            payout_percent=shares,
-            payouts=[Payout(p.place, p.player_id, p.amount_cents) for p in split.payouts],
-            unpaid_cents=split.unpaid_cents,
-        )
 
     # Plumbing ---------------------------------------------------------------------------------
 

@@ -31,7 +31,8 @@ from domain.tournament import (
 )
 from service.commands import DECIDE_AGAIN, CommandRunner, Decision
 from service.matches import MatchService
-from service.rounds import Prizes, RoundService, RoundView, StandingView
+from service.places import PlaceService, Prizes
+from service.rounds import RoundService, RoundView, StandingView
 from service.store import Change, EventStore
 
 PLAYERS = "players"
@@ -115,12 +116,14 @@ class VenueService:
         self,
         store: EventStore,
         rounds: RoundService,
+        places: PlaceService,
         matches: MatchService,
         commands: CommandRunner,
         public_url: str,
     ) -> None:
         self._store = store
         self._rounds = rounds
+        self._places = places
         self._matches = matches
         self._commands = commands
         self._public_url = public_url.rstrip("/")
@@ -285,7 +288,7 @@ class VenueService:
         return Finalized(
             status="final",
             finalized_at=change.state.finalized_at,
-            prizes=self._rounds.get_prizes(tournament_id),
+            prizes=self._places.get_prizes(tournament_id),
         )
 
     def reopen_tournament(
