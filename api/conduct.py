@@ -65,6 +65,8 @@ class Break(msgspec.Struct):
     proposed_penalty: int
     """The penalty scale's points for the lateness; the director confirms, adjusts or waives."""
     next_match_id: UUID | None
+    flagged: bool
+    """The scheduler flagged the break as run over, for the director (rule C-BREAK-1)."""
 
 
 class ReturnTime(msgspec.Struct, forbid_unknown_fields=True):
@@ -162,6 +164,7 @@ class ConductController(Controller):
                 late_minutes=b.late_minutes,
                 proposed_penalty=b.proposed_penalty,
                 next_match_id=b.next_match_id,
+                flagged=b.flagged,
             )
             for b in services.conduct.list_breaks(tournament_id, now)
         ]

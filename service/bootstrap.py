@@ -100,6 +100,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     matches = MatchService(store, clock, derived_key(secret, "dice seeds"), commands=commands)
     rounds = RoundService(store, views, zone, matches, commands)
     places = PlaceService(store, views)
+    conduct = ConductService(store, views, zone, matches, commands)
     videos = VideoService(store, views, commands, settings.data_dir)
     return Services(
         settings=settings,
@@ -120,9 +121,9 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         matches=matches,
         rounds=rounds,
         places=places,
-        conduct=ConductService(store, views, zone, matches, commands),
+        conduct=conduct,
         videos=videos,
         disputes=DisputeService(store, matches, commands),
-        jobs=JobService(store, views, commands, rounds, videos),
+        jobs=JobService(store, views, commands, rounds, videos, conduct),
         venue=VenueService(store, rounds, places, matches, commands, settings.public_url),
     )

@@ -46,6 +46,8 @@ class BreakView:
     """What the penalty scale gives for the lateness (rule C-BREAK-2); the director confirms,
     adjusts or waives it."""
     next_match_id: UUID | None
+    flagged: bool
+    """The scheduler flagged the break as run over (rule C-BREAK-1)."""
 
 
 class ConductService:
@@ -106,13 +108,6 @@ class ConductService:
         """Who is on a break and for how long, with the penalty a late return earns
         (rules C-BREAK-1..3); a break that ended on time is not listed."""
         held = self._load(tournament_id)
-        began_at = {}
-        for paired in held.rounds:
-            for table in paired.tables:
-                if table.match_id is not None and not held.result_of(table.match_id):
-                    begun = self._matches.get(table.match_id).began_at
-                    if begun is not None:
-                        began_at[table.match_id] = begun
         names = self._names(tournament_id)
         return [
             BreakView(
@@ -124,11 +119,47 @@ class ConductService:
                 late_minutes=int(found.late.total_seconds() // 60),
                 proposed_penalty=found.proposed_penalty,
                 next_match_id=found.next_match_id,
+                flagged=tournament.is_flagged(held, found),
             )
-            for found in tournament.breaks(held, began_at=began_at, now=now)
+            for found in self._breaks(held, now)
             if found.ended_at is None or found.proposed_penalty
             if found.next_match_id is None or not held.result_of(found.next_match_id)
         ]
+
+    def next_overrun(self, tournament_id: UUID) -> datetime | None:
+        """When the next break of a running tournament runs over, unless flagged already."""
+        held = self._load(tournament_id)
+        if held.started_at is None or held.completed_at is not None:
+            return None
+        ends = [
+            found.allowed_until
+            # only the limits matter here, not how late anyone is by some instant
+            for found in self._breaks(held, held.started_at)
+            if found.ended_at is None and not tournament.is_flagged(held, found)
+        ]
+        return min(ends, default=None)
+
+    def flag_overruns(self, tournament_id: UUID, *, actor: str) -> int:
+        """rule C-BREAK-1: flag the breaks run over, for the director's penalty decision."""
+        change = self._commands.update(
+            lambda: self._load(tournament_id),
+            tournament.evolve,
+            lambda state, now: tournament.flag_overruns(
+                state, self._breaks(state, now), now=now, actor=actor
+            ),
+            DECIDE_AGAIN,
+        )
+        return len(change.events)
+
+    def _breaks(self, held: Tournament, now: datetime) -> list[tournament.Break]:
+        began_at = {}
+        for paired in held.rounds:
+            for table in paired.tables:
+                if table.match_id is not None and not held.result_of(table.match_id):
+                    begun = self._matches.get(table.match_id).began_at
+                    if begun is not None:
+                        began_at[table.match_id] = begun
+        return tournament.breaks(held, began_at=began_at, now=now)
 
     def mark_present(self, tournament_id: UUID, *, player_id: UUID, actor: str) -> None:
         """rule C-BREAK-1: the player is back from the break, ready for the next match."""

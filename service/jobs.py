@@ -31,6 +31,7 @@ from projections.deadlines import (
 )
 from projections.runner import Views
 from service.commands import DECIDE_AGAIN, CommandRunner
+from service.conduct import ConductService
 from service.rounds import RoundService
 from service.store import EventStore
 from service.videos import VideoService
@@ -38,8 +39,16 @@ from service.videos import VideoService
 log = logging.getLogger(__name__)
 
 JobStatus = Literal["waiting", "pending", "held", "done"]
-JOB_KINDS = (CLOSE_CANCELLATION, OPEN_CHECK_IN, START_TOURNAMENT, DELETE_VIDEO, FLAG_CLOCK)
-"""Every kind of job; issue 9 adds the flag of over-long breaks (rule C-BREAK-1)."""
+FLAG_BREAK = "flag_break"
+JOB_KINDS = (
+    CLOSE_CANCELLATION,
+    OPEN_CHECK_IN,
+    START_TOURNAMENT,
+    DELETE_VIDEO,
+    FLAG_CLOCK,
+    FLAG_BREAK,
+)
+"""Every kind of job."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,18 +85,21 @@ class JobService:
         commands: CommandRunner,
         rounds: RoundService,
         videos: VideoService,
+        conduct: ConductService,
     ) -> None:
         self._store = store
         self._views = views
         self._commands = commands
         self._rounds = rounds
         self._videos = videos
+        self._conduct = conduct
         self.runners: dict[str, Callable[[UUID, datetime], str | None]] = {
             CLOSE_CANCELLATION: lambda target, now: self.close_cancellation(target),
             OPEN_CHECK_IN: lambda target, now: self.open_check_in(target),
             START_TOURNAMENT: self.start_tournament,
             DELETE_VIDEO: lambda target, now: self._videos.delete_due(target),
             FLAG_CLOCK: lambda target, now: self.flag_clock(target),
+            FLAG_BREAK: lambda target, now: self.flag_breaks(target),
         }
         """The command of each job kind, called with the job's target and ``now``."""
 
@@ -104,7 +116,15 @@ class JobService:
                 [DELETE_VIDEO],
             ).fetchall()
             timed = [UUID(row[0]) for row in db.execute("SELECT match_id FROM timed_matches")]
+            running = [
+                UUID(row[0])
+                for row in db.execute(
+                    "SELECT id FROM calendar_tournaments "
+                    "WHERE started_at IS NOT NULL AND completed_at IS NULL"
+                )
+            ]
         jobs = [_job(row) for row in rows] + self._clock_flags(timed)
+        jobs += self._break_flags(running)
         return sorted(jobs, key=lambda job: (job.deadline is None, job.deadline or _EPOCH, job.id))
 
     def due(self, now: datetime) -> list[Job]:
@@ -168,7 +188,31 @@ class JobService:
         )
         return type(change.events[-1]).__name__ if change.events else None
 
+    def flag_breaks(self, tournament_id: UUID) -> str | None:
+        """rule C-BREAK-1: the breaks run over are flagged for the director's penalty."""
+        flagged = self._conduct.flag_overruns(tournament_id, actor=SCHEDULER)
+        return f"BreakOverrunFlagged x{flagged}" if flagged else None
+
     # Helpers ----------------------------------------------------------------------------------
+
+    def _break_flags(self, running: list[UUID]) -> list[Job]:
+        """The next break to run over in each running tournament (computed, like the clocks)."""
+        jobs = []
+        for tournament_id in running:
+            overrun = self._conduct.next_overrun(tournament_id)
+            if overrun is not None:
+                jobs.append(
+                    Job(
+                        id=job_id(FLAG_BREAK, tournament_id),
+                        kind=FLAG_BREAK,
+                        target=tournament_id,
+                        deadline=overrun,
+                        done_at=None,
+                        effect=None,
+                        status="pending",
+                    )
+                )
+        return jobs
 
     def _tournament_command(
         self, tournament_id: UUID, decide: Callable[..., list[tournament.TournamentEvent]]

@@ -11,6 +11,8 @@ from domain.tournament.breaks import (
     Break,
     BreakScale,
     breaks,
+    flag_overruns,
+    is_flagged,
 )
 from domain.tournament.deadlines import (
     close_cancellation,
@@ -71,6 +73,7 @@ from domain.tournament.errors import (
     WaitlistFullError,
 )
 from domain.tournament.events import (
+    BreakOverrunFlagged,
     CancellationClosed,
     CheckInOpened,
     FixedTableAssigned,
@@ -193,6 +196,7 @@ __all__ = [
     "AllRoundsPairedError",
     "BannedError",
     "Break",
+    "BreakOverrunFlagged",
     "BreakScale",
     "CancellationClosed",
     "CancellationClosedError",
@@ -278,8 +282,10 @@ __all__ = [
     "evolve",
     "exclude",
     "finalize",
+    "flag_overruns",
     "has_knockout",
     "is_complete",
+    "is_flagged",
     "is_start_due",
     "mark_present",
     "open_check_in",

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from uuid import UUID
 
 import msgspec
 
+from domain.events import EventBatch
 from domain.tournament.defaults import (
     DEFAULT_BREAK_MINUTES,
     DEFAULT_PENALTY_GRACE_MINUTES,
     DEFAULT_PENALTY_STEP_MINUTES,
 )
-from domain.tournament.events import PairedTable
+from domain.tournament.events import BreakOverrunFlagged, PairedTable, TournamentEvent
 from domain.tournament.state import Tournament
 
 
@@ -123,3 +124,23 @@ def _back_at(
         if begun is not None:
             marks.append(begun)
     return min(marks) if marks else None
+
+
+def flag_overruns(
+    state: Tournament, overrun: Sequence[Break], *, now: datetime, actor: str
+) -> list[TournamentEvent]:
+    """rule C-BREAK-1: flag each break in ``overrun`` that runs over at ``now`` and is not
+    flagged yet; a second run flags nothing."""
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    for found in overrun:
+        if found.ended_at is None and found.allowed_until <= now and not is_flagged(state, found):
+            batch.add(BreakOverrunFlagged, player_id=found.player_id, since=found.since)
+    return batch.events
+
+
+def is_flagged(state: Tournament, found: Break) -> bool:
+    """Whether the scheduler flagged this break as run over (rule C-BREAK-1)."""
+    return any(
+        mark.player_id == found.player_id and mark.at == found.since
+        for mark in state.flagged_breaks
+    )

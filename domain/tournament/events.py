@@ -227,6 +227,14 @@ class PlayerMarkedPresent(DomainEvent, frozen=True, kw_only=True):
     player_id: UUID
 
 
+class BreakOverrunFlagged(DomainEvent, frozen=True, kw_only=True):
+    """The scheduler saw a player's break run over: the director is to decide on a penalty
+    (rule C-BREAK-1); flagged once per break, the break known by when it began."""
+
+    player_id: UUID
+    since: datetime
+
+
 class ReturnTimeAgreed(DomainEvent, frozen=True, kw_only=True):
     """A player leaving the venue agreed a time to be back (rule C-BREAK-3)."""
 
@@ -350,6 +358,7 @@ TournamentEvent = (
     | ResultRecorded
     | PlayerMarkedPresent
     | ReturnTimeAgreed
+    | BreakOverrunFlagged
     | TournamentCompleted
     | CancellationClosed
     | CheckInOpened

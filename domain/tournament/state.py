@@ -22,6 +22,7 @@ from domain.tournament.defaults import (
 )
 from domain.tournament.errors import RegistrationNotFoundError, TournamentNotFoundError
 from domain.tournament.events import (
+    BreakOverrunFlagged,
     CancellationClosed,
     CheckInOpened,
     FixedTableAssigned,
@@ -156,6 +157,8 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     """The director marked these players back from their break (rule C-BREAK-1)."""
     return_times: tuple[PlayerMark, ...] = ()
     """Agreed times to be back (rule C-BREAK-3)."""
+    flagged_breaks: tuple[PlayerMark, ...] = ()
+    """Breaks the scheduler flagged as run over, each by its player and start."""
     cancellation_closed: bool = False
     check_in_opened: bool = False
     start_failed_at: datetime | None = None
@@ -390,6 +393,11 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
         case PlayerMarkedPresent():
             mark = PlayerMark(player_id=event.player_id, at=event.timestamp)
             return msgspec.structs.replace(state, version=version, present=(*state.present, mark))
+        case BreakOverrunFlagged():
+            mark = PlayerMark(player_id=event.player_id, at=event.since)
+            return msgspec.structs.replace(
+                state, version=version, flagged_breaks=(*state.flagged_breaks, mark)
+            )
         case ReturnTimeAgreed():
             mark = PlayerMark(player_id=event.player_id, at=event.until)
             return msgspec.structs.replace(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from uuid import UUID
 
 from litestar.testing import TestClient
 
@@ -220,3 +221,26 @@ def test_a_banned_player_cannot_register_for_the_seasons_next_tournament(
         headers=DIRECTOR,
     )
     assert again.status_code == 409
+
+
+def test_the_scheduler_flags_a_break_that_runs_over_once(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule C-BREAK-1: the scheduler flags over-long breaks for the director
+    day = start_tournament(client, clock, 4)
+    for table in day.rounds[0]["pairings"]:
+        report(client, day, table)
+    pair_next(client, day)
+    services = client.app.state.services
+    jobs = [j for j in services.jobs.list_jobs() if j.kind == "flag_break"]
+    assert [(j.target, j.status) for j in jobs] == [(UUID(day.id), "pending")]
+    assert services.jobs.run_due(clock.now()) == []  # nobody is late yet
+    clock.advance(11 * 60)
+    [run] = services.jobs.run_due(clock.now())
+    assert run.effect == "BreakOverrunFlagged x4"
+    assert all(b["flagged"] for b in client.get(day.url("/breaks"), headers=DIRECTOR).json())
+    assert services.jobs.run_due(clock.now()) == []  # flagged once
+    stream = client.get(f"/api/v1/audit/streams/{day.id}", headers=DIRECTOR).json()
+    flags = [e for e in stream if e["type"] == "BreakOverrunFlagged"]
+    assert len(flags) == 4
+    assert {e["actor"] for e in flags} == {"scheduler"}
