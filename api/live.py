@@ -20,7 +20,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from api.matches import match_view
 from api.rounds import round_response, standing_response
 from api.tournaments import seats_response
-from domain.tournament import ResultRecorded, RoundPaired
+from domain.tournament import ResultRecorded, RoundPaired, RoundRepaired, RoundUnpaired
 from service.bootstrap import Services
 from service.live import LiveChange, LiveFeed, LiveMessage
 
@@ -41,7 +41,16 @@ SEAT_EVENTS = frozenset(
     }
 )
 STANDING_EVENTS = frozenset(
-    {"TournamentStarted", "RoundPaired", "ResultRecorded", "PlayerWithdrew"}
+    {
+        "TournamentStarted",
+        "RoundPaired",
+        "RoundRepaired",
+        "RoundUnpaired",
+        "ResultRecorded",
+        "PlayerWithdrew",
+        "PlayerExcluded",
+        "LateEntryAdmitted",
+    }
 )
 STATUS_EVENTS = frozenset({"TournamentStarted", "TournamentCompleted"})
 RETRY_MS = 3000
@@ -113,9 +122,11 @@ def _tournament_messages(
     names: dict[UUID, str] = {}
     for change in changes:
         event = change.event
-        if isinstance(event, RoundPaired):
-            paired = services.rounds.get_round(tournament_id, event.round)
-            add(change.position, "pairings", round_response(paired))
+        if isinstance(event, RoundPaired | RoundRepaired | RoundUnpaired):
+            # the round as it stands now: an override or an unpairing may have followed
+            current = services.rounds.latest_round(tournament_id)
+            if current is not None:
+                add(change.position, "pairings", round_response(current))
         elif isinstance(event, ResultRecorded):
             if matches is None:
                 matches = {m.match_id: m for m in services.rounds.list_matches(tournament_id)}

@@ -12,7 +12,14 @@ from uuid import UUID
 
 import sqlite_utils
 
-from domain.match import GameWon, MatchWon, OpeningRollMade, PenaltyAwarded, PenaltyChanged
+from domain.match import (
+    GameWon,
+    MatchVoided,
+    MatchWon,
+    OpeningRollMade,
+    PenaltyAwarded,
+    PenaltyChanged,
+)
 from domain.standings import Outcome, compute_standings
 from domain.tournament import (
     LateEntryAdmitted,
@@ -153,7 +160,16 @@ class StandingsProjection(Projection):
             "DELETE FROM day_tables WHERE tournament_id = ? AND round = ?",
             [tournament_id, event.round],
         )
+        # a late entry admitted during the round taken back is paired from it now
+        db.execute(
+            "UPDATE day_late SET from_round = MIN(from_round, ?) WHERE tournament_id = ?",
+            [event.round, tournament_id],
+        )
         self._dirty.add(tournament_id)
+
+    def match_voided(self, event: MatchVoided, db: sqlite_utils.Database) -> None:
+        # a voided match's penalties went with it
+        db.execute("DELETE FROM day_penalties WHERE match_id = ?", [str(event.originator_id)])
 
     def result_disputed(self, event: ResultDisputed, db: sqlite_utils.Database) -> None:
         db.execute(

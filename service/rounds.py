@@ -316,6 +316,7 @@ class RoundService:
                 actor=actor,
             ),
             actor,
+            excluded=True,
         )
         return Withdrawn(player_id=player_id, left_early=True, forfeits=forfeits)
 
@@ -327,6 +328,8 @@ class RoundService:
             [Tournament, dict[UUID, MatchScore | None], datetime], list[TournamentEvent]
         ],
         actor: str,
+        *,
+        excluded: bool = False,
     ) -> list[UUID]:
         """A player leaves: the tournament's events and each open match ended, in one
         transaction; returns the forfeited matches."""
@@ -348,7 +351,13 @@ class RoundService:
                 Change.of(
                     match.evolve,
                     state,
-                    match.forfeit(state, _opponent_side(state, player_id), now, actor=actor),
+                    match.forfeit(
+                        state,
+                        _opponent_side(state, player_id),
+                        now,
+                        excluded=excluded,
+                        actor=actor,
+                    ),
                 )
                 for state in open_matches.values()
                 if not state.is_over
@@ -380,6 +389,11 @@ class RoundService:
         return names[player_a], names[player_b]
 
     # Queries ----------------------------------------------------------------------------------
+
+    def latest_round(self, tournament_id: UUID) -> RoundView | None:
+        """The round now being played (None before round 1)."""
+        held = self._load(tournament_id)
+        return self._round_view(tournament_id, held.rounds[-1]) if held.rounds else None
 
     def get_round(self, tournament_id: UUID, number: int) -> RoundView:
         held = self._load(tournament_id)
@@ -456,7 +470,8 @@ class RoundService:
         """A match started at each of ``tables`` (of the tournament's latest round)."""
         paired = state.rounds[-1]
         names = self._names(state.id)
-        registrations = {r.player_id: r for r in state.registrations if r.status == "checked_in"}
+        # a player's latest registration (one who left since still has the table's side)
+        registrations = {r.player_id: r for r in state.registrations}
         openings: list[Change[Any]] = []
         for table in tables:
             if table.match_id is None or table.player_b is None:
@@ -482,7 +497,14 @@ class RoundService:
                 },
             )
             opening = self._matches.opening(table.match_id, terms, actor=actor)
-            openings.append(Change.of(match.evolve, None, opening.events(now)))
+            started = Change.of(match.evolve, None, opening.events(now))
+            result = state.result_of(table.match_id)
+            if result is not None:  # decided at the pairing: the opponent had left (T-FMT-5)
+                side: match.Side = "a" if result.winner == table.player_a else "b"
+                started = started.then(
+                    match.evolve, match.forfeit(started.state, side, now, actor=actor)
+                )
+            openings.append(started)
         return openings
 
     def round_view(

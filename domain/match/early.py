@@ -101,18 +101,24 @@ def _decide_by_penalties(state: Match, batch: EventBatch[DomainEvent], side: Sid
 
 
 def forfeit(
-    state: Match, winner: Side, now: datetime, *, actor: str | None = None
+    state: Match,
+    winner: Side,
+    now: datetime,
+    *,
+    excluded: bool = False,
+    actor: str | None = None,
 ) -> list[DomainEvent]:
-    """The opponent of ``winner`` left the tournament (rule T-FMT-5): the match is decided now.
+    """The opponent of ``winner`` left the tournament (rule T-FMT-5) or was ``excluded``
+    (rule C-EXCL-1): the match is decided now.
 
-    rule T-FMT-7: a begun match is won at the match length, the loser keeping their points;
-    one that never began is unplayed and stays at 0-0.
+    rule T-FMT-7: a begun match, or any match of an excluded player, is won at the match
+    length, the loser keeping their points; one that never began is unplayed, 0-0.
     """
     _require_playing(state)
     if state.is_money_session:
         raise ConflictError("a money session is closed, not forfeited")
     batch = EventBatch[DomainEvent].after(state, now, actor)
-    if state.has_begun:
+    if state.has_begun or excluded:
         decide_early(state, batch, winner, "forfeit")
     else:
         batch.add(MatchWon, winner=winner, score_a=0, score_b=0, reason="forfeit")

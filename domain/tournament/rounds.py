@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from uuid import UUID
 
@@ -71,8 +71,10 @@ def playable_swiss_rounds(configured: int, players: int) -> int:
 
 
 def has_knockout(state: Tournament) -> bool:
-    """rule T-FMT-4: the best four play the knockout; a field of fewer than four does not."""
-    return len(state.field) >= KNOCKOUT_PLAYERS
+    """rule T-FMT-4: the best four play the knockout; fewer than four still in play do not."""
+    return any(paired.stage == "knockout" for paired in state.rounds) or (
+        len(state.active_players()) >= KNOCKOUT_PLAYERS
+    )
 
 
 def swiss_outcomes(state: Tournament) -> list[Outcome]:
@@ -130,15 +132,18 @@ def swiss_standings(state: Tournament) -> list[Standing]:
 
 def places(state: Tournament) -> list[UUID]:
     """rule T-FMT-4: places 1-4 from the final and the match for 3rd place, 5.. from the Swiss
-    standings; without a knockout, the Swiss standings. Players who withdrew follow those who
-    stayed (the knockout was seeded from those who stayed)."""
+    standings; without a knockout, the Swiss standings. The knockout's four are those it was
+    seeded with, whatever a later correction or withdrawal did to the Swiss order; of the
+    others, players who withdrew follow those who stayed."""
     active = set(state.active_players())
     swiss = [standing.player_id for standing in swiss_standings(state)]
-    order = [p for p in swiss if p in active] + [p for p in swiss if p not in active]
+    knockout = [paired for paired in state.rounds if paired.stage == "knockout"]
+    seeded = [p for t in knockout[0].tables for p in (t.player_a, t.player_b)] if knockout else []
+    rest = [p for p in swiss if p not in seeded]
+    order = [p for p in seeded if p is not None]
+    order += [p for p in rest if p in active] + [p for p in rest if p not in active]
     decided: dict[str, KnockoutResult] = {}
-    for paired in state.rounds:
-        if paired.stage != "knockout":
-            continue
+    for paired in knockout:
         for table in paired.tables:
             result = state.result_of(table.match_id) if table.match_id else None
             if result is not None and table.player_b is not None:
@@ -199,14 +204,49 @@ def pair_next_round(
         stage = "knockout"
     tables = seat_fixed_tables(state, tables)
     batch = EventBatch[TournamentEvent].after(state, now, actor)
-    batch.add(
+    paired = batch.add(
         RoundPaired,
         round=len(state.rounds) + 1,
         stage=stage,
         seed=seed,
         tables=tuple(tables),
     )
+    _forfeit_for_the_absent(evolve(state, paired), batch, tables, new_result_id=new_match_id)
     return batch.events
+
+
+def _forfeit_for_the_absent(
+    state: Tournament,
+    batch: EventBatch[TournamentEvent],
+    tables: Sequence[PairedTable],
+    *,
+    new_result_id: Callable[[], UUID],
+) -> None:
+    """rule T-FMT-5: a knockout player who left before the final or the match for 3rd place is
+    not paired to play: the match goes unplayed to the opponent (rule T-FMT-7)."""
+    active = set(state.active_players())
+    after = state
+    for table in tables:
+        if table.match_id is None or table.player_b is None:
+            continue
+        absent = [p for p in (table.player_a, table.player_b) if p not in active]
+        if len(absent) != 1:
+            continue
+        winner = table.player_b if absent[0] == table.player_a else table.player_a
+        recorded = batch.add(
+            ResultRecorded,
+            result_id=new_result_id(),
+            match_id=table.match_id,
+            winner=winner,
+            points_a=0,
+            points_b=0,
+            played=False,
+            source="withdrawal",
+            reason="the opponent left the tournament",
+        )
+        after = evolve(after, recorded)
+    if len(batch.events) > 1 and is_complete(after):
+        batch.add(TournamentCompleted)
 
 
 def record_result(

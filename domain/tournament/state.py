@@ -441,8 +441,14 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             )
         case RoundUnpaired():
             rounds = tuple(r for r in state.rounds if r.number != event.round)
+            # a late entry admitted during the round taken back is paired from it now
+            late = tuple(
+                msgspec.structs.replace(e, from_round=min(e.from_round, event.round))
+                for e in state.late_entries
+            )
             return _without_matches(
-                msgspec.structs.replace(state, version=version, rounds=rounds), event.voided
+                msgspec.structs.replace(state, version=version, rounds=rounds, late_entries=late),
+                event.voided,
             )
         case LateEntryAdmitted():
             entry = LateEntry(

@@ -273,8 +273,11 @@ def admit_late_entry(
         raise TournamentStateError(f"the registration is {registration.status}")
     if registration.player_id in state.field:
         raise TournamentStateError("the player is in the field already")
-    if state.rounds and state.rounds[-1].stage == "knockout":
-        raise TournamentStateError("the Swiss rounds are over: no late entry into the knockout")
+    swiss_paired = sum(1 for paired in state.rounds if paired.stage == "swiss")
+    if swiss_paired >= state.swiss_rounds:
+        # a late entry plays Swiss rounds; one who could play none would only enter the
+        # standings on missed rounds, and perhaps the knockout without a match (T-FMT-4)
+        raise TournamentStateError("the last Swiss round is paired: no more late entries")
     batch = EventBatch[TournamentEvent].after(state, now, actor)
     batch.add(
         LateEntryAdmitted,

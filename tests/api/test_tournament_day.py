@@ -125,34 +125,69 @@ def pair_next(client: Client, day: Day) -> dict[str, Any]:
     return paired
 
 
+BRUTE_FORCE_PLAYERS = 10
+"""Up to this many active players a round is checked against every possible pairing."""
+
+
+def fewest_rematches(players: list[str], met: set[frozenset[str]], byes: list[str]) -> int:
+    """The fewest rematches any pairing of ``players`` has, the bye (odd fields) to one of
+    ``byes``: an exhaustive search, to tell an avoidable rematch from an unavoidable one."""
+
+    def pairings(rest: list[str]) -> int:
+        if not rest:
+            return 0
+        first, others = rest[0], rest[1:]
+        return min(
+            (frozenset((first, other)) in met) + pairings([p for p in others if p != other])
+            for other in others
+        )
+
+    if len(players) % 2 == 0:
+        return pairings(players)
+    return min(pairings([p for p in players if p != bye]) for bye in byes)
+
+
 def check_swiss_round(day: Day, paired: dict[str, Any], before: list[dict[str, Any]]) -> None:
-    """rule T-FMT-2: everyone active once, no rematch, a bye only for the lowest score group."""
-    active = {row["player_id"] for row in before if not row["withdrawn"]}
+    """rule T-FMT-1, T-FMT-2: everyone active once; no rematch where one can be avoided; one
+    bye for an odd field, never a second one, to the lowest score group unless only a higher
+    bye avoids a rematch."""
+    active = sorted(row["player_id"] for row in before if not row["withdrawn"])
     seen = [p for t in paired["pairings"] for p in (t["player_a"], t["player_b"]) if p]
-    assert sorted(seen) == sorted(active)
+    assert sorted(seen) == active
     met = {
         frozenset((t["player_a"], t["player_b"]))
         for earlier in day.rounds[:-1]
         for t in earlier["pairings"]
         if t["player_b"]
     }
-    for table in paired["pairings"]:
-        if table["player_b"]:
-            assert frozenset((table["player_a"], table["player_b"])) not in met  # T-FMT-1
-    byes = [t["player_a"] for t in paired["pairings"] if t["player_b"] is None]
-    assert len(byes) == len(active) % 2
     had_bye = {
         t["player_a"]
         for earlier in day.rounds[:-1]
         for t in earlier["pairings"]
         if not t["player_b"]
     }
+    wins = {row["player_id"]: row["wins"] for row in before}
+    eligible = [p for p in active if p not in had_bye]
+    lowest = [p for p in eligible if wins[p] == min(wins[q] for q in eligible)] if eligible else []
+    rematches = sum(
+        frozenset((t["player_a"], t["player_b"])) in met
+        for t in paired["pairings"]
+        if t["player_b"]
+    )
+    byes = [t["player_a"] for t in paired["pairings"] if t["player_b"] is None]
+    assert len(byes) == len(active) % 2
+    if len(active) > BRUTE_FORCE_PLAYERS:
+        assert rematches == 0
+    else:
+        assert rematches == fewest_rematches(active, met, eligible or active)
     for player in byes:
         assert player not in had_bye
-        wins = {row["player_id"]: row["wins"] for row in before}
-        eligible = [wins[p] for p in active if p not in had_bye]
-        assert wins[player] == min(eligible)
         assert [t["reason"] for t in paired["pairings"] if t["player_a"] == player] == ["bye"]
+        if player not in lowest and len(active) <= BRUTE_FORCE_PLAYERS:
+            # a higher bye only where every bye of the lowest score group forces a rematch
+            assert fewest_rematches(active, met, lowest) > rematches
+        elif len(active) > BRUTE_FORCE_PLAYERS:
+            assert player in lowest
 
 
 def check_order(rows: list[dict[str, Any]]) -> None:
