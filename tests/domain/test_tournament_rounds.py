@@ -367,3 +367,65 @@ def test_the_start_event_carries_the_standbys_seated_at_the_start_in_the_field()
     [*_, started_event] = start(state, lot_seed=1, now=CHECK_IN, actor=DIRECTOR)
     assert isinstance(started_event, TournamentStarted)
     assert started_event.field == (player(1), player(2))
+
+
+def test_a_semi_final_loser_who_leaves_forfeits_the_3rd_place_match_and_places_still_hold() -> None:
+    # rule T-FMT-4, T-FMT-5: the knockout's four keep places 1-4; the absent player is not paired
+    state = started(4)
+    for _ in range(3):
+        state = decide_round(paired(state))
+    state = decide_round(paired(state))  # semi-finals won by players a
+    semis = state.rounds[-1]
+    leaving = semis.tables[0].player_b
+    assert leaving is not None
+    state = apply(
+        state,
+        withdraw(
+            state,
+            player_id=leaving,
+            reason="train",
+            left_early=True,
+            unfinished={},
+            new_result_id=lambda: next(RESULT_IDS),
+            now=START,
+            actor=DIRECTOR,
+        ),
+    )
+    events = pair_next_round(
+        state, seed=1, new_match_id=lambda: next(MATCH_IDS), now=START, actor=DIRECTOR
+    )
+    assert [type(e).__name__ for e in events] == ["RoundPaired", "ResultRecorded"]
+    forfeit = events[1]
+    assert isinstance(forfeit, ResultRecorded)
+    assert (forfeit.played, forfeit.points_a, forfeit.points_b) == (False, 0, 0)
+    state = decide_round(apply(state, events))
+    assert state.completed_at is not None
+    seeded = {p for t in semis.tables for p in (t.player_a, t.player_b)}
+    assert set(places(state)[:4]) == seeded
+    assert places(state)[3] == leaving  # the 3rd-place match went to the one who stayed
+
+
+def test_a_field_down_to_three_before_the_knockout_completes_with_the_swiss_rounds() -> None:
+    # rule T-FMT-4: fewer than four still in play: no knockout
+    state = paired(started(5))
+    for leaving in list(state.field)[:2]:
+        open_matches = [t.match_id for t in state.open_tables(state.rounds[-1]) if t.match_id]
+        state = apply(
+            state,
+            withdraw(
+                state,
+                player_id=leaving,
+                reason="ill",
+                left_early=True,
+                unfinished=dict.fromkeys(open_matches),
+                new_result_id=lambda: next(RESULT_IDS),
+                now=START,
+                actor=DIRECTOR,
+            ),
+        )
+    while state.completed_at is None:
+        state = decide_round(state)
+        if state.completed_at is None:
+            state = paired(state)
+    assert all(r.stage == "swiss" for r in state.rounds)
+    assert len(places(state)) == 5
