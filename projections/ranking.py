@@ -16,7 +16,7 @@ import sqlite_utils
 
 from domain.ranking import RankingEntry, TournamentRecord, WonMatch, compute_ranking
 from domain.season import PlayerBanned
-from domain.standings import Outcome, compute_standings
+from domain.standings import compute_standings
 from domain.tournament import (
     LateEntryAdmitted,
     PairedTable,
@@ -34,6 +34,7 @@ from domain.tournament import (
     display_name,
 )
 from projections.runner import Projection
+from projections.standings import outcome_of
 
 
 class SeasonRankingRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -427,16 +428,8 @@ def _winner(
     ).fetchone():
         return None
     outcomes = [
-        Outcome(
-            round=number,
-            player_a=UUID(player_a),
-            player_b=UUID(player_b) if player_b else None,
-            winner=UUID(winner),
-            points_a=points_a,
-            points_b=points_b,
-            played=bool(played) and player_b is not None,
-        )
-        for number, player_a, player_b, winner, points_a, points_b, played in db.execute(
+        outcome_of(row)
+        for row in db.execute(
             "SELECT round, player_a, player_b, winner, points_a, points_b, played "
             "FROM ranking_tables WHERE tournament_id = ? AND winner IS NOT NULL "
             "ORDER BY round, table_number",

@@ -313,6 +313,21 @@ def _name(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitl
     )
 
 
+def outcome_of(row: tuple[Any, ...]) -> Outcome:
+    """A decided table as the standings count it, from a row of ``(round, player_a, player_b,
+    winner, points_a, points_b, played)``: a bye or an unplayed match is a win with 0 points."""
+    number, player_a, player_b, winner, points_a, points_b, played = row
+    return Outcome(
+        round=number,
+        player_a=UUID(player_a),
+        player_b=UUID(player_b) if player_b else None,
+        winner=UUID(winner),
+        points_a=points_a,
+        points_b=points_b,
+        played=bool(played) and player_b is not None,
+    )
+
+
 def _compute(db: sqlite_utils.Database, tournament_id: str) -> None:
     """rule T-FMT-3: the standings again, from the Swiss tables and the results that count."""
     settings = db.execute(
@@ -329,16 +344,8 @@ def _compute(db: sqlite_utils.Database, tournament_id: str) -> None:
         ).fetchall()
     ]
     outcomes = [
-        Outcome(
-            round=number,
-            player_a=UUID(player_a),
-            player_b=UUID(player_b) if player_b else None,
-            winner=UUID(winner),
-            points_a=score_a,
-            points_b=score_b,
-            played=bool(played) and player_b is not None,
-        )
-        for number, player_a, player_b, winner, score_a, score_b, played in db.execute(
+        outcome_of(row)
+        for row in db.execute(
             "SELECT round, player_a, player_b, winner, score_a, score_b, played FROM day_tables "
             "WHERE tournament_id = ? AND round_stage = 'swiss' AND winner IS NOT NULL "
             "ORDER BY round, table_number",
