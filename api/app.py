@@ -13,6 +13,8 @@ from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
+from litestar.static_files import create_static_files_router
+from swagger_ui_bundle import swagger_ui_path
 
 from api.analysis import AnalysisController
 from api.audit import AuditController
@@ -61,6 +63,9 @@ CONTROLLERS: list[Any] = [
 ]
 
 
+SWAGGER_UI_STATIC = "/schema/static"
+"""Swagger UI's own files, served by the service: a laptop at the venue is often offline."""
+
 _REGISTRATIONS = re.compile(r"/api/v1/tournaments/[^/]+/registrations/?")
 
 
@@ -103,7 +108,15 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             ).middleware
         )
     app = Litestar(
-        route_handlers=CONTROLLERS,
+        route_handlers=[
+            *CONTROLLERS,
+            create_static_files_router(
+                path=SWAGGER_UI_STATIC,
+                directories=[swagger_ui_path],
+                include_in_schema=False,
+                name="swagger-ui",
+            ),
+        ],
         middleware=middleware,
         dependencies={
             "services": Provide(provide_services, use_cache=True, sync_to_thread=False),
@@ -116,7 +129,15 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             title="bgtd — backgammon tournament director",
             version="1.0.0",
             path="/schema",
-            render_plugins=[SwaggerRenderPlugin(path="/")],
+            render_plugins=[
+                SwaggerRenderPlugin(
+                    path="/",
+                    js_url=f"{SWAGGER_UI_STATIC}/swagger-ui-bundle.js",
+                    css_url=f"{SWAGGER_UI_STATIC}/swagger-ui.css",
+                    standalone_preset_js_url=f"{SWAGGER_UI_STATIC}/swagger-ui-standalone-preset.js",
+                    favicon=f"<link rel='icon' href='{SWAGGER_UI_STATIC}/favicon-32x32.png'>",
+                )
+            ],
             components=Components(
                 security_schemes={
                     "bearer": SecurityScheme(type="http", scheme="bearer", description="token")

@@ -99,3 +99,14 @@ def test_every_operation_documents_its_errors_as_problem_details(client: TestCli
             for status in ("422", "4XX"):
                 content = responses[status]["content"]
                 assert list(content) == ["application/problem+json"], f"{method} {path}"
+
+
+def test_the_openapi_ui_loads_its_assets_from_the_service_itself(client: TestClient[Any]) -> None:
+    # A club laptop at the venue is often offline: no CDN.
+    html = client.get("/schema").text
+    assert not re.search(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}", html, re.IGNORECASE), html
+    assets = re.findall(r"(?:src|href)=['\"]([^'\"]+)['\"]", html)
+    assert {asset.rsplit(".", 1)[-1] for asset in assets} >= {"js", "css", "png"}
+    for asset in assets:
+        assert asset.startswith("/schema/static/"), asset
+        assert client.get(asset).status_code == 200, asset
