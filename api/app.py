@@ -27,7 +27,7 @@ from api.health import DevClockController, HealthController
 from api.jobs import JobController
 from api.live import LiveController, live_feed
 from api.matches import MatchController
-from api.openapi import document_problems
+from api.openapi import document_problems, document_request_bodies, document_security
 from api.pages import PageController, template_config
 from api.print import PrintController
 from api.rounds import TournamentDayController
@@ -148,4 +148,6 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     )
     app.state.services = services
     document_problems(app)
+    document_security(app)
+    document_request_bodies(app)
     return app

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +111,57 @@ def test_the_openapi_ui_loads_its_assets_from_the_service_itself(client: TestCli
     for asset in assets:
         assert asset.startswith("/schema/static/"), asset
         assert client.get(asset).status_code == 200, asset
+
+
+def _operations(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            yield method, path, operation
+
+
+def _example_url(path: str, operation: dict[str, Any]) -> str:
+    """The path with a well-formed value for each parameter (ids that exist nowhere)."""
+    for parameter in operation.get("parameters", []):
+        if parameter["in"] == "path":
+            uuid = parameter["schema"].get("format") == "uuid"
+            value = "6a3c4c5e-0000-4000-8000-000000000000" if uuid else "1"
+            path = path.replace("{" + parameter["name"] + "}", value)
+    return path
+
+
+def test_operations_declare_bearer_security_exactly_where_a_token_is_required(
+    client: TestClient[Any],
+) -> None:
+    document = client.get("/schema/openapi.json").json()
+    secured = {(m, p) for m, p, op in _operations(document) if op.get("security")}
+    assert ("post", "/api/v1/tournaments") in secured  # the director's
+    assert ("post", "/api/v1/matches/{match_id}/plays") in secured  # a player's
+    assert ("post", "/api/v1/tournaments/{tournament_id}/registrations") not in secured
+    for method, path, operation in _operations(document):
+        if path.endswith("/live"):
+            continue  # a stream: never a token, it would not end here
+        if (method, path) in secured:
+            assert operation["security"] == [{"bearer": []}], f"{method} {path}"
+        url = _example_url(path, operation)
+        answer = client.request(method.upper(), url, json={} if method != "get" else None)
+        # without a token: 401 on the secured operations, never on the public ones
+        assert (answer.status_code == 401) == ((method, path) in secured), f"{method} {path}"
+
+
+def test_request_bodies_that_forbid_unknown_fields_say_so(client: TestClient[Any]) -> None:
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    for name in ("RollCreate", "PlayCreate", "MatchCreate", "LegalPlaysRequest", "DisputeCreate"):
+        assert schemas[name]["additionalProperties"] is False, name
+    assert "additionalProperties" not in schemas["Match"]  # a response: no such promise
+
+
+def test_dice_sent_are_two_items_of_one_to_six_in_the_schemas(client: TestClient[Any]) -> None:
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    for dice in (
+        schemas["LegalPlaysRequest"]["properties"]["dice"],
+        schemas["RollCreate"]["properties"]["dice"],
+    ):
+        arrays = [dice, *dice.get("oneOf", [])]
+        items = next(a["items"] for a in arrays if a.get("type") == "array")
+        assert (items["minimum"], items["maximum"]) == (1, 6)
+        assert (dice["minItems"], dice["maxItems"]) == (2, 2)
