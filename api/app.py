@@ -9,6 +9,7 @@ from typing import Any
 
 from litestar import Litestar, Request
 from litestar.di import Provide
+from litestar.middleware import DefineMiddleware
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
@@ -24,6 +25,7 @@ from api.conduct import ConductController
 from api.disputes import DisputeController
 from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
+from api.idempotency import IdempotencyMiddleware, IdempotencyStore
 from api.jobs import JobController
 from api.live import LiveController, live_feed
 from api.matches import MatchController
@@ -82,6 +84,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     """Build the service: event store, read models, scheduler and REST controllers."""
     services = bootstrap(settings, clock)
     live = live_feed(services)
+    idempotency = IdempotencyStore(settings.data_dir / "idempotency.sqlite")
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -92,6 +95,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             if scheduler is not None:
                 scheduler.shutdown(wait=False)
             services.close()
+            idempotency.close()
 
     def provide_services() -> Services:
         return services
@@ -99,7 +103,10 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     def provide_live() -> LiveFeed:
         return live
 
-    middleware = []
+    # outermost: a replayed answer is not rate-limited again
+    middleware: list[Any] = [
+        DefineMiddleware(IdempotencyMiddleware, store=idempotency, clock=services.clock)
+    ]
     if settings.registration_rate_limit > 0:
         middleware.append(
             RateLimitConfig(
