@@ -165,3 +165,16 @@ def test_dice_sent_are_two_items_of_one_to_six_in_the_schemas(client: TestClient
         items = next(a["items"] for a in arrays if a.get("type") == "array")
         assert (items["minimum"], items["maximum"]) == (1, 6)
         assert (dice["minItems"], dice["maxItems"]) == (2, 2)
+
+
+def test_a_position_id_sent_is_14_base64_characters_in_the_schema(client: TestClient[Any]) -> None:
+    # found by schemathesis: a 14-character id outside the alphabet was schema-valid
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    pattern = schemas["LegalPlaysRequest"]["properties"]["position_id"]["pattern"]
+    assert re.fullmatch(pattern, "4HPwATDgc/ABMA")
+    assert not re.fullmatch(pattern, "4HPwATDgc/ABM\u00e4")
+    answer = client.post(
+        "/api/v1/analysis/legal-plays", json={"position_id": "4HPwATDgc/ABM\u00e4", "dice": [3, 1]}
+    )
+    assert answer.status_code == 422
+    assert answer.json()["errors"][0]["field"] == "position_id"
