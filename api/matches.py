@@ -44,7 +44,14 @@ T = TypeVar("T")
 SideName = Side
 IfMatch = Annotated[
     str | None,
-    HeaderParameter(name="If-Match", required=False, description="the version the command expects"),
+    HeaderParameter(
+        name="If-Match",
+        required=False,
+        description="the version the command expects",
+        # documented only (schemathesis sent "null"): _expected_version checks it, naming the
+        # header as the client wrote it
+        schema_extra={"pattern": r'^\s*(W/)?"?[0-9]{1,10}"?\s*$'},
+    ),
 ]
 
 

@@ -178,3 +178,13 @@ def test_a_position_id_sent_is_14_base64_characters_in_the_schema(client: TestCl
     )
     assert answer.status_code == 422
     assert answer.json()["errors"][0]["field"] == "position_id"
+
+
+def test_an_if_match_header_is_a_version_in_the_schema(client: TestClient[Any]) -> None:
+    # found by schemathesis: "If-Match: null" was schema-valid and answered 422
+    document = client.get("/schema/openapi.json").json()
+    parameters = document["paths"]["/api/v1/matches/{match_id}/plays"]["post"]["parameters"]
+    (if_match,) = (p for p in parameters if p["name"] == "If-Match")
+    pattern = if_match["schema"]["pattern"]
+    assert all(re.fullmatch(pattern, value) for value in ('"7"', "7", 'W/"7"'))
+    assert not any(re.fullmatch(pattern, value) for value in ("null", "", "3x", "9" * 11))
