@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench format clean
+.PHONY: run test lint bench fuzz format clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# schemathesis against a local dev server (installs it into the venv; not part of `make test`)
+fuzz: $(STAMP)
+	tests/fuzz/schemathesis.sh $(ARGS)
 
 format: $(STAMP)
 	$(BIN)/ruff format .

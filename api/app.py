@@ -9,10 +9,13 @@ from typing import Any
 
 from litestar import Litestar, Request
 from litestar.di import Provide
+from litestar.middleware import DefineMiddleware
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
+from litestar.static_files import create_static_files_router
+from swagger_ui_bundle import swagger_ui_path
 
 from api.analysis import AnalysisController
 from api.audit import AuditController
@@ -22,10 +25,11 @@ from api.conduct import ConductController
 from api.disputes import DisputeController
 from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
+from api.idempotency import IdempotencyMiddleware, IdempotencyStore
 from api.jobs import JobController
 from api.live import LiveController, live_feed
 from api.matches import MatchController
-from api.openapi import document_problems
+from api.openapi import document_problems, document_request_bodies, document_security
 from api.pages import PageController, template_config
 from api.print import PrintController
 from api.rounds import TournamentDayController
@@ -61,6 +65,9 @@ CONTROLLERS: list[Any] = [
 ]
 
 
+SWAGGER_UI_STATIC = "/schema/static"
+"""Swagger UI's own files, served by the service: a laptop at the venue is often offline."""
+
 _REGISTRATIONS = re.compile(r"/api/v1/tournaments/[^/]+/registrations/?")
 
 
@@ -77,6 +84,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     """Build the service: event store, read models, scheduler and REST controllers."""
     services = bootstrap(settings, clock)
     live = live_feed(services)
+    idempotency = IdempotencyStore(settings.data_dir / "idempotency.sqlite")
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -87,6 +95,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             if scheduler is not None:
                 scheduler.shutdown(wait=False)
             services.close()
+            idempotency.close()
 
     def provide_services() -> Services:
         return services
@@ -94,7 +103,10 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     def provide_live() -> LiveFeed:
         return live
 
-    middleware = []
+    # outermost: a replayed answer is not rate-limited again
+    middleware: list[Any] = [
+        DefineMiddleware(IdempotencyMiddleware, store=idempotency, clock=services.clock)
+    ]
     if settings.registration_rate_limit > 0:
         middleware.append(
             RateLimitConfig(
@@ -103,7 +115,15 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             ).middleware
         )
     app = Litestar(
-        route_handlers=CONTROLLERS,
+        route_handlers=[
+            *CONTROLLERS,
+            create_static_files_router(
+                path=SWAGGER_UI_STATIC,
+                directories=[swagger_ui_path],
+                include_in_schema=False,
+                name="swagger-ui",
+            ),
+        ],
         middleware=middleware,
         dependencies={
             "services": Provide(provide_services, use_cache=True, sync_to_thread=False),
@@ -116,7 +136,15 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             title="bgtd — backgammon tournament director",
             version="1.0.0",
             path="/schema",
-            render_plugins=[SwaggerRenderPlugin(path="/")],
+            render_plugins=[
+                SwaggerRenderPlugin(
+                    path="/",
+                    js_url=f"{SWAGGER_UI_STATIC}/swagger-ui-bundle.js",
+                    css_url=f"{SWAGGER_UI_STATIC}/swagger-ui.css",
+                    standalone_preset_js_url=f"{SWAGGER_UI_STATIC}/swagger-ui-standalone-preset.js",
+                    favicon=f"<link rel='icon' href='{SWAGGER_UI_STATIC}/favicon-32x32.png'>",
+                )
+            ],
             components=Components(
                 security_schemes={
                     "bearer": SecurityScheme(type="http", scheme="bearer", description="token")
@@ -127,4 +155,6 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     )
     app.state.services = services
     document_problems(app)
+    document_security(app)
+    document_request_bodies(app)
     return app

@@ -43,3 +43,21 @@ def director_only(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHa
     require_token(connection, "a director")
     if not is_director(connection):
         raise PermissionDeniedException("only a tournament director may do this")
+
+
+class TokenRequired:
+    """Guard: some bearer token (401 without); the handler decides whose it must be.
+
+    The OpenAPI document declares bearer security on the operations guarded by this or by
+    ``director_only`` (api/openapi.py).
+    """
+
+    def __init__(self, whose: str) -> None:
+        self.whose = whose
+
+    def __call__(self, connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+        require_token(connection, self.whose)
+
+
+MATCH_PLAYER = TokenRequired("a player token of this match (or a director)")
+REGISTERED_PLAYER = TokenRequired("the player token of the registration (or a director)")

@@ -12,7 +12,7 @@ from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from api.auth import director_only, is_director, require_token
+from api.auth import MATCH_PLAYER, director_only, is_director, require_token
 from api.schemas import MAX_VERSION
 from domain.dispute import MAX_TEXT_LENGTH, DisputeStatus
 from domain.dispute import Dispute as DisputeRecord
@@ -93,7 +93,7 @@ def dispute_view(state: DisputeRecord) -> Dispute:
 
 
 def _caller(request: Request[Any, Any, Any]) -> Caller:
-    token = require_token(request, "a player token of the match (or a director)")
+    token = require_token(request, MATCH_PLAYER.whose)
     return Caller(token=token, director=is_director(request))
 
 
@@ -101,7 +101,12 @@ class DisputeController(Controller):
     path = "/api/v1/disputes"
     tags = ["disputes"]  # noqa: RUF012
 
-    @post("/", sync_to_thread=True, summary="Dispute an event of a match (player, director)")
+    @post(
+        "/",
+        guards=[MATCH_PLAYER],
+        sync_to_thread=True,
+        summary="Dispute an event of a match (player, director)",
+    )
     def open(
         self,
         request: Request[Any, Any, Any],
@@ -111,7 +116,12 @@ class DisputeController(Controller):
         state = services.disputes.open(data.match_id, data.version, data.claim, _caller(request))
         return dispute_view(state)
 
-    @get("/{dispute_id:uuid}", sync_to_thread=True, summary="A dispute with its replay links")
+    @get(
+        "/{dispute_id:uuid}",
+        guards=[MATCH_PLAYER],
+        sync_to_thread=True,
+        summary="A dispute with its replay links",
+    )
     def show(
         self,
         request: Request[Any, Any, Any],

@@ -20,7 +20,7 @@ from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
-from api.auth import director_only, is_director, require_token
+from api.auth import MATCH_PLAYER, director_only, is_director, require_token
 from api.schemas import (
     MAX_VERSION,
     Die,
@@ -44,7 +44,14 @@ T = TypeVar("T")
 SideName = Side
 IfMatch = Annotated[
     str | None,
-    HeaderParameter(name="If-Match", required=False, description="the version the command expects"),
+    HeaderParameter(
+        name="If-Match",
+        required=False,
+        description="the version the command expects",
+        # documented only (schemathesis sent "null"): _expected_version checks it, naming the
+        # header as the client wrote it
+        schema_extra={"pattern": r'^\s*(W/)?"?[0-9]{1,10}"?\s*$'},
+    ),
 ]
 
 
@@ -277,7 +284,7 @@ def provide_match_command(
     match_id: FromPath[UUID],
     if_match: IfMatch = None,
 ) -> MatchCommand:
-    token = require_token(request, "a player token of this match (or a director)")
+    token = require_token(request, MATCH_PLAYER.whose)
     caller = Caller(token=token, director=is_director(request))
     return MatchCommand(services, match_id, caller, _expected_version(if_match))
 
@@ -352,14 +359,14 @@ class MatchController(Controller):
         at = state.updated_at if version is not None else services.clock.now()
         return match_view(state, at)
 
-    @post("/{match_id:uuid}/rolls", status_code=200, summary="Roll")
+    @post("/{match_id:uuid}/rolls", guards=[MATCH_PLAYER], status_code=200, summary="Roll")
     async def roll(
         self, command: NamedDependency[MatchCommand], data: JSONBody[RollCreate | None] = None
     ) -> Match:
         body = data or RollCreate()
         return await command.run(body.side, command.matches.roll, body.dice)
 
-    @post("/{match_id:uuid}/plays", status_code=200, summary="Play")
+    @post("/{match_id:uuid}/plays", guards=[MATCH_PLAYER], status_code=200, summary="Play")
     async def play(
         self, command: NamedDependency[MatchCommand], data: JSONBody[PlayCreate]
     ) -> Match:
@@ -369,6 +376,7 @@ class MatchController(Controller):
 
     @post(
         "/{match_id:uuid}/cube",
+        guards=[MATCH_PLAYER],
         status_code=200,
         summary="Double, take or drop (beaver and raccoon in money sessions)",
     )
@@ -377,7 +385,12 @@ class MatchController(Controller):
     ) -> Match:
         return await command.run(data.side, command.matches.cube, data.action)
 
-    @post("/{match_id:uuid}/resignations", status_code=200, summary="Offer a resignation")
+    @post(
+        "/{match_id:uuid}/resignations",
+        guards=[MATCH_PLAYER],
+        status_code=200,
+        summary="Offer a resignation",
+    )
     async def resign(
         self,
         command: NamedDependency[MatchCommand],
@@ -388,6 +401,7 @@ class MatchController(Controller):
 
     @post(
         "/{match_id:uuid}/resignations/accept",
+        guards=[MATCH_PLAYER],
         status_code=200,
         summary="Accept the resignation offered",
     )
@@ -398,6 +412,7 @@ class MatchController(Controller):
 
     @post(
         "/{match_id:uuid}/resignations/reject",
+        guards=[MATCH_PLAYER],
         status_code=200,
         summary="Reject the resignation offered",
     )
@@ -408,6 +423,7 @@ class MatchController(Controller):
 
     @post(
         "/{match_id:uuid}/timeouts",
+        guards=[MATCH_PLAYER],
         status_code=200,
         summary="Claim a win on time (checked against the clock)",
     )

@@ -11,7 +11,7 @@ from litestar import Controller, Request, delete, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
-from api.auth import director_only, is_director, require_token
+from api.auth import REGISTERED_PLAYER, director_only, is_director, require_token
 from api.schemas import DateText
 from domain.clock import ClockPresetName
 from domain.events import DIRECTOR
@@ -390,6 +390,7 @@ class RegistrationController(Controller):
 
     @delete(
         "/{registration_id:uuid}",
+        guards=[REGISTERED_PLAYER],
         status_code=200,
         sync_to_thread=True,
         summary="Cancel: the player with their token until the deadline (the waitlist until the "
@@ -403,7 +404,7 @@ class RegistrationController(Controller):
         services: NamedDependency[Services],
         reason: Annotated[str, QueryParameter(max_length=500)] = "",
     ) -> RegistrationCancellation:
-        token = require_token(request, "the player token of the registration (or a director)")
+        token = require_token(request, REGISTERED_PLAYER.whose)
         director = is_director(request)
         cancellation = services.tournaments.cancel_registration(
             tournament_id,

@@ -12,7 +12,7 @@ from litestar import Controller, Request, Response, get, post, put
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from api.auth import director_only, require_token
+from api.auth import TokenRequired, director_only, require_token
 from api.rounds import (
     Pairing,
     Payout,
@@ -199,12 +199,16 @@ def finality_response(finalized: Finalized) -> Finality:
     )
 
 
+_PLAYER_OF_THE_MATCH = TokenRequired("the player token of a player of this match")
+
+
 class VenueController(Controller):
     path = "/api/v1/tournaments/{tournament_id:uuid}"
     tags = ["at the venue"]  # noqa: RUF012
 
     @post(
         "/reports",
+        guards=[_PLAYER_OF_THE_MATCH],
         status_code=202,
         sync_to_thread=True,
         summary="A player reports their match's result (their player token); the opponent's "
@@ -217,7 +221,7 @@ class VenueController(Controller):
         request: Request[Any, Any, Any],
         services: NamedDependency[Services],
     ) -> ReportAnswer:
-        token = require_token(request, "the player token of a player of this match")
+        token = require_token(request, _PLAYER_OF_THE_MATCH.whose)
         status = services.venue.report(
             tournament_id,
             player_token=token,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,3 +100,91 @@ def test_every_operation_documents_its_errors_as_problem_details(client: TestCli
             for status in ("422", "4XX"):
                 content = responses[status]["content"]
                 assert list(content) == ["application/problem+json"], f"{method} {path}"
+
+
+def test_the_openapi_ui_loads_its_assets_from_the_service_itself(client: TestClient[Any]) -> None:
+    # A club laptop at the venue is often offline: no CDN.
+    html = client.get("/schema").text
+    assert not re.search(r"(?:https?:)?//[a-z0-9.-]+\.[a-z]{2,}", html, re.IGNORECASE), html
+    assets = re.findall(r"(?:src|href)=['\"]([^'\"]+)['\"]", html)
+    assert {asset.rsplit(".", 1)[-1] for asset in assets} >= {"js", "css", "png"}
+    for asset in assets:
+        assert asset.startswith("/schema/static/"), asset
+        assert client.get(asset).status_code == 200, asset
+
+
+def _operations(document: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            yield method, path, operation
+
+
+def _example_url(path: str, operation: dict[str, Any]) -> str:
+    """The path with a well-formed value for each parameter (ids that exist nowhere)."""
+    for parameter in operation.get("parameters", []):
+        if parameter["in"] == "path":
+            uuid = parameter["schema"].get("format") == "uuid"
+            value = "6a3c4c5e-0000-4000-8000-000000000000" if uuid else "1"
+            path = path.replace("{" + parameter["name"] + "}", value)
+    return path
+
+
+def test_operations_declare_bearer_security_exactly_where_a_token_is_required(
+    client: TestClient[Any],
+) -> None:
+    document = client.get("/schema/openapi.json").json()
+    secured = {(m, p) for m, p, op in _operations(document) if op.get("security")}
+    assert ("post", "/api/v1/tournaments") in secured  # the director's
+    assert ("post", "/api/v1/matches/{match_id}/plays") in secured  # a player's
+    assert ("post", "/api/v1/tournaments/{tournament_id}/registrations") not in secured
+    for method, path, operation in _operations(document):
+        if path.endswith("/live"):
+            continue  # a stream: never a token, it would not end here
+        if (method, path) in secured:
+            assert operation["security"] == [{"bearer": []}], f"{method} {path}"
+        url = _example_url(path, operation)
+        answer = client.request(method.upper(), url, json={} if method != "get" else None)
+        # without a token: 401 on the secured operations, never on the public ones
+        assert (answer.status_code == 401) == ((method, path) in secured), f"{method} {path}"
+
+
+def test_request_bodies_that_forbid_unknown_fields_say_so(client: TestClient[Any]) -> None:
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    for name in ("RollCreate", "PlayCreate", "MatchCreate", "LegalPlaysRequest", "DisputeCreate"):
+        assert schemas[name]["additionalProperties"] is False, name
+    assert "additionalProperties" not in schemas["Match"]  # a response: no such promise
+
+
+def test_dice_sent_are_two_items_of_one_to_six_in_the_schemas(client: TestClient[Any]) -> None:
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    for dice in (
+        schemas["LegalPlaysRequest"]["properties"]["dice"],
+        schemas["RollCreate"]["properties"]["dice"],
+    ):
+        arrays = [dice, *dice.get("oneOf", [])]
+        items = next(a["items"] for a in arrays if a.get("type") == "array")
+        assert (items["minimum"], items["maximum"]) == (1, 6)
+        assert (dice["minItems"], dice["maxItems"]) == (2, 2)
+
+
+def test_a_position_id_sent_is_14_base64_characters_in_the_schema(client: TestClient[Any]) -> None:
+    # found by schemathesis: a 14-character id outside the alphabet was schema-valid
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    pattern = schemas["LegalPlaysRequest"]["properties"]["position_id"]["pattern"]
+    assert re.fullmatch(pattern, "4HPwATDgc/ABMA")
+    assert not re.fullmatch(pattern, "4HPwATDgc/ABM\u00e4")
+    answer = client.post(
+        "/api/v1/analysis/legal-plays", json={"position_id": "4HPwATDgc/ABM\u00e4", "dice": [3, 1]}
+    )
+    assert answer.status_code == 422
+    assert answer.json()["errors"][0]["field"] == "position_id"
+
+
+def test_an_if_match_header_is_a_version_in_the_schema(client: TestClient[Any]) -> None:
+    # found by schemathesis: "If-Match: null" was schema-valid and answered 422
+    document = client.get("/schema/openapi.json").json()
+    parameters = document["paths"]["/api/v1/matches/{match_id}/plays"]["post"]["parameters"]
+    (if_match,) = (p for p in parameters if p["name"] == "If-Match")
+    pattern = if_match["schema"]["pattern"]
+    assert all(re.fullmatch(pattern, value) for value in ('"7"', "7", 'W/"7"'))
+    assert not any(re.fullmatch(pattern, value) for value in ("null", "", "3x", "9" * 11))

@@ -1,0 +1,142 @@
+"""Idempotency-Key: a retried POST answers the first response and stores nothing twice."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from api.idempotency import (
+    LIFETIME,
+    IdempotencyKeyInUseError,
+    IdempotencyStore,
+    StoredAnswer,
+)
+from tests.api.test_matches import bearer, create, version_of
+from tests.api.test_tournaments import person, schedule
+from tests.conftest import DIRECTOR
+
+Client = TestClient[Any]
+
+
+def registrations(client: Client, tournament_id: str) -> list[dict[str, Any]]:
+    listed = client.get(f"/api/v1/tournaments/{tournament_id}/registrations", headers=DIRECTOR)
+    assert listed.status_code == 200, listed.text
+    items: list[dict[str, Any]] = listed.json()
+    return items
+
+
+def test_a_registration_retried_with_the_same_key_answers_the_first_registration(
+    client: Client,
+) -> None:
+    tournament = schedule(client)["id"]
+    url = f"/api/v1/tournaments/{tournament}/registrations"
+    key = {"Idempotency-Key": "phone-1-attempt"}
+    first = client.post(url, json=person(1), headers=key)
+    retried = client.post(url, json=person(1), headers=key)
+    assert first.status_code == retried.status_code == 201
+    assert retried.json() == first.json()  # the same ids and the same player token
+    assert retried.headers["content-type"] == first.headers["content-type"]
+    assert retried.headers["idempotent-replayed"] == "true"
+    assert len(registrations(client, tournament)) == 1
+
+
+def test_a_registration_with_another_key_is_a_new_request(client: Client) -> None:
+    tournament = schedule(client)["id"]
+    url = f"/api/v1/tournaments/{tournament}/registrations"
+    assert client.post(url, json=person(1), headers={"Idempotency-Key": "a"}).status_code == 201
+    again = client.post(url, json=person(1), headers={"Idempotency-Key": "b"})
+    assert again.status_code == 409  # the same person: the duplicate rule answers
+    assert client.post(url, json=person(2), headers={"Idempotency-Key": "c"}).status_code == 201
+    assert len(registrations(client, tournament)) == 2
+
+
+def test_a_key_used_for_another_body_is_refused(client: Client) -> None:
+    tournament = schedule(client)["id"]
+    url = f"/api/v1/tournaments/{tournament}/registrations"
+    key = {"Idempotency-Key": "same"}
+    assert client.post(url, json=person(1), headers=key).status_code == 201
+    other = client.post(url, json=person(2), headers=key)
+    assert other.status_code == 422
+    assert other.json()["type"].endswith("/idempotency-key-reused")
+    assert len(registrations(client, tournament)) == 1
+
+
+def test_a_match_command_retried_with_the_same_key_is_applied_once(client: Client) -> None:
+    created = create(client)
+    url = f"/api/v1/matches/{created['id']}/rolls"
+    headers = {**bearer(created, "a"), "Idempotency-Key": "roll-1"}
+    first = client.post(url, json={"dice": [3, 1]}, headers=headers)
+    version = version_of(client, created)
+    retried = client.post(url, json={"dice": [3, 1]}, headers=headers)
+    assert first.status_code == retried.status_code == 200
+    assert retried.json() == first.json()
+    assert version_of(client, created) == version
+
+
+def test_keys_are_scoped_by_the_callers_token(client: Client) -> None:
+    created = create(client)
+    url = f"/api/v1/matches/{created['id']}/rolls"
+    first = client.post(
+        url, json={"dice": [3, 1]}, headers={**bearer(created, "a"), "Idempotency-Key": "k"}
+    )
+    assert first.status_code == 200
+    # the opponent's request with the same key is not the player's: it runs (and is refused)
+    other = client.post(
+        url, json={"dice": [3, 1]}, headers={**bearer(created, "b"), "Idempotency-Key": "k"}
+    )
+    assert "idempotent-replayed" not in other.headers
+
+
+def test_a_key_longer_than_255_characters_is_invalid_input(client: Client) -> None:
+    tournament = schedule(client)["id"]
+    answer = client.post(
+        f"/api/v1/tournaments/{tournament}/registrations",
+        json=person(1),
+        headers={"Idempotency-Key": "k" * 256},
+    )
+    assert answer.status_code == 422
+    assert answer.json()["errors"][0]["field"] == "Idempotency-Key"
+    assert registrations(client, tournament) == []
+
+
+# --- the store ------------------------------------------------------------------------------
+
+NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+SCOPE = ("key", "POST", "/api/v1/x", "caller")
+CREATED = StoredAnswer(201, [("content-type", "application/json")], b"{}")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> IdempotencyStore:
+    return IdempotencyStore(tmp_path / "idempotency.sqlite")
+
+
+def test_a_concurrent_duplicate_finds_the_key_in_use(store: IdempotencyStore) -> None:
+    assert store.begin(SCOPE, "body", NOW) is None
+    with pytest.raises(IdempotencyKeyInUseError):
+        store.begin(SCOPE, "body", NOW)
+
+
+def test_an_answer_below_500_is_kept_and_a_server_error_dropped(store: IdempotencyStore) -> None:
+    assert store.begin(SCOPE, "body", NOW) is None
+    store.finish(SCOPE, CREATED)
+    assert store.begin(SCOPE, "body", NOW) == CREATED
+    other = ("other", *SCOPE[1:])
+    assert store.begin(other, "body", NOW) is None
+    store.finish(other, StoredAnswer(503, [], b""))
+    assert store.begin(other, "body", NOW) is None  # the retry runs again
+
+
+def test_keys_expire_after_24_hours(store: IdempotencyStore) -> None:
+    assert store.begin(SCOPE, "body", NOW) is None
+    store.finish(SCOPE, CREATED)
+    assert store.begin(SCOPE, "body", NOW + LIFETIME - timedelta(seconds=1)) == CREATED
+    assert store.begin(SCOPE, "body", NOW + LIFETIME + timedelta(seconds=1)) is None
+
+
+def test_the_store_file_is_private(store: IdempotencyStore, tmp_path: Path) -> None:
+    assert (tmp_path / "idempotency.sqlite").stat().st_mode & 0o077 == 0
