@@ -8,13 +8,21 @@ from uuid import UUID
 
 import msgspec
 
+from domain.errors import InvalidInputError
 from domain.events import EventBatch
 from domain.tournament.defaults import (
     DEFAULT_BREAK_MINUTES,
     DEFAULT_PENALTY_GRACE_MINUTES,
     DEFAULT_PENALTY_STEP_MINUTES,
 )
-from domain.tournament.events import BreakOverrunFlagged, PairedTable, TournamentEvent
+from domain.tournament.events import (
+    BreakOverrunFlagged,
+    PairedTable,
+    PlayerMarkedPresent,
+    ReturnTimeAgreed,
+    TournamentEvent,
+)
+from domain.tournament.rounds import require_active, require_running
 from domain.tournament.state import Tournament
 
 
@@ -144,3 +152,27 @@ def is_flagged(state: Tournament, found: Break) -> bool:
         mark.player_id == found.player_id and mark.at == found.since
         for mark in state.flagged_breaks
     )
+
+
+def mark_present(
+    state: Tournament, *, player_id: UUID, now: datetime, actor: str
+) -> list[TournamentEvent]:
+    """rule C-BREAK-1: the director sees the player back from the break, ready to play."""
+    require_running(state)
+    require_active(state, player_id)
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    batch.add(PlayerMarkedPresent, player_id=player_id)
+    return batch.events
+
+
+def agree_return_time(
+    state: Tournament, *, player_id: UUID, until: datetime, now: datetime, actor: str
+) -> list[TournamentEvent]:
+    """rule C-BREAK-3: a player leaving the venue agrees a time to be back; later is late."""
+    require_running(state)
+    require_active(state, player_id)
+    if until <= now:
+        raise InvalidInputError("until", "the agreed return time lies in the past")
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    batch.add(ReturnTimeAgreed, player_id=player_id, until=until)
+    return batch.events

@@ -36,10 +36,8 @@ from domain.tournament.errors import (
 from domain.tournament.events import (
     PairedTable,
     PlayerExcluded,
-    PlayerMarkedPresent,
     PlayerWithdrew,
     ResultRecorded,
-    ReturnTimeAgreed,
     RoundPaired,
     TournamentCompleted,
     TournamentEvent,
@@ -369,36 +367,12 @@ def exclude(
     )
 
 
-def mark_present(
-    state: Tournament, *, player_id: UUID, now: datetime, actor: str
-) -> list[TournamentEvent]:
-    """rule C-BREAK-1: the director sees the player back from the break, ready to play."""
-    _require_running(state)
-    _require_active(state, player_id)
-    batch = EventBatch[TournamentEvent].after(state, now, actor)
-    batch.add(PlayerMarkedPresent, player_id=player_id)
-    return batch.events
-
-
-def agree_return_time(
-    state: Tournament, *, player_id: UUID, until: datetime, now: datetime, actor: str
-) -> list[TournamentEvent]:
-    """rule C-BREAK-3: a player leaving the venue agrees a time to be back; later is late."""
-    _require_running(state)
-    _require_active(state, player_id)
-    if until <= now:
-        raise InvalidInputError("until", "the agreed return time lies in the past")
-    batch = EventBatch[TournamentEvent].after(state, now, actor)
-    batch.add(ReturnTimeAgreed, player_id=player_id, until=until)
-    return batch.events
-
-
 def _leaving(state: Tournament, player_id: UUID) -> Registration:
-    _require_running(state)
-    return _require_active(state, player_id)
+    require_running(state)
+    return require_active(state, player_id)
 
 
-def _require_active(state: Tournament, player_id: UUID) -> Registration:
+def require_active(state: Tournament, player_id: UUID) -> Registration:
     registration = state.registration_of(player_id)
     if registration is None or player_id not in state.field:
         raise PlayerNotInTournamentError(f"player {player_id} does not play in this tournament")
@@ -566,7 +540,7 @@ def _require_started(state: Tournament) -> None:
         raise TournamentStateError("the tournament has not started")
 
 
-def _require_running(state: Tournament) -> None:
+def require_running(state: Tournament) -> None:
     _require_started(state)
     if state.completed_at is not None:
         raise TournamentStateError("the tournament is completed")
