@@ -70,7 +70,8 @@ class Break(msgspec.Struct):
 
 
 class ReturnTime(msgspec.Struct, forbid_unknown_fields=True):
-    until: datetime
+    until: Annotated[datetime, msgspec.Meta(tz=True)]
+    """An instant with its offset, e.g. 2026-04-18T15:30:00+02:00."""
 
 
 class ExclusionCreate(msgspec.Struct, forbid_unknown_fields=True):

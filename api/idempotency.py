@@ -65,6 +65,9 @@ class IdempotencyStore:
             " status INTEGER, headers TEXT, body BLOB,"
             " PRIMARY KEY (key, method, path, caller))"
         )
+        # one process owns the data directory: a key still pending at the start belongs to a
+        # request that died with the last process, and may be tried again
+        self._db.execute("DELETE FROM idempotency_keys WHERE status IS NULL")
 
     def begin(
         self, scope: tuple[str, str, str, str], request_hash: str, now: datetime
@@ -141,7 +144,10 @@ class IdempotencyMiddleware:
         if not 0 < len(key) <= MAX_KEY_LENGTH:
             raise InvalidInputError("Idempotency-Key", f"give 1 to {MAX_KEY_LENGTH} characters")
         body, receive = await _buffered(receive)
-        caller = hashlib.sha256(headers.get("authorization", "").encode()).hexdigest()
+        # an anonymous caller is told apart by its address, never sharing another's answers
+        client = scope.get("client") or ("", 0)
+        who = headers.get("authorization") or f"anonymous {client[0]}"
+        caller = hashlib.sha256(who.encode()).hexdigest()
         key_scope = (key, "POST", scope["path"], caller)
         stored = self.store.begin(key_scope, hashlib.sha256(body).hexdigest(), self.clock.now())
         if stored is not None:

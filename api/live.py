@@ -58,7 +58,9 @@ RETRY_MS = 3000
 
 LastEventId = Annotated[
     int | None,
-    HeaderParameter(name="Last-Event-ID", required=False, description="resume after it"),
+    HeaderParameter(
+        name="Last-Event-ID", required=False, description="resume after it", ge=0, le=2**63 - 1
+    ),
 ]
 
 

@@ -13,7 +13,14 @@ from typing import Any
 import sqlite_utils
 
 from domain.dispute import DisputeDecided, DisputeOpened
-from domain.match import ClockFlagged, GameWon, MatchStarted, MatchWon, SessionClosed
+from domain.match import (
+    ClockFlagged,
+    GameWon,
+    MatchStarted,
+    MatchVoided,
+    MatchWon,
+    SessionClosed,
+)
 from domain.tournament import (
     CancellationClosed,
     CheckInOpened,
@@ -46,7 +53,7 @@ class DeadlinesProjection(Projection):
 
     name = "deadlines"
     tables = ("jobs", "videos", "game_ends", "open_disputes", "timed_matches")
-    version = 1
+    version = 2
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -138,6 +145,10 @@ class DeadlinesProjection(Projection):
         # a match decided early (time, forfeit) ends its current game too: game 0 means all
         db.execute("DELETE FROM timed_matches WHERE match_id = ?", [str(event.originator_id)])
         _game_ended(db, str(event.originator_id), 0, instant(event.timestamp))
+
+    def match_voided(self, event: MatchVoided, db: sqlite_utils.Database) -> None:
+        # a voided match plays no more: its clock can run out no more
+        db.execute("DELETE FROM timed_matches WHERE match_id = ?", [str(event.originator_id)])
 
     def session_closed(self, event: SessionClosed, db: sqlite_utils.Database) -> None:
         db.execute("DELETE FROM timed_matches WHERE match_id = ?", [str(event.originator_id)])

@@ -14,7 +14,7 @@ import hmac
 import logging
 import secrets
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from typing import Any, cast
@@ -27,6 +27,7 @@ from domain.events import DIRECTOR, DomainEvent
 from domain.mat import format_mat
 from domain.match import Match, Side
 from domain.tokens import token_hash, token_matches
+from domain.tournament import Tournament
 from service.clock import Clock
 from service.commands import CONDITIONAL, MATCH_PLAY, CommandRunner, Decision
 from service.store import Change, EventStore, StaleVersionError, UnknownAggregateError
@@ -362,6 +363,28 @@ class MatchService:
             side_optional=True,
         )
 
+    def conclusions(
+        self, decided: Tournament, events: Iterable[DomainEvent], now: datetime, actor: str
+    ) -> list[Change[Any]]:
+        """Each match whose result ``events`` recorded in the tournament from the board ends
+        with it, in the same transaction: its clock stops and it takes no more plays."""
+        ended = []
+        for event in events:
+            if not isinstance(event, tournament.ResultRecorded) or event.source == "match":
+                continue
+            located = decided.table_of(event.match_id)
+            state = self._load(event.match_id)
+            if located is None or state.is_over:
+                continue
+            side: Side = "a" if event.winner == located[1].player_a else "b"
+            change = Change.of(
+                match.evolve,
+                state,
+                match.conclude(state, side, event.points_a, event.points_b, now, actor=actor),
+            )
+            ended.append(self._revealed(change, now, actor))
+        return ended
+
     def award_penalty(
         self, match_id: UUID, *, penalty_id: UUID, side: Side, points: int, reason: str, actor: str
     ) -> Match:
@@ -425,16 +448,22 @@ class MatchService:
             pinned.append(state.version)
             side, actor = self._authorise(state, caller, side_optional)
             change = Change.of(match.evolve, state, decide(state, side, actor, now))
+            change = self._revealed(change, now, actor)
             new = change.state
-            if new.is_over and new.dice_mode == "server" and new.revealed_seed is None:
-                reveal = match.reveal_seed(new, self._seed(new), now, actor=actor)
-                change = change.then(match.evolve, reveal)
             if new.is_over and not state.is_over and new.pairing is not None:
                 return Decision.of(change, *self._tournament_result(new, now, actor))
             return Decision.of(change)
 
         decision = self._commands.run(attempt, MATCH_PLAY)
         return cast(Match, decision.changes[0].state)
+
+    def _revealed(self, change: Change[Match], now: datetime, actor: str) -> Change[Match]:
+        """rule G-DICE-1: a match of server dice that ended reveals its seed with its end."""
+        new = change.state
+        if new.is_over and new.dice_mode == "server" and new.revealed_seed is None:
+            reveal = match.reveal_seed(new, self._seed(new), now, actor=actor)
+            return change.then(match.evolve, reveal)
+        return change
 
     def _tournament_result(self, state: Match, now: datetime, actor: str) -> list[Change[Any]]:
         """The result of a pairing's match, recorded in its tournament in the same transaction:

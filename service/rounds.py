@@ -236,24 +236,30 @@ class RoundService:
         """A result reported by the director, or a correction naming the result it replaces
         (rule T-FMT-6): the answer lists the standings it moved and the rounds paired since."""
         result_id = uuid.uuid4()
-        change = self._commands.update(
-            lambda: self._load(tournament_id),
-            tournament.evolve,
-            lambda state, now: tournament.record_result(
-                state,
-                result_id=result_id,
-                match_id=match_id,
-                winner=winner,
-                points_a=points_a,
-                points_b=points_b,
-                source="director",
-                corrects=corrects,
-                reason=reason,
-                now=now,
-                actor=actor,
-            ),
-            DECIDE_AGAIN,
-        )
+
+        def attempt(now: datetime) -> Decision:
+            held = self._load(tournament_id)
+            recorded = Change.of(
+                tournament.evolve,
+                held,
+                tournament.record_result(
+                    held,
+                    result_id=result_id,
+                    match_id=match_id,
+                    winner=winner,
+                    points_a=points_a,
+                    points_b=points_b,
+                    source="director",
+                    corrects=corrects,
+                    reason=reason,
+                    now=now,
+                    actor=actor,
+                ),
+            )
+            ended = self._matches.conclusions(recorded.state, recorded.events, now, actor)
+            return Decision.of(recorded, *ended)
+
+        change: Change[Tournament] = self._commands.run(attempt, DECIDE_AGAIN).changes[0]
         before, after = change.before, change.state
         assert before is not None
         located = after.table_of(match_id)

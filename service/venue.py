@@ -22,6 +22,7 @@ from domain import match, tournament
 from domain.events import DIRECTOR
 from domain.tokens import token_hash
 from domain.tournament import (
+    MAX_TABLE,
     MissedRounds,
     PairingWarning,
     ReportStatus,
@@ -161,10 +162,15 @@ class VenueService:
                 actor=f"player:{player}",
             )
 
-        change = self._commands.update(
-            lambda: self.load(tournament_id), tournament.evolve, decide, DECIDE_AGAIN
-        )
-        return tournament.report_status(change.state, match_id)
+        def attempt(now: datetime) -> Decision:
+            held = self.load(tournament_id)
+            reported = Change.of(tournament.evolve, held, decide(held, now))
+            # a confirmed report ends the match itself too (its clock, its plays)
+            ended = self._matches.conclusions(reported.state, reported.events, now, DIRECTOR)
+            return Decision.of(reported, *ended)
+
+        state: Tournament = self._commands.run(attempt, DECIDE_AGAIN).changes[0].state
+        return tournament.report_status(state, match_id)
 
     def repair(
         self,
@@ -325,6 +331,8 @@ class VenueService:
     def table_qr_svg(self, tournament_id: UUID, number: int) -> str:
         """A QR code (SVG) of the table's page URL."""
         self.load(tournament_id)
+        if not 1 <= number <= MAX_TABLE:
+            raise TableNotFoundError(f"there is no table {number}")
         out = io.BytesIO()
         segno.make(self.table_url(tournament_id, number), error="m").save(
             out, kind="svg", scale=8, border=4, xmldecl=False, title=f"Table {number}"

@@ -114,7 +114,10 @@ class VideoService:
 
     def _delete(self, uri: str) -> str | None:
         """None when the file is gone (also when another run deleted it first), else why not."""
-        path = self.local_path(uri)
+        try:
+            path = self.local_path(uri)
+        except InvalidInputError as outside:  # e.g. a data directory moved since: retried
+            return outside.message
         if path is None:
             return f"cannot delete {urlsplit(uri).scheme}: URIs: delete the recording at its source"
         try:

@@ -26,7 +26,7 @@ from domain.match.commands import (
     take,
     void,
 )
-from domain.match.early import award_penalty, change_penalty, forfeit
+from domain.match.early import award_penalty, change_penalty, conclude, forfeit
 from domain.match.errors import (
     ClockNotExpiredError,
     CubeNotAvailableError,
@@ -131,6 +131,7 @@ __all__ = [
     "claim_timeout",
     "clock_expires_at",
     "close_session",
+    "conclude",
     "double",
     "drop",
     "evolve",

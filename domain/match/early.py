@@ -125,6 +125,23 @@ def forfeit(
     return batch.events
 
 
+def conclude(
+    state: Match,
+    winner: Side,
+    score_a: int,
+    score_b: int,
+    now: datetime,
+    *,
+    actor: str | None = None,
+) -> list[DomainEvent]:
+    """The tournament recorded this match's result from the board (the players' reports or
+    the director's): the match ends with that score, and its clock with it."""
+    _require_playing(state)
+    batch = EventBatch[DomainEvent].after(state, now, actor)
+    batch.add(MatchWon, winner=winner, score_a=score_a, score_b=score_b, reason="reported")
+    return batch.events
+
+
 def decide_early(
     state: Match,
     batch: EventBatch[DomainEvent],

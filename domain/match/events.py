@@ -204,7 +204,8 @@ class MatchWon(DomainEvent, frozen=True, kw_only=True):
     winner: Side
     score_a: int
     score_b: int
-    reason: Literal["score", "timeout", "forfeit", "penalty"] = "score"
+    reason: Literal["score", "timeout", "forfeit", "penalty", "reported"] = "score"
+    """``reported``: the tournament recorded the result from the board (rule T-FMT-6)."""
 
 
 class PenaltyAwarded(DomainEvent, frozen=True, kw_only=True):

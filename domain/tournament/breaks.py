@@ -64,22 +64,28 @@ def breaks(
 ) -> list[Break]:
     """Every active player's break after their last decided match, in order of its start.
 
-    rule C-BREAK-1: a break starts when the player's match is decided and ends when they are
-    ready for the next: the director marks them present, or their next match begins
-    (``began_at``: match id -> its opening roll). rule C-BREAK-3: an agreed return time later
-    than the allowed break moves the limit. A break that has not ended is late by ``now``.
+    rule C-BREAK-1: between two matches: the break starts when the player's match is decided,
+    or when the next one is paired if that is later (nobody is late for a match not yet
+    paired, nor while sitting out a bye), and ends when they are ready for it: the director
+    marks them present, or the match begins (``began_at``: match id -> its opening roll).
+    rule C-BREAK-3: an agreed return time later than the allowed break moves the limit. A
+    break that has not ended is late by ``now``.
     """
     found = []
     for player_id in state.active_players():
         last = _last_decided(state, player_id)
         if last is None:
             continue
-        since, decided_round = last
+        decided_at, decided_round = last
+        following = _next_table(state, player_id, decided_round)
+        if following is None:
+            continue
+        paired_at = _paired_at(state, following)
+        since = max(decided_at, paired_at) if paired_at else decided_at
         allowed = since + timedelta(minutes=scale.break_minutes)
         agreed = [m.at for m in state.return_times if m.player_id == player_id and m.at > since]
         if agreed:
             allowed = max(allowed, agreed[-1])
-        following = _next_table(state, player_id, decided_round)
         ended_at = _back_at(state, player_id, since, following, began_at)
         late = max((ended_at or now) - allowed, timedelta(0))
         found.append(
@@ -90,7 +96,7 @@ def breaks(
                 ended_at=ended_at,
                 late=late,
                 proposed_penalty=scale.penalty(late),
-                next_match_id=following.match_id if following else None,
+                next_match_id=following.match_id,
             )
         )
     return sorted(found, key=lambda b: (b.since, str(b.player_id)))
@@ -116,6 +122,13 @@ def _next_table(state: Tournament, player_id: UUID, after_round: int) -> PairedT
         for table in paired.tables:
             if player_id in (table.player_a, table.player_b) and table.match_id is not None:
                 return table
+    return None
+
+
+def _paired_at(state: Tournament, table: PairedTable) -> datetime | None:
+    for paired in state.rounds:
+        if table in paired.tables:
+            return paired.paired_at
     return None
 
 

@@ -57,12 +57,11 @@ def test_a_player_back_21_minutes_after_the_match_is_proposed_2_penalty_points(
     day = start_tournament(client, clock, 4)
     first, second = day.rounds[0]["pairings"]
     report(client, day, first)
-    clock.advance(60)
     report(client, day, second)
-    paired = pair_next(client, day)
+    paired = pair_next(client, day)  # the next match is paired as the last one ends
     late = first["player_a"]
     table = next(t for t in paired["pairings"] if late in (t["player_a"], t["player_b"]))
-    clock.advance(20 * 60)  # 21 minutes after the end of the late player's match
+    clock.advance(21 * 60)  # 21 minutes after the end of the late player's match
     row = break_of(client, day, late)
     assert (row["late_minutes"], row["proposed_penalty"], row["ended_at"]) == (11, 2, None)
     assert row["next_match_id"] == table["match_id"]
@@ -104,6 +103,7 @@ def test_an_agreed_return_time_moves_the_end_of_the_break(
     day = start_tournament(client, clock, 4)
     for table in day.rounds[0]["pairings"]:
         report(client, day, table)
+    pair_next(client, day)
     player = day.rounds[0]["pairings"][0]["player_a"]
     until = clock.now().replace(microsecond=0).isoformat()
     refused = client.post(
@@ -221,6 +221,32 @@ def test_a_banned_player_cannot_register_for_the_seasons_next_tournament(
         headers=DIRECTOR,
     )
     assert again.status_code == 409
+
+
+def test_nobody_is_on_a_break_before_the_next_match_is_paired(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule C-BREAK-1: the break is between two matches; waiting for the pairing is not late
+    day = start_tournament(client, clock, 4)
+    for table in day.rounds[0]["pairings"]:
+        report(client, day, table)
+    clock.advance(40 * 60)
+    assert client.get(day.url("/breaks"), headers=DIRECTOR).json() == []
+    pair_next(client, day)
+    clock.advance(12 * 60)
+    rows = client.get(day.url("/breaks"), headers=DIRECTOR).json()
+    assert {(row["late_minutes"], row["proposed_penalty"]) for row in rows} == {(2, 0)}
+
+
+def test_a_naive_return_time_is_a_422(client: Client, clock: MovableClock) -> None:
+    day = start_tournament(client, clock, 4)
+    player = day.rounds[0]["pairings"][0]["player_a"]
+    response = client.post(
+        day.url(f"/breaks/{player}/return-time"),
+        json={"until": "2026-04-18T23:59:59"},
+        headers=DIRECTOR,
+    )
+    assert response.status_code == 422
 
 
 def test_the_scheduler_flags_a_break_that_runs_over_once(

@@ -430,3 +430,27 @@ def test_ad_hoc_matches_of_a_tournament_need_it_running_and_its_seated_players(
     assert refused.json()["errors"][0]["field"] == "player_b"
     same = {**body, "player_b": a}
     assert client.post("/api/v1/matches", json=same, headers=DIRECTOR).status_code == 422
+
+
+def test_a_result_reported_from_the_board_ends_the_match_itself(
+    client: Client, clock: MovableClock
+) -> None:
+    # the board's result ends the match: its clock stops and it takes no more commands
+    day = start_tournament(client, clock, 4)
+    table = day.rounds[0]["pairings"][0]
+    token = day.players[table["player_a"]]["player_token"]
+    url = f"/api/v1/matches/{table['match_id']}"
+    started = client.post(
+        f"{url}/rolls", json={"dice": [6, 5]}, headers={"Authorization": f"Bearer {token}"}
+    )
+    assert started.status_code == 200
+    reported = report(client, day, table)
+    state = client.get(url).json()
+    winner_side = "a" if reported["winner"] == table["player_a"] else "b"
+    assert (state["phase"], state["winner"]) == ("match_over", winner_side)
+    assert state["score"] == {"a": reported["points_a"], "b": reported["points_b"]}
+    clock.advance(3 * 60 * 60)
+    claim = client.post(f"{url}/timeouts", json={}, headers={"Authorization": f"Bearer {token}"})
+    assert claim.status_code == 409
+    services = client.app.state.services
+    assert [job for job in services.jobs.due(clock.now()) if job.kind == "flag_clock"] == []
