@@ -149,7 +149,7 @@ def repair_round(
     if paired.stage != "swiss":
         raise RoundLockedError("the knockout is seeded by the standings (rule T-FMT-4)")
     reason = _reason(reason)
-    _check_field(state, pairings)
+    _check_field(state, pairings, number)
     before = {table.table: table for table in paired.tables}
     length = state.stage_length("swiss")
     tables = []
@@ -365,16 +365,20 @@ def _latest_unplayed_round(state: Tournament, number: int) -> Round:
     return paired
 
 
-def _check_field(state: Tournament, pairings: Sequence[tuple[UUID, UUID | None]]) -> None:
-    """Every active player exactly once; at most one bye."""
+def _check_field(
+    state: Tournament, pairings: Sequence[tuple[UUID, UUID | None]], number: int
+) -> None:
+    """Every player of round ``number`` exactly once (a late entry plays from the round after
+    its admission); at most one bye."""
+    later = {e.player_id for e in state.late_entries if e.from_round > number}
+    field = [p for p in state.active_players() if p not in later]
     seen = [p for pair in pairings for p in pair if p is not None]
-    active = set(state.active_players())
-    strangers = [str(p) for p in seen if p not in active]
+    strangers = [str(p) for p in seen if p not in set(field)]
     if strangers:
-        raise InvalidInputError("pairings", "not active in the tournament: " + ", ".join(strangers))
+        raise InvalidInputError("pairings", "not in this round's field: " + ", ".join(strangers))
     if len(seen) != len(set(seen)):
         raise InvalidInputError("pairings", "a player is paired twice")
-    missing = [str(p) for p in state.active_players() if p not in set(seen)]
+    missing = [str(p) for p in field if p not in set(seen)]
     if missing:
         raise InvalidInputError(
             "pairings", "every active player once; missing: " + ", ".join(missing)

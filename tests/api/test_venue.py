@@ -259,6 +259,33 @@ def test_a_late_entry_is_paired_from_the_next_round_with_no_wins_for_the_missed_
     assert again.status_code == 409
 
 
+def test_an_override_of_the_round_being_played_leaves_a_late_entry_out(
+    client: Client, clock: MovableClock
+) -> None:
+    # a late entry admitted during round 2 plays from round 3: round 2's override neither
+    # needs nor takes them
+    day = start_tournament(client, clock, 6)
+    for table in tables_of(day, 1):
+        report(client, day, table)
+    second = pair_next(client, day)
+    late = client.post(day.url("/registrations"), json=person(42), headers=DIRECTOR).json()
+    admitted = client.post(
+        day.url("/late-entries"),
+        json={"registration_id": late["registration_id"], "missed": "byes"},
+        headers=DIRECTOR,
+    )
+    assert admitted.status_code == 201, admitted.text
+    assert admitted.json()["from_round"] == 3
+    tables = [{"player_a": t["player_a"], "player_b": t["player_b"]} for t in second["pairings"]]
+    url = day.url("/rounds/2/pairings")
+    body = {"pairings": list(reversed(tables)), "reason": "a table was swapped"}
+    assert client.put(url, json=body, headers=DIRECTOR).status_code == 200
+    with_late = {**body, "pairings": [*tables, {"player_a": late["player_id"], "player_b": None}]}
+    refused = client.put(url, json=with_late, headers=DIRECTOR)
+    assert refused.status_code == 422
+    assert "not in this round's field" in refused.json()["detail"]
+
+
 def qr_modules(svg: str) -> list[list[bool]]:
     """The dark modules of a segno SVG: its path draws each row's runs as ``h`` lines."""
     size = int(re.search(r'width="(\d+)"', svg).group(1))  # type: ignore[union-attr]
