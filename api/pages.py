@@ -204,33 +204,6 @@ class BracketMatch:
     winner: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class RankingLine:
-    rank: int
-    display_name: str
-    points: int
-    attendance_points: int
-    match_points: int
-    tournament_wins: int
-    tournaments_played: int
-
-
-def season_ranking(services: Services, season_id: UUID) -> list[RankingLine]:
-    """The season ranking as the page shows it (an unknown season is a 404)."""
-    return [
-        RankingLine(
-            rank=row.rank,
-            display_name=row.display_name,
-            points=row.points,
-            attendance_points=row.attendance_points,
-            match_points=row.match_points,
-            tournament_wins=row.tournament_wins,
-            tournaments_played=row.tournaments_played,
-        )
-        for row in services.seasons.get_ranking(season_id)
-    ]
-
-
 class PageController(Controller):
     path = "/pages"
     tags = ["pages"]  # noqa: RUF012
@@ -262,7 +235,7 @@ class PageController(Controller):
         services: NamedDependency[Services],
     ) -> Template:
         season = services.seasons.get_season(season_id)
-        lines = season_ranking(services, season_id)
+        lines = services.seasons.get_ranking(season_id)
         return _page(request, "ranking.html", season=season, lines=lines)
 
     @get(

@@ -169,3 +169,8 @@ def test_the_season_ranking_equals_an_independent_count_of_its_rules(
     for row in ranking:
         explained = client.get(f"/api/v1/seasons/{season['id']}/ranking/{row['player_id']}").json()
         assert sum(entry["points"] for entry in explained["entries"]) == row["points"]
+    page = client.get(f"/pages/seasons/{season['id']}/ranking")
+    assert page.status_code == 200
+    shown = [page.text.find(row["display_name"]) for row in ranking[:3]]
+    assert -1 not in shown  # rule P-PUB-1: the club's "Rangliste", in the ranking's order
+    assert shown == sorted(shown)
