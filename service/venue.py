@@ -145,8 +145,14 @@ class VenueService:
         hashed = token_hash(player_token)
 
         def decide(state: Tournament, now: datetime) -> list[tournament.TournamentEvent]:
+            # the token of a registration that plays: not a cancelled or withdrawn one
             player = next(
-                (r.player_id for r in state.registrations if r.token_hash == hashed), None
+                (
+                    r.player_id
+                    for r in state.registrations
+                    if r.token_hash == hashed and r.status == "checked_in"
+                ),
+                None,
             )
             if player is None:
                 raise tournament.NotInMatchError("only the two players of a match report it")
