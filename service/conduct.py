@@ -18,8 +18,9 @@ from projections import standings as day
 from projections.runner import Views
 from service.commands import DECIDE_AGAIN, CommandRunner
 from service.matches import MatchService
-from service.rounds import display_names, load_tournament
+from service.rounds import display_names
 from service.store import EventStore
+from service.tournaments import load_tournament
 
 
 @dataclass(frozen=True, slots=True)

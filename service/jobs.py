@@ -34,6 +34,7 @@ from service.commands import DECIDE_AGAIN, CommandRunner
 from service.conduct import ConductService
 from service.rounds import RoundService
 from service.store import EventStore
+from service.tournaments import load_tournament
 from service.videos import VideoService
 
 log = logging.getLogger(__name__)
@@ -245,12 +246,7 @@ class JobService:
         return jobs
 
     def _load(self, tournament_id: UUID) -> Tournament:
-        return self._store.load_as(
-            tournament_id,
-            tournament.evolve,
-            Tournament,
-            lambda: tournament.TournamentNotFoundError(f"no tournament with id {tournament_id}"),
-        )
+        return load_tournament(self._store, tournament_id)
 
     def _load_match(self, match_id: UUID) -> Match:
         return self._store.load_as(

@@ -31,6 +31,7 @@ from domain.tournament import Tournament
 from service.clock import Clock
 from service.commands import CONDITIONAL, MATCH_PLAY, CommandRunner, Decision
 from service.store import Change, EventStore, StaleVersionError, UnknownAggregateError
+from service.tournaments import load_tournament
 
 _SEAL_CONTEXT = b"bgtd-seed-seal-v1"
 
@@ -470,13 +471,7 @@ class MatchService:
         exactly once, never lost (a result the tournament has already records nothing)."""
         assert state.pairing is not None
         assert state.tournament_id is not None
-        tournament_id = UUID(state.tournament_id)
-        held = self._store.load_as(
-            tournament_id,
-            tournament.evolve,
-            tournament.Tournament,
-            lambda: tournament.TournamentNotFoundError(f"no tournament with id {tournament_id}"),
-        )
+        held = load_tournament(self._store, UUID(state.tournament_id))
         pairing = state.pairing
         events = tournament.record_result(
             held,

@@ -9,8 +9,9 @@ from domain import tournament
 from domain.errors import ConflictError
 from domain.tournament import Tournament
 from projections.runner import Views
-from service.rounds import display_names, load_tournament
+from service.rounds import display_names
 from service.store import EventStore
+from service.tournaments import load_tournament
 
 
 class PlacesNotFinalError(ConflictError):

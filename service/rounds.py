@@ -26,7 +26,6 @@ from domain.tournament import (
     Round,
     Tournament,
     TournamentEvent,
-    TournamentNotFoundError,
     TournamentStatus,
 )
 from domain.tournament.rounds import MatchScore
@@ -35,6 +34,7 @@ from projections.runner import Views
 from service.commands import DECIDE_AGAIN, CommandRunner, Decision
 from service.matches import MatchService, MatchTerms
 from service.store import Change, EventStore
+from service.tournaments import load_tournament
 
 SEED_BITS = 63
 """A round's lot and the standings' lot are drawn from this many random bits."""
@@ -553,16 +553,6 @@ class RoundService:
 
     def _load(self, tournament_id: UUID) -> Tournament:
         return load_tournament(self._store, tournament_id)
-
-
-def load_tournament(store: EventStore, tournament_id: UUID) -> Tournament:
-    """The tournament, or a 404 when the id is unknown or names another aggregate."""
-    return store.load_as(
-        tournament_id,
-        tournament.evolve,
-        Tournament,
-        lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
-    )
 
 
 def display_names(views: Views, tournament_id: UUID) -> dict[str, str]:

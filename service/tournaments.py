@@ -391,12 +391,7 @@ class TournamentService:
         )
 
     def _load(self, tournament_id: UUID) -> Tournament:
-        return self._store.load_as(
-            tournament_id,
-            tournaments.evolve,
-            Tournament,
-            lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
-        )
+        return load_tournament(self._store, tournament_id)
 
     def _tournament_view(
         self, row: TournamentRow, seat_counts: SeatCounts | None, now: datetime
@@ -428,6 +423,16 @@ class TournamentService:
             # the start
             pot_cents=row.pot_cents if started_at else seat_counts.checked_in * row.pot_share_cents,
         )
+
+
+def load_tournament(store: EventStore, tournament_id: UUID) -> Tournament:
+    """The tournament, or a 404 when the id is unknown or names another aggregate."""
+    return store.load_as(
+        tournament_id,
+        tournaments.evolve,
+        Tournament,
+        lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
+    )
 
 
 def _waitlist_position(state: Tournament, registration_id: UUID) -> int | None:

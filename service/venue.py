@@ -28,13 +28,13 @@ from domain.tournament import (
     ReportStatus,
     Round,
     Tournament,
-    TournamentNotFoundError,
 )
 from service.commands import DECIDE_AGAIN, CommandRunner, Decision
 from service.matches import MatchService
 from service.places import PlaceService, Prizes
 from service.rounds import RoundService, RoundView, StandingView
 from service.store import Change, EventStore
+from service.tournaments import load_tournament
 
 PLAYERS = "players"
 
@@ -368,12 +368,7 @@ class VenueService:
         )
 
     def load(self, tournament_id: UUID) -> Tournament:
-        return self._store.load_as(
-            tournament_id,
-            tournament.evolve,
-            Tournament,
-            lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
-        )
+        return load_tournament(self._store, tournament_id)
 
     # Plumbing ---------------------------------------------------------------------------------
 
