@@ -127,6 +127,7 @@ def test_a_report_after_the_result_or_about_a_stranger_match_is_refused(
 def test_an_override_that_forces_a_rematch_is_warned_about_and_then_played(
     client: Client, clock: MovableClock
 ) -> None:
+    # rule T-FMT-1, T-FMT-2: a rematch the director forces is warned about
     day = start_tournament(client, clock, 7)
     for table in tables_of(day, 1):
         report(client, day, table)
@@ -228,6 +229,7 @@ def test_an_unpaired_round_leaves_no_trace_but_its_events(
 def test_a_late_entry_is_paired_from_the_next_round_with_no_wins_for_the_missed_one(
     client: Client, clock: MovableClock
 ) -> None:
+    # rule T-BUYIN-1: the late entry's seat joins the pot
     day = start_tournament(client, clock, 6)
     for table in tables_of(day, 1):
         report(client, day, table)
@@ -390,6 +392,7 @@ def test_the_wallboard_shows_the_round_in_one_call(client: Client, clock: Movabl
 def test_after_finalize_a_correction_is_refused_until_reopened(
     client: Client, clock: MovableClock
 ) -> None:
+    # rule T-FMT-6, T-FMT-8: places are fixed until a correction
     day = run_day(client, clock, 4)
     final = day.rounds[-1]["pairings"][0]
     response = client.post(day.url("/finalize"), headers=DIRECTOR)
@@ -427,6 +430,7 @@ def test_after_finalize_a_correction_is_refused_until_reopened(
 
 
 def test_the_start_event_carries_the_tournaments_rules(client: Client, clock: MovableClock) -> None:
+    # rule T-FMT-3, T-BUYIN-1: the tiebreaks and shares of the start stay
     day = start_tournament(client, clock, 4)
     started = next(e["data"] for e in stream(client, day) if e["type"] == "TournamentStarted")
     assert started["payout_percent"] == [50, 30, 20]

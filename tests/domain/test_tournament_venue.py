@@ -92,6 +92,7 @@ def test_a_player_of_another_match_may_not_report() -> None:
 
 
 def test_a_pairing_that_repeats_a_match_is_warned_as_a_rematch() -> None:
+    # rule T-FMT-1: no rematch in the Swiss phase unless the director forces one
     state = paired(started(4))
     table = first_table(state)
     for t in state.rounds[-1].tables:
@@ -155,6 +156,7 @@ def test_a_fixed_table_seats_its_player_there_and_the_others_keep_their_order() 
 
 
 def test_a_final_tournament_refuses_results_until_reopened() -> None:
+    # rule T-FMT-6, T-FMT-8: places are fixed until a correction
     state = paired(started(2))
     state = _decided(state)
     assert state.completed_at is not None

@@ -91,6 +91,7 @@ def accept(services: Services, match_id: UUID) -> Any:
 def test_a_crash_inside_the_winning_transaction_stores_neither_the_win_nor_the_result(
     services: Services, settings: Settings, clock: MovableClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # rule T-FMT-6: a match's result reaches its tournament once, never lost
     tournament_id, match_id = one_table_to_the_last_command(services, clock)
     recorder = services.store.recorder
     insert = recorder._insert_events  # type: ignore[attr-defined]
@@ -121,6 +122,7 @@ def test_a_crash_inside_the_winning_transaction_stores_neither_the_win_nor_the_r
 def test_a_crash_after_the_commit_keeps_the_win_and_its_result_once(
     services: Services, settings: Settings, clock: MovableClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # rule T-FMT-6: a match's result reaches its tournament once, never twice
     tournament_id, match_id = one_table_to_the_last_command(services, clock)
     recorder = services.store.recorder
     insert = recorder.insert_events
