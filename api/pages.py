@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal, cast
 from uuid import UUID
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from litestar import Controller, Request, get
-from litestar.di import NamedDependency
+from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import Template
@@ -28,6 +29,13 @@ from service.rounds import TournamentMatch
 Lang = Literal["de", "en"]
 TEMPLATES = Path(__file__).parent / "templates"
 KNOCKOUT_STAGES = ("semi_final", "final", "third_place")
+SUMMARIES = {
+    "season": "Page: the season's calendar with tournaments, dates and free seats",
+    "ranking": "Page: the season ranking with its tiebreak columns",
+    "tournament": "Page: one tournament with its date, venue, free seats, deadlines and the form",
+    "standings": "Page: live pairings, results and standings (updates without reload)",
+    "bracket": "Page: the knockout bracket",
+}
 
 TEXT: dict[Lang, dict[str, str]] = {
     "de": {
@@ -204,92 +212,76 @@ class BracketMatch:
     winner: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What every page handler needs: the reader's language, the page's path, the services."""
+
+    lang: Lang
+    path: str
+    services: Services
+
+    def render(self, name: str, **context: Any) -> Template:
+        lang = self.lang
+        return Template(
+            template_name=name,
+            context={
+                "lang": lang,
+                "t": TEXT[lang],
+                "local_date": lambda day: local_date(day, lang),
+                "local_time": lambda instant: local_time(instant, lang),
+                "path": self.path,
+                **context,
+            },
+            headers={"Content-Language": lang, "Vary": "Accept-Language"},
+        )
+
+
+def provide_page(request: Request[Any, Any, Any], services: NamedDependency[Services]) -> Page:
+    return Page(lang=language(request), path=request.url.path, services=services)
+
+
+page_route = partial(get, sync_to_thread=True)
+"""A page's route: pages read the view database, so their handlers run in a thread."""
+
+
 class PageController(Controller):
     path = "/pages"
     tags = ["pages"]  # noqa: RUF012
+    dependencies = {"page": Provide(provide_page, sync_to_thread=False)}  # noqa: RUF012
 
-    @get(
-        "/seasons/{season_id:uuid}",
-        sync_to_thread=True,
-        summary="Page: the season's calendar with tournaments, dates and free seats",
-    )
-    def season(
-        self,
-        season_id: FromPath[UUID],
-        request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
-    ) -> Template:
-        season = services.seasons.get_season(season_id)
-        tournaments = services.tournaments.list_tournaments(season_id)
-        return _page(request, "season.html", season=season, tournaments=tournaments)
+    @page_route("/seasons/{season_id:uuid}", summary=SUMMARIES["season"])
+    def season(self, season_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        season = page.services.seasons.get_season(season_id)
+        tournaments = page.services.tournaments.list_tournaments(season_id)
+        return page.render("season.html", season=season, tournaments=tournaments)
 
-    @get(
-        "/seasons/{season_id:uuid}/ranking",
-        sync_to_thread=True,
-        summary="Page: the season ranking with its tiebreak columns",
-    )
-    def ranking(
-        self,
-        season_id: FromPath[UUID],
-        request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
-    ) -> Template:
-        season = services.seasons.get_season(season_id)
-        lines = services.seasons.get_ranking(season_id)
-        return _page(request, "ranking.html", season=season, lines=lines)
+    @page_route("/seasons/{season_id:uuid}/ranking", summary=SUMMARIES["ranking"])
+    def ranking(self, season_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        season = page.services.seasons.get_season(season_id)
+        lines = page.services.seasons.get_ranking(season_id)
+        return page.render("ranking.html", season=season, lines=lines)
 
-    @get(
-        "/tournaments/{tournament_id:uuid}",
-        sync_to_thread=True,
-        summary="Page: one tournament with its date, venue, free seats, deadlines and the form",
-    )
-    def tournament(
-        self,
-        tournament_id: FromPath[UUID],
-        request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
-    ) -> Template:
-        tournament = services.tournaments.get_tournament(tournament_id)
-        return _page(request, "tournament.html", tournament=tournament)
+    @page_route("/tournaments/{tournament_id:uuid}", summary=SUMMARIES["tournament"])
+    def tournament(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        tournament = page.services.tournaments.get_tournament(tournament_id)
+        return page.render("tournament.html", tournament=tournament)
 
-    @get(
-        "/tournaments/{tournament_id:uuid}/standings",
-        sync_to_thread=True,
-        summary="Page: live pairings, results and standings (updates without reload)",
-    )
-    def standings(
-        self,
-        tournament_id: FromPath[UUID],
-        request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
-    ) -> Template:
-        tournament = services.tournaments.get_tournament(tournament_id)
-        rows = services.rounds.list_standings(tournament_id)
+    @page_route("/tournaments/{tournament_id:uuid}/standings", summary=SUMMARIES["standings"])
+    def standings(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        services = page.services
         matches = services.rounds.list_matches(tournament_id)
         current = max((m.round for m in matches), default=0)
-        paired = services.rounds.get_round(tournament_id, current) if current else None
-        scores = {m.match_id: m for m in matches}
-        return _page(
-            request,
+        return page.render(
             "standings.html",
-            tournament=tournament,
-            standings=rows,
-            round=paired,
-            scores=scores,
+            tournament=services.tournaments.get_tournament(tournament_id),
+            standings=services.rounds.list_standings(tournament_id),
+            round=services.rounds.get_round(tournament_id, current) if current else None,
+            scores={m.match_id: m for m in matches},
         )
 
-    @get(
-        "/tournaments/{tournament_id:uuid}/bracket",
-        sync_to_thread=True,
-        summary="Page: the knockout bracket",
-    )
-    def bracket(
-        self,
-        tournament_id: FromPath[UUID],
-        request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
-    ) -> Template:
-        tournament = services.tournaments.get_tournament(tournament_id)
+    @page_route("/tournaments/{tournament_id:uuid}/bracket", summary=SUMMARIES["bracket"])
+    def bracket(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        services = page.services
         names = {
             row.player_id: row.display_name for row in services.rounds.list_standings(tournament_id)
         }
@@ -299,7 +291,8 @@ class PageController(Controller):
             if m.stage in KNOCKOUT_STAGES
         ]
         stages = {stage: [m for m in matches if m.stage == stage] for stage in KNOCKOUT_STAGES}
-        return _page(request, "bracket.html", tournament=tournament, stages=stages)
+        tournament = services.tournaments.get_tournament(tournament_id)
+        return page.render("bracket.html", tournament=tournament, stages=stages)
 
 
 def _bracket_match(found: TournamentMatch, names: dict[UUID, str]) -> BracketMatch:
@@ -310,20 +303,4 @@ def _bracket_match(found: TournamentMatch, names: dict[UUID, str]) -> BracketMat
         score_a=found.score_a,
         score_b=found.score_b,
         winner=names.get(found.winner) if found.winner else None,
-    )
-
-
-def _page(request: Request[Any, Any, Any], name: str, **context: Any) -> Template:
-    lang = language(request)
-    return Template(
-        template_name=name,
-        context={
-            "lang": lang,
-            "t": TEXT[lang],
-            "local_date": lambda day: local_date(day, lang),
-            "local_time": lambda instant: local_time(instant, lang),
-            "path": request.url.path,
-            **context,
-        },
-        headers={"Content-Language": lang, "Vary": "Accept-Language"},
     )
