@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from litestar.params import QueryParameter
@@ -27,6 +27,18 @@ DateText = Annotated[
         examples=["2026-03-01"],
     ),
 ]
+S = TypeVar("S", bound=msgspec.Struct)
+
+
+def restate(row: object, as_type: type[S]) -> S:
+    """A service's typed row (or a dict of rows) as the API's Struct with the same fields.
+
+    The API's Structs document the contract; their fields must agree with the rows', which
+    msgspec checks field by field, nested rows included (a missing or mistyped field fails).
+    """
+    return msgspec.convert(row, as_type, from_attributes=True)
+
+
 MAX_VERSION = 2**31 - 1
 """The highest event version a request may name: the stores' integer columns hold it, and no
 match or tournament comes near it."""

@@ -12,7 +12,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
-from api.schemas import DateText
+from api.schemas import DateText, restate
 from api.tabular import CsvTableOperation, csv_response, wants_csv
 from domain.events import DIRECTOR
 from domain.ranking import EntryKind
@@ -54,16 +54,7 @@ class Season(msgspec.Struct):
 
 
 def season_response(row: SeasonRow) -> Season:
-    return Season(
-        id=row.id,
-        name=row.name,
-        starts_on=row.starts_on,
-        ends_on=row.ends_on,
-        periods=[
-            Period(name=p.name, kind=p.kind, starts_on=p.starts_on, ends_on=p.ends_on)
-            for p in row.periods
-        ],
-    )
+    return restate(row, Season)
 
 
 class RankingRow(msgspec.Struct):
@@ -118,44 +109,12 @@ class RankingExplained(RankingRow):
 
 
 def ranking_row(row: SeasonRankingRow) -> RankingRow:
-    return RankingRow(
-        rank=row.rank,
-        player_id=row.player_id,
-        display_name=row.display_name,
-        points=row.points,
-        attendance_points=row.attendance_points,
-        match_points=row.match_points,
-        tournament_wins=row.tournament_wins,
-        tournaments_played=row.tournaments_played,
-        season_revoked=row.season_revoked,
-    )
+    return restate(row, RankingRow)
 
 
 def ranking_explained(found: PlayerRanking) -> RankingExplained:
-    row = found.row
-    return RankingExplained(
-        rank=row.rank,
-        player_id=row.player_id,
-        display_name=row.display_name,
-        points=row.points,
-        attendance_points=row.attendance_points,
-        match_points=row.match_points,
-        tournament_wins=row.tournament_wins,
-        tournaments_played=row.tournaments_played,
-        season_revoked=row.season_revoked,
-        entries=[
-            RankingEntry(
-                kind=entry.kind,
-                points=entry.points,
-                rule=entry.rule,
-                tournament_id=entry.tournament_id,
-                tournament_name=entry.tournament_name,
-                match_id=entry.match_id,
-                round=entry.round,
-                stage=entry.stage,  # type: ignore[arg-type]
-            )
-            for entry in found.entries
-        ],
+    return restate(
+        {**msgspec.structs.asdict(found.row), "entries": found.entries}, RankingExplained
     )
 
 
