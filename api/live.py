@@ -8,12 +8,13 @@ reconnects (``Last-Event-ID``) gets what it missed.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
+from functools import partial
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
 from litestar import Controller, get
-from litestar.di import NamedDependency
+from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
@@ -170,50 +171,61 @@ def live_feed(services: Services) -> LiveFeed:
     )
 
 
-async def _events(
-    feed: LiveFeed, stream: UUID, after: int | None
-) -> AsyncIterator[ServerSentEventMessage]:
-    yield ServerSentEventMessage(comment="live", retry=RETRY_MS)
-    async for message in feed.listen(stream, after=after):
-        if message is None:
-            yield ServerSentEventMessage(comment="keep-alive")
-        else:
-            yield ServerSentEventMessage(data=message.data, event=message.event, id=message.id)
+class Listener:
+    """One client's subscription: the process's feed and where the client resumes."""
+
+    def __init__(self, feed: LiveFeed, after: int | None) -> None:
+        self.feed = feed
+        self.after = after
+
+    def stream(self, of: UUID) -> ServerSentEvent:
+        return ServerSentEvent(self._messages(of))
+
+    async def _messages(self, of: UUID) -> AsyncIterator[ServerSentEventMessage]:
+        yield ServerSentEventMessage(comment="live", retry=RETRY_MS)
+        async for message in self.feed.listen(of, after=self.after):
+            if message is None:
+                yield ServerSentEventMessage(comment="keep-alive")
+            else:
+                yield ServerSentEventMessage(data=message.data, event=message.event, id=message.id)
+
+
+def provide_listener(
+    live: NamedDependency[LiveFeed], last_event_id: LastEventId = None
+) -> Listener:
+    return Listener(live, last_event_id)
+
+
+ServicesDep = NamedDependency[Services]
+ListenerDep = NamedDependency[Listener]
+
+
+sse_route = partial(get, sync_to_thread=True)
+"""A live stream's route: its handler checks that the stream exists (a 404), in a thread."""
 
 
 class LiveController(Controller):
+    path = "/api/v1"
     tags = ["live"]  # noqa: RUF012
+    dependencies = {"listener": Provide(provide_listener, sync_to_thread=False)}  # noqa: RUF012
 
-    @get(
-        "/api/v1/tournaments/{tournament_id:uuid}/live",
-        summary="Server-Sent Events: seats, pairings, results, standings (no personal data)",
-        description="Events `seats`, `pairings`, `result`, `standings`, `status`; each `id` is "
-        "a notification id: send it back as `Last-Event-ID` to resume.",
-        sync_to_thread=True,
-    )
+    @sse_route("/tournaments/{tournament_id:uuid}/live", summary="Live: the tournament day")
     def tournament(
-        self,
-        tournament_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        live: NamedDependency[LiveFeed],
-        last_event_id: LastEventId = None,
+        self, tournament_id: FromPath[UUID], services: ServicesDep, listener: ListenerDep
     ) -> ServerSentEvent:
+        """Seats, pairings, results, standings, no personal data: events `seats`, `pairings`,
+        `result`, `standings`, `status`; each `id` is a notification id: send it back as
+        `Last-Event-ID` to resume."""
         services.tournaments.get_seats(tournament_id)  # a 404 for an unknown tournament
-        return ServerSentEvent(_events(live, tournament_id, last_event_id))
+        return listener.stream(tournament_id)
 
-    @get(
-        "/api/v1/matches/{match_id:uuid}/live",
-        summary="Server-Sent Events: the match state after every command",
-        description="Event `state` with the body of `GET /api/v1/matches/{id}`; each `id` is a "
-        "notification id: send it back as `Last-Event-ID` to resume.",
-        sync_to_thread=True,
-    )
+    @sse_route("/matches/{match_id:uuid}/live", summary="Server-Sent Events: the match state")
     def match(
-        self,
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        live: NamedDependency[LiveFeed],
-        last_event_id: LastEventId = None,
+        self, match_id: FromPath[UUID], services: ServicesDep, listener: ListenerDep
     ) -> ServerSentEvent:
+        """Event `state`: the body of `GET /api/v1/matches/{id}` after every command.
+
+        Each `id` is a notification id: send it back as `Last-Event-ID` to resume.
+        """
         services.matches.get(match_id)  # a 404 for an unknown match
-        return ServerSentEvent(_events(live, match_id, last_event_id))
+        return listener.stream(match_id)

@@ -5,6 +5,7 @@ A small self-contained renderer: string templates, every value HTML-escaped."""
 
 from __future__ import annotations
 
+from functools import partial
 from html import escape
 from typing import Literal
 from uuid import UUID
@@ -107,16 +108,15 @@ def standings_page(rows: list[StandingView]) -> str:
     return page("Tabelle", f"<table><thead>{head}</thead><tbody>{body}</tbody></table>")
 
 
+printable = partial(get, media_type=MediaType.HTML, sync_to_thread=True)
+"""A printable page's route: HTML from the view database, read in a thread."""
+
+
 class PrintController(Controller):
     path = "/pages/tournaments/{tournament_id:uuid}/print"
     tags = ["printing"]  # noqa: RUF012
 
-    @get(
-        "/pairings",
-        media_type=MediaType.HTML,
-        sync_to_thread=True,
-        summary="The current round's pairings to print, by table or by name",
-    )
+    @printable("/pairings", summary="The current round's pairings to print, by table or by name")
     def pairings(
         self,
         tournament_id: FromPath[UUID],
@@ -125,21 +125,11 @@ class PrintController(Controller):
     ) -> str:
         return pairings_page(_latest_round(services, tournament_id), by)
 
-    @get(
-        "/slips",
-        media_type=MediaType.HTML,
-        sync_to_thread=True,
-        summary="Result slips of the current round, with both names and fields to sign",
-    )
+    @printable("/slips", summary="Result slips of the current round: both names, fields to sign")
     def slips(self, tournament_id: FromPath[UUID], services: NamedDependency[Services]) -> str:
         return slips_page(_latest_round(services, tournament_id))
 
-    @get(
-        "/standings",
-        media_type=MediaType.HTML,
-        sync_to_thread=True,
-        summary="The standings to print",
-    )
+    @printable("/standings", summary="The standings to print")
     def standings(self, tournament_id: FromPath[UUID], services: NamedDependency[Services]) -> str:
         return standings_page(services.rounds.list_standings(tournament_id))
 
