@@ -85,8 +85,8 @@ def get_director(db: sqlite_utils.Database, director_id: UUID) -> DirectorRow | 
 
 
 def list_directors(db: sqlite_utils.Database) -> list[DirectorRow]:
-    """Every named director, the earliest appointed first."""
-    rows = db.execute(f"SELECT {_COLUMNS} FROM directors ORDER BY appointed_at, id").fetchall()
+    """Every named director in the order of their appointment."""
+    rows = db.execute(f"SELECT {_COLUMNS} FROM directors ORDER BY rowid").fetchall()
     return [_row(row) for row in rows]
 
 
