@@ -34,7 +34,7 @@ from api.schemas import (
 )
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.clock import ClockPresetName
-from domain.director import CLUB_WIDE, ActingDirector
+from domain.director import ActingDirector
 from domain.errors import InvalidInputError
 from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
@@ -288,18 +288,12 @@ async def provide_match_command(
     token = require_token(request, MATCH_PLAYER.whose)
     caller = Caller(token=token)
     if services.directors.may_be_director(token):  # a player's token costs no lookup
-        acting = await in_thread(services, partial(_director_of_match, services, token, match_id))
+        acting = await in_thread(
+            services, partial(services.directors.acting_on_match, token, match_id)
+        )
         if acting is not None:
             caller = Caller(token=token, director=True, actor=acting.actor)
     return MatchCommand(services, match_id, caller, _expected_version(if_match))
-
-
-def _director_of_match(services: Services, token: str, match_id: UUID) -> ActingDirector | None:
-    """The director sending a match command, if any: only inside their scope (C-DIR-1)."""
-    acting = services.directors.acting(token)
-    if acting is not None and acting.scope.kind != "club":
-        acting.authorize(services.directors.match_target(match_id))
-    return acting
 
 
 def _expected_version(if_match: str | None) -> int | None:
@@ -334,16 +328,11 @@ class MatchController(Controller):
         acting_director: NamedDependency[ActingDirector],
     ) -> MatchCreated:
         player_a, player_b = data.player_a, data.player_b
-        if acting_director.scope.kind != "club":
-            # rule C-DIR-1: a match outside any tournament is the club's
-            target = (
-                await in_thread(
-                    services, partial(services.directors.tournament_target, data.tournament_id)
-                )
-                if data.tournament_id
-                else CLUB_WIDE
-            )
-            acting_director.authorize(target)
+        # rule C-DIR-1: a match outside any tournament is the club's
+        await in_thread(
+            services,
+            partial(services.directors.authorize_tournament, acting_director, data.tournament_id),
+        )
         if data.tournament_id is not None:
             # a match of a running tournament between two of its seated players, by their ids
             player_a, player_b = await _run(

@@ -101,6 +101,18 @@ class DirectorService:
             raise UnauthenticatedError("unknown or revoked director token")
         return state.acting()
 
+    def acting_on_match(self, token: str, match_id: UUID) -> ActingDirector | None:
+        """The director sending a match command, if any: only inside their scope (C-DIR-1)."""
+        acting = self.acting(token)
+        if acting is not None and acting.scope.kind != "club":
+            acting.authorize(self.match_target(match_id))
+        return acting
+
+    def authorize_tournament(self, by: ActingDirector, tournament_id: UUID | None) -> None:
+        """403 unless ``by`` may act in the tournament (without one: the club's)."""
+        if by.scope.kind != "club":
+            by.authorize(self.tournament_target(tournament_id) if tournament_id else CLUB_WIDE)
+
     def is_known_token(self, token: str | None) -> bool:
         """Quick and local (the views only): whether ``token`` is a director's, e.g. to spare
         it the rate limit of anonymous registrations."""

@@ -269,6 +269,20 @@ def test_a_tournament_director_acts_in_their_tournament_only(
         ).status_code
         == 403
     )
+    free_match = {"player_a": "A", "player_b": "B", "match_length": 3}
+    assert client.post("/api/v1/matches", json=free_match, headers=carla).status_code == 403
+    own_videos = client.get(f"/api/v1/matches/{own_table['match_id']}/videos", headers=carla)
+    assert own_videos.status_code == 200, own_videos.text
+    claim = {"version": 1, "claim": "the dice were cocked"}
+    other_dispute = {"match_id": other_table["match_id"], **claim}
+    assert client.post("/api/v1/disputes", json=other_dispute, headers=carla).status_code == 403
+    own_dispute = {"match_id": own_table["match_id"], **claim}
+    opened = client.post("/api/v1/disputes", json=own_dispute, headers=carla)
+    assert opened.status_code == 201, opened.text
+    assert opened.json()["opened_by"] == {
+        "director_id": appointed["director_id"],
+        "name": "Carla Fischer",
+    }
     deputy = appoint(client, "Dora Klein", by=carla, tournament_id=first["id"])
     assert deputy["scope"] == "tournament"
 
