@@ -111,7 +111,7 @@ class DirectorController(Controller):
         services: NamedDependency[Services],
         acting_director: NamedDependency[ActingDirector],
     ) -> list[DirectorRecord]:
-        return [director_record(row) for row in services.directors.list(acting_director)]
+        return [director_record(row) for row in services.directors.list_directors(acting_director)]
 
     @delete(
         "/{director_id:uuid}",

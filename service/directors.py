@@ -188,7 +188,7 @@ class DirectorService:
         )
         return Appointed(director=state, token=token)
 
-    def list(self, by: ActingDirector) -> list[DirectorRow]:
+    def list_directors(self, by: ActingDirector) -> list[DirectorRow]:
         """The named directors inside ``by``'s scope (a club director sees every one)."""
         with self._views.reading() as db:
             rows = directors_view.list_directors(db)
