@@ -19,9 +19,10 @@ from swagger_ui_bundle import swagger_ui_path
 
 from api.analysis import AnalysisController
 from api.audit import AuditController
-from api.auth import is_director
+from api.auth import is_director_token, provide_acting_director
 from api.calendar_feed import CalendarFeedController
 from api.conduct import ConductController
+from api.directors import DirectorController
 from api.disputes import DisputeController
 from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
@@ -59,6 +60,7 @@ CONTROLLERS: list[Any] = [
     DisputeController,
     VideoController,
     JobController,
+    DirectorController,
     LiveController,
     PageController,
     CalendarFeedController,
@@ -76,7 +78,7 @@ def is_anonymous_registration(request: Request[Any, Any, Any]) -> bool:
     return (
         request.method == "POST"
         and _REGISTRATIONS.fullmatch(request.url.path) is not None
-        and not is_director(request)
+        and not is_director_token(request)
     )
 
 
@@ -128,6 +130,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
         dependencies={
             "services": Provide(provide_services, use_cache=True, sync_to_thread=False),
             "live": Provide(provide_live, use_cache=True, sync_to_thread=False),
+            "acting_director": Provide(provide_acting_director, sync_to_thread=False),
         },
         template_config=template_config(),
         exception_handlers=exception_handlers,

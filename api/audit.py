@@ -33,4 +33,4 @@ class AuditController(Controller):
         events = services.store.stream(stream_id, until_version)
         if not events:
             raise UnknownAggregateError(f"no record with id {stream_id}")
-        return stream_events(events)
+        return stream_events(events, services.directors.names(e.actor for e in events))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, tzinfo
 
-from api.schemas import stream_events
+from api.schemas import DirectorActor, stream_events
 from domain.backgammon.position import Side as Checkers
 from domain.events import DomainEvent
 from domain.match import Match
@@ -23,7 +23,8 @@ def story(events: Iterable[DomainEvent], zone: tzinfo) -> list[str]:
     for event in stream_events(events):
         facts = " ".join(f"{key}={_fact(value)}" for key, value in event.data.items())
         when = event.timestamp.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
-        lines.append(f"{event.version:>4} {when} {event.actor or '-':<16} {event.type} {facts}")
+        actor = event.actor.name if isinstance(event.actor, DirectorActor) else event.actor
+        lines.append(f"{event.version:>4} {when} {actor or '-':<16} {event.type} {facts}")
     return lines
 
 

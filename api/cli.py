@@ -126,7 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bgtd: dev mode, director token: {settings.effective_director_token}", flush=True)
     elif not settings.director_token:
         print(
-            "bgtd: BGTD_DIRECTOR_TOKEN is not set: director endpoints refuse every request",
+            "bgtd: BGTD_DIRECTOR_TOKEN is not set: only named directors' tokens act as "
+            "directors, and no first director can be appointed",
             flush=True,
         )
     # A request allocates many short-lived objects; collecting the young generation every

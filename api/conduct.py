@@ -14,7 +14,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
 from api.rounds import Reason, Withdrawal
-from domain.events import DIRECTOR
+from domain.director import ActingDirector
 from service.bootstrap import Services
 from service.conduct import PenaltyView
 
@@ -103,6 +103,7 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[PenaltyCreate],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Penalty:
         view = services.conduct.award_penalty(
             tournament_id,
@@ -110,7 +111,7 @@ class ConductController(Controller):
             player_id=data.player_id,
             points=data.points,
             reason=data.reason,
-            actor=DIRECTOR,
+            actor=acting_director.actor,
         )
         return penalty_response(view)
 
@@ -126,9 +127,10 @@ class ConductController(Controller):
         penalty_id: FromPath[UUID],
         data: JSONBody[PenaltyWaiver],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Penalty:
         view = services.conduct.change_penalty(
-            tournament_id, penalty_id, points=0, reason=data.reason, actor=DIRECTOR
+            tournament_id, penalty_id, points=0, reason=data.reason, actor=acting_director.actor
         )
         return penalty_response(view)
 
@@ -144,9 +146,14 @@ class ConductController(Controller):
         penalty_id: FromPath[UUID],
         data: JSONBody[PenaltyAdjustment],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Penalty:
         view = services.conduct.change_penalty(
-            tournament_id, penalty_id, points=data.points, reason=data.reason, actor=DIRECTOR
+            tournament_id,
+            penalty_id,
+            points=data.points,
+            reason=data.reason,
+            actor=acting_director.actor,
         )
         return penalty_response(view)
 
@@ -181,8 +188,11 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         player_id: FromPath[UUID],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> None:
-        services.conduct.mark_present(tournament_id, player_id=player_id, actor=DIRECTOR)
+        services.conduct.mark_present(
+            tournament_id, player_id=player_id, actor=acting_director.actor
+        )
 
     @post(
         "/breaks/{player_id:uuid}/return-time",
@@ -196,9 +206,10 @@ class ConductController(Controller):
         player_id: FromPath[UUID],
         data: JSONBody[ReturnTime],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> None:
         services.conduct.agree_return_time(
-            tournament_id, player_id=player_id, until=data.until, actor=DIRECTOR
+            tournament_id, player_id=player_id, until=data.until, actor=acting_director.actor
         )
 
     @post("/exclusions", sync_to_thread=True, summary="Exclude a player: no refund, not paired")
@@ -207,8 +218,9 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[ExclusionCreate],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Withdrawal:
         excluded = services.rounds.exclude(
-            tournament_id, player_id=data.player_id, reason=data.reason, actor=DIRECTOR
+            tournament_id, player_id=data.player_id, reason=data.reason, actor=acting_director.actor
         )
         return Withdrawal(excluded.player_id, excluded.left_early, excluded.forfeits)

@@ -12,11 +12,11 @@ from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
-from api.auth import MATCH_PLAYER, director_only, is_director, require_token
-from api.schemas import MAX_VERSION
+from api.auth import MATCH_PLAYER, director_of, director_only, require_token
+from api.schemas import MAX_VERSION, Actor, actor_view
+from domain.director import ActingDirector
 from domain.dispute import MAX_TEXT_LENGTH, DisputeStatus
 from domain.dispute import Dispute as DisputeRecord
-from domain.events import DIRECTOR
 from service.bootstrap import Services
 from service.matches import Caller
 
@@ -49,7 +49,7 @@ class Decision(msgspec.Struct):
     ruling: str
     reason: str
     decided_at: datetime
-    decided_by: str | None
+    decided_by: Actor
 
 
 class Dispute(msgspec.Struct):
@@ -59,12 +59,15 @@ class Dispute(msgspec.Struct):
     version: int
     claim: str
     opened_at: datetime
-    opened_by: str | None
+    opened_by: Actor
     replay: Replay
     decision: Decision | None
 
 
-def dispute_view(state: DisputeRecord) -> Dispute:
+def dispute_view(state: DisputeRecord, services: Services) -> Dispute:
+    """The dispute as the API shows it; a named director appears by id and name (C-DIR-1)."""
+    decided_by = state.decision.decided_by if state.decision else None
+    names = services.directors.names([state.opened_by, decided_by])
     match_url = f"/api/v1/matches/{state.match_id}"
     version = state.version_disputed
     decided = state.decision
@@ -75,7 +78,7 @@ def dispute_view(state: DisputeRecord) -> Dispute:
         version=version,
         claim=state.claim,
         opened_at=state.opened_at,
-        opened_by=state.opened_by,
+        opened_by=actor_view(state.opened_by, names),
         replay=Replay(
             before=f"{match_url}?version={version - 1}" if version > 1 else None,
             after=f"{match_url}?version={version}",
@@ -85,16 +88,22 @@ def dispute_view(state: DisputeRecord) -> Dispute:
             ruling=decided.ruling,
             reason=decided.reason,
             decided_at=decided.decided_at,
-            decided_by=decided.decided_by,
+            decided_by=actor_view(decided.decided_by, names),
         )
         if decided
         else None,
     )
 
 
-def _caller(request: Request[Any, Any, Any]) -> Caller:
+def _caller(request: Request[Any, Any, Any], services: Services, match_id: UUID) -> Caller:
+    """A player of the match by their token, or a director whose scope holds the match."""
     token = require_token(request, MATCH_PLAYER.whose)
-    return Caller(token=token, director=is_director(request))
+    acting = director_of(request)
+    if acting is None:
+        return Caller(token=token)
+    if acting.scope.kind != "club":
+        acting.authorize(services.directors.match_target(match_id))
+    return Caller(token=token, director=True, actor=acting.actor)
 
 
 class DisputeController(Controller):
@@ -113,8 +122,9 @@ class DisputeController(Controller):
         data: JSONBody[DisputeCreate],
         services: NamedDependency[Services],
     ) -> Dispute:
-        state = services.disputes.open(data.match_id, data.version, data.claim, _caller(request))
-        return dispute_view(state)
+        caller = _caller(request, services, data.match_id)
+        state = services.disputes.open(data.match_id, data.version, data.claim, caller)
+        return dispute_view(state, services)
 
     @get(
         "/{dispute_id:uuid}",
@@ -128,7 +138,8 @@ class DisputeController(Controller):
         dispute_id: FromPath[UUID],
         services: NamedDependency[Services],
     ) -> Dispute:
-        return dispute_view(services.disputes.get(dispute_id, _caller(request)))
+        caller = _caller(request, services, services.disputes.load(dispute_id).match_id)
+        return dispute_view(services.disputes.get(dispute_id, caller), services)
 
     @post(
         "/{dispute_id:uuid}/decision",
@@ -142,6 +153,9 @@ class DisputeController(Controller):
         dispute_id: FromPath[UUID],
         data: JSONBody[DisputeDecision],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Dispute:
-        state = services.disputes.decide(dispute_id, data.ruling, data.reason, actor=DIRECTOR)
-        return dispute_view(state)
+        state = services.disputes.decide(
+            dispute_id, data.ruling, data.reason, actor=acting_director.actor
+        )
+        return dispute_view(state, services)

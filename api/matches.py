@@ -20,7 +20,7 @@ from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
-from api.auth import MATCH_PLAYER, director_only, is_director, require_token
+from api.auth import MATCH_PLAYER, any_director, director_only, in_thread, require_token
 from api.schemas import (
     MAX_VERSION,
     Die,
@@ -34,6 +34,7 @@ from api.schemas import (
 )
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.clock import ClockPresetName
+from domain.director import ActingDirector
 from domain.errors import InvalidInputError
 from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
@@ -278,14 +279,20 @@ class MatchCommand:
         return match_view(state, state.updated_at)
 
 
-def provide_match_command(
+async def provide_match_command(
     request: Request[Any, Any, Any],
     services: NamedDependency[Services],
     match_id: FromPath[UUID],
     if_match: IfMatch = None,
 ) -> MatchCommand:
     token = require_token(request, MATCH_PLAYER.whose)
-    caller = Caller(token=token, director=is_director(request))
+    caller = Caller(token=token)
+    if services.directors.may_be_director(token):  # a player's token costs no lookup
+        acting = await in_thread(
+            services, partial(services.directors.acting_on_match, token, match_id)
+        )
+        if acting is not None:
+            caller = Caller(token=token, director=True, actor=acting.actor)
     return MatchCommand(services, match_id, caller, _expected_version(if_match))
 
 
@@ -311,13 +318,21 @@ class MatchController(Controller):
 
     path = "/api/v1/matches"
     tags = ["matches"]  # noqa: RUF012
-    dependencies = {"command": Provide(provide_match_command, sync_to_thread=False)}  # noqa: RUF012
+    dependencies = {"command": Provide(provide_match_command)}  # noqa: RUF012
 
-    @post("/", guards=[director_only], summary="Create a match (director)")
+    @post("/", guards=[any_director], summary="Create a match (director)")
     async def create(
-        self, data: JSONBody[MatchCreate], services: NamedDependency[Services]
+        self,
+        data: JSONBody[MatchCreate],
+        services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> MatchCreated:
         player_a, player_b = data.player_a, data.player_b
+        # rule C-DIR-1: a match outside any tournament is the club's
+        await in_thread(
+            services,
+            partial(services.directors.authorize_tournament, acting_director, data.tournament_id),
+        )
         if data.tournament_id is not None:
             # a match of a running tournament between two of its seated players, by their ids
             player_a, player_b = await _run(
@@ -337,6 +352,7 @@ class MatchController(Controller):
                 jacoby=data.jacoby,
                 beavers=data.beavers,
                 tournament_id=str(data.tournament_id) if data.tournament_id else None,
+                actor=acting_director.actor,
             ),
         )
         state = created.match
@@ -449,7 +465,8 @@ class MatchController(Controller):
         until_version: UntilVersion = None,
     ) -> list[StreamEvent]:
         events = await _run(services, partial(services.matches.events, match_id, until_version))
-        return stream_events(events)
+        names = await _run(services, partial(services.directors.names, [e.actor for e in events]))
+        return stream_events(events, names)
 
     @get(
         "/{match_id:uuid}/export.mat",

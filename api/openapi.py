@@ -19,7 +19,7 @@ from litestar.openapi.spec import (
 from litestar.openapi.spec.enums import OpenAPIType
 from litestar.routes import HTTPRoute
 
-from api.auth import TokenRequired, director_only
+from api.auth import DIRECTOR_GUARDS, TokenRequired
 from api.errors import PROBLEM_JSON
 
 _PROBLEM = Schema(
@@ -76,7 +76,7 @@ def document_security(app: Litestar) -> None:
     for handler, operation in _operations(app):
         # Litestar wraps resolved guards (AsyncCallable): compare what they wrap
         guards = [getattr(guard, "func", guard) for guard in handler.resolve_guards()]
-        needs_token = any(g is director_only or isinstance(g, TokenRequired) for g in guards)
+        needs_token = any(g in DIRECTOR_GUARDS or isinstance(g, TokenRequired) for g in guards)
         operation.security = [{"bearer": []}] if needs_token else None
 
 

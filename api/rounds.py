@@ -14,7 +14,7 @@ from litestar.params import FromPath, FromQuery, JSONBody
 
 from api.auth import director_only
 from api.tabular import CsvTableOperation, csv_response, wants_csv
-from domain.events import DIRECTOR
+from domain.director import ActingDirector
 from domain.tournament import TournamentStatus
 from service.bootstrap import Services
 from service.rounds import Recorded, RoundView, StandingView, Started
@@ -310,9 +310,12 @@ class TournamentDayController(Controller):
         summary="Start: no-shows released, standbys seated, the pot fixed, round 1 paired",
     )
     def start(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+        self,
+        tournament_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> TournamentStart:
-        return start_response(services.rounds.start(tournament_id))
+        return start_response(services.rounds.start(tournament_id, actor=acting_director.actor))
 
     @post(
         "/rounds",
@@ -321,9 +324,14 @@ class TournamentDayController(Controller):
         summary="Pair the next round (Swiss, then the knockout) once every result is in",
     )
     def pair_round(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+        self,
+        tournament_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Round:
-        return round_response(services.rounds.pair_round(tournament_id))
+        return round_response(
+            services.rounds.pair_round(tournament_id, actor=acting_director.actor)
+        )
 
     @get("/rounds/{number:int}", sync_to_thread=True, summary="One round's tables and why")
     def show_round(
@@ -346,9 +354,12 @@ class TournamentDayController(Controller):
         tournament_id: FromPath[UUID],
         number: FromPath[int],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
         reason: FromQuery[str] = "",
     ) -> UnpairedRound:
-        unpaired = services.venue.unpair(tournament_id, number, reason=reason[:500])
+        unpaired = services.venue.unpair(
+            tournament_id, number, reason=reason[:500], actor=acting_director.actor
+        )
         return UnpairedRound(unpaired.round, unpaired.voided)
 
     @post(
@@ -362,6 +373,7 @@ class TournamentDayController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[ResultReport],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Result:
         recorded = services.rounds.record_result(
             tournament_id,
@@ -371,6 +383,7 @@ class TournamentDayController(Controller):
             points_b=data.points_b,
             corrects=data.corrects,
             reason=data.reason,
+            actor=acting_director.actor,
         )
         return result_response(recorded)
 
@@ -385,13 +398,14 @@ class TournamentDayController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[WithdrawalCreate],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Withdrawal:
         withdrawn = services.rounds.withdraw(
             tournament_id,
             player_id=data.player_id,
             reason=data.reason,
             left_early=data.left_early,
-            actor=DIRECTOR,
+            actor=acting_director.actor,
         )
         return Withdrawal(withdrawn.player_id, withdrawn.left_early, withdrawn.forfeits)
 

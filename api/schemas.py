@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
+from uuid import UUID
 
 import msgspec
 from litestar.params import QueryParameter
 
 from domain.backgammon import Play
 from domain.backgammon.cache import cached_format_play
+from domain.director import named_director_id
 from domain.events import DomainEvent
 
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
@@ -70,23 +72,46 @@ def legal_play(play: Play) -> LegalPlay:
     )
 
 
+class DirectorActor(msgspec.Struct):
+    """rule C-DIR-1: the named director who took an action."""
+
+    director_id: UUID
+    name: str
+
+
+Actor = str | DirectorActor | None
+"""Who caused an event: a named director as ``{"director_id", "name"}``; else ``"director"``
+(the club's bootstrap token), ``"player:<id or name>"``, ``"public"`` or ``"scheduler"``."""
+
+
+def actor_view(actor: str | None, director_names: Mapping[UUID, str]) -> Actor:
+    """An event's actor as the API shows it (``director_names``: the named directors' names)."""
+    director_id = named_director_id(actor)
+    if director_id is None:
+        return actor
+    return DirectorActor(director_id, director_names.get(director_id, "unknown director"))
+
+
 class StreamEvent(msgspec.Struct):
     version: int
     type: str
     timestamp: datetime
-    actor: str | None
+    actor: Actor
     data: dict[str, Any]
     """The event's own fields, without secrets (token hashes, sealed seeds)."""
 
 
-def stream_events(events: Iterable[DomainEvent]) -> list[StreamEvent]:
+def stream_events(
+    events: Iterable[DomainEvent], director_names: Mapping[UUID, str] | None = None
+) -> list[StreamEvent]:
     """Events as the API lists them: the envelope as fields, the rest as ``data``."""
+    names = director_names or {}
     return [
         StreamEvent(
             version=event.originator_version,
             type=type(event).__name__,
             timestamp=event.timestamp,
-            actor=event.actor,
+            actor=actor_view(event.actor, names),
             data=_event_data(event),
         )
         for event in events

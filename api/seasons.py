@@ -14,7 +14,7 @@ from litestar.params import FromPath, JSONBody
 from api.auth import director_only
 from api.schemas import DateText, restate
 from api.tabular import CsvTableOperation, csv_response, wants_csv
-from domain.events import DIRECTOR
+from domain.director import ActingDirector
 from domain.ranking import EntryKind
 from domain.season import PeriodInput, PeriodKind
 from projections.calendar import SeasonRow
@@ -145,12 +145,18 @@ class SeasonController(Controller):
     tags = ["seasons"]  # noqa: RUF012
 
     @post("/", guards=[director_only], sync_to_thread=True, summary="Create a season")
-    def create(self, data: JSONBody[SeasonCreate], services: NamedDependency[Services]) -> Season:
+    def create(
+        self,
+        data: JSONBody[SeasonCreate],
+        services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
+    ) -> Season:
         season = services.seasons.create_season(
             name=data.name,
             starts_on=data.starts_on,
             ends_on=data.ends_on,
             periods=[_period(period) for period in data.periods],
+            actor=acting_director.actor,
         )
         return season_response(season)
 
@@ -173,8 +179,9 @@ class SeasonController(Controller):
         season_id: FromPath[UUID],
         data: JSONBody[PeriodCreate],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Season:
-        season = services.seasons.add_period(season_id, _period(data))
+        season = services.seasons.add_period(season_id, _period(data), actor=acting_director.actor)
         return season_response(season)
 
     @post(
@@ -188,13 +195,14 @@ class SeasonController(Controller):
         season_id: FromPath[UUID],
         data: JSONBody[BanCreate],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Ban:
         season = services.seasons.ban(
             season_id,
             player_id=data.player_id,
             reason=data.reason,
             revoke_points=data.revoke_points,
-            actor=DIRECTOR,
+            actor=acting_director.actor,
         )
         return Ban(season.id, data.player_id, data.reason, data.revoke_points, season.ends_on)
 

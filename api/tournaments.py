@@ -11,10 +11,10 @@ from litestar import Controller, Request, delete, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 
-from api.auth import REGISTERED_PLAYER, director_only, is_director, require_token
+from api.auth import REGISTERED_PLAYER, any_director, director_of, director_only, require_token
 from api.schemas import DateText
 from domain.clock import ClockPresetName
-from domain.events import DIRECTOR
+from domain.director import ActingDirector, Target
 from domain.match import DiceMode
 from domain.tournament import (
     DEFAULT_BUY_IN_CENTS,
@@ -277,10 +277,17 @@ class TournamentController(Controller):
     path = "/api/v1/tournaments"
     tags = ["tournaments"]  # noqa: RUF012
 
-    @post("/", guards=[director_only], sync_to_thread=True, summary="Schedule a tournament")
+    @post("/", guards=[any_director], sync_to_thread=True, summary="Schedule a tournament")
     def create(
-        self, data: JSONBody[TournamentCreate], services: NamedDependency[Services]
+        self,
+        data: JSONBody[TournamentCreate],
+        services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Tournament:
+        if acting_director.scope.kind != "club":
+            # rule C-DIR-1: a season's director schedules the season's tournaments only
+            season = services.seasons.season_of("season_id", data.season_id, data.date)
+            acting_director.authorize(Target(season_id=season.id if season else None))
         plan = TournamentPlan(
             name=data.name,
             date=data.date,
@@ -312,6 +319,7 @@ class TournamentController(Controller):
             cancellation_time=data.cancellation_time,
             check_in_time=data.check_in_time,
             start_time=data.start_time,
+            actor=acting_director.actor,
         )
         return tournament_response(tournament)
 
@@ -357,6 +365,7 @@ class RegistrationController(Controller):
         request: Request[Any, Any, Any],
         services: NamedDependency[Services],
     ) -> Registration:
+        acting = _director_in(request, services, tournament_id)
         registration = services.tournaments.register(
             tournament_id,
             first_name=data.first_name,
@@ -365,7 +374,7 @@ class RegistrationController(Controller):
             age=data.age,
             birth_date=data.birth_date,
             # after the start, the director's registration is a late entry's
-            actor=DIRECTOR if is_director(request) else "public",
+            actor=acting.actor if acting else "public",
         )
         return Registration(
             registration_id=registration.registration_id,
@@ -405,12 +414,13 @@ class RegistrationController(Controller):
         reason: Annotated[str, QueryParameter(max_length=500)] = "",
     ) -> RegistrationCancellation:
         token = require_token(request, REGISTERED_PLAYER.whose)
-        director = is_director(request)
+        acting = _director_in(request, services, tournament_id)
         cancellation = services.tournaments.cancel_registration(
             tournament_id,
             registration_id,
-            player_token=None if director else token,
-            by_director=director,
+            player_token=None if acting else token,
+            by_director=acting is not None,
+            director_actor=acting.actor if acting else None,
             reason=reason,
         )
         return RegistrationCancellation(
@@ -433,12 +443,14 @@ class RegistrationController(Controller):
         registration_id: FromPath[UUID],
         data: JSONBody[CheckInCreate],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> CheckIn:
         checked_in = services.tournaments.check_in(
             tournament_id,
             registration_id,
             id_document_seen=data.id_document_seen,
             buy_in_paid_cents=data.buy_in_paid_cents,
+            actor=acting_director.actor,
         )
         return CheckIn(
             registration_id=checked_in.registration_id,
@@ -448,3 +460,14 @@ class RegistrationController(Controller):
             standbys=checked_in.standbys,
             pot_cents=checked_in.pot_cents,
         )
+
+
+def _director_in(
+    request: Request[Any, Any, Any], services: Services, tournament_id: UUID
+) -> ActingDirector | None:
+    """The director sending the request (None: a player or the public); a director outside
+    the tournament's scope gets a 403 (rule C-DIR-1)."""
+    acting = director_of(request)
+    if acting is not None and acting.scope.kind != "club":
+        acting.authorize(services.directors.tournament_target(tournament_id))
+    return acting

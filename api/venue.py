@@ -23,6 +23,7 @@ from api.rounds import (
     round_response,
     standing_response,
 )
+from domain.director import ActingDirector
 from domain.tournament import MissedRounds, ReportStatus, TournamentStatus, WarningKind
 from service.bootstrap import Services
 from service.venue import Board, Finalized, TableNow
@@ -244,12 +245,14 @@ class VenueController(Controller):
         number: FromPath[int],
         data: JSONBody[PairingsUpdate],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> RepairedRound:
         repaired = services.venue.repair(
             tournament_id,
             number,
             pairings=[(p.player_a, p.player_b) for p in data.pairings],
             reason=data.reason,
+            actor=acting_director.actor,
         )
         paired = round_response(repaired.round)
         return RepairedRound(
@@ -282,9 +285,13 @@ class VenueController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[LateEntryCreate],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> LateEntry:
         entered = services.venue.admit_late_entry(
-            tournament_id, registration_id=data.registration_id, missed=data.missed
+            tournament_id,
+            registration_id=data.registration_id,
+            missed=data.missed,
+            actor=acting_director.actor,
         )
         return LateEntry(
             entered.registration_id,
@@ -306,8 +313,11 @@ class VenueController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[FixedTableCreate],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> FixedTable:
-        services.venue.fix_table(tournament_id, player_id=data.player_id, table=data.table)
+        services.venue.fix_table(
+            tournament_id, player_id=data.player_id, table=data.table, actor=acting_director.actor
+        )
         return FixedTable(data.player_id, data.table)
 
     @get("/tables/{number:int}", sync_to_thread=True, summary="The match now played at a table")
@@ -348,9 +358,14 @@ class VenueController(Controller):
         summary="Fix places and prizes of a completed tournament (status final)",
     )
     def finalize(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+        self,
+        tournament_id: FromPath[UUID],
+        services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Finality:
-        return finality_response(services.venue.finalize(tournament_id))
+        return finality_response(
+            services.venue.finalize(tournament_id, actor=acting_director.actor)
+        )
 
     @post(
         "/reopen",
@@ -364,6 +379,9 @@ class VenueController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[ReopenRequest],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Finality:
-        reopened = services.venue.reopen_tournament(tournament_id, reason=data.reason)
+        reopened = services.venue.reopen_tournament(
+            tournament_id, reason=data.reason, actor=acting_director.actor
+        )
         return finality_response(reopened)

@@ -13,7 +13,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
-from domain.events import DIRECTOR
+from domain.director import ActingDirector
 from domain.video import MAX_URI_LENGTH
 from service.bootstrap import Services
 from service.videos import VideoView
@@ -77,8 +77,12 @@ class VideoController(Controller):
         match_id: FromPath[UUID],
         data: JSONBody[VideoCreate],
         services: NamedDependency[Services],
+        acting_director: NamedDependency[ActingDirector],
     ) -> Video:
-        return video_view(services.videos.register(match_id, data.game, data.uri, actor=DIRECTOR))
+        registered = services.videos.register(
+            match_id, data.game, data.uri, actor=acting_director.actor
+        )
+        return video_view(registered)
 
     @get("/", sync_to_thread=True, summary="The match's recordings with deleted_at (director)")
     def list_videos(

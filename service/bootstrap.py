@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from projections.calendar import CalendarProjection
 from projections.deadlines import DeadlinesProjection
+from projections.directors import DirectorsProjection
 from projections.participants import ParticipantsProjection
 from projections.ranking import RankingProjection
 from projections.runner import Projection, Views
@@ -15,6 +16,7 @@ from projections.standings import StandingsProjection
 from service.clock import Clock, MovableClock, SystemClock
 from service.commands import CommandRunner
 from service.conduct import ConductService
+from service.directors import DirectorService
 from service.disputes import DisputeService
 from service.jobs import JobService
 from service.matches import MatchService
@@ -55,6 +57,7 @@ class Services:
     disputes: DisputeService
     jobs: JobService
     venue: VenueService
+    directors: DirectorService
 
     def close(self) -> None:
         self.views.close()
@@ -74,6 +77,7 @@ def projections() -> list[Projection]:
         StandingsProjection(),
         RankingProjection(),
         DeadlinesProjection(),
+        DirectorsProjection(),
     ]
 
 
@@ -126,4 +130,5 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         disputes=DisputeService(store, matches, commands),
         jobs=JobService(store, views, commands, rounds, videos, conduct),
         venue=VenueService(store, rounds, places, matches, commands, settings.public_url),
+        directors=DirectorService(store, views, commands, settings.effective_director_token),
     )

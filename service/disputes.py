@@ -9,7 +9,6 @@ from uuid import UUID
 from domain import dispute, match
 from domain.dispute import Dispute
 from domain.errors import ForbiddenError
-from domain.events import DIRECTOR
 from domain.match import Match
 from domain.tokens import token_matches
 from service.commands import DECIDE_AGAIN, CommandRunner
@@ -45,7 +44,7 @@ class DisputeService:
     def decide(self, dispute_id: UUID, ruling: str, reason: str, *, actor: str) -> Dispute:
         """The director's ruling; the views catch up, so the videos it held are due at once."""
         change = self._commands.update(
-            lambda: self._load(dispute_id),
+            lambda: self.load(dispute_id),
             dispute.evolve,
             lambda state, now: dispute.decide_dispute(state, ruling, reason, now, actor=actor),
             DECIDE_AGAIN,
@@ -54,11 +53,11 @@ class DisputeService:
 
     def get(self, dispute_id: UUID, caller: Caller) -> Dispute:
         """The dispute, for a player of its match or a director."""
-        state = self._load(dispute_id)
+        state = self.load(dispute_id)
         _actor(self._matches.get(state.match_id), caller)
         return state
 
-    def _load(self, dispute_id: UUID) -> Dispute:
+    def load(self, dispute_id: UUID) -> Dispute:
         return self._store.load_as(
             dispute_id,
             dispute.evolve,
@@ -70,7 +69,7 @@ class DisputeService:
 def _actor(state: Match, caller: Caller) -> str:
     """A director, or a player of the match by its token (the actor recorded in events)."""
     if caller.director:
-        return DIRECTOR
+        return caller.actor
     for side in match.SIDES:
         if caller.token is not None and token_matches(caller.token, state.token_hash(side)):
             return f"player:{state.player(side)}"

@@ -22,6 +22,7 @@ from uuid import UUID
 
 from domain import match, tournament
 from domain.dice import SEED_BYTES, roll_from_seed, seed_commitment, verify_rolls
+from domain.director import is_director_actor
 from domain.errors import ConflictError, ForbiddenError, InvalidInputError
 from domain.events import DIRECTOR, DomainEvent
 from domain.mat import format_mat
@@ -52,6 +53,8 @@ class Caller:
 
     token: str | None = None
     director: bool = False
+    actor: str = DIRECTOR
+    """The director's actor when ``director`` (rule C-DIR-1: ``director`` or ``director:<id>``)."""
     side: Side | None = None
     """The side named in the body (a director acts for it; a player may only name its own)."""
 
@@ -278,7 +281,9 @@ class MatchService:
                 )
             if dice is None:
                 raise InvalidInputError("dice", "this match uses entered dice: send the two dice")
-            entered_by = None if actor == DIRECTOR else side  # a player's token names its side
+            entered_by = (
+                None if is_director_actor(actor) else side
+            )  # a player's token names its side
             return match.roll(state, side, dice, now, actor=actor, entered_by=entered_by)
 
         return self._execute(match_id, caller, expected_version, decide, side_optional=True)
@@ -504,7 +509,7 @@ class MatchService:
             side = caller.side
             if side is None and not side_optional:
                 side = state.turn
-            return side, DIRECTOR
+            return side, caller.actor
         for side in match.SIDES:
             if caller.token is not None and token_matches(caller.token, state.token_hash(side)):
                 if caller.side is not None and caller.side != side:

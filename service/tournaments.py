@@ -302,6 +302,7 @@ class TournamentService:
         *,
         player_token: str | None,
         by_director: bool,
+        director_actor: str | None = None,
         reason: str = "",
     ) -> Cancelled:
         """rule T-CANCEL-1: the player until the deadline; the director also later."""
@@ -314,7 +315,7 @@ class TournamentService:
                 by_director=by_director,
                 player_token=player_token,
                 now=now,
-                actor=DIRECTOR if by_director else f"player:{player}",
+                actor=(director_actor or DIRECTOR) if by_director else f"player:{player}",
                 reason=reason,
             )
 
