@@ -262,6 +262,13 @@ class Views:
                     projection.create_tables(self.db)
             self.catch_up(progress)
 
+    def compact(self) -> None:
+        """Rewrite the views file and empty its write-ahead log: rows changed since (a person's
+        name replaced by their pseudonym) leave no old bytes in free pages or the log."""
+        with self._lock:
+            self.db.execute("VACUUM")
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def close(self) -> None:
         with self._lock:
             self._connection.close()

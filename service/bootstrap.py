@@ -18,6 +18,7 @@ from service.conduct import ConductService
 from service.disputes import DisputeService
 from service.jobs import JobService
 from service.matches import MatchService
+from service.people import PeopleService
 from service.persistence import (
     create_private_files,
     persistence_environment,
@@ -55,6 +56,7 @@ class Services:
     disputes: DisputeService
     jobs: JobService
     venue: VenueService
+    people: PeopleService
 
     def close(self) -> None:
         self.views.close()
@@ -102,6 +104,8 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     places = PlaceService(store, views)
     conduct = ConductService(store, views, zone, matches, commands)
     videos = VideoService(store, views, commands, settings.data_dir)
+    people = PeopleService(store, views, clock, commands)
+    people.complete_erasures()  # an erasure the last process recorded but did not finish
     return Services(
         settings=settings,
         clock=clock,
@@ -126,4 +130,5 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         disputes=DisputeService(store, matches, commands),
         jobs=JobService(store, views, commands, rounds, videos, conduct),
         venue=VenueService(store, rounds, places, matches, commands, settings.public_url),
+        people=people,
     )
