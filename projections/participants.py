@@ -115,6 +115,7 @@ class ParticipantsProjection(Projection):
     def person_erased(self, event: PersonErased, db: sqlite_utils.Database) -> None:
         """The person's registrations show the pseudonym and no personal data any more (the
         same as a rebuild shows, whose events then read erased)."""
+        self.compaction_due = True  # no old bytes of the name stay in the file
         db.execute(
             "UPDATE participants SET first_name = ?, last_name = '', display_name = ?, "
             "email = '', age = NULL, birth_date = NULL WHERE player_id = ?",

@@ -142,6 +142,7 @@ class RankingProjection(Projection):
 
     def person_erased(self, event: PersonErased, db: sqlite_utils.Database) -> None:
         """The erased person's results stay; their name shows as the pseudonym."""
+        self.compaction_due = True  # no old bytes of the name stay in the file
         db.execute(
             "UPDATE ranking_names SET display_name = ? WHERE player_id = ?",
             [event.pseudonym, str(event.originator_id)],

