@@ -19,7 +19,7 @@ import os
 import threading
 from collections.abc import Hashable, Iterable
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, TypeVar, cast
 from uuid import UUID
 
@@ -183,11 +183,14 @@ class PersonalCodec:
             if subject is None:
                 continue
             values = {name: getattr(record, name) for name in personal.erased}
+            erased_values = _erased_values(personal, subject)
+            if values == erased_values:
+                continue  # nothing to hide (a state read after the erasure): no new key
             key = self.keys.key_for(subject)
             nonce = os.urandom(NONCE_BYTES)
-            sealed = AESGCM(key).encrypt(nonce, _encoder.encode(values), subject.bytes)
+            sealed = _cipher(key).encrypt(nonce, _encoder.encode(values), subject.bytes)
             parts.append(SealedPart(subject, nonce + sealed))
-            erased.update(_erased_values(personal, subject))
+            erased.update(erased_values)
         if not parts:
             return _encoder.encode(record)
         plain = _encoder.encode(msgspec.structs.replace(record, **erased))
@@ -209,7 +212,7 @@ class PersonalCodec:
                 continue  # erased: the stored record shows the erased values
             nonce, sealed = part.data[:NONCE_BYTES], part.data[NONCE_BYTES:]
             try:
-                plain = AESGCM(key).decrypt(nonce, sealed, part.subject.bytes)
+                plain = _cipher(key).decrypt(nonce, sealed, part.subject.bytes)
             except InvalidTag:
                 continue  # sealed under a key erasure deleted (the person registered again)
             values.update(msgspec.json.decode(plain))
@@ -244,6 +247,11 @@ def _erased_values(personal: Personal, subject: UUID) -> dict[str, Any]:
         name: pseudonym(subject) if value is PSEUDONYM else value
         for name, value in personal.erased.items()
     }
+
+
+@lru_cache(maxsize=4096)
+def _cipher(key: bytes) -> AESGCM:
+    return AESGCM(key)
 
 
 @cache

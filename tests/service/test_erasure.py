@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import cast
 from uuid import UUID, uuid4
 
+import msgspec
 import pytest
 
 from domain import match
@@ -170,6 +171,10 @@ def test_a_tournament_match_snapshot_is_sealed_and_loads_the_pseudonym_after_era
         state = store_now.load(match_id, match.evolve)
         assert (state.player_a, state.player_b) == (pseudonym(zyxwella), "Anna M.")
     cold.close()
+    # a snapshot taken after the erasure seals nothing of hers, and draws her no new key
+    store.snapshot_if_due(msgspec.structs.replace(state, version=2), NOW)
+    assert store.keys.key_of(zyxwella) is None
+    assert store.keys.key_of(anna) is not None
 
 
 @pytest.mark.postgres
@@ -217,6 +222,18 @@ def test_an_erasure_cut_short_after_its_event_is_completed_at_the_next_start(
         assert registration(restarted.store, tournament_id).email == ""
     finally:
         restarted.close()
+
+
+def test_an_ad_hoc_match_names_nobody_registered_and_its_players_act_by_name(
+    services: Services,
+) -> None:
+    created = services.matches.create(
+        player_a="Zyxwella", player_b="Anna", match_length=3, dice="entered", clock="none"
+    )
+    # typed-in names of no registered person: nothing to seal
+    assert [state for state in raw_states(services.store) if NAME in state]
+    state = services.store.load(created.match.id, match.evolve)
+    assert state.actor("a") == "player:Zyxwella"
 
 
 def test_events_stored_in_plain_text_before_sealing_still_load_and_read_erased_after_erasure(
