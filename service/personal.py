@@ -145,22 +145,24 @@ class PersonKeys:
                 self._erased.add(player_id)
 
     def _run(self, sql: str, params: tuple[Any, ...] = (), *, secure: bool = False) -> list[Any]:
-        """One statement in its own transaction; rows as mappings by column name."""
+        """One statement in its own transaction; rows as mappings by column name (a query
+        takes a reader connection, so that it never waits for a writer)."""
+        query = sql.startswith("SELECT")
         if self._postgres:
             from psycopg.sql import SQL, Identifier
 
             statement = SQL(sql.replace("?", "%s")).format(
                 table=Identifier(self._datastore.schema, KEY_TABLE)
             )
-            with self._datastore.transaction(commit=True) as cursor:
+            with self._datastore.transaction(commit=not query) as cursor:
                 cursor.execute(statement, params)
-                return list(cursor.fetchall()) if sql.startswith("SELECT") else []
-        with self._datastore.get_connection(commit=True) as connection:
+                return list(cursor.fetchall()) if query else []
+        with self._datastore.get_connection(commit=not query) as connection:
             if secure:  # a deleted key's bytes are overwritten in the file, not left free
                 connection.cursor().execute("PRAGMA secure_delete=ON")
-            with connection.transaction(commit=True) as cursor:
+            with connection.transaction(commit=not query) as cursor:
                 cursor.execute(sql.format(table=KEY_TABLE), params)
-                return list(cursor.fetchall()) if sql.startswith("SELECT") else []
+                return list(cursor.fetchall()) if query else []
 
     def _checkpoint(self) -> None:
         """SQLite: copy the write-ahead log into the file and empty it (it held the keys)."""
