@@ -32,6 +32,7 @@ from api.live import LiveController, live_feed
 from api.matches import MatchController
 from api.openapi import document_problems, document_request_bodies, document_security
 from api.pages import PageController, template_config
+from api.people import PeopleController
 from api.print import PrintController
 from api.rounds import TournamentDayController
 from api.seasons import SeasonController
@@ -59,6 +60,7 @@ CONTROLLERS: list[Any] = [
     AuditController,
     DisputeController,
     VideoController,
+    PeopleController,
     JobController,
     DirectorController,
     LiveController,

@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Self, TypeVar
 from uuid import UUID
 
 import msgspec
+
+
+class Pseudonym:
+    """Marks the field that shows a person's pseudonym once their data is erased."""
+
+    def __repr__(self) -> str:
+        return "PSEUDONYM"
+
+
+PSEUDONYM = Pseudonym()
+
+
+class Personal(NamedTuple):
+    """Fields of a record (an event, or an aggregate's state) that hold one person's data.
+
+    The store keeps them sealed under that person's own key, which erasure deletes (the
+    record itself is never rewritten). ``subject`` is the dotted path to the person's id
+    (``"player_id"``, ``"pairing.player_a_id"``); a path that ends in None names nobody (an ad
+    hoc match between typed-in names) and leaves the record as it is. ``erased`` gives each
+    personal field's value once the person is erased: ``PSEUDONYM`` for the field that shows
+    their pseudonym, an empty value for the others.
+    """
+
+    subject: str
+    erased: Mapping[str, object]
 
 
 class DomainEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -23,6 +48,9 @@ class DomainEvent(msgspec.Struct, frozen=True, kw_only=True):
     actor: str | None = None
     """Who caused it: ``DIRECTOR``, ``player:<id or name>`` or ``public``."""
 
+    personal: ClassVar[tuple[Personal, ...]] = ()
+    """The personal data this kind of event holds (none by default)."""
+
 
 DIRECTOR = "director"
 """The actor of a director's command (the director token carries no name yet, rule C-DIR-1)."""
@@ -35,6 +63,9 @@ class Aggregate(msgspec.Struct, frozen=True, kw_only=True):
 
     id: UUID
     version: int
+
+    personal: ClassVar[tuple[Personal, ...]] = ()
+    """The personal data this kind of state holds: its snapshots are sealed like events."""
 
 
 A = TypeVar("A", bound=Aggregate)

@@ -11,6 +11,7 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
+from domain.people import PersonErased
 from domain.tournament import (
     ACTIVE,
     WAITING,
@@ -89,8 +90,8 @@ class ParticipantsProjection(Projection):
     """One row per registration with its current status and the person's data."""
 
     name = "participants"
-    tables = ("participants",)
-    version = 4
+    tables = ("participants", "people_erased")
+    version = 5
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -104,6 +105,26 @@ class ParticipantsProjection(Projection):
         db.execute(
             "CREATE INDEX IF NOT EXISTS participants_by_tournament "
             "ON participants (tournament_id, sequence)"
+        )
+        db.execute("CREATE INDEX IF NOT EXISTS participants_by_player ON participants (player_id)")
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS people_erased (player_id TEXT PRIMARY KEY, "
+            "pseudonym TEXT NOT NULL, erased_at TEXT NOT NULL)"
+        )
+
+    def person_erased(self, event: PersonErased, db: sqlite_utils.Database) -> None:
+        """The person's registrations show the pseudonym and no personal data any more (the
+        same as a rebuild shows, whose events then read erased)."""
+        self.compaction_due = True  # no old bytes of the name stay in the file
+        db.execute(
+            "UPDATE participants SET first_name = ?, last_name = '', display_name = ?, "
+            "email = '', age = NULL, birth_date = NULL WHERE player_id = ?",
+            [event.pseudonym, event.pseudonym, str(event.originator_id)],
+        )
+        db.execute(
+            "INSERT OR IGNORE INTO people_erased (player_id, pseudonym, erased_at) "
+            "VALUES (?, ?, ?)",
+            [str(event.originator_id), event.pseudonym, event.timestamp.isoformat()],
         )
 
     def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
@@ -201,6 +222,17 @@ def _set_refund(db: sqlite_utils.Database, registration_id: Any, refund_cents: i
         "UPDATE participants SET refund_cents = ? WHERE registration_id = ?",
         [refund_cents, str(registration_id)],
     )
+
+
+def is_registered(db: sqlite_utils.Database, player_id: str) -> bool:
+    """Whether any registration names this player id (in any tournament)."""
+    row = db.execute("SELECT 1 FROM participants WHERE player_id = ? LIMIT 1", [player_id])
+    return row.fetchone() is not None
+
+
+def erased_people(db: sqlite_utils.Database) -> list[str]:
+    """Player ids of every erased person, as the log records them."""
+    return [row[0] for row in db.execute("SELECT player_id FROM people_erased ORDER BY player_id")]
 
 
 def list_participants(db: sqlite_utils.Database, tournament_id: str) -> list[ParticipantRow]:

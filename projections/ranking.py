@@ -14,6 +14,7 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
+from domain.people import PersonErased
 from domain.ranking import RankingEntry, TournamentRecord, WonMatch, compute_ranking
 from domain.season import PlayerBanned
 from domain.standings import compute_standings
@@ -138,6 +139,14 @@ class RankingProjection(Projection):
 
     def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
         _name(db, event)
+
+    def person_erased(self, event: PersonErased, db: sqlite_utils.Database) -> None:
+        """The erased person's results stay; their name shows as the pseudonym."""
+        self.compaction_due = True  # no old bytes of the name stay in the file
+        db.execute(
+            "UPDATE ranking_names SET display_name = ? WHERE player_id = ?",
+            [event.pseudonym, str(event.originator_id)],
+        )
 
     def registration_waitlisted(
         self, event: RegistrationWaitlisted, db: sqlite_utils.Database

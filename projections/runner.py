@@ -64,6 +64,9 @@ class Projection:
     tables: ClassVar[tuple[str, ...]] = ()
     version: ClassVar[int] = 1
     """Raise it when tables or handlers change: the view is then rebuilt from the log."""
+    compaction_due: bool = False
+    """Set by a handler whose change must leave no old bytes in the file (a person's erasure
+    replaced their name): the catch-up then ends with ``Views.compact``."""
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         """Create the projection's tables if they do not exist yet."""
@@ -201,6 +204,7 @@ class Views:
                     batch = self._source.read(start, BATCH_SIZE, self._is_wanted)
                     self._apply(batch, positions)
                 if not batch:
+                    self._compact_if_due()
                     return read
                 read += len(batch)
                 if progress:
@@ -261,6 +265,20 @@ class Views:
                     self._drop(projection)
                     projection.create_tables(self.db)
             self.catch_up(progress)
+
+    def _compact_if_due(self) -> None:
+        due = [p for p in self.projections if p.compaction_due]
+        for projection in due:
+            projection.compaction_due = False
+        if due:
+            self.compact()
+
+    def compact(self) -> None:
+        """Rewrite the views file and empty its write-ahead log: rows changed since (a person's
+        name replaced by their pseudonym) leave no old bytes in free pages or the log."""
+        with self._lock:
+            self.db.execute("VACUUM")
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def close(self) -> None:
         with self._lock:

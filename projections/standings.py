@@ -20,6 +20,7 @@ from domain.match import (
     PenaltyAwarded,
     PenaltyChanged,
 )
+from domain.people import PersonErased
 from domain.standings import Outcome, compute_standings
 from domain.tournament import (
     LateEntryAdmitted,
@@ -104,6 +105,14 @@ class StandingsProjection(Projection):
 
     def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
         _name(db, event)
+
+    def person_erased(self, event: PersonErased, db: sqlite_utils.Database) -> None:
+        """The erased person's results stay; their name shows as the pseudonym."""
+        self.compaction_due = True  # no old bytes of the name stay in the file
+        db.execute(
+            "UPDATE day_players SET display_name = ? WHERE player_id = ?",
+            [event.pseudonym, str(event.originator_id)],
+        )
 
     def registration_waitlisted(
         self, event: RegistrationWaitlisted, db: sqlite_utils.Database

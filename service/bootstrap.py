@@ -20,6 +20,7 @@ from service.directors import DirectorService
 from service.disputes import DisputeService
 from service.jobs import JobService
 from service.matches import MatchService
+from service.people import PeopleService
 from service.persistence import (
     create_private_files,
     persistence_environment,
@@ -58,6 +59,7 @@ class Services:
     jobs: JobService
     venue: VenueService
     directors: DirectorService
+    people: PeopleService
 
     def close(self) -> None:
         self.views.close()
@@ -106,6 +108,8 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     places = PlaceService(store, views)
     conduct = ConductService(store, views, zone, matches, commands)
     videos = VideoService(store, views, commands, settings.data_dir)
+    people = PeopleService(store, views, clock, commands)
+    people.complete_erasures()  # an erasure the last process recorded but did not finish
     return Services(
         settings=settings,
         clock=clock,
@@ -131,4 +135,5 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         jobs=JobService(store, views, commands, rounds, videos, conduct),
         venue=VenueService(store, rounds, places, matches, commands, settings.public_url),
         directors=DirectorService(store, views, commands, settings.effective_director_token),
+        people=people,
     )

@@ -72,5 +72,5 @@ def _actor(state: Match, caller: Caller) -> str:
         return caller.actor
     for side in match.SIDES:
         if caller.token is not None and token_matches(caller.token, state.token_hash(side)):
-            return f"player:{state.player(side)}"
+            return state.actor(side)
     raise ForbiddenError("only a player of this match (its token) or a director may do this")

@@ -1,7 +1,9 @@
 """Events as msgspec JSON: the mapper and the transcoder eventsourcing is configured with.
 
 The shape of eventsourcing's ``examples/aggregate9``: the mapper encodes each event Struct
-itself, so the transcoder is never asked to.
+itself, so the transcoder is never asked to. Personal fields are sealed under each person's
+key on the way in and unsealed on the way out (``service.personal``): the domain sees plain
+fields, the store holds none.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import msgspec
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from eventsourcing.utils import get_topic, resolve_topic
 
+from service.personal import PersonalCodec
+
 encoder = msgspec.json.Encoder()
 """One JSON encoder for events and snapshot states."""
 
@@ -20,8 +24,14 @@ encoder = msgspec.json.Encoder()
 class MsgspecMapper(Mapper[UUID]):
     """Stores each event as the JSON of its msgspec Struct, decoded back to the exact type."""
 
+    personal: PersonalCodec | None = None
+    """Set by the event store (it owns the key table); without it nothing is sealed."""
+
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
-        state = encoder.encode(domain_event)
+        if self.personal is not None:
+            state = self.personal.encode(domain_event)
+        else:
+            state = encoder.encode(domain_event)
         if self.compressor:
             state = self.compressor.compress(state)
         if self.cipher:
@@ -39,7 +49,10 @@ class MsgspecMapper(Mapper[UUID]):
             state = self.cipher.decrypt(state)
         if self.compressor:
             state = self.compressor.decompress(state)
-        return msgspec.json.decode(state, type=resolve_topic(stored_event.topic))
+        kind = resolve_topic(stored_event.topic)
+        if self.personal is not None:
+            return self.personal.decode(state, kind)
+        return msgspec.json.decode(state, type=kind)
 
 
 class UnusedTranscoder(Transcoder):

@@ -514,7 +514,7 @@ class MatchService:
             if caller.token is not None and token_matches(caller.token, state.token_hash(side)):
                 if caller.side is not None and caller.side != side:
                     raise ForbiddenError(f"this token plays side {side}, not side {caller.side}")
-                return side, f"player:{state.player(side)}"
+                return side, state.actor(side)
         raise ForbiddenError("this token is not a player token of this match")
 
     def _seed(self, state: Match) -> bytes:

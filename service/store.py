@@ -19,8 +19,10 @@ from eventsourcing.utils import get_topic, resolve_topic
 
 from domain.errors import ConflictError, NotFoundError
 from domain.events import Aggregate, DomainEvent, evolve_each
+from domain.people import PersonErased
 from projections.runner import EventSource, Wanted
-from service.mapper import MsgspecMapper, UnusedTranscoder, encoder
+from service.mapper import MsgspecMapper, UnusedTranscoder
+from service.personal import PersonalCodec, PersonKeys
 
 A = TypeVar("A", bound=Aggregate)
 
@@ -127,6 +129,11 @@ class StateCache:
     def offer(self, state: Aggregate) -> None:
         self._record(state.id, state.version, state)
 
+    def clear(self) -> None:
+        """Forget every state (a person was erased: cached states may hold their name)."""
+        with self._lock:
+            self._entries.clear()
+
     def supersede(self, aggregate_id: UUID, version: int) -> None:
         """The store holds ``version`` or later: drop any older state."""
         self._record(aggregate_id, version, None)
@@ -162,6 +169,11 @@ class EventStore(Application[UUID]):
         # A store that other processes write to (PostgreSQL) is asked for newer events on each
         # load; an SQLite store belongs to this process, so its cached states are the latest.
         self.is_shared = not self.env.get("PERSISTENCE_MODULE", "").endswith("SQLiteFactory")
+        # Each person's data key lives in the store's own database, shared by its processes;
+        # events and snapshots are sealed and unsealed with it (service.personal).
+        self.keys = PersonKeys(self.recorder.datastore, postgres=self.is_shared)  # type: ignore[attr-defined]
+        self.personal = PersonalCodec(self.keys)
+        cast(MsgspecMapper, self.mapper).personal = self.personal
 
     def append(self, *events: DomainEvent, state: Aggregate | None = None) -> int:
         """Store ``events`` atomically; returns the last notification id.
@@ -194,7 +206,7 @@ class EventStore(Application[UUID]):
         def project(state: A | None, events: Iterable[Any]) -> A | None:
             for event in events:
                 if isinstance(event, Snapshot):
-                    state = msgspec.json.decode(event.state, type=resolve_topic(event.topic))
+                    state = self.personal.decode(event.state, resolve_topic(event.topic))
                 else:
                     state = evolve(state, event)
             return state
@@ -271,7 +283,7 @@ class EventStore(Application[UUID]):
             originator_version=aggregate.version,
             timestamp=timestamp,
             topic=get_topic(type(aggregate)),
-            state=encoder.encode(aggregate),
+            state=self.personal.encode(aggregate),  # a match's names sealed as in its events
         )
         with contextlib.suppress(IntegrityError):  # another process took it first
             self.snapshots.put([snapshot])
@@ -321,7 +333,18 @@ class EventStore(Application[UUID]):
         return self.recorder.max_notification_id() or 0
 
     def decode(self, notification: StoredEvent) -> DomainEvent:
-        return cast(DomainEvent, self.mapper.to_domain_event(notification))
+        event = cast(DomainEvent, self.mapper.to_domain_event(notification))
+        if isinstance(event, PersonErased):
+            # Another process (or this one) erased the person: no cached key or state of
+            # this process may show their data any longer.
+            self.forget_person(event.originator_id)
+        return event
+
+    def forget_person(self, player_id: UUID) -> None:
+        """Drop what this process keeps in memory of an erased person: their key and every
+        cached state (a match's state holds its players' names)."""
+        self.keys.forget(player_id, erased=True)
+        self.states.clear()
 
     def iter_decoded(
         self, after: int, limit: int, wanted: Callable[[str], bool] = lambda _: True

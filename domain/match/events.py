@@ -4,13 +4,13 @@ action, resignation, time claim and result."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import ClassVar, Literal
 from uuid import UUID
 
 import msgspec
 
 from domain.clock import ClockPresetName
-from domain.events import DomainEvent
+from domain.events import PSEUDONYM, DomainEvent, Personal
 
 Side = Literal["a", "b"]
 Phase = Literal["opening", "roll", "move", "cube", "resignation", "match_over"]
@@ -59,6 +59,12 @@ class MatchStarted(DomainEvent, frozen=True, kw_only=True):
     tournament_id: str | None = None
     pairing: TournamentPairing | None = None
     """Set for a match started by a tournament's pairing (rule T-FMT-2, T-FMT-4)."""
+
+    personal: ClassVar[tuple[Personal, ...]] = (
+        Personal("pairing.player_a_id", {"player_a": PSEUDONYM}),
+        Personal("pairing.player_b_id", {"player_b": PSEUDONYM}),
+    )
+    """A tournament's match names its two registered persons; an ad hoc match names nobody."""
 
 
 class GameStarted(DomainEvent, frozen=True, kw_only=True):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 import msgspec
@@ -28,7 +28,7 @@ from domain.backgammon.match_id import (
 from domain.backgammon.position import STARTING_SIDE
 from domain.backgammon.position import Side as Checkers
 from domain.clock import PRESETS, ClockPreset, ClockPresetName, MatchClock
-from domain.events import Aggregate, DomainEvent
+from domain.events import PSEUDONYM, Aggregate, DomainEvent, Personal
 from domain.match.errors import NotAMatchError, PenaltyNotFoundError
 from domain.match.events import (
     CheckersPlayed,
@@ -74,6 +74,12 @@ class Penalty(msgspec.Struct, frozen=True, kw_only=True):
 
 class Match(Aggregate, frozen=True, kw_only=True):
     """A match as of its latest event."""
+
+    personal: ClassVar[tuple[Personal, ...]] = (
+        Personal("pairing.player_a_id", {"player_a": PSEUDONYM}),
+        Personal("pairing.player_b_id", {"player_b": PSEUDONYM}),
+    )
+    """As ``MatchStarted``: a snapshot of a tournament's match names its two persons."""
 
     player_a: str
     player_b: str
@@ -170,6 +176,13 @@ class Match(Aggregate, frozen=True, kw_only=True):
 
     def player(self, side: Side) -> str:
         return self.player_a if side == "a" else self.player_b
+
+    def actor(self, side: Side) -> str:
+        """How an event's ``actor`` names the side's player: by player id in a tournament's
+        match (a name there is personal data, kept sealed), by the typed-in name otherwise."""
+        if self.pairing is not None:
+            return f"player:{self.pairing.player_a_id if side == 'a' else self.pairing.player_b_id}"
+        return f"player:{self.player(side)}"
 
     def token_hash(self, side: Side) -> str:
         return self.token_hash_a if side == "a" else self.token_hash_b

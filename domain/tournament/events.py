@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal, assert_never
+from typing import ClassVar, Literal, assert_never
 from uuid import UUID
 
 import msgspec
 
-from domain.events import DomainEvent
+from domain.events import PSEUDONYM, DomainEvent, Personal
 from domain.tournament.defaults import (
     DEFAULT_CLOCK,
     DEFAULT_DICE,
@@ -71,6 +71,20 @@ class RegistrationFacts(DomainEvent, frozen=True, kw_only=True):
     birth_date: date | None = None
     token_hash: str
     """SHA-256 (hex) of the player token; the token itself is never stored."""
+
+    personal: ClassVar[tuple[Personal, ...]] = (
+        Personal(
+            "player_id",
+            {
+                "first_name": PSEUDONYM,
+                "last_name": "",
+                "email": "",
+                "age": None,
+                "birth_date": None,
+            },
+        ),
+    )
+    """Erased: the first name shows the pseudonym, so the display name is the pseudonym."""
 
 
 class PlayerRegistered(RegistrationFacts, frozen=True, kw_only=True):

@@ -1,0 +1,70 @@
+"""A person's erasure: their personal data becomes unreadable, their results stay.
+
+A person is known by their player id (the service derives it from the e-mail address). The
+events that hold their data (registrations, the matches a pairing started) declare it
+(``DomainEvent.personal``); the store keeps it sealed under the person's own key. Erasing
+records ``PersonErased`` in the person's own stream (its id is the player id) and the service
+then deletes the key: history is never rewritten, but from then on every record shows the
+pseudonym instead of the name, and nothing instead of the e-mail address, age or birth date.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from uuid import UUID
+
+from domain.errors import NotFoundError
+from domain.events import Aggregate, DomainEvent, EventBatch
+
+
+class PersonNotFoundError(NotFoundError):
+    """No registration names this player id."""
+
+
+def pseudonym(player_id: UUID) -> str:
+    """The name an erased person's results stand under: derived from the player id alone
+    (public already), so it holds no personal data and is the same in every process, view
+    and rebuild."""
+    return f"Player {hashlib.sha256(player_id.bytes).hexdigest()[:6]}"
+
+
+class PersonErased(DomainEvent, frozen=True, kw_only=True):
+    """A director erased the person's personal data on their request (their key is deleted)."""
+
+    pseudonym: str
+
+
+PersonEvent = PersonErased
+
+
+class Person(Aggregate, frozen=True, kw_only=True):
+    """An erased person (the stream exists only once they are erased)."""
+
+    pseudonym: str
+    erased_at: datetime
+
+
+def evolve(state: Person | None, event: PersonEvent) -> Person:
+    """The one place where a person's events apply."""
+    if isinstance(event, PersonErased):
+        return Person(
+            id=event.originator_id,
+            version=event.originator_version,
+            pseudonym=event.pseudonym,
+            erased_at=state.erased_at if state is not None else event.timestamp,
+        )
+    raise TypeError(f"not an event of a person: {type(event).__name__}")
+
+
+def erase(
+    state: Person | None, player_id: UUID, now: datetime, *, actor: str, readable: bool
+) -> list[PersonEvent]:
+    """Record the erasure, unless the person is erased already and nothing of theirs became
+    readable since (``readable``: the service holds a key of theirs, e.g. they registered
+    again after an erasure): a repeated request then records nothing."""
+    if state is not None and not readable:
+        return []
+    batch = EventBatch[PersonEvent](player_id, state.version if state else 0, now, actor)
+    batch.add(PersonErased, pseudonym=pseudonym(player_id))
+    return batch.events

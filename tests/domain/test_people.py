@@ -1,0 +1,64 @@
+"""A person's erasure in the domain: the pseudonym, erasing once, again after new data, and
+which fields each record declares personal (ARCHITECTURE.md "Events")."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+
+from domain import people
+from domain.events import PSEUDONYM, fold
+from domain.match import MatchStarted
+from domain.match.state import Match
+from domain.tournament import PlayerRegistered, RegistrationWaitlisted
+
+NOW = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)
+PLAYER = uuid.UUID("5c0b7b7e-2f7a-5b7e-9d61-2a7c9f0e4b11")
+
+
+def test_the_pseudonym_depends_on_the_player_id_alone_and_holds_no_name() -> None:
+    alias = people.pseudonym(PLAYER)
+    assert alias == people.pseudonym(uuid.UUID(str(PLAYER)))
+    assert alias.startswith("Player ")
+    assert len(alias) == len("Player ") + 6
+    assert alias != people.pseudonym(uuid.uuid4())
+
+
+def test_a_person_is_erased_once_by_the_director_who_asked() -> None:
+    events = people.erase(None, PLAYER, NOW, actor="director", readable=True)
+    assert [(type(e).__name__, e.originator_id, e.originator_version) for e in events] == [
+        ("PersonErased", PLAYER, 1)
+    ]
+    assert events[0].pseudonym == people.pseudonym(PLAYER)
+    assert events[0].actor == "director"
+    state = fold(people.evolve, None, events)
+    assert state is not None
+    assert people.erase(state, PLAYER, NOW, actor="director", readable=False) == []
+
+
+def test_a_person_readable_again_after_an_erasure_is_erased_again() -> None:
+    first = fold(people.evolve, None, people.erase(None, PLAYER, NOW, actor="d", readable=True))
+    assert first is not None
+    again = people.erase(first, PLAYER, NOW, actor="d", readable=True)
+    assert [e.originator_version for e in again] == [2]
+    later = fold(people.evolve, first, again)
+    assert later is not None
+    assert later.erased_at == first.erased_at
+
+
+def test_registrations_and_tournament_matches_declare_their_personal_fields() -> None:
+    for kind in (PlayerRegistered, RegistrationWaitlisted):
+        [personal] = kind.personal
+        assert personal.subject == "player_id"
+        assert dict(personal.erased) == {
+            "first_name": PSEUDONYM,
+            "last_name": "",
+            "email": "",
+            "age": None,
+            "birth_date": None,
+        }
+    for record in (MatchStarted, Match):
+        assert [(p.subject, dict(p.erased)) for p in record.personal] == [
+            ("pairing.player_a_id", {"player_a": PSEUDONYM}),
+            ("pairing.player_b_id", {"player_b": PSEUDONYM}),
+        ]
