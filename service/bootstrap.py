@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from projections.calendar import CalendarProjection
 from projections.deadlines import DeadlinesProjection
+from projections.outbox import OutboxProjection
 from projections.participants import ParticipantsProjection
 from projections.ranking import RankingProjection
 from projections.runner import Projection, Views
@@ -17,6 +18,7 @@ from service.commands import CommandRunner
 from service.conduct import ConductService
 from service.disputes import DisputeService
 from service.jobs import JobService
+from service.mail import OutboxService, transport_for
 from service.matches import MatchService
 from service.persistence import (
     create_private_files,
@@ -25,6 +27,7 @@ from service.persistence import (
     store_name,
 )
 from service.places import PlaceService
+from service.registration_requests import RegistrationRequestService
 from service.rounds import RoundService
 from service.seasons import SeasonService
 from service.secret import SecretMismatchError, check_secret, derived_key, load_secret_key
@@ -55,6 +58,9 @@ class Services:
     disputes: DisputeService
     jobs: JobService
     venue: VenueService
+    requests: RegistrationRequestService
+    """Anonymous registrations confirmed by e-mail (rule P-MAIL-1)."""
+    outbox: OutboxService
 
     def close(self) -> None:
         self.views.close()
@@ -74,6 +80,7 @@ def projections() -> list[Projection]:
         StandingsProjection(),
         RankingProjection(),
         DeadlinesProjection(),
+        OutboxProjection(),
     ]
 
 
@@ -102,6 +109,19 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     places = PlaceService(store, views)
     conduct = ConductService(store, views, zone, matches, commands)
     videos = VideoService(store, views, commands, settings.data_dir)
+    tournaments = TournamentService(
+        store,
+        views,
+        clock,
+        zone,
+        player_key=derived_key(secret, "player ids"),
+        token_key=derived_key(secret, "player tokens"),
+        commands=commands,
+        seasons=seasons,
+    )
+    requests = RegistrationRequestService(
+        store, commands, tournaments, zone, link_key=derived_key(secret, "confirmation links")
+    )
     return Services(
         settings=settings,
         clock=clock,
@@ -109,15 +129,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         store=store,
         views=views,
         seasons=seasons,
-        tournaments=TournamentService(
-            store,
-            views,
-            clock,
-            zone,
-            player_key=derived_key(secret, "player ids"),
-            commands=commands,
-            seasons=seasons,
-        ),
+        tournaments=tournaments,
         matches=matches,
         rounds=rounds,
         places=places,
@@ -126,4 +138,14 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         disputes=DisputeService(store, matches, commands),
         jobs=JobService(store, views, commands, rounds, videos, conduct),
         venue=VenueService(store, rounds, places, matches, commands, settings.public_url),
+        requests=requests,
+        outbox=OutboxService(
+            views,
+            clock,
+            transport_for(settings.smtp_url, settings.data_dir),
+            mail_from=settings.mail_from,
+            public_url=settings.public_url,
+            tournaments=tournaments,
+            requests=requests,
+        ),
     )
