@@ -148,8 +148,8 @@ class OutboxService:
         # stable: a mail sent again after a crash is recognisably the same message
         message["Message-ID"] = f"<{mail.id}@{self._message_domain}>"
         message["X-Bgtd-Outbox-Id"] = mail.id
-        message["Content-Language"] = mail.language
         message.set_content(body)
+        message["Content-Language"] = mail.language  # after set_content, which resets Content-*
         return message
 
     def _links(self, mail: MailRow) -> Links:
