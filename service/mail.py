@@ -35,6 +35,12 @@ FIRST_RETRY = timedelta(minutes=1)
 LAST_RETRY = timedelta(hours=6)
 MAX_ATTEMPTS = 12
 """About two days of retries (1 min, 2, 4, ... then every 6 hours), then ``failed``."""
+STALE_AFTER = timedelta(days=3)
+"""A mail whose event is older is not sent but marked ``failed``: views rebuilt from an old log
+(a restore without ``views.sqlite3``) must not mail everyone again about old events."""
+
+
+STALE = "not sent: its event is more than 3 days old (views rebuilt from an old log?)"
 
 
 class MailTransport(Protocol):
@@ -125,6 +131,10 @@ class OutboxService:
             due = outbox.due_mails(db, now)
         sent = 0
         for mail in due:
+            if mail.created_at < now - STALE_AFTER:
+                with self._views.reading() as db:
+                    outbox.mark_failed(db, mail.id, STALE, None)
+                continue
             try:
                 self.transport.send(self.message(mail))
             except Exception as error:  # every failure of a send is retried, none is lost

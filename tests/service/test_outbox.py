@@ -89,6 +89,7 @@ def test_every_event_that_mails_somebody_sends_exactly_one_mail(
     services.tournaments.cancel_registration(
         tournament, second.registration_id, player_token=None, by_director=True
     )  # the waitlisted person moves up
+    services.outbox.send_due()
     clock.advance((CANCELLATION_CLOSED - clock.now()).total_seconds())
     services.jobs.run_due(clock.now())  # the payout scheme goes to the seated players
     services.outbox.send_due()
@@ -209,6 +210,19 @@ def test_a_mail_refused_again_and_again_is_given_up_as_failed(
     [mail] = services.outbox.list("failed")
     assert mail.attempts == 12
     assert mail.next_attempt_at is None
+    assert sink.messages == []
+
+
+def test_a_mail_about_an_old_event_is_not_sent_but_shown_as_failed(
+    services: Services, sink: Sink, clock: MovableClock
+) -> None:
+    # views rebuilt from an old log (a restore without views.sqlite3) mail nobody again
+    ask(services, schedule(services), 1)
+    clock.advance(3 * 24 * 3600 + 1)
+    assert services.outbox.send_due() == 0
+    [mail] = services.outbox.list("failed")
+    assert mail.last_error is not None
+    assert "more than 3 days old" in mail.last_error
     assert sink.messages == []
 
 
