@@ -161,7 +161,8 @@ def request_registration(
         birth_date=birth_date,
         language=person.language,
         duplicate=duplicate,
-        confirm_by=now + CONFIRMATION_WINDOW,
+        # whole seconds: the answer shows it, and it should tell nothing but the time asked
+        confirm_by=(now + CONFIRMATION_WINDOW).replace(microsecond=0),
         token_hash=token_hash,
     )
     return batch.events
