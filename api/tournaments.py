@@ -380,11 +380,15 @@ class RegistrationController(Controller):
         status_code=201,
         summary="Register: the director at once (201); anyone else by e-mail confirmation (202)",
         responses={
+            201: ResponseSpec(
+                data_container=Registration,
+                description="With the director's token: registered or waitlisted at once",
+            ),
             202: ResponseSpec(
                 data_container=RegistrationUnconfirmed,
                 description="Anonymous: stored unconfirmed, the mail carries the link "
                 "(rule P-MAIL-1); the same answer for an address registered already",
-            )
+            ),
         },
     )
     def register(
