@@ -18,6 +18,8 @@ from domain.tournament import TournamentPlan
 from projections import outbox
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.commands import CommandRunner
+from service.registration_requests import RegistrationRequestService
 from service.settings import Settings
 from tests.mailbox import body_of, links_in, read_mails, token_in
 from tests.smtp_sink import Sink, sink
@@ -135,6 +137,28 @@ def test_a_service_killed_between_the_event_and_the_send_mails_once_after_restar
         again.close()
     assert len(sink.messages) == 1
     assert sink.messages[0]["To"] == "spieler1@example.org"
+
+
+def test_an_event_stored_before_its_outbox_row_was_written_mails_once_after_restart(
+    tmp_path: Path, clock: MovableClock, sink: Sink
+) -> None:
+    # the process dies after the event's commit, before the views followed the log
+    first = build(tmp_path, clock, sink.url)
+    tournament = schedule(first)
+    without_views = RegistrationRequestService(
+        first.store, CommandRunner(first.store, clock), first.tournaments, first.zone
+    )
+    without_views.request(
+        tournament, first_name="Anna", last_name="M", email="anna@example.org", age=30
+    )
+    assert first.outbox.list() == []  # no row yet: the views have not seen the event
+    first.close()
+
+    for _ in range(2):
+        again = build(tmp_path, clock, sink.url)
+        again.outbox.send_due()
+        again.close()
+    assert [m["To"] for m in sink.messages] == ["anna@example.org"]
 
 
 def test_views_rebuilt_from_the_log_do_not_send_the_mails_again(
