@@ -76,6 +76,9 @@ def test_a_person_registers_on_the_tournament_page_and_the_seats_follow_without_
     screenshot(browser, "registration-asked")
     token = confirmation_token(live_server.app, "anna@example.org")
     browser.get(f"{live_server.url}/pages/registrations/confirm?token={token}")
+    english = browser.find_element(By.CSS_SELECTOR, "footer a").get_attribute("href")
+    assert token in english  # the other language keeps the link's token
+    assert "lang=en" in english
     browser.find_element(By.CSS_SELECTOR, "#action button").click()
     wait_until(browser, lambda: text_of(browser, "#answer").startswith("Bestätigt"))
     screenshot(browser, "registration-confirmed")
