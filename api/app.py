@@ -29,6 +29,7 @@ from api.health import DevClockController, HealthController
 from api.idempotency import IdempotencyMiddleware, IdempotencyStore
 from api.jobs import JobController
 from api.live import LiveController, live_feed
+from api.mail import OutboxController, RegistrationConfirmationController
 from api.matches import MatchController
 from api.openapi import document_problems, document_request_bodies, document_security
 from api.pages import PageController, template_config
@@ -52,6 +53,8 @@ CONTROLLERS: list[Any] = [
     SeasonController,
     TournamentController,
     RegistrationController,
+    RegistrationConfirmationController,
+    OutboxController,
     TournamentDayController,
     ConductController,
     VenueController,

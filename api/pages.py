@@ -35,6 +35,10 @@ SUMMARIES = {
     "tournament": "Page: one tournament with its date, venue, free seats, deadlines and the form",
     "standings": "Page: live pairings, results and standings (updates without reload)",
     "bracket": "Page: the knockout bracket",
+    "confirm": "Page: the link of the confirmation mail; its button confirms the registration "
+    "(the token stays in the page's address)",
+    "cancel": "Page: the self-service cancellation link of the registration mail; its button "
+    "cancels with the player token of the link",
 }
 
 TEXT: dict[Lang, dict[str, str]] = {
@@ -58,6 +62,19 @@ TEXT: dict[Lang, dict[str, str]] = {
         "registered": "Angemeldet. Bewahre diesen Code für eine Abmeldung auf:",
         "waitlisted": "Auf der Warteliste (Platz {position}). Code für eine Abmeldung:",
         "failed": "Die Anmeldung ging nicht durch:",
+        "check_mail": "Fast geschafft: wir haben dir eine E-Mail geschickt. Bitte bestätige "
+        "die Anmeldung über den Link darin bis {confirm_by}; erst dann zählt sie.",
+        "confirm_title": "Anmeldung bestätigen",
+        "confirm_lead": "Mit der Bestätigung wird deine Anmeldung gültig: du bekommst einen "
+        "freien Platz oder einen Platz auf der Warteliste.",
+        "confirm_button": "Anmeldung bestätigen",
+        "confirmed_registered": "Bestätigt: du hast einen Platz. Code für eine Abmeldung:",
+        "confirmed_waitlisted": "Bestätigt: du stehst auf der Warteliste (Platz {position}). "
+        "Code für eine Abmeldung:",
+        "cancel_title": "Abmelden",
+        "cancel_lead": "Willst du deine Anmeldung stornieren?",
+        "cancel_button": "Abmelden",
+        "cancel_done": "Du bist abgemeldet.",
         "registration_closed": "Die Anmeldung ist geschlossen.",
         "standings": "Tabelle",
         "pairings": "Paarungen",
@@ -113,6 +130,19 @@ TEXT: dict[Lang, dict[str, str]] = {
         "registered": "Registered. Keep this code to cancel later:",
         "waitlisted": "On the waitlist (place {position}). Code to cancel:",
         "failed": "The registration did not go through:",
+        "check_mail": "Almost done: we have sent you an e-mail. Please confirm the "
+        "registration with its link by {confirm_by}; it counts only then.",
+        "confirm_title": "Confirm your registration",
+        "confirm_lead": "Confirming makes your registration count: you get a free seat or a "
+        "place on the waitlist.",
+        "confirm_button": "Confirm registration",
+        "confirmed_registered": "Confirmed: you have a seat. Code to cancel:",
+        "confirmed_waitlisted": "Confirmed: you are on the waitlist (place {position}). "
+        "Code to cancel:",
+        "cancel_title": "Cancel",
+        "cancel_lead": "Do you want to cancel your registration?",
+        "cancel_button": "Cancel registration",
+        "cancel_done": "Your registration is cancelled.",
         "registration_closed": "Registration is closed.",
         "standings": "Standings",
         "pairings": "Pairings",
@@ -265,6 +295,14 @@ class PageController(Controller):
     def tournament(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
         tournament = page.services.tournaments.get_tournament(tournament_id)
         return page.render("tournament.html", tournament=tournament)
+
+    @page_route("/registrations/confirm", sync_to_thread=False, summary=SUMMARIES["confirm"])
+    def confirm_registration(self, page: NamedDependency[Page]) -> Template:
+        return page.render("registration_action.html", action="confirm")
+
+    @page_route("/registrations/cancel", sync_to_thread=False, summary=SUMMARIES["cancel"])
+    def cancel_registration(self, page: NamedDependency[Page]) -> Template:
+        return page.render("registration_action.html", action="cancel")
 
     @page_route("/tournaments/{tournament_id:uuid}/standings", summary=SUMMARIES["standings"])
     def standings(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:

@@ -7,9 +7,11 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, delete, get, post
+from litestar import Controller, Request, Response, delete, get, post
 from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
+from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED
 
 from api.auth import REGISTERED_PLAYER, any_director, director_of, director_only, require_token
 from api.schemas import DateText
@@ -35,7 +37,7 @@ from domain.tournament import (
 from projections.participants import ParticipantRow, RegistrationRow
 from projections.seats import SeatCounts
 from service.bootstrap import Services
-from service.tournaments import TournamentView
+from service.tournaments import Registered, TournamentView
 
 TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
 BirthDateText = Annotated[
@@ -142,6 +144,18 @@ class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
     email: str
     age: int | None = None
     birth_date: BirthDateText | None = None
+    language: Literal["de", "en"] = "de"
+    """The language of the person's mails (rule P-MAIL-1)."""
+
+
+class RegistrationUnconfirmed(msgspec.Struct):
+    """An anonymous registration waits for the link in its mail (rule P-MAIL-1); the same
+    answer whether the address is new or registered already."""
+
+    status: Literal["unconfirmed"]
+    tournament_id: UUID
+    confirm_by: datetime
+    """The link expires then (24 hours): an unconfirmed registration never takes a seat."""
 
 
 class Registration(msgspec.Struct):
@@ -209,6 +223,17 @@ class RegistrationRecord(msgspec.Struct):
     withdrawal_reason: str | None
     refund_cents: int | None
     """The buy-in to hand back to a standby who left or got no seat."""
+
+
+def registration_response(registration: Registered) -> Registration:
+    return Registration(
+        registration_id=registration.registration_id,
+        tournament_id=registration.tournament_id,
+        player_id=registration.player_id,
+        status=registration.status,
+        player_token=registration.player_token,
+        waitlist_position=registration.waitlist_position,
+    )
 
 
 def tournament_response(view: TournamentView) -> Tournament:
@@ -357,15 +382,47 @@ class RegistrationController(Controller):
     path = "/api/v1/tournaments/{tournament_id:uuid}/registrations"
     tags = ["registrations"]  # noqa: RUF012
 
-    @post("/", sync_to_thread=True, summary="Register (public): a seat or the waitlist")
+    @post(
+        "/",
+        sync_to_thread=True,
+        status_code=201,
+        summary="Register: the director at once (201); anyone else by e-mail confirmation (202)",
+        responses={
+            201: ResponseSpec(
+                data_container=Registration,
+                description="With the director's token: registered or waitlisted at once",
+            ),
+            202: ResponseSpec(
+                data_container=RegistrationUnconfirmed,
+                description="Anonymous: stored unconfirmed, the mail carries the link "
+                "(rule P-MAIL-1); the same answer for an address registered already",
+            ),
+        },
+    )
     def register(
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[RegistrationCreate],
         request: Request[Any, Any, Any],
         services: NamedDependency[Services],
-    ) -> Registration:
+    ) -> Response[Registration | RegistrationUnconfirmed]:
         acting = _director_in(request, services, tournament_id)
+        if acting is None:
+            unconfirmed = services.requests.request(
+                tournament_id,
+                first_name=data.first_name,
+                last_name=data.last_name,
+                email=data.email,
+                age=data.age,
+                birth_date=data.birth_date,
+                language=data.language,
+            )
+            answer = RegistrationUnconfirmed(
+                status="unconfirmed",
+                tournament_id=unconfirmed.tournament_id,
+                confirm_by=unconfirmed.confirm_by,
+            )
+            return Response(answer, status_code=HTTP_202_ACCEPTED)
         registration = services.tournaments.register(
             tournament_id,
             first_name=data.first_name,
@@ -373,17 +430,11 @@ class RegistrationController(Controller):
             email=data.email,
             age=data.age,
             birth_date=data.birth_date,
+            language=data.language,
             # after the start, the director's registration is a late entry's
-            actor=acting.actor if acting else "public",
+            actor=acting.actor,
         )
-        return Registration(
-            registration_id=registration.registration_id,
-            tournament_id=registration.tournament_id,
-            player_id=registration.player_id,
-            status=registration.status,
-            player_token=registration.player_token,
-            waitlist_position=registration.waitlist_position,
-        )
+        return Response(registration_response(registration), status_code=HTTP_201_CREATED)
 
     @get(
         "/",

@@ -14,6 +14,7 @@ from service.jobs import JobRun
 VIEW_POLL_SECONDS = 1.0
 JOB_POLL_SECONDS = 1.0
 """How late a deadline's job may run at most (the dev clock moves; deadlines are polled)."""
+MAIL_POLL_SECONDS = 2.0
 
 
 def run_jobs(services: Services, leadership: Leadership) -> list[JobRun]:
@@ -21,6 +22,14 @@ def run_jobs(services: Services, leadership: Leadership) -> list[JobRun]:
     if not leadership.is_leader():
         return []
     return services.jobs.run_due(services.clock.now())
+
+
+def send_mail(services: Services, leadership: Leadership) -> int:
+    """The elected process sends the outbox's due mails (rule P-MAIL-1): one sender, so that
+    processes sharing a store never send a mail twice."""
+    if not leadership.is_leader():
+        return 0
+    return services.outbox.send_due()
 
 
 def start_scheduler(services: Services) -> BackgroundScheduler:
@@ -46,6 +55,16 @@ def start_scheduler(services: Services) -> BackgroundScheduler:
         coalesce=True,
         max_instances=1,
         next_run_time=datetime.now(UTC),  # at start-up: deadlines passed while down run now
+    )
+    scheduler.add_job(
+        send_mail,
+        "interval",
+        args=[services, leadership],
+        seconds=MAIL_POLL_SECONDS,
+        id="mail.send_due",
+        coalesce=True,
+        max_instances=1,
+        next_run_time=datetime.now(UTC),  # at start-up: mails left by a crash go out now
     )
     scheduler.start()
     return scheduler

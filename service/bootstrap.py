@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 from projections.calendar import CalendarProjection
 from projections.deadlines import DeadlinesProjection
 from projections.directors import DirectorsProjection
+from projections.outbox import OutboxProjection
 from projections.participants import ParticipantsProjection
 from projections.ranking import RankingProjection
 from projections.runner import Projection, Views
@@ -19,6 +20,7 @@ from service.conduct import ConductService
 from service.directors import DirectorService
 from service.disputes import DisputeService
 from service.jobs import JobService
+from service.mail import OutboxService, transport_for
 from service.matches import MatchService
 from service.people import PeopleService
 from service.persistence import (
@@ -28,6 +30,7 @@ from service.persistence import (
     store_name,
 )
 from service.places import PlaceService
+from service.registration_requests import RegistrationRequestService
 from service.rounds import RoundService
 from service.seasons import SeasonService
 from service.secret import SecretMismatchError, check_secret, derived_key, load_secret_key
@@ -60,6 +63,9 @@ class Services:
     venue: VenueService
     directors: DirectorService
     people: PeopleService
+    requests: RegistrationRequestService
+    """Anonymous registrations confirmed by e-mail (rule P-MAIL-1)."""
+    outbox: OutboxService
 
     def close(self) -> None:
         self.views.close()
@@ -80,6 +86,7 @@ def projections() -> list[Projection]:
         RankingProjection(),
         DeadlinesProjection(),
         DirectorsProjection(),
+        OutboxProjection(),
     ]
 
 
@@ -110,6 +117,19 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     videos = VideoService(store, views, commands, settings.data_dir)
     people = PeopleService(store, views, clock, commands)
     people.complete_erasures()  # an erasure the last process recorded but did not finish
+    tournaments = TournamentService(
+        store,
+        views,
+        clock,
+        zone,
+        player_key=derived_key(secret, "player ids"),
+        token_key=derived_key(secret, "player tokens"),
+        commands=commands,
+        seasons=seasons,
+    )
+    requests = RegistrationRequestService(
+        store, commands, tournaments, zone, link_key=derived_key(secret, "confirmation links")
+    )
     return Services(
         settings=settings,
         clock=clock,
@@ -117,15 +137,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         store=store,
         views=views,
         seasons=seasons,
-        tournaments=TournamentService(
-            store,
-            views,
-            clock,
-            zone,
-            player_key=derived_key(secret, "player ids"),
-            commands=commands,
-            seasons=seasons,
-        ),
+        tournaments=tournaments,
         matches=matches,
         rounds=rounds,
         places=places,
@@ -136,4 +148,14 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         venue=VenueService(store, rounds, places, matches, commands, settings.public_url),
         directors=DirectorService(store, views, commands, settings.effective_director_token),
         people=people,
+        requests=requests,
+        outbox=OutboxService(
+            views,
+            clock,
+            transport_for(settings.smtp_url, settings.data_dir),
+            mail_from=settings.mail_from,
+            public_url=settings.public_url,
+            tournaments=tournaments,
+            requests=requests,
+        ),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import hmac
@@ -11,6 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Protocol
+from uuid import UUID
 
 SECRET_KEY_FILE = "secret.key"
 
@@ -85,3 +87,14 @@ def _read_key_file(path: Path, attempts: int = 100) -> str:
             return key
         time.sleep(0.01)
     raise RuntimeError(f"the key file {path} is empty: delete it or set BGTD_SECRET_KEY")
+
+
+def keyed_token(key: bytes, subject: UUID) -> str:
+    """A bearer token for ``subject`` that the service can derive again but nobody without
+    ``key`` can: the player token of a registration, the confirmation token of a request.
+
+    Events keep only its SHA-256; a mail (rule P-MAIL-1) can carry it without the views
+    storing it, because the sender derives it when it writes the mail.
+    """
+    digest = hmac.digest(key, subject.bytes, "sha256")
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")

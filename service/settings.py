@@ -35,7 +35,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Seals server dice seeds and keys player ids; default a key file in ``data_dir``.
     Processes sharing one PostgreSQL store must share it (``BGTD_SECRET_KEY``)."""
     public_url: str = "http://localhost:8000"
-    """Where players' phones reach the service: the base of the tables' QR codes."""
+    """Where players' phones reach the service: the base of the tables' QR codes and of the
+    links in mails."""
+    smtp_url: str | None = None
+    """``smtp://host:port``, ``smtp+starttls://user:password@host:587`` or
+    ``smtps://user:password@host:465``; without it mails go to ``data_dir/outbox/*.eml``."""
+    mail_from: str = "bgtd <bgtd@localhost>"
+    """The sender of the outbox's mails (rule P-MAIL-1)."""
 
     @classmethod
     def from_environment(cls, **overrides: object) -> Settings:
@@ -49,6 +55,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "secret_key": ("BGTD_SECRET_KEY", str),
             "registration_rate_limit": ("BGTD_REGISTRATION_RATE_LIMIT", int),
             "public_url": ("BGTD_PUBLIC_URL", str),
+            "smtp_url": ("BGTD_SMTP_URL", str),
+            "mail_from": ("BGTD_MAIL_FROM", str),
         }
         for field, (variable, convert) in environment.items():
             if os.environ.get(variable):

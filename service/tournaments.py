@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import hmac
-import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal, cast
@@ -20,6 +19,7 @@ from domain.calendar import deadline_policy
 from domain.events import DIRECTOR
 from domain.tokens import token_hash
 from domain.tournament import (
+    ACTIVE,
     Tournament,
     TournamentEvent,
     TournamentNotFoundError,
@@ -34,6 +34,7 @@ from projections.seats import SeatCounts
 from service.clock import Clock
 from service.commands import DECIDE_AGAIN, CommandRunner
 from service.seasons import SeasonService
+from service.secret import keyed_token
 from service.store import Change, EventStore
 
 PLAYER_NAMESPACE = UUID("6f1c7f0e-5a43-4c52-9a7e-0c4b1f3d2a90")
@@ -123,10 +124,12 @@ class TournamentService:
         zone: ZoneInfo,
         *,
         player_key: bytes = DEVELOPMENT_KEY,
+        token_key: bytes = DEVELOPMENT_KEY,
         commands: CommandRunner | None = None,
         seasons: SeasonService | None = None,
     ) -> None:
-        """``player_key`` keys player ids: derived from the server's secret (service.secret)."""
+        """``player_key`` keys player ids, ``token_key`` player tokens: both derived from the
+        server's secret (service.secret)."""
         self._store = store
         self._views = views
         self._clock = clock
@@ -134,6 +137,7 @@ class TournamentService:
         self._commands = commands or CommandRunner(store, clock, views)
         self._seasons = seasons or SeasonService(store, views, clock, commands=self._commands)
         self._player_key = player_key
+        self._token_key = token_key
 
     # Tournaments ----------------------------------------------------------------------------
 
@@ -231,20 +235,18 @@ class TournamentService:
         email: str,
         age: int | None = None,
         birth_date: str | None = None,
+        language: str = "de",
         actor: str = "public",
     ) -> Registered:
         """A seat or a waitlist place, and the player token for self-service (rule T-REG-3);
         after the start only the director registers (a late entry)."""
         registration_id = uuid.uuid4()
-        player_id = player_id_for(self._player_key, email)
-        same_address = self._ids_of_same_address(tournament_id, email, player_id)
-        player_token = secrets.token_urlsafe(32)
+        player_id = self.player_id_for(email)
+        same_address = self.ids_of_same_address(tournament_id, email, player_id)
+        player_token = self.player_token(registration_id)
 
         def banned_until(state: Tournament) -> date | None:
-            if state.season_id is None:
-                return None
-            season = self._seasons.load(state.season_id)
-            return season.ends_on if player_id in season.banned else None
+            return self.banned_until(state, player_id)
 
         state = self._execute(
             tournament_id,
@@ -262,19 +264,45 @@ class TournamentService:
                 banned_until=banned_until(state),
                 also_known_as=same_address,
                 actor=actor,
+                language=language,
             ),
         ).state
+        return self.registered(state, registration_id)
+
+    def registered(self, state: Tournament, registration_id: UUID) -> Registered:
+        """The answer to a registration: its place and its player token (derived again)."""
         registration = state.registration(registration_id)
         return Registered(
             registration_id=registration_id,
-            tournament_id=tournament_id,
+            tournament_id=state.id,
             player_id=registration.player_id,
             status=cast(Literal["registered", "waitlisted"], registration.status),
-            player_token=player_token,
+            player_token=self.player_token(registration_id),
             waitlist_position=_waitlist_position(state, registration_id),
         )
 
-    def _ids_of_same_address(
+    def player_id_for(self, email: str) -> UUID:
+        return player_id_for(self._player_key, email)
+
+    def player_token(self, registration_id: UUID) -> str:
+        """The registration's player token: the mails' cancellation link carries it (rule
+        P-MAIL-1), so the service derives it from the registration id with a server key."""
+        return keyed_token(self._token_key, registration_id)
+
+    def banned_until(self, state: Tournament, player_id: UUID) -> date | None:
+        """The end of the season whose director banned the person, if so (rule C-EXCL-1)."""
+        if state.season_id is None:
+            return None
+        season = self._seasons.load(state.season_id)
+        return season.ends_on if player_id in season.banned else None
+
+    def is_registered(self, tournament_id: UUID, player_ids: Collection[UUID]) -> bool:
+        """Whether one of ``player_ids`` holds a seat or a waitlist place (the views' word)."""
+        with self._views.reading() as db:
+            rows = participants.list_registrations(db, str(tournament_id))
+        return any(row.player_id in player_ids and row.status in ACTIVE for row in rows)
+
+    def ids_of_same_address(
         self, tournament_id: UUID, email: str, player_id: UUID
     ) -> tuple[UUID, ...]:
         """Other player ids under which this address is registered in the tournament.

@@ -71,6 +71,8 @@ class RegistrationFacts(DomainEvent, frozen=True, kw_only=True):
     birth_date: date | None = None
     token_hash: str
     """SHA-256 (hex) of the player token; the token itself is never stored."""
+    language: str = "de"
+    """The language of the person's mails (rule P-MAIL-1): ``de`` or ``en``."""
 
     personal: ClassVar[tuple[Personal, ...]] = (
         Personal(

@@ -183,6 +183,7 @@ def register(
     actor: str = "public",
     banned_until: date | None = None,
     also_known_as: Collection[UUID] = (),
+    language: str = "de",
 ) -> list[TournamentEvent]:
     """A seat while one is free, else a place on the waitlist (rules T-REG-1..3, T-SEAT-1).
 
@@ -193,23 +194,18 @@ def register(
     on the same version cannot both be stored, so the capacity can never be exceeded.
     ``also_known_as``: other ids the same address had under an earlier derivation.
     """
-    first = one_line("first_name", first_name, MAX_PERSON_NAME_LENGTH)
-    last = one_line("last_name", last_name, MAX_PERSON_NAME_LENGTH)
-    address = _email(email)
-    born = _check_age(state, age, birth_date, now)
-    if banned_until is not None:
-        # rule C-EXCL-1: a banned repeat offender plays no further tournament of the season
-        raise BannedError(
-            f"this person is banned from the season's tournaments until {banned_until}",
-            until=banned_until.isoformat(),
-        )
-    # a director registers a late entry after the start, until the tournament is completed
-    late = actor == DIRECTOR and state.completed_at is None
-    if (state.started_at is not None or now >= state.starts_at) and not late:
-        raise RegistrationClosedError(
-            f"registration closed when the tournament started ({state.local(state.starts_at)})",
-            starts_at=state.local(state.starts_at),
-        )
+    person = check_registrant(
+        state,
+        first_name=first_name,
+        last_name=last_name,
+        email=email,
+        age=age,
+        birth_date=birth_date,
+        language=language,
+        now=now,
+        actor=actor,
+        banned_until=banned_until,
+    )
     # rule T-REG-2: one active registration per person (the player id identifies them).
     # No answer names an address: it would tell a stranger who is registered.
     same_person = {player_id, *also_known_as}
@@ -233,14 +229,69 @@ def register(
         PlayerRegistered if has_seat else RegistrationWaitlisted,
         registration_id=registration_id,
         player_id=player_id,
-        first_name=first,
-        last_name=last,
-        email=address,
+        first_name=person.first_name,
+        last_name=person.last_name,
+        email=person.email,
         age=age,
-        birth_date=born,
+        birth_date=person.birth_date,
         token_hash=token_hash,
+        language=person.language,
     )
     return batch.events
+
+
+class Registrant(msgspec.Struct, frozen=True, kw_only=True):
+    """A person's registration data, checked against the tournament's rules."""
+
+    first_name: str
+    last_name: str
+    email: str
+    birth_date: date | None
+    language: str
+
+
+LANGUAGES = ("de", "en")
+"""The languages of mails and pages: German by default (rule P-MAIL-1)."""
+
+
+def check_registrant(
+    state: Tournament,
+    *,
+    first_name: str,
+    last_name: str,
+    email: str,
+    age: int | None,
+    birth_date: str | None,
+    language: str = "de",
+    now: datetime,
+    actor: str,
+    banned_until: date | None,
+) -> Registrant:
+    """What a registration needs besides a free place (rules T-REG-1, C-EXCL-1): valid data,
+    the minimum age, no ban, and a tournament that has not started. Checked when a person asks
+    to register (rule P-MAIL-1) and again when the registration is decided."""
+    first = one_line("first_name", first_name, MAX_PERSON_NAME_LENGTH)
+    last = one_line("last_name", last_name, MAX_PERSON_NAME_LENGTH)
+    address = _email(email)
+    if language not in LANGUAGES:
+        raise InvalidInputError("language", f"must be one of {', '.join(LANGUAGES)}")
+    born = _check_age(state, age, birth_date, now)
+    if banned_until is not None:
+        # rule C-EXCL-1: a banned repeat offender plays no further tournament of the season
+        raise BannedError(
+            f"this person is banned from the season's tournaments until {banned_until}",
+            until=banned_until.isoformat(),
+        )
+    # a director registers a late entry after the start, until the tournament is completed
+    late = actor == DIRECTOR and state.completed_at is None
+    if (state.started_at is not None or now >= state.starts_at) and not late:
+        raise RegistrationClosedError(
+            f"registration closed when the tournament started ({state.local(state.starts_at)})",
+            starts_at=state.local(state.starts_at),
+        )
+    return Registrant(
+        first_name=first, last_name=last, email=address, birth_date=born, language=language
+    )
 
 
 def cancel_registration(

@@ -192,7 +192,7 @@ def test_a_banned_player_cannot_register_for_the_seasons_next_tournament(
     season = client.post("/api/v1/seasons", json=CALENDAR, headers=DIRECTOR).json()
     first = schedule(client, season_id=season["id"], date="2026-04-18")
     registered = client.post(
-        f"/api/v1/tournaments/{first['id']}/registrations", json=person(1)
+        f"/api/v1/tournaments/{first['id']}/registrations", json=person(1), headers=DIRECTOR
     ).json()
     ban = client.post(
         f"/api/v1/seasons/{season['id']}/bans",

@@ -18,6 +18,7 @@ from api.idempotency import (
 from tests.api.test_matches import bearer, create, version_of
 from tests.api.test_tournaments import person, schedule
 from tests.conftest import DIRECTOR
+from tests.mailbox import confirmation_token, links_in, mails_to, token_in
 
 Client = TestClient[Any]
 
@@ -29,6 +30,11 @@ def registrations(client: Client, tournament_id: str) -> list[dict[str, Any]]:
     return items
 
 
+def confirmation_mails(client: Client, address: str) -> int:
+    """How many registration requests of ``address`` were stored: each mails one link."""
+    return len(mails_to(client.app, address, "confirmation_link"))
+
+
 def test_a_registration_retried_with_the_same_key_answers_the_first_registration(
     client: Client,
 ) -> None:
@@ -37,20 +43,39 @@ def test_a_registration_retried_with_the_same_key_answers_the_first_registration
     key = {"Idempotency-Key": "phone-1-attempt"}
     first = client.post(url, json=person(1), headers=key)
     retried = client.post(url, json=person(1), headers=key)
-    assert first.status_code == retried.status_code == 201
-    assert retried.json() == first.json()  # the same ids and the same player token
+    assert first.status_code == retried.status_code == 202  # rule P-MAIL-1: unconfirmed
+    assert retried.json() == first.json()
     assert retried.headers["content-type"] == first.headers["content-type"]
     assert retried.headers["idempotent-replayed"] == "true"
+    assert confirmation_mails(client, "spieler1@example.org") == 1  # one request stored
+    # the director's registration, retried, answers the same ids and the same player token
+    director = {**DIRECTOR, "Idempotency-Key": "club-1"}
+    seated = client.post(url, json=person(2), headers=director)
+    again = client.post(url, json=person(2), headers=director)
+    assert seated.status_code == again.status_code == 201
+    assert again.json() == seated.json()
     assert len(registrations(client, tournament)) == 1
 
 
 def test_a_registration_with_another_key_is_a_new_request(client: Client) -> None:
     tournament = schedule(client)["id"]
     url = f"/api/v1/tournaments/{tournament}/registrations"
-    assert client.post(url, json=person(1), headers={"Idempotency-Key": "a"}).status_code == 201
-    again = client.post(url, json=person(1), headers={"Idempotency-Key": "b"})
+    assert client.post(url, json=person(1), headers={"Idempotency-Key": "a"}).status_code == 202
+    assert client.post(url, json=person(1), headers={"Idempotency-Key": "b"}).status_code == 202
+    assert client.post(url, json=person(2), headers={"Idempotency-Key": "c"}).status_code == 202
+    assert confirmation_mails(client, "spieler1@example.org") == 2
+    links = [
+        token_in(link)
+        for mail in mails_to(client.app, "spieler1@example.org", "confirmation_link")
+        for link in links_in(mail)
+    ]
+    confirm = "/api/v1/registrations/confirm"
+    assert client.post(confirm, json={"token": links[0]}).status_code == 201
+    again = client.post(confirm, json={"token": links[1]})
     assert again.status_code == 409  # the same person: the duplicate rule answers
-    assert client.post(url, json=person(2), headers={"Idempotency-Key": "c"}).status_code == 201
+    assert again.json()["type"].endswith("/duplicate-registration")
+    token = confirmation_token(client.app, "spieler2@example.org")
+    assert client.post(confirm, json={"token": token}).status_code == 201
     assert len(registrations(client, tournament)) == 2
 
 
@@ -58,11 +83,12 @@ def test_a_key_used_for_another_body_is_refused(client: Client) -> None:
     tournament = schedule(client)["id"]
     url = f"/api/v1/tournaments/{tournament}/registrations"
     key = {"Idempotency-Key": "same"}
-    assert client.post(url, json=person(1), headers=key).status_code == 201
+    assert client.post(url, json=person(1), headers=key).status_code == 202
     other = client.post(url, json=person(2), headers=key)
     assert other.status_code == 422
     assert other.json()["type"].endswith("/idempotency-key-reused")
-    assert len(registrations(client, tournament)) == 1
+    assert confirmation_mails(client, "spieler1@example.org") == 1
+    assert confirmation_mails(client, "spieler2@example.org") == 0
 
 
 def test_a_match_command_retried_with_the_same_key_is_applied_once(client: Client) -> None:
@@ -100,6 +126,7 @@ def test_a_key_longer_than_255_characters_is_invalid_input(client: Client) -> No
     )
     assert answer.status_code == 422
     assert answer.json()["errors"][0]["field"] == "Idempotency-Key"
+    assert confirmation_mails(client, "spieler1@example.org") == 0
     assert registrations(client, tournament) == []
 
 

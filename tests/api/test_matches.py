@@ -190,7 +190,9 @@ def schedule_tournament_with_a_registration(client: Client) -> str:
     assert tournament.status_code == 201, tournament.text
     tournament_id: str = tournament.json()["id"]
     person = {"first_name": "Eva", "last_name": "Roth", "age": 40, "email": "eva@example.org"}
-    registered = client.post(f"/api/v1/tournaments/{tournament_id}/registrations", json=person)
+    registered = client.post(
+        f"/api/v1/tournaments/{tournament_id}/registrations", json=person, headers=DIRECTOR
+    )
     assert registered.status_code == 201, registered.text
     return tournament_id
 

@@ -69,7 +69,7 @@ def service(
     with TestClient(create_app(settings, clock=clock)) as client:
         tournament = schedule(client)["id"]
         registration = client.post(
-            f"/api/v1/tournaments/{tournament}/registrations", json=person(1)
+            f"/api/v1/tournaments/{tournament}/registrations", json=person(1), headers=DIRECTOR
         ).json()["registration_id"]
         match = client.post(
             "/api/v1/matches",

@@ -11,6 +11,7 @@ from service.clock import MovableClock
 from tests.api.test_calendar_feed import season
 from tests.api.test_tournament_day import pair_next, report, start_tournament
 from tests.api.test_tournaments import person, register, schedule
+from tests.mailbox import register_by_mail
 
 Client = TestClient[Any]
 UNKNOWN = "00000000-0000-4000-8000-000000000000"
@@ -121,10 +122,7 @@ def test_unknown_ids_are_404_on_every_page(client: Client) -> None:
 
 def test_names_on_pages_are_escaped(client: Client) -> None:
     tournament = schedule(client, name="<script>alert(1)</script>")
-    response = client.post(
-        f"/api/v1/tournaments/{tournament['id']}/registrations",
-        json=person(1, first_name="<b>Eve</b>"),
-    )
+    response = register_by_mail(client, tournament["id"], person(1, first_name="<b>Eve</b>"))
     assert response.status_code == 201
     html = page(client, f"/pages/tournaments/{tournament['id']}")
     assert "<script>alert(1)</script>" not in html

@@ -1,5 +1,7 @@
 """Real concurrency: simultaneous registrations and cancellations against a running server."""
 
+# rule P-MAIL-1: anonymous registrations ask first; the confirmations race for the seats.
+
 # rules T-SEAT-1, T-REG-3: exactly 20 seats, 30 on the waitlist, whatever the interleaving; the
 # seat count is decided in the aggregate and the event store refuses a second write on a version.
 
@@ -24,6 +26,7 @@ from api.app import create_app
 from service.clock import MovableClock
 from service.settings import Settings
 from tests.conftest import DIRECTOR
+from tests.mailbox import confirmation_token
 
 PEOPLE = 50
 SEATS = 20
@@ -115,6 +118,18 @@ def sign_up(tournament: str, number: int) -> Request:
     return lambda client: client.post(f"/api/v1/tournaments/{tournament}/registrations", json=body)
 
 
+def confirm(token: str) -> Request:
+    return lambda client: client.post("/api/v1/registrations/confirm", json={"token": token})
+
+
+def signed_up(server: Server, tournament: str, numbers: range) -> list[Request]:
+    """rule P-MAIL-1: everyone asks at once (202), then each link from the mails is ready to be
+    followed; the seat is decided by the confirmations."""
+    asked = all_at_once(server, [sign_up(tournament, n) for n in numbers])
+    assert {r.status_code for r in asked} == {202}
+    return [confirm(confirmation_token(server.app, f"spieler{n}@example.org")) for n in numbers]
+
+
 def cancel(tournament: str, receipt: dict[str, Any]) -> Request:
     path = f"/api/v1/tournaments/{tournament}/registrations/{receipt['registration_id']}"
     token = {"Authorization": f"Bearer {receipt['player_token']}"}
@@ -132,7 +147,7 @@ def views_of(server: Server, tournament: str) -> tuple[dict[str, int], list[dict
 
 def test_fifty_simultaneous_registrations_take_exactly_twenty_seats(server: Server) -> None:
     tournament = schedule(server)
-    responses = all_at_once(server, [sign_up(tournament, n) for n in range(PEOPLE)])
+    responses = all_at_once(server, signed_up(server, tournament, range(PEOPLE)))
 
     assert {r.status_code for r in responses} == {201}
     receipts = [r.json() for r in responses]
@@ -168,11 +183,11 @@ def test_cancellations_racing_registrations_never_overbook(server: Server) -> No
     # rule T-REG-3: a freed seat goes to the waitlist in the same write, so a newcomer can
     # never slip into it; 25 sign up (20 seats, 5 waiting), then 10 cancel while 15 more sign up
     tournament = schedule(server)
-    first = [r.json() for r in all_at_once(server, [sign_up(tournament, n) for n in range(25)])]
+    first = [r.json() for r in all_at_once(server, signed_up(server, tournament, range(25)))]
     seated = [r for r in first if r["status"] == "registered"]
-    racing = [cancel(tournament, r) for r in seated[:10]] + [
-        sign_up(tournament, n) for n in range(100, 115)
-    ]
+    racing = [cancel(tournament, r) for r in seated[:10]] + signed_up(
+        server, tournament, range(100, 115)
+    )
     responses = all_at_once(server, racing)
 
     assert [r.status_code for r in responses] == [200] * 10 + [201] * 15

@@ -27,7 +27,9 @@ def open_day(
     registered = {}
     for number in people:
         response = client.post(
-            f"/api/v1/tournaments/{tournament['id']}/registrations", json=person(number)
+            f"/api/v1/tournaments/{tournament['id']}/registrations",
+            json=person(number),
+            headers=DIRECTOR,
         )
         assert response.status_code == 201, response.text
         registered[response.json()["player_id"]] = response.json()

@@ -40,7 +40,9 @@ def start_tournament(client: Client, clock: MovableClock, players: int, **terms:
     registrations = {}
     for number in range(1, players + 1):
         response = client.post(
-            f"/api/v1/tournaments/{created['id']}/registrations", json=person(number)
+            f"/api/v1/tournaments/{created['id']}/registrations",
+            json=person(number),
+            headers=DIRECTOR,  # the club registers the people who write to it
         )
         assert response.status_code == 201, response.text
         registrations[response.json()["player_id"]] = response.json()

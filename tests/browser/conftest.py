@@ -45,6 +45,8 @@ class LiveServer:
     url: str
     clock: MovableClock
     http: httpx.Client
+    app: Any
+    """The served app: its outbox writes the mails a test reads (tests/mailbox.py)."""
 
 
 def _chromium() -> tuple[str, str] | None:
@@ -86,7 +88,7 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
         time.sleep(0.02)
     url = f"http://127.0.0.1:{port}"
     with httpx.Client(base_url=url, timeout=30) as http:
-        yield LiveServer(url, clock, http)
+        yield LiveServer(url, clock, http, app)
     server.should_exit = True
     thread.join(timeout=15)
     listening.close()

@@ -11,6 +11,7 @@ from tests.api.test_calendar_feed import season
 from tests.api.test_tournament_day import pair_next, report, start_tournament
 from tests.api.test_tournaments import register, schedule
 from tests.browser.conftest import LiveServer, screenshot
+from tests.mailbox import confirmation_token
 
 pytestmark = pytest.mark.browser
 WAIT_SECONDS = 15
@@ -68,8 +69,21 @@ def test_a_person_registers_on_the_tournament_page_and_the_seats_follow_without_
     # a date input takes the digits in the browser's order (en-US: month, day, year)
     browser.execute_script("document.querySelector('[name=birth_date]').value = '1985-07-05'")
     form.find_element(By.TAG_NAME, "button").click()
-    wait_until(browser, lambda: text_of(browser, "#answer").startswith("Angemeldet"))
-    wait_until(browser, lambda: text_of(browser, "#seats") == "19 von 20 Plätzen frei")
+    # rule P-MAIL-1: the form asks; the seat waits for the link in the mail
+    wait_until(browser, lambda: text_of(browser, "#answer").startswith("Fast geschafft"))
+    assert "E-Mail" in text_of(browser, "#answer")
+    assert text_of(browser, "#seats") == "20 von 20 Plätzen frei"
+    screenshot(browser, "registration-asked")
+    token = confirmation_token(live_server.app, "anna@example.org")
+    browser.get(f"{live_server.url}/pages/registrations/confirm?token={token}")
+    english = browser.find_element(By.CSS_SELECTOR, "footer a").get_attribute("href")
+    assert token in english  # the other language keeps the link's token
+    assert "lang=en" in english
+    browser.find_element(By.CSS_SELECTOR, "#action button").click()
+    wait_until(browser, lambda: text_of(browser, "#answer").startswith("Bestätigt"))
+    screenshot(browser, "registration-confirmed")
+    browser.get(f"{live_server.url}/pages/tournaments/{tournament['id']}")
+    assert text_of(browser, "#seats") == "19 von 20 Plätzen frei"
     register(client, tournament["id"], 2)  # someone else, elsewhere
     wait_until(browser, lambda: text_of(browser, "#seats") == "18 von 20 Plätzen frei")
     screenshot(browser, "tournament")

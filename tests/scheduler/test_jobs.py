@@ -43,7 +43,9 @@ def registered(client: Client, players: int) -> tuple[str, list[dict[str, Any]]]
     answers = []
     for number in range(1, players + 1):
         response = client.post(
-            f"/api/v1/tournaments/{created['id']}/registrations", json=person(number)
+            f"/api/v1/tournaments/{created['id']}/registrations",
+            json=person(number),
+            headers=DIRECTOR,
         )
         assert response.status_code == 201, response.text
         answers.append(response.json())

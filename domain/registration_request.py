@@ -1,0 +1,217 @@
+"""An anonymous registration waiting for its e-mail confirmation (rule P-MAIL-1).
+
+Each request is an aggregate of its own: an unconfirmed registration never grows the
+tournament (its snapshot stays the size of its real registrations, whatever strangers send).
+The seat is decided when the link in the mail is followed: the request is confirmed and the
+tournament registers the person in one transaction, by every rule of a registration at that
+moment (seats, waitlist, deadline, minimum age, bans, duplicates).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import date, datetime, timedelta
+from uuid import UUID
+
+import msgspec
+
+from domain.errors import ConflictError, NotFoundError
+from domain.events import Aggregate, DomainEvent, EventBatch
+from domain.tokens import token_matches
+from domain.tournament import Tournament, TournamentEvent, check_registrant, register
+
+CONFIRMATION_WINDOW = timedelta(hours=24)
+"""An unconfirmed registration expires after this time: it never takes a seat."""
+PUBLIC = "public"
+
+
+class RegistrationRequested(DomainEvent, frozen=True, kw_only=True):
+    """Someone asked to register an address; the mail to it carries the confirmation link.
+
+    ``duplicate``: the address was already registered for the tournament when asked; its mail
+    says so instead of carrying a link, and the answer to the request is the same as anyone's.
+    """
+
+    tournament_id: UUID
+    player_id: UUID
+    first_name: str
+    last_name: str
+    email: str
+    age: int | None = None
+    birth_date: str | None = None
+    """As typed: checked again (against the play date) when the registration is decided."""
+    language: str = "de"
+    duplicate: bool = False
+    confirm_by: datetime
+    token_hash: str
+    """SHA-256 (hex) of the confirmation token; the token itself is never stored."""
+
+
+class RegistrationRequestConfirmed(DomainEvent, frozen=True, kw_only=True):
+    """The link was followed: the tournament registered the person under ``registration_id``."""
+
+    registration_id: UUID
+
+
+RegistrationRequestEvent = RegistrationRequested | RegistrationRequestConfirmed
+
+
+class RegistrationRequest(Aggregate, frozen=True, kw_only=True):
+    tournament_id: UUID
+    player_id: UUID
+    first_name: str
+    last_name: str
+    email: str
+    age: int | None
+    birth_date: str | None
+    language: str
+    duplicate: bool
+    confirm_by: datetime
+    token_hash: str
+    registration_id: UUID | None = None
+    """Set once confirmed."""
+
+
+class RegistrationRequestNotFoundError(NotFoundError):
+    """No request has this confirmation token (unknown, malformed or wrong: one answer)."""
+
+    type_slug = "confirmation-not-found"
+
+
+class ConfirmationExpiredError(ConflictError):
+    """The confirmation link was followed after ``confirm_by``: no seat (rule P-MAIL-1)."""
+
+    type_slug = "confirmation-expired"
+
+
+UNKNOWN_TOKEN = "no registration waits for this confirmation token"
+
+
+def evolve(
+    state: RegistrationRequest | None, event: RegistrationRequestEvent
+) -> RegistrationRequest:
+    """The one place where request events apply; another aggregate's stream is not found."""
+    if isinstance(event, RegistrationRequested):
+        return RegistrationRequest(
+            id=event.originator_id,
+            version=event.originator_version,
+            tournament_id=event.tournament_id,
+            player_id=event.player_id,
+            first_name=event.first_name,
+            last_name=event.last_name,
+            email=event.email,
+            age=event.age,
+            birth_date=event.birth_date,
+            language=event.language,
+            duplicate=event.duplicate,
+            confirm_by=event.confirm_by,
+            token_hash=event.token_hash,
+        )
+    if state is None:
+        raise RegistrationRequestNotFoundError(UNKNOWN_TOKEN)
+    if isinstance(event, RegistrationRequestConfirmed):
+        return msgspec.structs.replace(
+            state, version=event.originator_version, registration_id=event.registration_id
+        )
+    raise TypeError(f"not a registration request event: {type(event).__name__}")
+
+
+def request_registration(
+    request_id: UUID,
+    tournament: Tournament,
+    *,
+    player_id: UUID,
+    first_name: str,
+    last_name: str,
+    email: str,
+    age: int | None,
+    birth_date: str | None,
+    language: str,
+    duplicate: bool,
+    token_hash: str,
+    banned_until: date | None,
+    now: datetime,
+) -> list[RegistrationRequestEvent]:
+    """rule P-MAIL-1: an anonymous registration waits for its confirmation (24 hours).
+
+    The person's data is checked now (a typo is a 422 at once); seats and duplicates are
+    decided at confirmation. ``duplicate`` only chooses the mail: the answer is the same.
+    """
+    person = check_registrant(
+        tournament,
+        first_name=first_name,
+        last_name=last_name,
+        email=email,
+        age=age,
+        birth_date=birth_date,
+        language=language,
+        now=now,
+        actor=PUBLIC,
+        banned_until=banned_until,
+    )
+    batch = EventBatch[RegistrationRequestEvent](request_id, 0, now, PUBLIC)
+    batch.add(
+        RegistrationRequested,
+        tournament_id=tournament.id,
+        player_id=player_id,
+        first_name=person.first_name,
+        last_name=person.last_name,
+        email=person.email,
+        age=age,
+        birth_date=birth_date,
+        language=person.language,
+        duplicate=duplicate,
+        # whole seconds: the answer shows it, and it should tell nothing but the time asked
+        confirm_by=(now + CONFIRMATION_WINDOW).replace(microsecond=0),
+        token_hash=token_hash,
+    )
+    return batch.events
+
+
+def check_token(request: RegistrationRequest, token: str) -> None:
+    """The token must hash to the request's; a wrong one is as unknown as a missing request."""
+    if not token_matches(token, request.token_hash):
+        raise RegistrationRequestNotFoundError(UNKNOWN_TOKEN)
+
+
+def confirm_registration(
+    request: RegistrationRequest,
+    tournament: Tournament,
+    *,
+    registration_id: UUID,
+    player_token_hash: str,
+    banned_until: date | None,
+    also_known_as: Collection[UUID] = (),
+    now: datetime,
+) -> tuple[list[RegistrationRequestEvent], list[TournamentEvent]]:
+    """The link was followed in time: the tournament registers the person now (rules T-REG-1..3,
+    T-SEAT-1), so the seat goes to whoever confirms first; an expired request never registers.
+
+    Returns the request's events and the tournament's, to be saved together.
+    """
+    if request.registration_id is not None:
+        raise ConflictError("this registration is confirmed already")
+    if now > request.confirm_by:
+        raise ConfirmationExpiredError(
+            "the confirmation link has expired; please register again",
+            confirm_by=tournament.local(request.confirm_by),
+        )
+    registered = register(
+        tournament,
+        registration_id=registration_id,
+        player_id=request.player_id,
+        first_name=request.first_name,
+        last_name=request.last_name,
+        email=request.email,
+        age=request.age,
+        birth_date=request.birth_date,
+        token_hash=player_token_hash,
+        now=now,
+        actor=PUBLIC,
+        banned_until=banned_until,
+        also_known_as=also_known_as,
+        language=request.language,
+    )
+    batch = EventBatch[RegistrationRequestEvent].after(request, now, PUBLIC)
+    batch.add(RegistrationRequestConfirmed, registration_id=registration_id)
+    return batch.events, registered

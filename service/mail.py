@@ -1,0 +1,190 @@
+"""The outbox's sender (rule P-MAIL-1): delivers pending mails by SMTP or as ``.eml`` files.
+
+Exactly once, as far as a mail can be: a row is marked sent in the views right after the
+server accepted it, and every row has a stable Message-ID derived from its id. A crash in the
+moment between the server's "250 OK" and that mark sends the mail once more on restart, with
+the same Message-ID (mail clients show such a repeat as one message). A failed send is tried
+again with exponential back-off; the director sees attempts and the last error
+(``GET /api/v1/outbox``); after ``MAX_ATTEMPTS`` the row is given up as ``failed``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import smtplib
+import ssl
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, parseaddr
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import unquote, urlencode, urlsplit
+
+from projections import outbox
+from projections.outbox import MailRow
+from projections.runner import Views
+from service.clock import Clock
+from service.mail_texts import Links, render
+from service.registration_requests import RegistrationRequestService
+from service.tournaments import TournamentService
+
+log = logging.getLogger(__name__)
+
+FIRST_RETRY = timedelta(minutes=1)
+LAST_RETRY = timedelta(hours=6)
+MAX_ATTEMPTS = 12
+"""About two days of retries (1 min, 2, 4, ... then every 6 hours), then ``failed``."""
+STALE_AFTER = timedelta(days=3)
+"""A mail whose event is older is not sent but marked ``failed``: views rebuilt from an old log
+(a restore without ``views.sqlite3``) must not mail everyone again about old events."""
+
+
+STALE = "not sent: its event is more than 3 days old (views rebuilt from an old log?)"
+
+
+class MailTransport(Protocol):
+    def send(self, message: EmailMessage) -> None:
+        """Deliver ``message`` or raise."""
+
+
+class SmtpTransport:
+    """``smtp://[user:password@]host[:25]``, ``smtp+starttls://...:587`` or ``smtps://...:465``."""
+
+    def __init__(self, url: str, timeout: float = 30) -> None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps", "smtp+starttls") or not parts.hostname:
+            raise ValueError("BGTD_SMTP_URL must look like smtp://host:port or smtps://host:465")
+        self.scheme = parts.scheme
+        self.host = parts.hostname
+        self.port = parts.port or (465 if parts.scheme == "smtps" else 25)
+        self.username = unquote(parts.username) if parts.username else None
+        self.password = unquote(parts.password) if parts.password else None
+        self.timeout = timeout
+
+    def send(self, message: EmailMessage) -> None:
+        context = ssl.create_default_context()
+        client: smtplib.SMTP = (
+            smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=context)
+            if self.scheme == "smtps"
+            else smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+        )
+        with client:
+            if self.scheme == "smtp+starttls":
+                client.starttls(context=context)
+            if self.username:
+                client.login(self.username, self.password or "")
+            client.send_message(message)
+
+
+class FileTransport:
+    """Without SMTP: each mail as ``<id>.eml`` in a directory (readable by the owner only)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def send(self, message: EmailMessage) -> None:
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        name = str(message["X-Bgtd-Outbox-Id"]) + ".eml"
+        descriptor = os.open(self.directory / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(message.as_bytes())
+
+
+def transport_for(smtp_url: str | None, data_dir: Path) -> MailTransport:
+    return SmtpTransport(smtp_url) if smtp_url else FileTransport(data_dir / "outbox")
+
+
+class OutboxService:
+    """Sends the outbox's due mails and shows the outbox to the director."""
+
+    def __init__(
+        self,
+        views: Views,
+        clock: Clock,
+        transport: MailTransport,
+        *,
+        mail_from: str,
+        public_url: str,
+        tournaments: TournamentService,
+        requests: RegistrationRequestService,
+    ) -> None:
+        self._views = views
+        self._clock = clock
+        self.transport = transport
+        self._mail_from = mail_from
+        self._public_url = public_url.rstrip("/")
+        self._tournaments = tournaments
+        self._requests = requests
+        domain = parseaddr(mail_from)[1].rpartition("@")[2]
+        self._message_domain = domain or "bgtd.invalid"
+
+    def list(self, status: str | None = None) -> list[MailRow]:
+        with self._views.reading() as db:
+            return outbox.list_mails(db, status)
+
+    def send_due(self) -> int:
+        """Send every mail due now; returns how many went out. Failures wait their back-off."""
+        self._views.catch_up()
+        now = self._clock.now()
+        with self._views.reading() as db:
+            due = outbox.due_mails(db, now)
+        sent = 0
+        for mail in due:
+            if mail.created_at < now - STALE_AFTER:
+                with self._views.reading() as db:
+                    outbox.mark_failed(db, mail.id, STALE, None)
+                continue
+            try:
+                self.transport.send(self.message(mail))
+            except Exception as error:  # every failure of a send is retried, none is lost
+                retry_at = self._retry_at(mail.attempts + 1, now)
+                log.warning("mail %s to its recipient failed: %s", mail.id, error)
+                with self._views.reading() as db:
+                    outbox.mark_failed(db, mail.id, f"{type(error).__name__}: {error}", retry_at)
+                continue
+            with self._views.reading() as db:
+                outbox.mark_sent(db, mail.id, self._clock.now())
+            sent += 1
+        return sent
+
+    def message(self, mail: MailRow) -> EmailMessage:
+        subject, body = render(mail, self._links(mail))
+        message = EmailMessage()
+        message["From"] = self._mail_from
+        message["To"] = mail.recipient
+        message["Subject"] = subject
+        message["Date"] = format_datetime(mail.created_at)
+        # stable: a mail sent again after a crash is recognisably the same message
+        message["Message-ID"] = f"<{mail.id}@{self._message_domain}>"
+        message["X-Bgtd-Outbox-Id"] = mail.id
+        message.set_content(body)
+        message["Content-Language"] = mail.language  # after set_content, which resets Content-*
+        return message
+
+    def _links(self, mail: MailRow) -> Links:
+        language = "&lang=en" if mail.language == "en" else ""
+        if mail.kind == "confirmation_link":
+            token = self._requests.confirmation_token(mail.subject_id)
+            return Links(
+                confirm=f"{self._public_url}/pages/registrations/confirm?"
+                + urlencode({"token": token})
+                + language
+            )
+        if mail.kind == "registration_confirmed" and mail.tournament_id is not None:
+            query = {
+                "tournament": str(mail.tournament_id),
+                "registration": str(mail.subject_id),
+                "token": self._tournaments.player_token(mail.subject_id),
+            }
+            return Links(
+                cancel=f"{self._public_url}/pages/registrations/cancel?"
+                + urlencode(query)
+                + language
+            )
+        return Links()
+
+    def _retry_at(self, attempts: int, now: datetime) -> datetime | None:
+        if attempts >= MAX_ATTEMPTS:
+            return None
+        return now + min(LAST_RETRY, FIRST_RETRY * (1 << (attempts - 1)))

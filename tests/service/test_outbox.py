@@ -1,0 +1,290 @@
+"""The outbox against a local SMTP sink (aiosmtpd): one mail per event, also across a crash
+between the event and the send; a refusing server is retried with back-off and shown."""
+
+# rule P-MAIL-1: mail goes through an outbox that survives restarts and never sends twice.
+
+from __future__ import annotations
+
+import stat
+from collections import Counter
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from domain.tournament import TournamentPlan
+from projections import outbox
+from service.bootstrap import Services, bootstrap
+from service.clock import MovableClock
+from service.commands import CommandRunner
+from service.registration_requests import RegistrationRequestService
+from service.settings import Settings
+from tests.mailbox import body_of, links_in, read_mails, token_in
+from tests.smtp_sink import Sink, sink
+
+__all__ = ["sink"]  # the fixture, used by name
+
+NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+CANCELLATION_CLOSED = datetime(2026, 4, 16, 16, 0, 1, tzinfo=UTC)  # 18:00:01 in Berlin
+
+
+@pytest.fixture
+def clock() -> MovableClock:
+    return MovableClock(NOW, ticking=False)
+
+
+def build(data_dir: Path, clock: MovableClock, smtp_url: str | None) -> Services:
+    settings = Settings(data_dir=data_dir, dev=True, run_scheduler=False, smtp_url=smtp_url)
+    return bootstrap(settings, clock)
+
+
+@pytest.fixture
+def services(tmp_path: Path, clock: MovableClock, sink: Sink) -> Iterator[Services]:
+    built = build(tmp_path, clock, sink.url)
+    yield built
+    built.close()
+
+
+def schedule(services: Services, capacity: int = 20) -> UUID:
+    plan = TournamentPlan(
+        name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg", capacity=capacity
+    )
+    return services.tournaments.schedule_tournament(plan).id
+
+
+def ask(services: Services, tournament_id: UUID, number: int, language: str = "de") -> None:
+    services.requests.request(
+        tournament_id,
+        first_name=f"Vorname{number}",
+        last_name=f"Nachname{number}",
+        email=f"spieler{number}@example.org",
+        age=30,
+        language=language,
+    )
+
+
+def kinds(services: Services) -> dict[str, str]:
+    return {mail.id: mail.kind for mail in services.outbox.list()}
+
+
+def sent_kinds(services: Services, sink: Sink) -> Counter[str]:
+    by_id = kinds(services)
+    return Counter(by_id[str(message["X-Bgtd-Outbox-Id"])] for message in sink.messages)
+
+
+def test_every_event_that_mails_somebody_sends_exactly_one_mail(
+    services: Services, sink: Sink, clock: MovableClock
+) -> None:
+    tournament = schedule(services, capacity=2)
+    ask(services, tournament, 1)
+    assert services.outbox.send_due() == 1
+    [link] = [link for link in links_in(sink.messages[0]) if "/registrations/confirm" in link]
+    confirmed = services.requests.confirm(token_in(link))
+    second = services.tournaments.register(
+        tournament, first_name="Bea", last_name="B", email="bea@example.org", age=40
+    )
+    services.tournaments.register(
+        tournament, first_name="Cem", last_name="C", email="cem@example.org", age=40
+    )  # waitlisted: the two seats are taken
+    services.tournaments.cancel_registration(
+        tournament, second.registration_id, player_token=None, by_director=True
+    )  # the waitlisted person moves up
+    services.outbox.send_due()
+    clock.advance((CANCELLATION_CLOSED - clock.now()).total_seconds())
+    services.jobs.run_due(clock.now())  # the payout scheme goes to the seated players
+    services.outbox.send_due()
+    services.outbox.send_due()  # nothing is due twice
+
+    assert sent_kinds(services, sink) == {
+        "confirmation_link": 1,
+        "registration_confirmed": 3,
+        "cancellation_confirmed": 1,
+        "waitlist_promoted": 1,
+        "payout_scheme": 2,
+    }
+    assert len({m["Message-ID"] for m in sink.messages}) == len(sink.messages) == 8
+    by_id = kinds(services)
+    promoted = sink.of_kind(by_id, "waitlist_promoted")
+    assert [m["To"] for m in promoted] == ["cem@example.org"]
+    payout = sink.of_kind(by_id, "payout_scheme")
+    assert sorted(m["To"] for m in payout) == ["cem@example.org", "spieler1@example.org"]
+    assert "1. Platz: 50 %" in body_of(payout[0])  # rule T-BUYIN-1: 50/30/20
+    # the confirmation mail carries the self-service cancellation link with the player token
+    [mail] = [
+        m
+        for m in sink.of_kind(by_id, "registration_confirmed")
+        if m["To"] == "spieler1@example.org"
+    ]
+    [cancel] = [link for link in links_in(mail) if "/registrations/cancel" in link]
+    assert token_in(cancel) == confirmed.player_token
+    assert str(confirmed.registration_id) in cancel
+    assert all(m["From"] == "bgtd <bgtd@localhost>" for m in sink.messages)
+
+
+def test_a_service_killed_between_the_event_and_the_send_mails_once_after_restart(
+    tmp_path: Path, clock: MovableClock, sink: Sink
+) -> None:
+    first = build(tmp_path, clock, sink.url)
+    ask(first, schedule(first), 1)  # the event and its outbox row are stored ...
+    first.close()  # ... and the process ends before its sender ran
+    assert sink.messages == []
+
+    for _ in range(3):  # every later start finds the mail sent
+        again = build(tmp_path, clock, sink.url)
+        again.outbox.send_due()
+        again.close()
+    assert len(sink.messages) == 1
+    assert sink.messages[0]["To"] == "spieler1@example.org"
+
+
+def test_an_event_stored_before_its_outbox_row_was_written_mails_once_after_restart(
+    tmp_path: Path, clock: MovableClock, sink: Sink
+) -> None:
+    # the process dies after the event's commit, before the views followed the log
+    first = build(tmp_path, clock, sink.url)
+    tournament = schedule(first)
+    without_views = RegistrationRequestService(
+        first.store, CommandRunner(first.store, clock), first.tournaments, first.zone
+    )
+    without_views.request(
+        tournament, first_name="Anna", last_name="M", email="anna@example.org", age=30
+    )
+    assert first.outbox.list() == []  # no row yet: the views have not seen the event
+    first.close()
+
+    for _ in range(2):
+        again = build(tmp_path, clock, sink.url)
+        again.outbox.send_due()
+        again.close()
+    assert [m["To"] for m in sink.messages] == ["anna@example.org"]
+
+
+def test_views_rebuilt_from_the_log_do_not_send_the_mails_again(
+    services: Services, sink: Sink
+) -> None:
+    ask(services, schedule(services), 1)
+    services.outbox.send_due()
+    services.views.rebuild("outbox")
+    assert services.outbox.send_due() == 0
+    assert len(sink.messages) == 1
+    assert [mail.status for mail in services.outbox.list()] == ["sent"]
+
+
+def test_a_crash_between_the_send_and_its_mark_repeats_the_same_message_id(
+    tmp_path: Path, clock: MovableClock, sink: Sink, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the one window that SMTP cannot close: the server took the mail, the mark was not saved
+    first = build(tmp_path, clock, sink.url)
+    ask(first, schedule(first), 1)
+
+    def crash(*_: object) -> None:
+        raise SystemExit("killed after the send")
+
+    monkeypatch.setattr(outbox, "mark_sent", crash)
+    with pytest.raises(SystemExit):
+        first.outbox.send_due()
+    first.close()
+    monkeypatch.undo()
+
+    again = build(tmp_path, clock, sink.url)
+    again.outbox.send_due()
+    again.close()
+    assert len(sink.messages) == 2
+    assert sink.messages[0]["Message-ID"] == sink.messages[1]["Message-ID"]
+
+
+def test_a_refusing_server_is_retried_with_back_off_and_the_outbox_shows_it(
+    services: Services, sink: Sink, clock: MovableClock
+) -> None:
+    sink.refusal = "451 4.3.0 Mailbox busy, try again later"
+    ask(services, schedule(services), 1)
+    assert services.outbox.send_due() == 0
+    [mail] = services.outbox.list()
+    assert (mail.status, mail.attempts) == ("pending", 1)
+    assert mail.last_error is not None
+    assert "451" in mail.last_error
+    assert mail.next_attempt_at == clock.now() + timedelta(minutes=1)
+
+    assert services.outbox.send_due() == 0  # not due yet: no attempt
+    assert services.outbox.list()[0].attempts == 1
+    clock.advance(61)
+    services.outbox.send_due()
+    [mail] = services.outbox.list()
+    assert mail.attempts == 2
+    assert mail.next_attempt_at == clock.now() + timedelta(minutes=2)  # doubled
+
+    sink.refusal = None
+    clock.advance(121)
+    assert services.outbox.send_due() == 1
+    [mail] = services.outbox.list()
+    assert (mail.status, mail.attempts, mail.last_error) == ("sent", 3, None)
+    assert len(sink.messages) == 1
+
+
+def test_a_mail_refused_again_and_again_is_given_up_as_failed(
+    services: Services, sink: Sink, clock: MovableClock
+) -> None:
+    sink.refusal = "550 5.1.1 No such user"
+    ask(services, schedule(services), 1)
+    for _ in range(20):
+        services.outbox.send_due()
+        clock.advance(6 * 3600)
+    [mail] = services.outbox.list("failed")
+    assert mail.attempts == 12
+    assert mail.next_attempt_at is None
+    assert sink.messages == []
+
+
+def test_a_mail_about_an_old_event_is_not_sent_but_shown_as_failed(
+    services: Services, sink: Sink, clock: MovableClock
+) -> None:
+    # views rebuilt from an old log (a restore without views.sqlite3) mail nobody again
+    ask(services, schedule(services), 1)
+    clock.advance(3 * 24 * 3600 + 1)
+    assert services.outbox.send_due() == 0
+    [mail] = services.outbox.list("failed")
+    assert mail.last_error is not None
+    assert "more than 3 days old" in mail.last_error
+    assert sink.messages == []
+
+
+def test_without_smtp_mails_are_written_as_eml_files_only_their_owner_reads(
+    tmp_path: Path, clock: MovableClock
+) -> None:
+    services = build(tmp_path, clock, None)
+    try:
+        ask(services, schedule(services), 1)
+        assert services.outbox.send_due() == 1
+        [mail] = services.outbox.list()
+    finally:
+        services.close()
+    path = tmp_path / "outbox" / f"{mail.id}.eml"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    [message] = read_mails(tmp_path / "outbox")
+    assert message["To"] == "spieler1@example.org"
+    assert any("/pages/registrations/confirm?token=" in link for link in links_in(message))
+
+
+def test_mails_are_german_by_default_and_english_by_the_registrants_choice(
+    services: Services, sink: Sink
+) -> None:
+    tournament = schedule(services)
+    ask(services, tournament, 1)
+    ask(services, tournament, 2, language="en")
+    services.outbox.send_due()
+    german, english = sorted(sink.messages, key=lambda m: str(m["To"]))
+    assert german["Subject"].startswith("Bitte bestätige deine Anmeldung")
+    assert german["Content-Language"] == "de"
+    assert english["Subject"].startswith("Please confirm your registration")
+    assert any(link.endswith("&lang=en") for link in links_in(english))
+
+
+def test_the_tournaments_events_hold_no_unconfirmed_registration(services: Services) -> None:
+    # issue 11: strangers' requests never grow the tournament (its snapshot stays small)
+    tournament = schedule(services)
+    before = len(services.store.stream(tournament))
+    for number in range(10):
+        ask(services, tournament, number)
+    assert len(services.store.stream(tournament)) == before
