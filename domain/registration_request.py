@@ -11,18 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import date, datetime, timedelta
+from typing import ClassVar
 from uuid import UUID
 
 import msgspec
 
 from domain.errors import ConflictError, NotFoundError
-from domain.events import Aggregate, DomainEvent, EventBatch
+from domain.events import PSEUDONYM, Aggregate, DomainEvent, EventBatch, Personal
 from domain.tokens import token_matches
 from domain.tournament import Tournament, TournamentEvent, check_registrant, register
 
 CONFIRMATION_WINDOW = timedelta(hours=24)
 """An unconfirmed registration expires after this time: it never takes a seat."""
 PUBLIC = "public"
+ERASED_REQUEST = {
+    "first_name": PSEUDONYM,
+    "last_name": "",
+    "email": "",
+    "age": None,
+    "birth_date": None,
+}
+"""What a request shows once its person is erased (as a registration does)."""
 
 
 class RegistrationRequested(DomainEvent, frozen=True, kw_only=True):
@@ -45,6 +54,9 @@ class RegistrationRequested(DomainEvent, frozen=True, kw_only=True):
     confirm_by: datetime
     token_hash: str
     """SHA-256 (hex) of the confirmation token; the token itself is never stored."""
+
+    personal: ClassVar[tuple[Personal, ...]] = (Personal("player_id", ERASED_REQUEST),)
+    """Sealed like a registration's: a request that was never confirmed is erased too."""
 
 
 class RegistrationRequestConfirmed(DomainEvent, frozen=True, kw_only=True):
@@ -70,6 +82,8 @@ class RegistrationRequest(Aggregate, frozen=True, kw_only=True):
     token_hash: str
     registration_id: UUID | None = None
     """Set once confirmed."""
+
+    personal: ClassVar[tuple[Personal, ...]] = RegistrationRequested.personal
 
 
 class RegistrationRequestNotFoundError(NotFoundError):

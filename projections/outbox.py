@@ -23,6 +23,7 @@ import msgspec
 import sqlite_utils
 
 from domain.events import DomainEvent
+from domain.people import PersonErased
 from domain.registration_request import RegistrationRequested
 from domain.tournament import (
     CancellationClosed,
@@ -48,6 +49,8 @@ MailKind = Literal[
 MailStatus = Literal["pending", "sent", "failed"]
 _ROW_NAMESPACE = UUID("2f5c1a9e-8d47-4b0e-a6f3-3c9d7e21b584")
 SENT_LEDGER = "outbox_sent"
+ERASED = "the person was erased"
+"""Why an erased person's mails are not sent (their address is gone)."""
 
 
 class MailRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -205,6 +208,30 @@ class OutboxProjection(Projection):
         for (registration_id,) in rows:
             self._mail_person(db, event, "payout_scheme", UUID(registration_id))
 
+    def person_erased(self, event: PersonErased, db: sqlite_utils.Database) -> None:
+        """The person's address and name leave the outbox; their unsent mails are given up
+        (a rebuild, whose events read erased, gives the same rows)."""
+        self.compaction_due = True  # no old bytes of the address stay in the file
+        player_id = str(event.originator_id)
+        db.execute(
+            "UPDATE outbox_people SET email = '', first_name = ? WHERE player_id = ?",
+            [event.pseudonym, player_id],
+        )
+        rows = db.execute(
+            "SELECT id, params FROM outbox WHERE player_id = ?", [player_id]
+        ).fetchall()
+        for mail_id, params in rows:
+            erased_params = {**json.loads(params), "first_name": event.pseudonym}
+            db.execute(
+                "UPDATE outbox SET recipient = '', params = ? WHERE id = ?",
+                [json.dumps(erased_params), mail_id],
+            )
+        db.execute(
+            "UPDATE outbox SET status = 'failed', last_error = ?, next_attempt_at = NULL "
+            "WHERE player_id = ? AND status = 'pending'",
+            [ERASED, player_id],
+        )
+
     # Rows -----------------------------------------------------------------------------------
 
     def _set_status(self, db: sqlite_utils.Database, registration_id: UUID, status: str) -> None:
@@ -266,11 +293,13 @@ class OutboxProjection(Projection):
             )
         )
         sent = db.execute(f"SELECT sent_at FROM {SENT_LEDGER} WHERE id = ?", [row_id]).fetchone()
+        # an erased person's events read without an address: nothing to send them
+        status = "sent" if sent else "pending" if recipient else "failed"
         db.execute(
             "INSERT OR IGNORE INTO outbox (id, kind, recipient, language, player_id, "
             "tournament_id, subject_id, params, source_id, source_version, created_at, status, "
-            "attempts, next_attempt_at, sent_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+            "attempts, next_attempt_at, last_error, sent_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
             [
                 row_id,
                 kind,
@@ -283,8 +312,9 @@ class OutboxProjection(Projection):
                 str(event.originator_id),
                 event.originator_version,
                 _instant(event.timestamp),
-                "sent" if sent else "pending",
-                None if sent else _instant(event.timestamp),
+                status,
+                _instant(event.timestamp) if status == "pending" else None,
+                None if recipient or sent else ERASED,
                 sent[0] if sent else None,
             ],
         )
@@ -298,6 +328,11 @@ def due_mails(db: sqlite_utils.Database, now: datetime, limit: int = 50) -> list
         [_instant(now), limit],
     ).fetchall()
     return [_mail_row(row) for row in rows]
+
+
+def erased_mail_ids(db: sqlite_utils.Database) -> list[str]:
+    """The mails of erased persons (their recipient is gone)."""
+    return [row[0] for row in db.execute("SELECT id FROM outbox WHERE recipient = ''")]
 
 
 def list_mails(db: sqlite_utils.Database, status: str | None = None) -> list[MailRow]:

@@ -115,8 +115,6 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     places = PlaceService(store, views)
     conduct = ConductService(store, views, zone, matches, commands)
     videos = VideoService(store, views, commands, settings.data_dir)
-    people = PeopleService(store, views, clock, commands)
-    people.complete_erasures()  # an erasure the last process recorded but did not finish
     tournaments = TournamentService(
         store,
         views,
@@ -130,6 +128,17 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     requests = RegistrationRequestService(
         store, commands, tournaments, zone, link_key=derived_key(secret, "confirmation links")
     )
+    outbox = OutboxService(
+        views,
+        clock,
+        transport_for(settings.smtp_url, settings.data_dir),
+        mail_from=settings.mail_from,
+        public_url=settings.public_url,
+        tournaments=tournaments,
+        requests=requests,
+    )
+    people = PeopleService(store, views, clock, commands, outbox)
+    people.complete_erasures()  # an erasure the last process recorded but did not finish
     return Services(
         settings=settings,
         clock=clock,
@@ -149,13 +158,5 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         directors=DirectorService(store, views, commands, settings.effective_director_token),
         people=people,
         requests=requests,
-        outbox=OutboxService(
-            views,
-            clock,
-            transport_for(settings.smtp_url, settings.data_dir),
-            mail_from=settings.mail_from,
-            public_url=settings.public_url,
-            tournaments=tournaments,
-            requests=requests,
-        ),
+        outbox=outbox,
     )

@@ -14,6 +14,7 @@ import logging
 import os
 import smtplib
 import ssl
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, parseaddr
@@ -47,6 +48,9 @@ class MailTransport(Protocol):
     def send(self, message: EmailMessage) -> None:
         """Deliver ``message`` or raise."""
 
+    def forget(self, mail_ids: Iterable[str]) -> None:
+        """Delete what this side keeps of these mails (an erased person's)."""
+
 
 class SmtpTransport:
     """``smtp://[user:password@]host[:25]``, ``smtp+starttls://...:587`` or ``smtps://...:465``."""
@@ -76,6 +80,9 @@ class SmtpTransport:
                 client.login(self.username, self.password or "")
             client.send_message(message)
 
+    def forget(self, mail_ids: Iterable[str]) -> None:
+        """Nothing to delete: a sent mail is in the recipient's mailbox, not the service's."""
+
 
 class FileTransport:
     """Without SMTP: each mail as ``<id>.eml`` in a directory (readable by the owner only)."""
@@ -89,6 +96,10 @@ class FileTransport:
         descriptor = os.open(self.directory / name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "wb") as file:
             file.write(message.as_bytes())
+
+    def forget(self, mail_ids: Iterable[str]) -> None:
+        for mail_id in mail_ids:
+            (self.directory / f"{mail_id}.eml").unlink(missing_ok=True)
 
 
 def transport_for(smtp_url: str | None, data_dir: Path) -> MailTransport:
@@ -123,9 +134,18 @@ class OutboxService:
         with self._views.reading() as db:
             return outbox.list_mails(db, status)
 
+    def forget_erased(self) -> None:
+        """Delete the ``.eml`` files of erased persons' mails (their address is in them)."""
+        with self._views.reading() as db:
+            self.transport.forget(outbox.erased_mail_ids(db))
+
     def send_due(self) -> int:
-        """Send every mail due now; returns how many went out. Failures wait their back-off."""
+        """Send every mail due now; returns how many went out. Failures wait their back-off.
+
+        The sending process also deletes the files of mails to persons erased since (an
+        erasure in another process of the store cannot reach this one's data directory)."""
         self._views.catch_up()
+        self.forget_erased()
         now = self._clock.now()
         with self._views.reading() as db:
             due = outbox.due_mails(db, now)

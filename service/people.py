@@ -17,6 +17,7 @@ from projections import participants
 from projections.runner import Views
 from service.clock import Clock
 from service.commands import CommandRunner, Policy
+from service.mail import OutboxService
 from service.store import Change, EventStore, UnknownAggregateError
 
 ERASURE = Policy(attempts=5, catch_up_views=True)
@@ -24,11 +25,19 @@ ERASURE = Policy(attempts=5, catch_up_views=True)
 
 
 class PeopleService:
-    def __init__(self, store: EventStore, views: Views, clock: Clock, commands: CommandRunner):
+    def __init__(
+        self,
+        store: EventStore,
+        views: Views,
+        clock: Clock,
+        commands: CommandRunner,
+        outbox: OutboxService,
+    ) -> None:
         self._store = store
         self._views = views
         self._clock = clock
         self._commands = commands
+        self._outbox = outbox
 
     def erase(self, player_id: UUID, *, actor: str) -> str:
         """Erase the person everywhere; returns their pseudonym (the same on every request).
@@ -48,6 +57,7 @@ class PeopleService:
         self._store.keys.shred([player_id], self._clock.now())
         self._store.forget_person(player_id)
         self._views.catch_up()  # the views show the pseudonym and are compacted
+        self._outbox.forget_erased()  # and the mails written to files lose their address
         return decision.state.pseudonym
 
     def complete_erasures(self) -> list[UUID]:

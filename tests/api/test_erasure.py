@@ -41,9 +41,13 @@ def start_with_zyxwella(client: Client, clock: MovableClock, season_id: str) -> 
     ]
     registrations = {}
     for body in people:
-        response = client.post(f"/api/v1/tournaments/{created['id']}/registrations", json=body)
+        response = client.post(
+            f"/api/v1/tournaments/{created['id']}/registrations", json=body, headers=DIRECTOR
+        )
         assert response.status_code == 201, response.text
         registrations[response.json()["player_id"]] = response.json()
+    services: Services = client.app.state.services
+    assert services.outbox.send_due() == len(people)  # their mails: .eml files (no SMTP)
     advance_to(client, clock, CHECK_IN_OPENS)
     for registration in registrations.values():
         response = client.post(
@@ -118,9 +122,14 @@ def numbers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def stored_bytes(services: Services) -> dict[str, bytes]:
-    """Every file of the data directory (event store, views, their logs, idempotency keys)."""
-    directory = services.settings.data_dir
-    return {path.name: path.read_bytes() for path in Path(directory).iterdir() if path.is_file()}
+    """Every file of the data directory (event store, views, their logs, idempotency keys, the
+    mails written to ``outbox/``)."""
+    directory = Path(services.settings.data_dir)
+    return {
+        str(path.relative_to(directory)): path.read_bytes()
+        for path in directory.rglob("*")
+        if path.is_file()
+    }
 
 
 def readable(blobs: dict[str, bytes]) -> dict[str, list[bytes]]:
@@ -144,10 +153,13 @@ def test_after_an_erasure_nothing_shows_the_persons_data_and_results_stay_under_
     showed = {path for path, text in before.items() if FIRST in text}
     assert set(before) - showed == {day.url("/matches"), f"/pages/tournaments/{day.id}"}
     files = readable(stored_bytes(services))
-    # the views hold her name until the erasure; the event store never held it in plain text
+    # the views and her mails hold her name until the erasure; the event store never held it
+    # in plain text
     views_file = services.settings.views_path.name
     assert [name for name in files if name.startswith(views_file)]
+    assert [name for name in files if name.startswith("outbox/")]
     assert not [name for name in files if name.startswith("events")]
+    assert EMAIL in client.get("/api/v1/outbox", headers=DIRECTOR).text
 
     response = client.post(f"/api/v1/people/{zyxwella}/erasure", headers=DIRECTOR)
 
@@ -159,6 +171,9 @@ def test_after_an_erasure_nothing_shows_the_persons_data_and_results_stay_under_
     for path, text in after.items():
         assert not [s for s in SECRETS if s.decode() in text], path
     assert readable(stored_bytes(services)) == {}
+    mails = client.get("/api/v1/outbox", headers=DIRECTOR).json()
+    assert mails
+    assert not [s for s in SECRETS if s.decode() in str(mails)]
     standings_after = client.get(day.url("/standings")).json()
     ranking_after = client.get(f"/api/v1/seasons/{season_id}/ranking").json()
     assert numbers(standings_after) == numbers(standings_before)
@@ -222,3 +237,42 @@ def test_erasing_an_unknown_person_is_404(client: Client) -> None:
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("application/problem+json")
     assert response.json()["type"].endswith("/not-found")
+
+
+def test_a_person_who_never_confirmed_their_registration_is_erased_too(client: Client) -> None:
+    # rule P-MAIL-1: an anonymous registration waits for its link; its data is sealed as well
+    services: Services = client.app.state.services
+    created = schedule(client)
+    body = {"first_name": FIRST, "last_name": LAST, "email": EMAIL, "birth_date": "1979-05-17"}
+    asked = client.post(f"/api/v1/tournaments/{created['id']}/registrations", json=body)
+    assert asked.status_code == 202, asked.text
+    [mail] = client.get("/api/v1/outbox", headers=DIRECTOR).json()
+    assert (mail["kind"], mail["recipient"]) == ("confirmation_link", EMAIL)
+    assert services.outbox.send_due() == 1
+    assert not [name for name in readable(stored_bytes(services)) if name.startswith("events")]
+
+    response = client.post(f"/api/v1/people/{mail['player_id']}/erasure", headers=DIRECTOR)
+
+    assert response.status_code == 200, response.text
+    [mail] = client.get("/api/v1/outbox", headers=DIRECTOR).json()
+    assert mail["recipient"] == ""
+    assert readable(stored_bytes(services)) == {}
+
+
+def test_an_erased_persons_unsent_mails_are_given_up(client: Client) -> None:
+    services: Services = client.app.state.services
+    created = schedule(client)
+    body = {"first_name": FIRST, "last_name": LAST, "email": EMAIL, "age": 40}
+    registered = client.post(
+        f"/api/v1/tournaments/{created['id']}/registrations", json=body, headers=DIRECTOR
+    ).json()
+
+    client.post(f"/api/v1/people/{registered['player_id']}/erasure", headers=DIRECTOR)
+
+    [mail] = client.get("/api/v1/outbox", headers=DIRECTOR).json()
+    assert (mail["status"], mail["recipient"], mail["last_error"]) == (
+        "failed",
+        "",
+        "the person was erased",
+    )
+    assert services.outbox.send_due() == 0

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
+from typing import Any
 
+import domain.registration_request
+import domain.season
 from domain import people
-from domain.events import PSEUDONYM, fold
+from domain.events import PSEUDONYM, Aggregate, DomainEvent, fold
 from domain.match import MatchStarted
 from domain.match.state import Match
 from domain.tournament import PlayerRegistered, RegistrationWaitlisted
@@ -62,3 +65,23 @@ def test_registrations_and_tournament_matches_declare_their_personal_fields() ->
             ("pairing.player_a_id", {"player_a": PSEUDONYM}),
             ("pairing.player_b_id", {"player_b": PSEUDONYM}),
         ]
+
+
+A_PERSONS_DATA = {"first_name", "last_name", "email", "age", "birth_date"}
+
+
+def _kinds(base: type[DomainEvent] | type[Aggregate]) -> list[Any]:
+    found: list[Any] = []
+    for kind in base.__subclasses__():
+        found += [kind, *_kinds(kind)]
+    return found
+
+
+def test_every_record_holding_a_persons_data_declares_it_personal() -> None:
+    # rule: ARCHITECTURE.md "Events": personal data is kept so that it can be erased
+    assert domain.registration_request.RegistrationRequested in _kinds(DomainEvent)
+    assert domain.season.Season in _kinds(Aggregate)
+    for kind in _kinds(DomainEvent) + _kinds(Aggregate):
+        holds = A_PERSONS_DATA.intersection(kind.__struct_fields__)
+        declared = {field for personal in kind.personal for field in personal.erased}
+        assert holds <= declared, f"{kind.__name__} holds {sorted(holds - declared)} unsealed"
