@@ -41,6 +41,11 @@ def restate(row: object, as_type: type[S]) -> S:
     return msgspec.convert(row, as_type, from_attributes=True)
 
 
+def restate_all(rows: Iterable[object], as_type: type[S]) -> list[S]:
+    """Rows as a list of the API's Struct (see ``restate``)."""
+    return msgspec.convert(list(rows), list[as_type], from_attributes=True)  # type: ignore[valid-type]
+
+
 MAX_VERSION = 2**31 - 1
 """The highest event version a request may name: the stores' integer columns hold it, and no
 match or tournament comes near it."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 from uuid import UUID
 
 import msgspec
@@ -14,7 +14,7 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED
 
 from api.auth import REGISTERED_PLAYER, any_director, director_of, director_only, require_token
-from api.schemas import DateText
+from api.schemas import DateText, restate, restate_all
 from domain.clock import ClockPresetName
 from domain.director import ActingDirector, Target
 from domain.match import DiceMode
@@ -34,7 +34,6 @@ from domain.tournament import (
     TournamentPlan,
     TournamentStatus,
 )
-from projections.participants import ParticipantRow, RegistrationRow
 from projections.seats import SeatCounts
 from service.bootstrap import Services
 from service.tournaments import Registered, TournamentView
@@ -148,6 +147,18 @@ class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
     """The language of the person's mails (rule P-MAIL-1)."""
 
 
+class Applicant(TypedDict):
+    """The person as the form gives them, for both ways to register (the keywords of
+    ``TournamentService.register`` and ``RegistrationRequestService.request``)."""
+
+    first_name: str
+    last_name: str
+    email: str
+    age: int | None
+    birth_date: str | None
+    language: str
+
+
 class RegistrationUnconfirmed(msgspec.Struct):
     """An anonymous registration waits for the link in its mail (rule P-MAIL-1); the same
     answer whether the address is new or registered already."""
@@ -226,14 +237,7 @@ class RegistrationRecord(msgspec.Struct):
 
 
 def registration_response(registration: Registered) -> Registration:
-    return Registration(
-        registration_id=registration.registration_id,
-        tournament_id=registration.tournament_id,
-        player_id=registration.player_id,
-        status=registration.status,
-        player_token=registration.player_token,
-        waitlist_position=registration.waitlist_position,
-    )
+    return restate(registration, Registration)
 
 
 def tournament_response(view: TournamentView) -> Tournament:
@@ -270,32 +274,7 @@ def tournament_response(view: TournamentView) -> Tournament:
 
 
 def seats_response(seats: SeatCounts) -> Seats:
-    return Seats(seats.capacity, seats.taken, seats.free, seats.waitlist, seats.checked_in)
-
-
-def participant_response(row: ParticipantRow) -> Participant:
-    return Participant(row.player_id, row.display_name, row.status, row.waitlist_position)
-
-
-def registration_record(row: RegistrationRow) -> RegistrationRecord:
-    return RegistrationRecord(
-        registration_id=row.registration_id,
-        player_id=row.player_id,
-        first_name=row.first_name,
-        last_name=row.last_name,
-        display_name=row.display_name,
-        email=row.email,
-        age=row.age,
-        birth_date=row.birth_date,
-        status=row.status,
-        waitlist_position=row.waitlist_position,
-        registered_at=row.registered_at,
-        updated_at=row.updated_at,
-        checked_in_at=row.checked_in_at,
-        buy_in_paid_cents=row.buy_in_paid_cents,
-        withdrawal_reason=row.withdrawal_reason,
-        refund_cents=row.refund_cents,
-    )
+    return restate(seats, Seats)
 
 
 class TournamentController(Controller):
@@ -374,8 +353,7 @@ class TournamentController(Controller):
     def participants(
         self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
     ) -> list[Participant]:
-        rows = services.tournaments.list_participants(tournament_id)
-        return [participant_response(row) for row in rows]
+        return restate_all(services.tournaments.list_participants(tournament_id), Participant)
 
 
 class RegistrationController(Controller):
@@ -407,33 +385,24 @@ class RegistrationController(Controller):
         services: NamedDependency[Services],
     ) -> Response[Registration | RegistrationUnconfirmed]:
         acting = _director_in(request, services, tournament_id)
-        if acting is None:
-            unconfirmed = services.requests.request(
-                tournament_id,
-                first_name=data.first_name,
-                last_name=data.last_name,
-                email=data.email,
-                age=data.age,
-                birth_date=data.birth_date,
-                language=data.language,
-            )
-            answer = RegistrationUnconfirmed(
-                status="unconfirmed",
-                tournament_id=unconfirmed.tournament_id,
-                confirm_by=unconfirmed.confirm_by,
-            )
-            return Response(answer, status_code=HTTP_202_ACCEPTED)
-        registration = services.tournaments.register(
-            tournament_id,
+        person = Applicant(
             first_name=data.first_name,
             last_name=data.last_name,
             email=data.email,
             age=data.age,
             birth_date=data.birth_date,
             language=data.language,
-            # after the start, the director's registration is a late entry's
-            actor=acting.actor,
         )
+        if acting is None:
+            unconfirmed = services.requests.request(tournament_id, **person)
+            answer = RegistrationUnconfirmed(
+                status="unconfirmed",
+                tournament_id=unconfirmed.tournament_id,
+                confirm_by=unconfirmed.confirm_by,
+            )
+            return Response(answer, status_code=HTTP_202_ACCEPTED)
+        # after the start, the director's registration is a late entry's
+        registration = services.tournaments.register(tournament_id, actor=acting.actor, **person)
         return Response(registration_response(registration), status_code=HTTP_201_CREATED)
 
     @get(
@@ -446,7 +415,7 @@ class RegistrationController(Controller):
         self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
     ) -> list[RegistrationRecord]:
         rows = services.tournaments.list_registrations(tournament_id)
-        return [registration_record(row) for row in rows]
+        return restate_all(rows, RegistrationRecord)
 
     @delete(
         "/{registration_id:uuid}",
