@@ -1,53 +1,63 @@
-"""The PostgreSQL event store's insert: commit order kept, the table lock held for one statement.
+"""The PostgreSQL notification log: writers insert side by side, readers stop at the settled end.
 
-eventsourcing keeps the notification log in commit order by taking an EXCLUSIVE lock on the
-events table before each insert (a reader tailing the log must never pass an id that a slower
-transaction fills in later). Its insert is a client-side transaction: ``BEGIN; LOCK TABLE;
-NOTIFY; INSERT`` in one round trip, then ``COMMIT`` in another. Between the two the lock is held
-while the server waits for the client, and the client is a Python process whose thread must
-first get the interpreter lock back from the threads serving other requests: with two server
-processes on one store, sampling ``pg_stat_activity`` showed about five sessions at a time
-waiting for the table lock, held by a session "idle in transaction" waiting for its client.
+A reader tails the log by position: it asks for ids after the last one it saw. Ids come from a
+sequence when a row is inserted, so a transaction may commit id n+1 while id n is still in
+flight; a reader polling in between would move past n for good. eventsourcing prevents that on
+the writers' side: each insert takes an EXCLUSIVE lock on the events table until its commit,
+and that insert is a client-side transaction (``BEGIN; LOCK TABLE; NOTIFY; INSERT`` in one
+round trip, ``COMMIT`` in another). Every command of every process then waits in one queue,
+for the commit's WAL flush and for the client round trip in between, whose Python thread must
+first get the interpreter lock back from the threads serving other requests. With two server
+processes on one store, sampling ``pg_stat_activity`` found about five sessions at a time
+waiting for that lock, its holder "idle in transaction" waiting for its client.
 
-Here the lock and the insert are one server-side function, called as one statement in
-autocommit mode: PostgreSQL takes the lock, inserts, commits and releases the lock without a
-round trip to the client in between. The lock still orders every insert (ids are drawn under
-it, and a transaction becomes visible before its lock is released), so readers still never
-skip an event; it is only held for the insert and the commit's WAL flush.
+Here the readers pay instead, once per read. Each insert holds a shared advisory lock of the
+log from before its ids are drawn until its commit; writers do not wait for each other, and
+their commits share WAL flushes. Before reading, ``settled_end()`` takes the same lock
+exclusively, which waits for the inserts in flight and keeps new ones out for a moment, and
+reads the largest id committed: every id up to it is settled (committed, or rolled back and
+never to appear), and reads go no further. Both sides are one server-side function called as
+one statement in autocommit mode, so no lock is ever held across a round trip to a client; the
+reader's is held for microseconds. (An advisory lock rather than a table lock: every table
+lock that stops inserts also conflicts with autovacuum and ANALYZE.)
 
-The function sends no ``NOTIFY``: nothing in this service listens (the views and the live feed
+Nothing is sent with ``NOTIFY``: nothing in this service listens (the views and the live feed
 poll the log), and a transaction that notifies takes a lock of the whole cluster at commit.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
+from eventsourcing.persistence import InterfaceError, Notification, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.utils import retry
 from psycopg.sql import SQL, Identifier
 
 
-class CommitOrderedRecorder(PostgresApplicationRecorder):
-    """The library's recorder with its insert as one server-side statement (see the module)."""
+class SettledLogRecorder(PostgresApplicationRecorder):
+    """The library's recorder with concurrent inserts and reads up to the settled end."""
 
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)
-        self.insert_function_name = f"{events_table_name}_insert_in_commit_order"
-        self.check_identifier_length(self.insert_function_name)
+        self.insert_function = f"{events_table_name}_insert"
+        self.settled_end_function = f"{events_table_name}_settled_end"
+        for name in (self.insert_function, self.settled_end_function):
+            self.check_identifier_length(name)
         schema = Identifier(self.datastore.schema)
-        function = Identifier(self.insert_function_name)
         table = Identifier(self.events_table_name)
-        self.sql_create_statements.append(
+        # one lock per log: the schemas of one database are separate stores
+        digest = hashlib.sha256(f"bgtd log {self.datastore.schema}.{events_table_name}".encode())
+        log_lock = int.from_bytes(digest.digest()[:8], "big", signed=True)
+        self.sql_create_statements += [
             SQL(
                 "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
                 "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
                 "BEGIN "
-                "SET LOCAL lock_timeout = '{lock_timeout}s'; "
-                # before any id is drawn: ids are handed out in commit order
-                "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
+                # before any id is drawn, until the commit
+                "PERFORM pg_advisory_xact_lock_shared({log_lock}); "
                 "RETURN QUERY INSERT INTO {schema}.{table} "
                 "(originator_id, originator_version, topic, state) "
                 "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
@@ -55,18 +65,37 @@ class CommitOrderedRecorder(PostgresApplicationRecorder):
                 "END; $BODY$"
             ).format(
                 schema=schema,
-                function=function,
-                table=table,
+                function=Identifier(self.insert_function),
                 event=Identifier(self.stored_event_type_name),
-                lock_timeout=self.datastore.lock_timeout,
-            )
+                table=table,
+                log_lock=log_lock,
+            ),
+            SQL(
+                "CREATE OR REPLACE FUNCTION {schema}.{function}() RETURNS bigint "
+                "LANGUAGE plpgsql AS $BODY$ "
+                "BEGIN "
+                # waits for the inserts in flight; released when this statement commits
+                "PERFORM pg_advisory_xact_lock({log_lock}); "
+                "RETURN (SELECT max(notification_id) FROM {schema}.{table}); "
+                "END; $BODY$"
+            ).format(
+                schema=schema,
+                function=Identifier(self.settled_end_function),
+                table=table,
+                log_lock=log_lock,
+            ),
+        ]
+        self.call_insert = SQL("SELECT * FROM {schema}.{function}(%s)").format(
+            schema=schema, function=Identifier(self.insert_function)
         )
-        self.insert_in_commit_order = SQL("SELECT * FROM {schema}.{function}(%s)").format(
-            schema=schema, function=function
+        self.call_settled_end = SQL("SELECT {schema}.{function}() AS settled_end").format(
+            schema=schema, function=Identifier(self.settled_end_function)
         )
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int]:
+        """One statement, its own transaction (the pool's connections are in autocommit
+        mode); returns the notification ids."""
         if not stored_events:
             return []
         rows = [
@@ -76,6 +105,35 @@ class CommitOrderedRecorder(PostgresApplicationRecorder):
             for event in stored_events
         ]
         with self.datastore.get_connection() as connection, connection.cursor() as cursor:
-            # autocommit (the pool's connections are): one statement, one transaction
-            cursor.execute(self.insert_in_commit_order, (rows,), prepare=True)
-            return [row[self.insert_function_name] for row in cursor.fetchall()]
+            cursor.execute(self.call_insert, (rows,), prepare=True)
+            return [row[self.insert_function] for row in cursor.fetchall()]
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def max_notification_id(self) -> int | None:
+        """The settled end of the log: no id at or below it will ever appear later."""
+        with self.datastore.get_connection() as connection, connection.cursor() as cursor:
+            cursor.execute(self.call_settled_end, prepare=True)
+            row = cursor.fetchone()
+            return None if row is None else row["settled_end"]
+
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> Sequence[Notification]:
+        """The library's read, never past the settled end."""
+        end = self.max_notification_id()
+        if end is None:
+            return []
+        notifications: Sequence[Notification] = super().select_notifications(
+            start,
+            limit,
+            end if stop is None else min(stop, end),
+            topics,
+            inclusive_of_start=inclusive_of_start,
+        )
+        return notifications

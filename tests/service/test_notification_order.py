@@ -1,11 +1,11 @@
 """Readers of the PostgreSQL notification log never skip an event, whatever the writers race.
 
-A reader tails the log by position: it asks for ids after the last one it saw. If a writer
-could commit id n+1 while id n is still in flight, a reader polling in between would move past
-n for good. ``service.postgres.CommitOrderedRecorder`` takes the table lock before any id is
-drawn and holds it until the commit, in one server-side statement. These tests make writers
-slow on purpose (a trigger that sleeps after the row is inserted, before the commit) and
-check what a reader sees meanwhile. Writers use separate stores, each with its own connection
+A reader tails the log by position: it asks for ids after the last one it saw. Writers commit
+side by side, so id n+1 may be committed while id n is still in flight; a reader polling in
+between must not move past n for good. ``service.postgres.SettledLogRecorder`` reads only up
+to the settled end of the log (it waits for the inserts in flight). These tests make writers
+slow on purpose (a trigger that sleeps after the row is inserted, before the commit) and check
+what a reader sees meanwhile. Writers use separate stores, each with its own connection
 pool: separate PostgreSQL sessions, as two server processes are.
 """
 
@@ -14,13 +14,14 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from eventsourcing.persistence import StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder
 
 from service.persistence import persistence_environment
-from service.postgres import CommitOrderedRecorder
+from service.postgres import SettledLogRecorder
 from service.store import EventStore
 
 pytestmark = pytest.mark.postgres
@@ -81,40 +82,65 @@ def _wait_for_sleeping_writer(store: EventStore) -> None:
     raise AssertionError("the slow writer never started")
 
 
-def _race_a_fast_writer_past_a_slow_one(
-    slow_store: EventStore, fast_store: EventStore, reader: EventStore
-) -> tuple[list[list[int]], list[int]]:
-    """What a reader sees while a fast insert races a slow one that drew its id first: every
-    read of the whole log, and the log at the end."""
-    slow = threading.Thread(target=_insert, args=(slow_store, "slow"))
-    slow.start()
-    _wait_for_sleeping_writer(reader)
-    fast = threading.Thread(target=_insert, args=(fast_store, "fast"))
-    fast.start()
-    reads = []
-    while slow.is_alive() or fast.is_alive():
-        reads.append(_all_ids(reader))
-        time.sleep(0.02)
-    slow.join()
-    fast.join()
-    return reads, _all_ids(reader)
+class Race:
+    """A fast insert racing a slow one that drew its id first, and a reader meanwhile."""
+
+    def __init__(self, slow_store: EventStore, fast_store: EventStore) -> None:
+        self.slow = threading.Thread(target=_insert, args=(slow_store, "slow"))
+        self.fast = threading.Thread(target=_insert, args=(fast_store, "fast"))
+        self.fast_done_while_slow_in_flight = False
+
+    def run(self, read: Callable[[], list[int]], wait_for_slow: EventStore) -> list[list[int]]:
+        """Every ``read()`` of the whole log made while the writers were busy."""
+        self.slow.start()
+        _wait_for_sleeping_writer(wait_for_slow)
+        self.fast.start()
+        self.fast.join(SLOW_SECONDS / 2)
+        self.fast_done_while_slow_in_flight = not self.fast.is_alive() and self.slow.is_alive()
+        reads = []
+        while self.slow.is_alive() or self.fast.is_alive():
+            reads.append(read())
+            time.sleep(0.02)
+        self.slow.join()
+        self.fast.join()
+        return reads
 
 
-def test_a_fast_writer_waits_for_a_slower_one_so_no_reader_sees_a_later_id_first(
+def test_writers_commit_side_by_side_and_a_reader_never_sees_a_later_id_before_an_earlier_one(
     stores: tuple[EventStore, EventStore],
 ) -> None:
     first, second = stores
-    assert isinstance(first.recorder, CommitOrderedRecorder)  # what persistence_environment sets
+    assert isinstance(first.recorder, SettledLogRecorder)  # what persistence_environment sets
     _slow_writers(first, max_random_sleep=0)
+    race = Race(first, second)
 
-    reads, final = _race_a_fast_writer_past_a_slow_one(first, second, first)
+    reads = race.run(lambda: _all_ids(first), wait_for_slow=first)
+    final = _all_ids(first)
 
-    assert len(final) == 2
-    topics = [n.topic for n in first.notifications(0, 10)]
-    assert topics == ["slow", "fast"], "the fast insert drew its id only after the slow commit"
+    assert [n.topic for n in first.notifications(0, 10)] == ["slow", "fast"]
+    assert race.fast_done_while_slow_in_flight, "the fast writer did not wait for the slow one"
     # at every moment the reader saw a prefix of the final log: never an id with a hole below
-    assert all(read == final[: len(read)] for read in reads)
-    assert [] in reads, "the reader polled while the slow writer held its id"
+    assert reads
+    assert all(read == final[: len(read)] for read in reads), (reads, final)
+
+
+def test_without_the_settled_end_a_reader_would_see_a_later_id_before_an_earlier_one(
+    stores: tuple[EventStore, EventStore],
+) -> None:
+    """The race the settled end guards against is real: the library's plain read, made
+    during the same race, sees the fast writer's id while the slow one's is still missing."""
+    first, second = stores
+    _slow_writers(first, max_random_sleep=0)
+    race = Race(first, second)
+
+    def plain_read() -> list[int]:
+        plain = PostgresApplicationRecorder.select_notifications(first.recorder, 1, 100)
+        return [n.id for n in plain]
+
+    reads = race.run(plain_read, wait_for_slow=first)
+    final = _all_ids(first)
+
+    assert any(read and read != final[: len(read)] for read in reads), (reads, final)
 
 
 def test_the_librarys_database_functions_let_a_reader_pass_a_slower_writers_event(
@@ -132,7 +158,8 @@ def test_the_librarys_database_functions_let_a_reader_pass_a_slower_writers_even
     first, second = EventStore(env=environment), EventStore(env=environment)
     try:
         _slow_writers(first, max_random_sleep=0)
-        reads, final = _race_a_fast_writer_past_a_slow_one(first, second, first)
+        reads = Race(first, second).run(lambda: _all_ids(first), wait_for_slow=first)
+        final = _all_ids(first)
     finally:
         first.close()
         second.close()
