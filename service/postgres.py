@@ -74,7 +74,14 @@ class SettledLogRecorder(PostgresApplicationRecorder):
                 "CREATE OR REPLACE FUNCTION {schema}.{function}() RETURNS bigint "
                 "LANGUAGE plpgsql AS $BODY$ "
                 "BEGIN "
-                # waits for the inserts in flight; released when this statement commits
+                # first without queueing (a waiting reader holds up new inserts), a few times
+                "FOR attempt IN 1..20 LOOP "
+                "IF pg_try_advisory_xact_lock({log_lock}) THEN "
+                "RETURN (SELECT max(notification_id) FROM {schema}.{table}); "
+                "END IF; "
+                "PERFORM pg_sleep(0.0005); "
+                "END LOOP; "
+                # then in the queue: waits for the inserts in flight, keeps new ones out
                 "PERFORM pg_advisory_xact_lock({log_lock}); "
                 "RETURN (SELECT max(notification_id) FROM {schema}.{table}); "
                 "END; $BODY$"
@@ -125,15 +132,52 @@ class SettledLogRecorder(PostgresApplicationRecorder):
         *,
         inclusive_of_start: bool = True,
     ) -> Sequence[Notification]:
-        """The library's read, never past the settled end."""
+        """The library's read, never past the settled end.
+
+        Readers ask for the ids after a settled position (one this recorder gave them). Rows
+        that follow it without a hole are committed and nothing can come between them: they
+        are returned as they are, without asking for the settled end. Only a hole right after
+        the position (an insert in flight, or ids of a rolled-back insert) makes the read ask
+        for the settled end and read again up to it; a hole further on ends the answer before
+        it, and the reader's next read starts there.
+        """
+        if topics or start is None:
+            return self._select_settled(start, limit, stop, topics, inclusive_of_start)
+        first = start if inclusive_of_start else start + 1
+        rows = self._select(first, limit, stop, (), inclusive_of_start=True)
+        unbroken = 0
+        for expected, row in enumerate(rows, start=first):
+            if row.id != expected:
+                break
+            unbroken += 1
+        if unbroken or not rows:
+            return rows[:unbroken]
+        return self._select_settled(first, limit, stop, (), inclusive_of_start=True)
+
+    def _select_settled(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None,
+        topics: Sequence[str],
+        inclusive_of_start: bool,
+    ) -> Sequence[Notification]:
         end = self.max_notification_id()
         if end is None:
             return []
+        stop = end if stop is None else min(stop, end)
+        return self._select(start, limit, stop, topics, inclusive_of_start=inclusive_of_start)
+
+    def _select(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None,
+        topics: Sequence[str],
+        *,
+        inclusive_of_start: bool,
+    ) -> Sequence[Notification]:
         notifications: Sequence[Notification] = super().select_notifications(
-            start,
-            limit,
-            end if stop is None else min(stop, end),
-            topics,
-            inclusive_of_start=inclusive_of_start,
+            start, limit, stop, topics, inclusive_of_start=inclusive_of_start
         )
         return notifications
