@@ -52,13 +52,15 @@ class Figures:
     p99_ms: float = 0.0
     rejected: int = 0
     note: str = ""
+    load: float = 0.0
+    """The machine's load average (1 minute) when the measurement began."""
 
     def row(self) -> str:
         if self.plays_per_second is None:
             return f"{self.label:<28} {self.note}"
         return (
             f"{self.label:<28} {self.plays_per_second:>8,.0f} plays/s   "
-            f"p50 {self.p50_ms:5.1f} ms   p99 {self.p99_ms:5.1f} ms"
+            f"p50 {self.p50_ms:5.1f} ms   p99 {self.p99_ms:5.1f} ms   (load {self.load:.1f})"
         )
 
 
@@ -116,6 +118,7 @@ def serve(database_url: str | None = None) -> Iterator[str]:
 
 def measure(label: str, database_url: str | None, workers: int) -> Figures:
     """``workers`` processes on one store, ``CLIENTS`` tables dealt over them."""
+    load = os.getloadavg()[0]
     with ExitStack() as stack:
         # one after the other: the first creates the tables
         servers = [stack.enter_context(serve(database_url)) for _ in range(workers)]
@@ -128,6 +131,7 @@ def measure(label: str, database_url: str | None, workers: int) -> Figures:
         p50_ms=quantiles[49] * 1000,
         p99_ms=quantiles[98] * 1000,
         rejected=tally.rejected,
+        load=load,
     )
 
 
@@ -141,10 +145,9 @@ def run() -> list[Figures]:
             continue
         with scratch_database() as database_url:
             figures.append(measure(label, database_url, workers))
-    load = f"{os.getloadavg()[0]:.1f}"
     print(
         f"processes on one store: {CLIENTS} clients playing entered-dice matches, "
-        f"{SECONDS:.0f} s each (load average {load}):"
+        f"{SECONDS:.0f} s each (load: the 1-minute load average as each began):"
     )
     for each in figures:
         print("  " + each.row() + (f"   ({each.rejected} rejected)" if each.rejected else ""))
