@@ -26,11 +26,12 @@ BENCHMARKS = [
 def summary(results: dict[str, Any]) -> str:
     """The table of the figures the README keeps: plays on each store and number of
     processes, plays with live listeners, and the rebuild rate."""
+    from bench.postgres import CLIENTS
+
     load = ", ".join(f"{each:.1f}" for each in os.getloadavg())
     lines = ["", f"summary (load average {load} at the end):"]
-    lines.append(
-        f"  {'match play, 12 entered-dice clients':<36} {'plays/s':>9} {'p50':>9} {'p99':>9}   load"
-    )
+    title = f"match play, {CLIENTS} entered-dice clients"
+    lines.append(f"  {title:<36} {'plays/s':>9} {'p50':>9} {'p99':>9}   load")
     for figures in results.get("bench.postgres") or []:
         if figures.plays_per_second is None:
             lines.append(f"  {figures.label:<36} {figures.note}")
