@@ -11,15 +11,20 @@ first get the interpreter lock back from the threads serving other requests. Wit
 processes on one store, sampling ``pg_stat_activity`` found about five sessions at a time
 waiting for that lock, its holder "idle in transaction" waiting for its client.
 
-Here the readers pay instead, once per read. Each insert holds a shared advisory lock of the
-log from before its ids are drawn until its commit; writers do not wait for each other, and
-their commits share WAL flushes. Before reading, ``settled_end()`` takes the same lock
-exclusively, which waits for the inserts in flight and keeps new ones out for a moment, and
-reads the largest id committed: every id up to it is settled (committed, or rolled back and
-never to appear), and reads go no further. Both sides are one server-side function called as
-one statement in autocommit mode, so no lock is ever held across a round trip to a client; the
-reader's is held for microseconds. (An advisory lock rather than a table lock: every table
-lock that stops inserts also conflicts with autovacuum and ANALYZE.)
+Here the readers pay instead, and only when they meet a hole. Each insert holds a shared
+advisory lock of the log from before its ids are drawn until its commit; writers do not wait
+for each other, and their commits share WAL flushes. A reader asks for the ids after its
+position (a settled one: 0, or one this recorder gave it). If the ids it finds follow the
+position without a hole, they are committed and nothing can come between them: they are the
+answer. A hole (an insert in flight, or the ids of a rolled-back insert) makes the reader ask
+for the settled end: the same lock taken exclusively (tried a few times before queueing for
+it, since a queued reader holds up new inserts), which waits for the inserts in flight, and
+the largest id committed then. Every id up to it is settled
+(committed, or rolled back and never to appear) and the read goes no further. Both sides are
+one server-side function called as one statement in autocommit mode, so no lock is ever held
+across a round trip to a client. (An advisory lock rather than a table lock: every table lock
+that stops inserts also conflicts with autovacuum and ANALYZE.) ``max_notification_id`` is the
+settled end too, so that a reader starting from "now" starts from a settled position.
 
 Nothing is sent with ``NOTIFY``: nothing in this service listens (the views and the live feed
 poll the log), and a transaction that notifies takes a lock of the whole cluster at commit.
@@ -134,24 +139,18 @@ class SettledLogRecorder(PostgresApplicationRecorder):
     ) -> Sequence[Notification]:
         """The library's read, never past the settled end.
 
-        Readers ask for the ids after a settled position (one this recorder gave them). Rows
-        that follow it without a hole are committed and nothing can come between them: they
-        are returned as they are, without asking for the settled end. Only a hole right after
-        the position (an insert in flight, or ids of a rolled-back insert) makes the read ask
-        for the settled end and read again up to it; a hole further on ends the answer before
-        it, and the reader's next read starts there.
+        Readers ask for the ids after a settled position (0, or one this recorder gave them).
+        When the rows that follow it have no hole, they are committed and nothing can come
+        between them: they are the answer, without asking for the settled end. A hole (an
+        insert in flight, or the ids of a rolled-back insert) makes the read ask for the
+        settled end and read again up to it.
         """
         if topics or start is None:
             return self._select_settled(start, limit, stop, topics, inclusive_of_start)
         first = start if inclusive_of_start else start + 1
         rows = self._select(first, limit, stop, (), inclusive_of_start=True)
-        unbroken = 0
-        for expected, row in enumerate(rows, start=first):
-            if row.id != expected:
-                break
-            unbroken += 1
-        if unbroken or not rows:
-            return rows[:unbroken]
+        if not rows or rows[-1].id - rows[0].id == len(rows) - 1 == rows[-1].id - first:
+            return rows
         return self._select_settled(first, limit, stop, (), inclusive_of_start=True)
 
     def _select_settled(

@@ -219,7 +219,9 @@ def test_a_reader_passes_the_ids_of_a_rolled_back_insert(
     first.recorder.insert_events([StoredEvent(stream, 2, "event", b"{}")])
 
     after_first = [n.id for n in first.notifications(1, 10)]
+    everything = [n.id for n in first.notifications(0, 10)]
 
+    assert everything == [1, *after_first], "one read answers every settled event, holes or not"
     assert len(after_first) == 1
     assert after_first[0] > 3, "the rolled-back insert drew ids 2 and 3"
     assert first.latest_notification_id() == after_first[0]
