@@ -1,8 +1,15 @@
-"""``make bench``: every benchmark, each printing its figures (targets are checked here)."""
+"""``make bench``: every benchmark, each printing its figures, then one summary table.
+
+``BENCH_ONLY=postgres,live`` runs only the named benchmarks (module names in ``bench/``); the
+summary then shows what ran. Each benchmark reads its own variables to run shorter (see the
+README).
+"""
 
 from __future__ import annotations
 
 import importlib
+import os
+from typing import Any
 
 BENCHMARKS = [
     "bench.rules",
@@ -10,14 +17,54 @@ BENCHMARKS = [
     "bench.pairing",
     "bench.standings",
     "bench.matches",
+    "bench.postgres",
     "bench.live",
     "bench.rebuild",
 ]
 
 
+def summary(results: dict[str, Any]) -> str:
+    """The table of the figures the README keeps: plays on each store and number of
+    processes, plays with live listeners, and the rebuild rate."""
+    from bench.postgres import CLIENTS
+
+    load = ", ".join(f"{each:.1f}" for each in os.getloadavg())
+    lines = ["", f"summary (load average {load} at the end):"]
+    title = f"match play, {CLIENTS} entered-dice clients"
+    lines.append(f"  {title:<36} {'plays/s':>9} {'p50':>9} {'p99':>9}   load")
+    for figures in results.get("bench.postgres") or []:
+        if figures.plays_per_second is None:
+            lines.append(f"  {figures.label:<36} {figures.note}")
+        else:
+            lines.append(
+                f"  {figures.label:<36} {figures.plays_per_second:>9,.0f} "
+                f"{figures.p50_ms:>6.1f} ms {figures.p99_ms:>6.1f} ms   {figures.load:.1f}"
+            )
+    live = results.get("bench.live")
+    if live:
+        without, attached = live["plays_per_second_without"], live["plays_per_second_with"]
+        lines.append(
+            f"  {'live listeners (SQLite, 16 clients)':<36} {without:>9,.0f} plays/s without, "
+            f"{attached:,.0f} with {live['listeners']:.0f} idle listeners "
+            f"({attached / without:.0%})"
+        )
+    rebuild = results.get("bench.rebuild")
+    if rebuild:
+        lines.append(
+            f"  {'rebuild of every view (SQLite)':<36} {rebuild['events_per_second']:>9,.0f} "
+            f"events/s over {rebuild['events']:,.0f} events"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
+    only = {name.strip() for name in os.environ.get("BENCH_ONLY", "").split(",") if name.strip()}
+    results: dict[str, Any] = {}
     for name in BENCHMARKS:
-        importlib.import_module(name).run()
+        if only and name.removeprefix("bench.") not in only:
+            continue
+        results[name] = importlib.import_module(name).run()
+    print(summary(results))
 
 
 if __name__ == "__main__":

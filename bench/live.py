@@ -88,7 +88,11 @@ def run() -> dict[str, float]:
         f"live listeners: {rate_without:,.0f} plays/s without, {rate_with:,.0f} plays/s with "
         f"{LISTENERS} idle SSE listeners attached ({rate_with / rate_without:.0%})"
     )
-    return {"plays_per_second_without": rate_without, "plays_per_second_with": rate_with}
+    return {
+        "plays_per_second_without": rate_without,
+        "plays_per_second_with": rate_with,
+        "listeners": float(LISTENERS),
+    }
 
 
 if __name__ == "__main__":

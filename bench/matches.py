@@ -22,7 +22,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -142,11 +142,13 @@ class _Connection:
         self._http.close()
 
 
-def _new_match(http: _Connection) -> tuple[str, dict[str, dict[str, str]], Any]:
+def _new_match(
+    http: _Connection, dice: str = "server"
+) -> tuple[str, dict[str, dict[str, str]], Any]:
     status, body = http.request(
         "POST",
         "/api/v1/matches",
-        {"player_a": "a", "player_b": "b", "match_length": MATCH_LENGTH, "dice": "server"},
+        {"player_a": "a", "player_b": "b", "match_length": MATCH_LENGTH, "dice": dice},
         DIRECTOR,
     )
     if status != 201:
@@ -157,25 +159,30 @@ def _new_match(http: _Connection) -> tuple[str, dict[str, dict[str, str]], Any]:
     return body["id"], headers, body["match"]
 
 
-def _player(base_url: str, seed: int, stop_at: float, budget: int, tally: Tally) -> None:
-    """One table: its own match and connection; rolls, then a random legal play."""
+def _player(
+    base_url: str, seed: int, stop_at: float, budget: int, tally: Tally, dice: str = "server"
+) -> None:
+    """One table: its own match and connection; rolls (server dice, or the client's own
+    random dice entered as at a real board), then a random legal play."""
     rng = random.Random(seed)
     plays: list[float] = []
     requests: list[float] = []
     rejected = matches = 0
     http = _Connection(base_url)
     try:
-        match_id, headers, state = _new_match(http)
+        match_id, headers, state = _new_match(http, dice)
         matches += 1
         while time.monotonic() < stop_at and len(plays) < budget:
             phase = state["phase"]
             if phase == "match_over":
-                match_id, headers, state = _new_match(http)
+                match_id, headers, state = _new_match(http, dice)
                 matches += 1
                 continue
             side = state["turn"] or "a"
             if phase == "move":
                 path, body = "plays", {"play": rng.choice(state["legal_plays"])["play"]}
+            elif dice == "entered":
+                path, body = "rolls", {"dice": [rng.randint(1, 6), rng.randint(1, 6)]}
             else:
                 path, body = "rolls", {}
             started = time.perf_counter()
@@ -200,13 +207,25 @@ def _player(base_url: str, seed: int, stop_at: float, budget: int, tally: Tally)
         tally.matches += matches
 
 
-def _load(base_url: str) -> tuple[Tally, float]:
+def _load(
+    base_url: str | Sequence[str],
+    *,
+    clients: int = CLIENTS,
+    seconds: float = DURATION_SECONDS,
+    dice: str = "server",
+) -> tuple[Tally, float]:
+    """``clients`` tables playing for ``seconds``; with several base URLs (server processes)
+    the tables are dealt over them in turn."""
+    servers = [base_url] if isinstance(base_url, str) else list(base_url)
     tally = Tally()
-    stop_at = time.monotonic() + DURATION_SECONDS
-    budget = MAX_PLAYS // CLIENTS
+    stop_at = time.monotonic() + seconds
+    budget = MAX_PLAYS // clients
     threads = [
-        threading.Thread(target=_player, args=(base_url, seed, stop_at, budget, tally))
-        for seed in range(CLIENTS)
+        threading.Thread(
+            target=_player,
+            args=(servers[seed % len(servers)], seed, stop_at, budget, tally, dice),
+        )
+        for seed in range(clients)
     ]
     started = time.monotonic()
     for thread in threads:

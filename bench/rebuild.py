@@ -160,7 +160,7 @@ def progress(done: int, total: int) -> None:
     print(f"\rrebuild: {done:,} of {total:,} events", end="", file=sys.stderr, flush=True)
 
 
-def run() -> None:
+def run() -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="bgtd-bench-rebuild-") as folder:
         clock = MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
         settings = Settings(data_dir=Path(folder), dev=True, run_scheduler=False)
@@ -181,6 +181,7 @@ def run() -> None:
         f"match played out), every view rebuilt from zero in {rebuilt:.1f} s: {rate:,.0f} "
         f"events/s ({verdict} the target of {TARGET_EVENTS_PER_SECOND:,}/s)"
     )
+    return {"events": float(events), "events_per_second": rate}
 
 
 if __name__ == "__main__":

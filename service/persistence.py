@@ -55,6 +55,9 @@ def persistence_environment(database_url: str) -> dict[str, str]:
     if parts.scheme in {"postgresql", "postgres"}:
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            # concurrent inserts, reads up to the settled end of the log (see service.postgres;
+            # a topic, not an import: psycopg is an optional dependency)
+            "APPLICATION_RECORDER_TOPIC": "service.postgres:SettledLogRecorder",
             "POSTGRES_DBNAME": unquote(parts.path.removeprefix("/")) or "bgtd",
             "POSTGRES_HOST": parts.hostname or "127.0.0.1",
             "POSTGRES_PORT": str(parts.port or 5432),
