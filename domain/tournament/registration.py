@@ -22,8 +22,9 @@ from domain.calendar import (
     parse_date,
 )
 from domain.clock import ClockPresetName
+from domain.director import is_director_actor
 from domain.errors import InvalidInputError
-from domain.events import DIRECTOR, EventBatch
+from domain.events import EventBatch
 from domain.match import DiceMode
 from domain.season import Season, check_play_date
 from domain.text import free_text, one_line
@@ -283,7 +284,7 @@ def check_registrant(
             until=banned_until.isoformat(),
         )
     # a director registers a late entry after the start, until the tournament is completed
-    late = actor == DIRECTOR and state.completed_at is None
+    late = is_director_actor(actor) and state.completed_at is None
     if (state.started_at is not None or now >= state.starts_at) and not late:
         raise RegistrationClosedError(
             f"registration closed when the tournament started ({state.local(state.starts_at)})",

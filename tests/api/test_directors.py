@@ -380,3 +380,26 @@ def test_a_director_appointed_in_one_process_acts_in_another_until_revoked_there
     assert revoked.status_code == 200, revoked.text
     # the first process's views still hold her as active: the store decides
     assert create_season(one, anna, name="Saison 2027").status_code == 401
+
+
+def test_a_named_director_registers_a_late_entry_as_the_bootstrap_token_does(
+    client: Client, clock: MovableClock
+) -> None:
+    # rules C-DIR-1 and T-REG-1: after the start only a director registers (a late entry)
+    tournament = open_tournament(client, "Frühlingsturnier", 1, 2)
+    carla = bearer(appoint(client, "Carla Fischer", tournament_id=tournament["id"])["token"])
+    advance_to(client, clock, CHECK_IN_OPENS)
+    check_in_everyone(client, tournament, carla)
+    started = client.post(f"/api/v1/tournaments/{tournament['id']}/start", headers=carla)
+    assert started.status_code == 200, started.text
+    url = f"/api/v1/tournaments/{tournament['id']}/registrations"
+
+    assert client.post(url, json=person(30)).status_code == 409  # the public: closed
+    late = client.post(url, json=person(31), headers=carla)
+
+    assert late.status_code == 201, late.text
+    stream = client.get(f"/api/v1/audit/streams/{tournament['id']}", headers=DIRECTOR).json()
+    [entry] = [
+        e for e in stream if e["data"].get("registration_id") == late.json()["registration_id"]
+    ]
+    assert entry["actor"]["name"] == "Carla Fischer"
