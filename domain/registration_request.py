@@ -143,13 +143,14 @@ def request_registration(
     language: str,
     duplicate: bool,
     token_hash: str,
-    banned_until: date | None,
     now: datetime,
 ) -> list[RegistrationRequestEvent]:
     """rule P-MAIL-1: an anonymous registration waits for its confirmation (24 hours).
 
-    The person's data is checked now (a typo is a 422 at once); seats and duplicates are
-    decided at confirmation. ``duplicate`` only chooses the mail: the answer is the same.
+    The person's data is checked now (a typo is a 422 at once); seats, duplicates and bans
+    are decided at confirmation, so that the answer to a stranger tells nothing about the
+    address: ``duplicate`` only chooses the mail, and a ban is told to whoever follows the
+    link (rule C-EXCL-1).
     """
     person = check_registrant(
         tournament,
@@ -161,7 +162,7 @@ def request_registration(
         language=language,
         now=now,
         actor=PUBLIC,
-        banned_until=banned_until,
+        banned_until=None,
     )
     batch = EventBatch[RegistrationRequestEvent](request_id, 0, now, PUBLIC)
     batch.add(

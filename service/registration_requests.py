@@ -90,7 +90,6 @@ class RegistrationRequestService:
             *self._tournaments.ids_of_same_address(tournament_id, email, player_id),
         }
         duplicate = self._tournaments.is_registered(tournament_id, same_person)
-        banned_until = self._tournaments.banned_until(tournament, player_id)
         request = self._commands.create(
             requests.evolve,
             lambda now: requests.request_registration(
@@ -105,7 +104,6 @@ class RegistrationRequestService:
                 language=language,
                 duplicate=duplicate,
                 token_hash=token_hash(self.confirmation_token(request_id)),
-                banned_until=banned_until,
                 now=now,
             ),
             DECIDE_AGAIN,

@@ -13,6 +13,7 @@ from service.clock import MovableClock
 from tests.api.test_tournament_day import Day, pair_next, report, standings, start_tournament
 from tests.api.test_tournaments import CALENDAR, person, schedule
 from tests.conftest import DIRECTOR
+from tests.mailbox import confirmation_token
 
 Client = TestClient[Any]
 
@@ -206,12 +207,21 @@ def test_a_banned_player_cannot_register_for_the_seasons_next_tournament(
     assert ban.status_code == 201, ban.text
     assert ban.json()["until"] == "2027-02-28"
     second = schedule(client, season_id=season["id"], date="2026-10-10", name="Herbstturnier")
-    refused = client.post(f"/api/v1/tournaments/{second['id']}/registrations", json=person(1))
+    url = f"/api/v1/tournaments/{second['id']}/registrations"
+    refused = client.post(url, json=person(1), headers=DIRECTOR)
     assert refused.status_code == 403
     problem = refused.json()
     assert problem["type"].endswith("/banned")
     assert problem["until"] == "2027-02-28"
     assert "spieler1@example.org" not in refused.text
+    # a stranger's request learns nothing: the same answer as for anyone; the ban is told to
+    # whoever follows the link in the mail to the address (rule P-MAIL-1)
+    asked, anyone = client.post(url, json=person(1)), client.post(url, json=person(2))
+    assert (asked.status_code, asked.json()) == (anyone.status_code, anyone.json())
+    token = confirmation_token(client.app, "spieler1@example.org")
+    confirmed = client.post("/api/v1/registrations/confirm", json={"token": token})
+    assert confirmed.status_code == 403
+    assert confirmed.json()["type"].endswith("/banned")
     stream = client.get(f"/api/v1/audit/streams/{season['id']}", headers=DIRECTOR).json()
     [banned] = [e for e in stream if e["type"] == "PlayerBanned"]
     assert (banned["actor"], banned["data"]["reason"]) == ("director", "third exclusion")

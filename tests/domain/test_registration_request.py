@@ -53,7 +53,6 @@ def asked(tournament: Tournament, **changes: object) -> RegistrationRequest:
         "language": "de",
         "duplicate": False,
         "token_hash": token_hash(TOKEN),
-        "banned_until": None,
         "now": SCHEDULED_AT,
         **changes,
     }
@@ -91,7 +90,6 @@ def test_a_request_records_the_person_and_a_deadline_24_hours_on_not_the_token()
         language="en",
         duplicate=False,
         token_hash=token_hash(TOKEN),
-        banned_until=None,
         now=SCHEDULED_AT,
     )
     [event] = events
