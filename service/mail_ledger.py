@@ -17,7 +17,7 @@ events stored before it are never sent (the store was written by a version witho
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
@@ -129,18 +129,21 @@ class MailLedger:
             )
         return found
 
-    def import_sent(self, sent: Iterable[tuple[str, str]]) -> None:
+    def import_sent(self, sent: Sequence[tuple[str, str]]) -> None:
         """Mails a process recorded as sent in its own views (before this ledger existed)."""
-        for mail_id, sent_at in sent:
+        if sent:
             self._run(
                 f"INSERT INTO {LEDGER_TABLE} (mail_id, claimed_at, sent_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (mail_id) DO NOTHING",
-                (mail_id, sent_at, sent_at),
+                [(mail_id, sent_at, sent_at) for mail_id, sent_at in sent],
+                many=True,
             )
 
-    def _run(self, sql: str, params: tuple[Any, ...] = (), *, rows: bool = False) -> list[Any]:
-        """One statement in its own transaction; rows as mappings by column name (a query
-        takes a reader connection)."""
+    def _run(
+        self, sql: str, params: Any = (), *, rows: bool = False, many: bool = False
+    ) -> list[Any]:
+        """One statement in its own transaction (``many``: once per parameter tuple); rows as
+        mappings by column name (a query takes a reader connection)."""
         write = not sql.startswith("SELECT")
         if self._postgres:
             from psycopg.sql import SQL, Identifier
@@ -154,8 +157,8 @@ class MailLedger:
                 **{table: Identifier(schema, table) for table in (LEDGER_TABLE, ORIGIN_TABLE)}
             )
             with self._datastore.transaction(commit=write) as cursor:
-                cursor.execute(statement, params)
+                (cursor.executemany if many else cursor.execute)(statement, params)
                 return list(cursor.fetchall()) if rows else []
         with self._datastore.transaction(commit=write) as cursor:
-            cursor.execute(sql, params)
+            (cursor.executemany if many else cursor.execute)(sql, params)
             return list(cursor.fetchall()) if rows else []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import smtplib
+import sqlite3
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from email.message import EmailMessage
@@ -25,6 +26,7 @@ from projections.runner import Projection
 from service import bootstrap as bootstrap_module
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.mail_ledger import LEDGER_TABLE, ORIGIN_TABLE
 from service.settings import Settings
 from tests.smtp_sink import Sink, sink
 
@@ -128,6 +130,38 @@ def test_a_lost_views_file_sends_no_mail_again(
     finally:
         again.close()
     assert len(sink.messages) == 1
+
+
+def test_views_of_the_version_with_a_ledger_per_process_move_it_into_the_shared_one(
+    tmp_path: Path, clock: MovableClock, sink: Sink
+) -> None:
+    first = build(tmp_path, clock, sink.url)
+    tournament = schedule(first)
+    ask(first, tournament)
+    assert first.outbox.send_due() == 1
+    ask(first, tournament, "later@example.org")  # pending at the upgrade
+    [sent] = first.outbox.list("sent")
+    assert sent.sent_at is not None
+    first.close()
+    # as the previous version left them: the ledger in the views, none in the store
+    with sqlite3.connect(tmp_path / "events.sqlite3") as events:
+        events.execute(f"DROP TABLE {LEDGER_TABLE}")
+        events.execute(f"DROP TABLE {ORIGIN_TABLE}")
+    with sqlite3.connect(tmp_path / "views.sqlite3") as views:
+        views.execute("CREATE TABLE outbox_sent (id TEXT PRIMARY KEY, sent_at TEXT NOT NULL)")
+        views.execute("INSERT INTO outbox_sent VALUES (?, ?)", [sent.id, sent.sent_at.isoformat()])
+
+    upgraded = build(tmp_path, clock, sink.url)
+    try:
+        upgraded.views.rebuild("outbox")
+        assert upgraded.outbox.send_due() == 1  # the outbox existed: its pending mail goes out
+        statuses = {mail.recipient: mail.status for mail in upgraded.outbox.list()}
+        assert statuses == {ADDRESS: "sent", "later@example.org": "sent"}
+        with upgraded.views.reading() as db:
+            assert not db["outbox_sent"].exists()
+    finally:
+        upgraded.close()
+    assert [m["To"] for m in sink.messages] == [ADDRESS, "later@example.org"]
 
 
 def test_a_store_written_before_the_outbox_existed_mails_nobody_about_its_old_events(
