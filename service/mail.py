@@ -181,7 +181,8 @@ class OutboxService:
             mail = outbox.mail_by_id(db, mail_id)
         if mail is None or mail.status != "pending" or not mail.recipient:
             return False
-        if not self._ledger.claim(mail.id, now):
+        # the claim's instant is the send's, not the round's (a round may take minutes)
+        if not self._ledger.claim(mail.id, self._clock.now()):
             self.settle()  # another process sent it, gave it up, or is sending it now
             return False
         if mail.created_at < now - STALE_AFTER:
