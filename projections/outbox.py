@@ -6,15 +6,18 @@ the event and the send. A sender (``service/mail.py``) delivers the pending rows
 them sent. A row keeps what the mail says as facts (``params``), never a token: the sender
 derives the links' tokens with the server key when it writes the mail.
 
-Rows have stable ids derived from their event, and ``outbox_sent`` (not one of the
-projection's tables, so a rebuild keeps it) remembers which ids were sent: a rebuilt outbox
-does not send them again.
+Rows have stable ids derived from their event. Which of them went out or were given up is
+recorded in the ledger shared by every process of the store (``service/mail_ledger.py``); the
+rows here follow it (``settle``), so a rebuilt outbox or another process's outbox shows them
+sent or failed. Each row keeps its event's log position (``position``): mails of events
+stored before the outbox existed on the store are given up (``give_up_stored_before``).
 """
 
 from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, Literal
 from uuid import UUID
@@ -48,9 +51,12 @@ MailKind = Literal[
 ]
 MailStatus = Literal["pending", "sent", "failed"]
 _ROW_NAMESPACE = UUID("2f5c1a9e-8d47-4b0e-a6f3-3c9d7e21b584")
-SENT_LEDGER = "outbox_sent"
+LEGACY_SENT_TABLE = "outbox_sent"
+"""Where a process kept its sent mails' ids before the shared ledger: moved there once."""
 ERASED = "the person was erased"
-"""Why an erased person's mails are not sent (their address is gone)."""
+"""Why an erased person's mails are not sent (their address is gone); also replaces the last
+error of their mails (a refusal by the mail server names the address)."""
+BEFORE_OUTBOX = "not sent: its event was stored before the outbox existed"
 
 
 class MailRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -68,6 +74,8 @@ class MailRow(msgspec.Struct, frozen=True, kw_only=True):
     source_id: UUID
     source_version: int
     """The event the mail comes from."""
+    position: int | None
+    """The event's position in the log (None for rows written before positions were kept)."""
     created_at: datetime
     status: MailStatus
     attempts: int
@@ -86,6 +94,7 @@ class OutboxProjection(Projection):
     name = "outbox"
     tables = ("outbox", "outbox_people", "outbox_tournaments")
     version = 1
+    wants_notification_id = True
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -95,8 +104,11 @@ class OutboxProjection(Projection):
             "source_id TEXT NOT NULL, source_version INTEGER NOT NULL, "
             "created_at TEXT NOT NULL, status TEXT NOT NULL, "
             "attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at TEXT, last_error TEXT, "
-            "sent_at TEXT)"
+            "sent_at TEXT, position INTEGER)"
         )
+        columns = {column[1] for column in db.execute("PRAGMA table_info(outbox)")}
+        if "position" not in columns:  # a views file of a version without positions
+            db.execute("ALTER TABLE outbox ADD COLUMN position INTEGER")
         db.execute("CREATE INDEX IF NOT EXISTS outbox_due ON outbox (status, next_attempt_at)")
         db.execute(
             "CREATE TABLE IF NOT EXISTS outbox_people (registration_id TEXT PRIMARY KEY, "
@@ -106,10 +118,6 @@ class OutboxProjection(Projection):
         db.execute(
             "CREATE TABLE IF NOT EXISTS outbox_tournaments (id TEXT PRIMARY KEY, "
             "facts TEXT NOT NULL)"
-        )
-        # kept through rebuilds (not in ``tables``): the ids of mails that went out
-        db.execute(
-            f"CREATE TABLE IF NOT EXISTS {SENT_LEDGER} (id TEXT PRIMARY KEY, sent_at TEXT NOT NULL)"
         )
 
     # Tournaments and registrations ----------------------------------------------------------
@@ -231,6 +239,11 @@ class OutboxProjection(Projection):
             "WHERE player_id = ? AND status = 'pending'",
             [ERASED, player_id],
         )
+        # a server's refusal quotes the address (SMTPRecipientsRefused)
+        db.execute(
+            "UPDATE outbox SET last_error = ? WHERE player_id = ? AND last_error IS NOT NULL",
+            [ERASED, player_id],
+        )
 
     # Rows -----------------------------------------------------------------------------------
 
@@ -292,14 +305,14 @@ class OutboxProjection(Projection):
                 f"{event.originator_id}:{event.originator_version}:{kind}:{subject_id}",
             )
         )
-        sent = db.execute(f"SELECT sent_at FROM {SENT_LEDGER} WHERE id = ?", [row_id]).fetchone()
-        # an erased person's events read without an address: nothing to send them
-        status = "sent" if sent else "pending" if recipient else "failed"
+        # an erased person's events read without an address: nothing to send them; whether
+        # the mail went out already is the shared ledger's to say (``settle``)
+        status = "pending" if recipient else "failed"
         db.execute(
             "INSERT OR IGNORE INTO outbox (id, kind, recipient, language, player_id, "
             "tournament_id, subject_id, params, source_id, source_version, created_at, status, "
-            "attempts, next_attempt_at, last_error, sent_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)",
+            "attempts, next_attempt_at, last_error, sent_at, position) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, NULL, ?)",
             [
                 row_id,
                 kind,
@@ -314,8 +327,8 @@ class OutboxProjection(Projection):
                 _instant(event.timestamp),
                 status,
                 _instant(event.timestamp) if status == "pending" else None,
-                None if recipient or sent else ERASED,
-                sent[0] if sent else None,
+                None if recipient else ERASED,
+                self.notification_id or None,
             ],
         )
 
@@ -344,36 +357,82 @@ def list_mails(db: sqlite_utils.Database, status: str | None = None) -> list[Mai
     return [_mail_row(row) for row in rows]
 
 
+def mail_by_id(db: sqlite_utils.Database, mail_id: str) -> MailRow | None:
+    row = db.execute(f"SELECT {_COLUMNS} FROM outbox WHERE id = ?", [mail_id]).fetchone()
+    return _mail_row(row) if row else None
+
+
+def pending_ids(db: sqlite_utils.Database) -> list[str]:
+    return [row[0] for row in db.execute("SELECT id FROM outbox WHERE status = 'pending'")]
+
+
+def settle(
+    db: sqlite_utils.Database, outcomes: Iterable[tuple[str, datetime | None, str | None]]
+) -> None:
+    """Pending rows that the shared ledger knows as sent (``sent_at``) or given up (a reason):
+    another process sent them, or they were decided before the views were rebuilt."""
+    for mail_id, sent_at, failed_reason in outcomes:
+        if sent_at is not None:
+            db.execute(
+                "UPDATE outbox SET status = 'sent', sent_at = ?, next_attempt_at = NULL, "
+                "last_error = NULL WHERE id = ? AND status = 'pending'",
+                [_instant(sent_at), mail_id],
+            )
+        else:
+            db.execute(
+                "UPDATE outbox SET status = 'failed', next_attempt_at = NULL, "
+                "last_error = COALESCE(last_error, ?) WHERE id = ? AND status = 'pending'",
+                [failed_reason, mail_id],
+            )
+
+
+def give_up_stored_before(db: sqlite_utils.Database, origin: int) -> None:
+    """Mails of events at or below the log position ``origin`` (stored before the outbox
+    existed on this store) are never sent: their registrants did not expect them, and their
+    links would not work (tokens were random then)."""
+    db.execute(
+        "UPDATE outbox SET status = 'failed', next_attempt_at = NULL, last_error = ? "
+        "WHERE status = 'pending' AND position <= ?",
+        [BEFORE_OUTBOX, origin],
+    )
+
+
+def legacy_sent(db: sqlite_utils.Database) -> list[tuple[str, str]] | None:
+    """The ids and instants of the legacy per-process sent table; None when there is none
+    (these views never ran an outbox without the shared ledger)."""
+    if not db[LEGACY_SENT_TABLE].exists():
+        return None
+    return [(row[0], row[1]) for row in db.execute(f"SELECT id, sent_at FROM {LEGACY_SENT_TABLE}")]
+
+
+def drop_legacy_sent(db: sqlite_utils.Database) -> None:
+    db.execute(f"DROP TABLE IF EXISTS {LEGACY_SENT_TABLE}")
+
+
 def mark_sent(db: sqlite_utils.Database, mail_id: str, now: datetime) -> None:
-    """The mail went out: recorded in the row and in the ledger that outlives a rebuild."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        db.execute(
-            "UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, "
-            "next_attempt_at = NULL, last_error = NULL WHERE id = ?",
-            [_instant(now), mail_id],
-        )
-        db.execute(
-            f"INSERT OR IGNORE INTO {SENT_LEDGER} (id, sent_at) VALUES (?, ?)",
-            [mail_id, _instant(now)],
-        )
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
+    """The mail went out (the shared ledger says so first: see ``service/mail.py``)."""
+    db.execute(
+        "UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, "
+        "next_attempt_at = NULL, last_error = NULL WHERE id = ?",
+        [_instant(now), mail_id],
+    )
 
 
 def mark_failed(
     db: sqlite_utils.Database, mail_id: str, error: str, retry_at: datetime | None
 ) -> None:
-    """A failed attempt: retried at ``retry_at``, or given up (``failed``) when None."""
+    """A failed attempt: retried at ``retry_at``, or given up (``failed``) when None. The row
+    of a person erased meanwhile keeps ``ERASED``: the error may quote their address."""
     db.execute(
-        "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, "
-        "status = ? WHERE id = ?",
+        "UPDATE outbox SET attempts = attempts + 1, "
+        "next_attempt_at = CASE WHEN recipient = '' THEN NULL ELSE ? END, "
+        "status = CASE WHEN recipient = '' THEN 'failed' ELSE ? END, "
+        "last_error = CASE WHEN recipient = '' THEN ? ELSE ? END WHERE id = ?",
         [
-            error[:500],
             _instant(retry_at) if retry_at else None,
             "pending" if retry_at else "failed",
+            ERASED,
+            error[:500],
             mail_id,
         ],
     )
@@ -381,7 +440,8 @@ def mark_failed(
 
 _COLUMNS = (
     "id, kind, recipient, language, player_id, tournament_id, subject_id, params, source_id, "
-    "source_version, created_at, status, attempts, next_attempt_at, last_error, sent_at"
+    "source_version, created_at, status, attempts, next_attempt_at, last_error, sent_at, "
+    "position"
 )
 
 
@@ -403,4 +463,5 @@ def _mail_row(row: tuple[Any, ...]) -> MailRow:
         next_attempt_at=datetime.fromisoformat(row[13]) if row[13] else None,
         last_error=row[14],
         sent_at=datetime.fromisoformat(row[15]) if row[15] else None,
+        position=row[16],
     )

@@ -64,6 +64,10 @@ class Projection:
     tables: ClassVar[tuple[str, ...]] = ()
     version: ClassVar[int] = 1
     """Raise it when tables or handlers change: the view is then rebuilt from the log."""
+    wants_notification_id: ClassVar[bool] = False
+    """Whether the handlers read ``notification_id`` (the runner then sets it)."""
+    notification_id: int = 0
+    """The log position of the event being handled, for a projection that ``wants`` it."""
     compaction_due: bool = False
     """Set by a handler whose change must leave no old bytes in the file (a person's erasure
     replaced their name): the catch-up then ends with ``Views.compact``."""
@@ -120,6 +124,7 @@ class Views:
         self._lock = threading.RLock()
         self._wanted: dict[str, bool] = {}
         self._dispatch: dict[type[DomainEvent], list[Handler]] = {}
+        self._positioned = [p for p in self.projections if p.wants_notification_id]
         with self._lock, self._transaction():
             self.db.execute(
                 "CREATE TABLE IF NOT EXISTS view_positions "
@@ -169,6 +174,13 @@ class Views:
     def reading(self) -> Iterator[sqlite_utils.Database]:
         """The database for queries, not interleaved with an update."""
         with self._lock:
+            yield self.db
+
+    @contextmanager
+    def writing(self) -> Iterator[sqlite_utils.Database]:
+        """The database for a change outside the handlers (a mail marked sent): one
+        transaction, not interleaved with an update."""
+        with self._lock, self._transaction():
             yield self.db
 
     def find(self, read: Callable[[sqlite_utils.Database], T | None]) -> T | None:
@@ -227,8 +239,10 @@ class Views:
         start = min(position for _, position in behind)
         if all(position == start for _, position in behind):
             # the usual case (live, or all views rebuilt): every view takes every event
-            for _, event in batch:
+            for notification_id, event in batch:
                 if event is not None:
+                    for projection in self._positioned:
+                        projection.notification_id = notification_id
                     for handler in self._handlers(type(event)):
                         handler(event, self.db)
         else:
@@ -236,6 +250,7 @@ class Views:
                 if event is not None:
                     for projection, position in behind:
                         if notification_id > position:
+                            projection.notification_id = notification_id
                             projection.handle(event, self.db)
         last = batch[-1][0]
         for projection, position in behind:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from projections import outbox as outbox_rows
 from projections.calendar import CalendarProjection
 from projections.deadlines import DeadlinesProjection
 from projections.directors import DirectorsProjection
@@ -21,6 +22,7 @@ from service.directors import DirectorService
 from service.disputes import DisputeService
 from service.jobs import JobService
 from service.mail import OutboxService, transport_for
+from service.mail_ledger import MailLedger
 from service.matches import MatchService
 from service.people import PeopleService
 from service.persistence import (
@@ -90,6 +92,23 @@ def projections() -> list[Projection]:
     ]
 
 
+def outbox_origin(views: Views, ledger: MailLedger, store: EventStore) -> int:
+    """The log position the outbox began at on this store (rule P-MAIL-1): mails of events at
+    or below it are never sent. Recorded by the first process that runs the outbox: the end of
+    the log then (a store written by a version without outbox), or 0 when these views ran the
+    outbox before the shared ledger existed (their sent mails move into the ledger)."""
+    if not any(isinstance(p, OutboxProjection) for p in views.projections):
+        return 0
+    with views.reading() as db:
+        legacy = outbox_rows.legacy_sent(db)
+    origin = ledger.origin(store.latest_notification_id() if legacy is None else 0)
+    if legacy is not None:
+        ledger.import_sent(legacy)
+        with views.writing() as db:
+            outbox_rows.drop_legacy_sent(db)
+    return origin
+
+
 def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     event_file = sqlite_path(settings.event_store_url)
@@ -105,6 +124,8 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         raise
     source = StoreEventSource(store, store_name(settings.event_store_url))
     views = Views(settings.views_path, source, projections())
+    ledger = MailLedger(store)
+    origin = outbox_origin(views, ledger, store)
     views.catch_up()
     clock = clock or build_clock(settings)
     zone = ZoneInfo(settings.timezone)
@@ -132,6 +153,8 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         views,
         clock,
         transport_for(settings.smtp_url, settings.data_dir),
+        ledger=ledger,
+        origin=origin,
         mail_from=settings.mail_from,
         public_url=settings.public_url,
         tournaments=tournaments,

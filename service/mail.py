@@ -1,11 +1,14 @@
 """The outbox's sender (rule P-MAIL-1): delivers pending mails by SMTP or as ``.eml`` files.
 
-Exactly once, as far as a mail can be: a row is marked sent in the views right after the
-server accepted it, and every row has a stable Message-ID derived from its id. A crash in the
-moment between the server's "250 OK" and that mark sends the mail once more on restart, with
-the same Message-ID (mail clients show such a repeat as one message). A failed send is tried
-again with exponential back-off; the director sees attempts and the last error
-(``GET /api/v1/outbox``); after ``MAX_ATTEMPTS`` the row is given up as ``failed``.
+Exactly once, as far as a mail can be: each mail is claimed in the ledger shared by every
+process of the store (``service/mail_ledger.py``) before it is sent, and recorded there as sent
+right after the server accepted it; every row has a stable Message-ID derived from its id. A
+crash in the moment between the server's "250 OK" and that record sends the mail once more
+when its claim has expired (``CLAIM_TIMEOUT``), with the same Message-ID (mail clients show
+such a repeat as one message); a process taking over from a healthy one never sends it again.
+A failed send is tried again with exponential back-off; the director sees attempts and the last
+error (``GET /api/v1/outbox``); after ``MAX_ATTEMPTS`` the row is given up as ``failed``. Logs
+name a failure's type and the mail's id only (a refusal's text may quote the address).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from projections import outbox
 from projections.outbox import MailRow
 from projections.runner import Views
 from service.clock import Clock
+from service.mail_ledger import MailLedger
 from service.mail_texts import Links, render
 from service.registration_requests import RegistrationRequestService
 from service.tournaments import TournamentService
@@ -115,12 +119,16 @@ class OutboxService:
         clock: Clock,
         transport: MailTransport,
         *,
+        ledger: MailLedger,
+        origin: int,
         mail_from: str,
         public_url: str,
         tournaments: TournamentService,
         requests: RegistrationRequestService,
     ) -> None:
         self._views = views
+        self._ledger = ledger
+        self._origin = origin
         self._clock = clock
         self.transport = transport
         self._mail_from = mail_from
@@ -131,8 +139,22 @@ class OutboxService:
         self._message_domain = domain or "bgtd.invalid"
 
     def list(self, status: str | None = None) -> list[MailRow]:
+        self.settle()
         with self._views.reading() as db:
             return outbox.list_mails(db, status)
+
+    def settle(self) -> None:
+        """Bring the pending rows of this process's views up to the shared ledger: mails sent
+        or given up by another process or before a rebuild, and mails stored before the
+        outbox existed on the store."""
+        with self._views.reading() as db:
+            pending = outbox.pending_ids(db)
+        if not pending:
+            return
+        outcomes = self._ledger.outcomes(pending)
+        with self._views.writing() as db:
+            outbox.settle(db, outcomes)
+            outbox.give_up_stored_before(db, self._origin)
 
     def forget_erased(self) -> None:
         """Delete the ``.eml`` files of erased persons' mails (their address is in them)."""
@@ -146,27 +168,50 @@ class OutboxService:
         erasure in another process of the store cannot reach this one's data directory)."""
         self._views.catch_up()
         self.forget_erased()
+        self.settle()
         now = self._clock.now()
         with self._views.reading() as db:
             due = outbox.due_mails(db, now)
-        sent = 0
-        for mail in due:
-            if mail.created_at < now - STALE_AFTER:
-                with self._views.reading() as db:
-                    outbox.mark_failed(db, mail.id, STALE, None)
-                continue
-            try:
-                self.transport.send(self.message(mail))
-            except Exception as error:  # every failure of a send is retried, none is lost
-                retry_at = self._retry_at(mail.attempts + 1, now)
-                log.warning("mail %s to its recipient failed: %s", mail.id, error)
-                with self._views.reading() as db:
-                    outbox.mark_failed(db, mail.id, f"{type(error).__name__}: {error}", retry_at)
-                continue
-            with self._views.reading() as db:
-                outbox.mark_sent(db, mail.id, self._clock.now())
-            sent += 1
-        return sent
+        return sum(self._send(mail.id, now) for mail in due)
+
+    def _send(self, mail_id: str, now: datetime) -> bool:
+        """One due mail, if it still is (its person may have been erased since the list was
+        read) and this process wins its claim in the shared ledger."""
+        with self._views.reading() as db:
+            mail = outbox.mail_by_id(db, mail_id)
+        if mail is None or mail.status != "pending" or not mail.recipient:
+            return False
+        # the claim's instant is the send's, not the round's (a round may take minutes)
+        if not self._ledger.claim(mail.id, self._clock.now()):
+            self.settle()  # another process sent it, gave it up, or is sending it now
+            return False
+        if mail.created_at < now - STALE_AFTER:
+            self._give_up(mail.id, now, STALE, STALE)
+            return False
+        try:
+            self.transport.send(self.message(mail))
+        except Exception as error:  # every failure of a send is retried, none is lost
+            kind = type(error).__name__
+            log.warning("mail %s failed: %s", mail.id, kind)  # the text may quote the address
+            retry_at = self._retry_at(mail.attempts + 1, now)
+            if retry_at is None:
+                self._give_up(mail.id, now, f"{kind}: {error}", f"gave up after {kind}")
+                return False
+            self._ledger.release(mail.id)
+            with self._views.writing() as db:
+                outbox.mark_failed(db, mail.id, f"{kind}: {error}", retry_at)
+            return False
+        sent_at = self._clock.now()
+        self._ledger.record_sent(mail.id, sent_at)
+        with self._views.writing() as db:
+            outbox.mark_sent(db, mail.id, sent_at)
+        return True
+
+    def _give_up(self, mail_id: str, now: datetime, error: str, reason: str) -> None:
+        """Never sent: in the shared ledger (``reason``, without the address) and the row."""
+        self._ledger.give_up(mail_id, now, reason)
+        with self._views.writing() as db:
+            outbox.mark_failed(db, mail_id, error, None)
 
     def message(self, mail: MailRow) -> EmailMessage:
         subject, body = render(mail, self._links(mail))

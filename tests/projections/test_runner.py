@@ -263,3 +263,37 @@ def test_a_rebuild_reports_its_progress(tmp_path: Path) -> None:
     views.rebuild("visitors", progress=lambda done, total: reported.append((done, total)))
     assert reported[-1] == (600, 600)
     assert counts(views) == {"a": 300, "b": 300}
+
+
+class Arrivals(Projection):
+    """Where in the log each visitor came (a projection that reads the notification id)."""
+
+    name = "arrivals"
+    tables = ("arrivals",)
+    wants_notification_id = True
+
+    def create_tables(self, db: sqlite_utils.Database) -> None:
+        db.execute("CREATE TABLE IF NOT EXISTS arrivals (room TEXT, position INTEGER)")
+
+    def visitor_counted(self, event: VisitorCounted, db: sqlite_utils.Database) -> None:
+        db.execute("INSERT INTO arrivals VALUES (?, ?)", [event.room, self.notification_id])
+
+
+def arrivals(views: Views) -> list[tuple[str, int]]:
+    with views.reading() as db:
+        return [(row["room"], row["position"]) for row in db["arrivals"].rows]
+
+
+def test_a_projection_that_wants_it_sees_each_events_position_in_the_log(
+    tmp_path: Path,
+) -> None:
+    source = ListSource()
+    views = Views(tmp_path / "views.sqlite3", source, [Visitors(), Arrivals()])
+    source.add("a")
+    source.add_noise()
+    source.add("b")
+    views.catch_up()
+    assert arrivals(views) == [("a", 1), ("b", 3)]
+    source.add("c")
+    views.rebuild("arrivals")  # replayed while the other view is ahead: the same positions
+    assert arrivals(views) == [("a", 1), ("b", 3), ("c", 4)]

@@ -1,19 +1,22 @@
 """The outbox's sender runs in the elected process only: processes sharing a PostgreSQL store
-each project the same mails into their own views, and one of them sends them."""
+each project the same mails into their own views, and one of them sends them. The ledger of
+sent mails is the store's, shared by all: a process taking over sends nothing again."""
 
 # rule P-MAIL-1: never sends twice, also with several processes
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 
 from domain.tournament import TournamentPlan
 from scheduler import send_mail
 from scheduler.leader import Leadership
-from service.bootstrap import bootstrap
+from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
 from tests.smtp_sink import Sink, sink
@@ -52,14 +55,87 @@ def test_two_processes_on_one_store_send_each_mail_once(
             for services, leadership in zip(processes, leaderships, strict=True):
                 send_mail(services, leadership)
         assert len(sink.messages) == 1
-        # both processes know the mail; only the leader's row says it went out
+        # both processes know the mail, and that it went out (the shared ledger says so)
         for services in processes:
             services.views.catch_up()
         statuses = [[mail.status for mail in p.outbox.list()] for p in processes]
-        assert statuses == [["sent"], ["pending"]]
+        assert statuses == [["sent"], ["sent"]]
     finally:
         for services, leadership in zip(processes, leaderships, strict=True):
             leadership.release()
+            services.close()
+
+
+def start(tmp_path: Path, url: str, sink: Sink, clock: MovableClock) -> list[Services]:
+    return [
+        bootstrap(
+            Settings(
+                data_dir=tmp_path / name,
+                database_url=url,
+                secret_key="shared secret",
+                dev=True,
+                run_scheduler=False,
+                smtp_url=sink.url,
+            ),
+            clock,
+        )
+        for name in ("first", "second")
+    ]
+
+
+def ask(services: Services, tournament: UUID, email: str) -> None:
+    services.requests.request(tournament, first_name="Anna", last_name="M", email=email, age=30)
+
+
+@pytest.mark.postgres
+def test_a_process_taking_over_the_sending_sends_no_mail_again(
+    tmp_path: Path, postgres_schema_url: str, sink: Sink
+) -> None:
+    clock = MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
+    processes = start(tmp_path, postgres_schema_url, sink, clock)
+    leaderships = [Leadership(postgres_schema_url) for _ in processes]
+    try:
+        first, second = processes
+        plan = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
+        tournament = first.tournaments.schedule_tournament(plan).id
+        ask(first, tournament, "anna@example.org")
+        for services, leadership in zip(processes, leaderships, strict=True):
+            send_mail(services, leadership)
+        assert [m["To"] for m in sink.messages] == ["anna@example.org"]
+
+        leaderships[0].release()  # the sender stops (a deploy, a crash); the other takes over
+        clock.advance(60)
+        ask(second, tournament, "bert@example.org")
+        for _ in range(3):
+            send_mail(second, leaderships[1])
+        assert [m["To"] for m in sink.messages] == ["anna@example.org", "bert@example.org"]
+    finally:
+        for services, leadership in zip(processes, leaderships, strict=True):
+            leadership.release()
+            services.close()
+
+
+@pytest.mark.postgres
+def test_two_senders_at_once_send_each_mail_once(
+    tmp_path: Path, postgres_schema_url: str, sink: Sink
+) -> None:
+    # no election at all (two leaders for a moment): each mail's claim in the ledger decides
+    clock = MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
+    processes = start(tmp_path, postgres_schema_url, sink, clock)
+    try:
+        first = processes[0]
+        plan = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
+        tournament = first.tournaments.schedule_tournament(plan).id
+        for number in range(6):
+            ask(first, tournament, f"spieler{number}@example.org")
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            sent = list(pool.map(lambda services: services.outbox.send_due(), processes))
+        assert sum(sent) == 6
+        assert sorted(m["To"] for m in sink.messages) == [
+            f"spieler{number}@example.org" for number in range(6)
+        ]
+    finally:
+        for services in processes:
             services.close()
 
 
