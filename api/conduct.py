@@ -9,13 +9,11 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
 from api.rounds import Reason, Withdrawal
-from domain.director import ActingDirector
-from service.bootstrap import Services
+from api.schemas import ActingDirectorDep, ServicesDep
 from service.conduct import PenaltyView
 
 PenaltyPoints = Annotated[int, msgspec.Meta(ge=1, le=64)]
@@ -102,8 +100,8 @@ class ConductController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[PenaltyCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Penalty:
         view = services.conduct.award_penalty(
             tournament_id,
@@ -126,8 +124,8 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         penalty_id: FromPath[UUID],
         data: JSONBody[PenaltyWaiver],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Penalty:
         view = services.conduct.change_penalty(
             tournament_id, penalty_id, points=0, reason=data.reason, actor=acting_director.actor
@@ -145,8 +143,8 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         penalty_id: FromPath[UUID],
         data: JSONBody[PenaltyAdjustment],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Penalty:
         view = services.conduct.change_penalty(
             tournament_id,
@@ -158,9 +156,7 @@ class ConductController(Controller):
         return penalty_response(view)
 
     @get("/breaks", sync_to_thread=True, summary="Who is on a break, for how long, how late")
-    def breaks(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> list[Break]:
+    def breaks(self, tournament_id: FromPath[UUID], services: ServicesDep) -> list[Break]:
         now = services.clock.now()
         return [
             Break(
@@ -187,8 +183,8 @@ class ConductController(Controller):
         self,
         tournament_id: FromPath[UUID],
         player_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> None:
         services.conduct.mark_present(
             tournament_id, player_id=player_id, actor=acting_director.actor
@@ -205,8 +201,8 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         player_id: FromPath[UUID],
         data: JSONBody[ReturnTime],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> None:
         services.conduct.agree_return_time(
             tournament_id, player_id=player_id, until=data.until, actor=acting_director.actor
@@ -217,8 +213,8 @@ class ConductController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[ExclusionCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Withdrawal:
         excluded = services.rounds.exclude(
             tournament_id, player_id=data.player_id, reason=data.reason, actor=acting_director.actor

@@ -9,12 +9,10 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import MATCH_PLAYER, director_of, director_only, require_token
-from api.schemas import MAX_VERSION, Actor, actor_view
-from domain.director import ActingDirector
+from api.schemas import MAX_VERSION, ActingDirectorDep, Actor, ServicesDep, actor_view
 from domain.dispute import MAX_TEXT_LENGTH, DisputeStatus
 from domain.dispute import Dispute as DisputeRecord
 from service.bootstrap import Services
@@ -120,7 +118,7 @@ class DisputeController(Controller):
         self,
         request: Request[Any, Any, Any],
         data: JSONBody[DisputeCreate],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> Dispute:
         caller = _caller(request, services, data.match_id)
         state = services.disputes.open(data.match_id, data.version, data.claim, caller)
@@ -136,7 +134,7 @@ class DisputeController(Controller):
         self,
         request: Request[Any, Any, Any],
         dispute_id: FromPath[UUID],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> Dispute:
         caller = _caller(request, services, services.disputes.load(dispute_id).match_id)
         return dispute_view(services.disputes.get(dispute_id, caller), services)
@@ -152,8 +150,8 @@ class DisputeController(Controller):
         self,
         dispute_id: FromPath[UUID],
         data: JSONBody[DisputeDecision],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Dispute:
         state = services.disputes.decide(
             dispute_id, data.ruling, data.reason, actor=acting_director.actor

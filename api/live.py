@@ -20,6 +20,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from api.matches import match_view
 from api.rounds import round_response, standing_response
+from api.schemas import ServicesDep
 from api.tournaments import seats_response
 from domain.tournament import ResultRecorded, RoundPaired, RoundRepaired, RoundUnpaired
 from service.bootstrap import Services
@@ -196,7 +197,6 @@ def provide_listener(
     return Listener(live, last_event_id)
 
 
-ServicesDep = NamedDependency[Services]
 ListenerDep = NamedDependency[Listener]
 
 

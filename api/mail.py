@@ -8,13 +8,12 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromQuery, JSONBody
 
 from api.auth import director_only
+from api.schemas import ServicesDep
 from api.tournaments import Registration, registration_response
 from projections.outbox import MailKind, MailRow, MailStatus
-from service.bootstrap import Services
 
 
 class RegistrationConfirmation(msgspec.Struct, forbid_unknown_fields=True):
@@ -52,7 +51,7 @@ class RegistrationConfirmationController(Controller):
         "waitlist) is decided now; confirming again answers the same registration",
     )
     def confirm(
-        self, data: JSONBody[RegistrationConfirmation], services: NamedDependency[Services]
+        self, data: JSONBody[RegistrationConfirmation], services: ServicesDep
     ) -> Registration:
         return registration_response(services.requests.confirm(data.token))
 
@@ -69,7 +68,7 @@ class OutboxController(Controller):
     )
     def list_mails(
         self,
-        services: NamedDependency[Services],
+        services: ServicesDep,
         status: FromQuery[Literal["pending", "sent", "failed"] | None] = None,
     ) -> list[Mail]:
         return [_mail(row) for row in services.outbox.list(status)]

@@ -6,12 +6,10 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from api.auth import director_only
-from domain.director import ActingDirector
-from service.bootstrap import Services
+from api.schemas import ActingDirectorDep, ServicesDep
 
 
 class Erasure(msgspec.Struct):
@@ -38,8 +36,8 @@ class PeopleController(Controller):
     def erase(
         self,
         player_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Erasure:
         # a person is the club's, not one tournament's: only a club director erases
         return Erasure(pseudonym=services.people.erase(player_id, actor=acting_director.actor))

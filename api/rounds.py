@@ -9,14 +9,12 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, delete, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from api.auth import director_only
+from api.schemas import ActingDirectorDep, ServicesDep
 from api.tabular import CsvTableOperation, csv_response, wants_csv
-from domain.director import ActingDirector
 from domain.tournament import TournamentStatus
-from service.bootstrap import Services
 from service.rounds import Recorded, RoundView, StandingView, Started
 
 Reason = Annotated[str, msgspec.Meta(max_length=500)]
@@ -312,8 +310,8 @@ class TournamentDayController(Controller):
     def start(
         self,
         tournament_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> TournamentStart:
         return start_response(services.rounds.start(tournament_id, actor=acting_director.actor))
 
@@ -326,8 +324,8 @@ class TournamentDayController(Controller):
     def pair_round(
         self,
         tournament_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Round:
         return round_response(
             services.rounds.pair_round(tournament_id, actor=acting_director.actor)
@@ -338,7 +336,7 @@ class TournamentDayController(Controller):
         self,
         tournament_id: FromPath[UUID],
         number: FromPath[int],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> Round:
         return round_response(services.rounds.get_round(tournament_id, number))
 
@@ -353,8 +351,8 @@ class TournamentDayController(Controller):
         self,
         tournament_id: FromPath[UUID],
         number: FromPath[int],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
         reason: FromQuery[str] = "",
     ) -> UnpairedRound:
         unpaired = services.venue.unpair(
@@ -372,8 +370,8 @@ class TournamentDayController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[ResultReport],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Result:
         recorded = services.rounds.record_result(
             tournament_id,
@@ -397,8 +395,8 @@ class TournamentDayController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[WithdrawalCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Withdrawal:
         withdrawn = services.rounds.withdraw(
             tournament_id,
@@ -421,7 +419,7 @@ class TournamentDayController(Controller):
         self,
         tournament_id: FromPath[UUID],
         request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> Response[list[Standing]]:
         rows = services.rounds.list_standings(tournament_id)
         if wants_csv(request):
@@ -430,7 +428,7 @@ class TournamentDayController(Controller):
 
     @get("/matches", sync_to_thread=True, summary="Every pairing's match with its status")
     def matches(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+        self, tournament_id: FromPath[UUID], services: ServicesDep
     ) -> list[TournamentMatch]:
         return [
             TournamentMatch(
@@ -449,16 +447,14 @@ class TournamentDayController(Controller):
         ]
 
     @get("/places", sync_to_thread=True, summary="Final places 1..N (409 until completed)")
-    def places(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> list[Place]:
+    def places(self, tournament_id: FromPath[UUID], services: ServicesDep) -> list[Place]:
         return [
             Place(p.place, p.player_id, p.display_name)
             for p in services.places.list_places(tournament_id)
         ]
 
     @get("/prizes", sync_to_thread=True, summary="The prize pot and its payout, in cents")
-    def prizes(self, tournament_id: FromPath[UUID], services: NamedDependency[Services]) -> Prizes:
+    def prizes(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Prizes:
         prizes = services.places.get_prizes(tournament_id)
         return Prizes(
             pot_cents=prizes.pot_cents,

@@ -8,18 +8,15 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
-from api.schemas import DateText, restate
+from api.schemas import ActingDirectorDep, DateText, ServicesDep, restate
 from api.tabular import CsvTableOperation, csv_response, wants_csv
-from domain.director import ActingDirector
 from domain.ranking import EntryKind
 from domain.season import PeriodInput, PeriodKind
 from projections.calendar import SeasonRow
 from projections.ranking import PlayerRanking, SeasonRankingRow
-from service.bootstrap import Services
 
 
 class PeriodCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -148,8 +145,8 @@ class SeasonController(Controller):
     def create(
         self,
         data: JSONBody[SeasonCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Season:
         season = services.seasons.create_season(
             name=data.name,
@@ -161,11 +158,11 @@ class SeasonController(Controller):
         return season_response(season)
 
     @get("/", sync_to_thread=True, summary="Every season with its calendar periods")
-    def list_seasons(self, services: NamedDependency[Services]) -> list[Season]:
+    def list_seasons(self, services: ServicesDep) -> list[Season]:
         return [season_response(row) for row in services.seasons.list_seasons()]
 
     @get("/{season_id:uuid}", sync_to_thread=True, summary="One season with its calendar periods")
-    def show(self, season_id: FromPath[UUID], services: NamedDependency[Services]) -> Season:
+    def show(self, season_id: FromPath[UUID], services: ServicesDep) -> Season:
         return season_response(services.seasons.get_season(season_id))
 
     @post(
@@ -178,8 +175,8 @@ class SeasonController(Controller):
         self,
         season_id: FromPath[UUID],
         data: JSONBody[PeriodCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Season:
         season = services.seasons.add_period(season_id, _period(data), actor=acting_director.actor)
         return season_response(season)
@@ -194,8 +191,8 @@ class SeasonController(Controller):
         self,
         season_id: FromPath[UUID],
         data: JSONBody[BanCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Ban:
         season = services.seasons.ban(
             season_id,
@@ -220,7 +217,7 @@ class SeasonController(Controller):
         self,
         season_id: FromPath[UUID],
         request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> Response[list[RankingRow]]:
         rows = [ranking_row(row) for row in services.seasons.get_ranking(season_id)]
         if wants_csv(request):
@@ -236,6 +233,6 @@ class SeasonController(Controller):
         self,
         season_id: FromPath[UUID],
         player_id: FromPath[UUID],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> RankingExplained:
         return ranking_explained(services.seasons.get_player_ranking(season_id, player_id))

@@ -8,13 +8,12 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, delete, get, post
-from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED
 
 from api.auth import REGISTERED_PLAYER, any_director, director_of, director_only, require_token
-from api.schemas import DateText, restate, restate_all
+from api.schemas import ActingDirectorDep, DateText, ServicesDep, restate, restate_all
 from domain.clock import ClockPresetName
 from domain.director import ActingDirector, Target
 from domain.match import DiceMode
@@ -285,8 +284,8 @@ class TournamentController(Controller):
     def create(
         self,
         data: JSONBody[TournamentCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Tournament:
         if acting_director.scope.kind != "club":
             # rule C-DIR-1: a season's director schedules the season's tournaments only
@@ -330,19 +329,17 @@ class TournamentController(Controller):
     @get("/", sync_to_thread=True, summary="The calendar: tournaments in date order")
     def list_tournaments(
         self,
-        services: NamedDependency[Services],
+        services: ServicesDep,
         season_id: FromQuery[UUID | None] = None,
     ) -> list[Tournament]:
         return [tournament_response(t) for t in services.tournaments.list_tournaments(season_id)]
 
     @get("/{tournament_id:uuid}", sync_to_thread=True, summary="One tournament and its status")
-    def show(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> Tournament:
+    def show(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Tournament:
         return tournament_response(services.tournaments.get_tournament(tournament_id))
 
     @get("/{tournament_id:uuid}/seats", sync_to_thread=True, summary="Free seats and waitlist")
-    def seats(self, tournament_id: FromPath[UUID], services: NamedDependency[Services]) -> Seats:
+    def seats(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Seats:
         return seats_response(services.tournaments.get_seats(tournament_id))
 
     @get(
@@ -351,7 +348,7 @@ class TournamentController(Controller):
         summary="Public participant list (display names only) and the waitlist",
     )
     def participants(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+        self, tournament_id: FromPath[UUID], services: ServicesDep
     ) -> list[Participant]:
         return restate_all(services.tournaments.list_participants(tournament_id), Participant)
 
@@ -382,7 +379,7 @@ class RegistrationController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[RegistrationCreate],
         request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> Response[Registration | RegistrationUnconfirmed]:
         acting = _director_in(request, services, tournament_id)
         person = Applicant(
@@ -412,7 +409,7 @@ class RegistrationController(Controller):
         summary="Every registration with personal data (director)",
     )
     def list_registrations(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+        self, tournament_id: FromPath[UUID], services: ServicesDep
     ) -> list[RegistrationRecord]:
         rows = services.tournaments.list_registrations(tournament_id)
         return restate_all(rows, RegistrationRecord)
@@ -430,7 +427,7 @@ class RegistrationController(Controller):
         request: Request[Any, Any, Any],
         tournament_id: FromPath[UUID],
         registration_id: FromPath[UUID],
-        services: NamedDependency[Services],
+        services: ServicesDep,
         reason: Annotated[str, QueryParameter(max_length=500)] = "",
     ) -> RegistrationCancellation:
         token = require_token(request, REGISTERED_PLAYER.whose)
@@ -462,8 +459,8 @@ class RegistrationController(Controller):
         tournament_id: FromPath[UUID],
         registration_id: FromPath[UUID],
         data: JSONBody[CheckInCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> CheckIn:
         checked_in = services.tournaments.check_in(
             tournament_id,

@@ -9,7 +9,6 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, get, post, put
-from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import TokenRequired, director_only, require_token
@@ -23,9 +22,8 @@ from api.rounds import (
     round_response,
     standing_response,
 )
-from domain.director import ActingDirector
+from api.schemas import ActingDirectorDep, ServicesDep
 from domain.tournament import MissedRounds, ReportStatus, TournamentStatus, WarningKind
-from service.bootstrap import Services
 from service.venue import Board, Finalized, TableNow
 
 Points = Annotated[int, msgspec.Meta(ge=0, le=999)]
@@ -220,7 +218,7 @@ class VenueController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[PlayerReport],
         request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> ReportAnswer:
         token = require_token(request, _PLAYER_OF_THE_MATCH.whose)
         status = services.venue.report(
@@ -244,8 +242,8 @@ class VenueController(Controller):
         tournament_id: FromPath[UUID],
         number: FromPath[int],
         data: JSONBody[PairingsUpdate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> RepairedRound:
         repaired = services.venue.repair(
             tournament_id,
@@ -284,8 +282,8 @@ class VenueController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[LateEntryCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> LateEntry:
         entered = services.venue.admit_late_entry(
             tournament_id,
@@ -312,8 +310,8 @@ class VenueController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[FixedTableCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> FixedTable:
         services.venue.fix_table(
             tournament_id, player_id=data.player_id, table=data.table, actor=acting_director.actor
@@ -325,7 +323,7 @@ class VenueController(Controller):
         self,
         tournament_id: FromPath[UUID],
         number: FromPath[int],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> Table:
         return table_response(services.venue.get_table(tournament_id, number))
 
@@ -339,15 +337,13 @@ class VenueController(Controller):
         self,
         tournament_id: FromPath[UUID],
         number: FromPath[int],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> Response[str]:
         svg = services.venue.table_qr_svg(tournament_id, number)
         return Response(svg, media_type="image/svg+xml")
 
     @get("/board", sync_to_thread=True, summary="The wallboard in one call")
-    def board(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> Wallboard:
+    def board(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Wallboard:
         return board_response(services.venue.board(tournament_id, services.clock.now()))
 
     @post(
@@ -360,8 +356,8 @@ class VenueController(Controller):
     def finalize(
         self,
         tournament_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Finality:
         return finality_response(
             services.venue.finalize(tournament_id, actor=acting_director.actor)
@@ -378,8 +374,8 @@ class VenueController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[ReopenRequest],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Finality:
         reopened = services.venue.reopen_tournament(
             tournament_id, reason=data.reason, actor=acting_director.actor

@@ -9,13 +9,11 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
-from domain.director import ActingDirector
+from api.schemas import ActingDirectorDep, ServicesDep
 from domain.video import MAX_URI_LENGTH
-from service.bootstrap import Services
 from service.videos import VideoView
 
 
@@ -76,8 +74,8 @@ class VideoController(Controller):
         self,
         match_id: FromPath[UUID],
         data: JSONBody[VideoCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Video:
         registered = services.videos.register(
             match_id, data.game, data.uri, actor=acting_director.actor
@@ -85,7 +83,5 @@ class VideoController(Controller):
         return video_view(registered)
 
     @get("/", sync_to_thread=True, summary="The match's recordings with deleted_at (director)")
-    def list_videos(
-        self, match_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> list[Video]:
+    def list_videos(self, match_id: FromPath[UUID], services: ServicesDep) -> list[Video]:
         return [video_view(video) for video in services.videos.list_videos(match_id)]
