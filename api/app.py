@@ -23,7 +23,7 @@ from api.auth import is_director_token, provide_acting_director
 from api.calendar_feed import CalendarFeedController
 from api.conduct import ConductController
 from api.directors import DirectorController
-from api.disputes import DisputeController
+from api.disputes import DisputeController, DisputeDecisionController
 from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
 from api.idempotency import IdempotencyMiddleware, IdempotencyStore
@@ -62,6 +62,7 @@ CONTROLLERS: list[Any] = [
     MatchController,
     AuditController,
     DisputeController,
+    DisputeDecisionController,
     VideoController,
     PeopleController,
     JobController,

@@ -28,7 +28,6 @@ from domain.tournament import (
     DEFAULT_PAYOUT_PERCENT,
     DEFAULT_POT_SHARE_CENTS,
     DEFAULT_SWISS_ROUNDS,
-    KnockoutLengths,
     RegistrationStatus,
     TournamentPlan,
     TournamentStatus,
@@ -276,6 +275,13 @@ def seats_response(seats: SeatCounts) -> Seats:
     return restate(seats, Seats)
 
 
+def tournament_plan(data: TournamentCreate) -> TournamentPlan:
+    """The request as the domain's plan: the same fields, but ``class`` is ``class_name`` and
+    ``match_lengths`` is ``knockout_lengths``."""
+    renamed = {"class_name": data.class_, "knockout_lengths": data.match_lengths}
+    return restate({**msgspec.structs.asdict(data), **renamed}, TournamentPlan)
+
+
 class TournamentController(Controller):
     path = "/api/v1/tournaments"
     tags = ["tournaments"]  # noqa: RUF012
@@ -291,32 +297,8 @@ class TournamentController(Controller):
             # rule C-DIR-1: a season's director schedules the season's tournaments only
             season = services.seasons.season_of("season_id", data.season_id, data.date)
             acting_director.authorize(Target(season_id=season.id if season else None))
-        plan = TournamentPlan(
-            name=data.name,
-            date=data.date,
-            venue=data.venue,
-            capacity=data.capacity,
-            min_age=data.min_age,
-            buy_in_cents=data.buy_in_cents,
-            pot_share_cents=data.pot_share_cents,
-            waitlist=data.waitlist,
-            waitlist_limit=data.waitlist_limit,
-            swiss_rounds=data.swiss_rounds,
-            match_length=data.match_length,
-            class_name=data.class_,
-            payout_percent=tuple(data.payout_percent),
-            knockout_lengths=KnockoutLengths(
-                semi_final=data.match_lengths.semi_final,
-                final=data.match_lengths.final,
-                third_place=data.match_lengths.third_place,
-            )
-            if data.match_lengths
-            else None,
-            dice=data.dice,
-            clock=data.clock,
-        )
         tournament = services.tournaments.schedule_tournament(
-            plan,
+            tournament_plan(data),
             season_id=data.season_id,
             cancellation_weekday=data.cancellation_weekday,
             cancellation_time=data.cancellation_time,

@@ -77,10 +77,8 @@ class VideoController(Controller):
         services: ServicesDep,
         acting_director: ActingDirectorDep,
     ) -> Video:
-        registered = services.videos.register(
-            match_id, data.game, data.uri, actor=acting_director.actor
-        )
-        return video_view(registered)
+        video = services.videos.register(match_id, data.game, data.uri, actor=acting_director.actor)
+        return video_view(video)
 
     @get("/", sync_to_thread=True, summary="The match's recordings with deleted_at (director)")
     def list_videos(self, match_id: FromPath[UUID], services: ServicesDep) -> list[Video]:
