@@ -23,10 +23,7 @@ class AuditController(Controller):
         summary="Any aggregate's events (director), up to ?until_version=N",
     )
     def stream(
-        self,
-        stream_id: FromPath[UUID],
-        services: ServicesDep,
-        until_version: UntilVersion = None,
+        self, stream_id: FromPath[UUID], services: ServicesDep, until_version: UntilVersion = None
     ) -> list[StreamEvent]:
         events = services.store.stream(stream_id, until_version)
         if not events:

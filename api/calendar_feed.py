@@ -88,10 +88,7 @@ class CalendarFeedController(Controller):
         media_type=CALENDAR_MEDIA_TYPE,
     )
     def calendar(
-        self,
-        season_id: FromPath[UUID],
-        request: Request[Any, Any, Any],
-        services: ServicesDep,
+        self, season_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[bytes]:
         base_url = str(request.base_url).rstrip("/")
         feed = season_calendar(services, season_id, language(request), base_url)

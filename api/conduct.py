@@ -13,7 +13,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
 from api.rounds import Reason, Withdrawal
-from api.schemas import ActingDirectorDep, ServicesDep
+from api.schemas import ActingDirectorDep, ServicesDep, restate, restate_all
 from service.conduct import PenaltyView
 
 PenaltyPoints = Annotated[int, msgspec.Meta(ge=1, le=64)]
@@ -78,16 +78,7 @@ class ExclusionCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def penalty_response(view: PenaltyView) -> Penalty:
-    return Penalty(
-        penalty_id=view.penalty_id,
-        match_id=view.match_id,
-        player_id=view.player_id,
-        points=view.points,
-        reason=view.reason,
-        score_a=view.score_a,
-        score_b=view.score_b,
-        match_status=view.match_status,
-    )
+    return restate(view, Penalty)
 
 
 class ConductController(Controller):
@@ -157,21 +148,7 @@ class ConductController(Controller):
 
     @get("/breaks", sync_to_thread=True, summary="Who is on a break, for how long, how late")
     def breaks(self, tournament_id: FromPath[UUID], services: ServicesDep) -> list[Break]:
-        now = services.clock.now()
-        return [
-            Break(
-                player_id=b.player_id,
-                display_name=b.display_name,
-                since=b.since,
-                allowed_until=b.allowed_until,
-                ended_at=b.ended_at,
-                late_minutes=b.late_minutes,
-                proposed_penalty=b.proposed_penalty,
-                next_match_id=b.next_match_id,
-                flagged=b.flagged,
-            )
-            for b in services.conduct.list_breaks(tournament_id, now)
-        ]
+        return restate_all(services.conduct.list_breaks(tournament_id, services.clock.now()), Break)
 
     @post(
         "/breaks/{player_id:uuid}/present",

@@ -106,9 +106,7 @@ class DirectorController(Controller):
 
     @get("/", sync_to_thread=True, summary="The named directors inside the caller's scope")
     def list_directors(
-        self,
-        services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        self, services: ServicesDep, acting_director: ActingDirectorDep
     ) -> list[DirectorRecord]:
         return [director_record(row) for row in services.directors.list_directors(acting_director)]
 
@@ -119,9 +117,6 @@ class DirectorController(Controller):
         summary="Revoke a director: their token stops working at once",
     )
     def revoke(
-        self,
-        director_id: FromPath[UUID],
-        services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        self, director_id: FromPath[UUID], services: ServicesDep, acting_director: ActingDirectorDep
     ) -> DirectorRecord:
         return revoked_record(services.directors.revoke(acting_director, director_id))

@@ -11,9 +11,9 @@ from litestar import Controller, get, post
 from litestar.params import FromQuery, JSONBody
 
 from api.auth import director_only
-from api.schemas import ServicesDep
+from api.schemas import ServicesDep, restate_all
 from api.tournaments import Registration, registration_response
-from projections.outbox import MailKind, MailRow, MailStatus
+from projections.outbox import MailKind, MailStatus
 
 
 class RegistrationConfirmation(msgspec.Struct, forbid_unknown_fields=True):
@@ -71,21 +71,4 @@ class OutboxController(Controller):
         services: ServicesDep,
         status: FromQuery[Literal["pending", "sent", "failed"] | None] = None,
     ) -> list[Mail]:
-        return [_mail(row) for row in services.outbox.list(status)]
-
-
-def _mail(row: MailRow) -> Mail:
-    return Mail(
-        id=row.id,
-        kind=row.kind,
-        recipient=row.recipient,
-        language=row.language,
-        tournament_id=row.tournament_id,
-        player_id=row.player_id,
-        status=row.status,
-        attempts=row.attempts,
-        next_attempt_at=row.next_attempt_at,
-        last_error=row.last_error,
-        created_at=row.created_at,
-        sent_at=row.sent_at,
-    )
+        return restate_all(services.outbox.list(status), Mail)

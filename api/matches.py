@@ -323,10 +323,7 @@ class MatchController(Controller):
 
     @post("/", guards=[any_director], summary="Create a match (director)")
     async def create(
-        self,
-        data: JSONBody[MatchCreate],
-        services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        self, data: JSONBody[MatchCreate], services: ServicesDep, acting_director: ActingDirectorDep
     ) -> MatchCreated:
         player_a, player_b = data.player_a, data.player_b
         # rule C-DIR-1: a match outside any tournament is the club's
@@ -460,10 +457,7 @@ class MatchController(Controller):
 
     @get("/{match_id:uuid}/events", summary="The event stream")
     async def events(
-        self,
-        match_id: FromPath[UUID],
-        services: ServicesDep,
-        until_version: UntilVersion = None,
+        self, match_id: FromPath[UUID], services: ServicesDep, until_version: UntilVersion = None
     ) -> list[StreamEvent]:
         events = await _run(services, partial(services.matches.events, match_id, until_version))
         names = await _run(services, partial(services.directors.names, [e.actor for e in events]))

@@ -34,10 +34,7 @@ class PeopleController(Controller):
         ),
     )
     def erase(
-        self,
-        player_id: FromPath[UUID],
-        services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        self, player_id: FromPath[UUID], services: ServicesDep, acting_director: ActingDirectorDep
     ) -> Erasure:
         # a person is the club's, not one tournament's: only a club director erases
         return Erasure(pseudonym=services.people.erase(player_id, actor=acting_director.actor))

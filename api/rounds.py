@@ -333,10 +333,7 @@ class TournamentDayController(Controller):
 
     @get("/rounds/{number:int}", sync_to_thread=True, summary="One round's tables and why")
     def show_round(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        services: ServicesDep,
+        self, tournament_id: FromPath[UUID], number: FromPath[int], services: ServicesDep
     ) -> Round:
         return round_response(services.rounds.get_round(tournament_id, number))
 
@@ -416,10 +413,7 @@ class TournamentDayController(Controller):
         operation_class=CsvTableOperation,
     )
     def standings(
-        self,
-        tournament_id: FromPath[UUID],
-        request: Request[Any, Any, Any],
-        services: ServicesDep,
+        self, tournament_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[Standing]]:
         rows = services.rounds.list_standings(tournament_id)
         if wants_csv(request):

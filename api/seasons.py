@@ -214,10 +214,7 @@ class SeasonController(Controller):
         operation_class=CsvTableOperation,
     )
     def ranking(
-        self,
-        season_id: FromPath[UUID],
-        request: Request[Any, Any, Any],
-        services: ServicesDep,
+        self, season_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[RankingRow]]:
         rows = [ranking_row(row) for row in services.seasons.get_ranking(season_id)]
         if wants_csv(request):
@@ -230,9 +227,6 @@ class SeasonController(Controller):
         summary="One player's ranking row explained: every entry that gave or took points",
     )
     def player_ranking(
-        self,
-        season_id: FromPath[UUID],
-        player_id: FromPath[UUID],
-        services: ServicesDep,
+        self, season_id: FromPath[UUID], player_id: FromPath[UUID], services: ServicesDep
     ) -> RankingExplained:
         return ranking_explained(services.seasons.get_player_ranking(season_id, player_id))

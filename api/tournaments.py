@@ -259,11 +259,7 @@ def tournament_response(view: TournamentView) -> Tournament:
         class_=row.class_name,
         time_zone=row.time_zone,
         status=view.status,
-        deadlines=Deadlines(
-            cancellation_until=view.deadlines.cancellation_until,
-            check_in_opens=view.deadlines.check_in_opens,
-            starts_at=view.deadlines.starts_at,
-        ),
+        deadlines=restate(view.deadlines, Deadlines),
         seats=seats_response(seats),
         pot_cents=view.pot_cents,
         started_at=view.started_at,
@@ -310,9 +306,7 @@ class TournamentController(Controller):
 
     @get("/", sync_to_thread=True, summary="The calendar: tournaments in date order")
     def list_tournaments(
-        self,
-        services: ServicesDep,
-        season_id: FromQuery[UUID | None] = None,
+        self, services: ServicesDep, season_id: FromQuery[UUID | None] = None
     ) -> list[Tournament]:
         return [tournament_response(t) for t in services.tournaments.list_tournaments(season_id)]
 
@@ -422,12 +416,7 @@ class RegistrationController(Controller):
             director_actor=acting.actor if acting else None,
             reason=reason,
         )
-        return RegistrationCancellation(
-            registration_id=cancellation.registration_id,
-            status=cancellation.status,
-            promoted_registration_id=cancellation.promoted_registration_id,
-            refund_cents=cancellation.refund_cents,
-        )
+        return restate(cancellation, RegistrationCancellation)
 
     @post(
         "/{registration_id:uuid}/check-in",
@@ -451,14 +440,7 @@ class RegistrationController(Controller):
             buy_in_paid_cents=data.buy_in_paid_cents,
             actor=acting_director.actor,
         )
-        return CheckIn(
-            registration_id=checked_in.registration_id,
-            status=checked_in.status,
-            checked_in_at=checked_in.checked_in_at,
-            checked_in=checked_in.checked_in,
-            standbys=checked_in.standbys,
-            pot_cents=checked_in.pot_cents,
-        )
+        return restate(checked_in, CheckIn)
 
 
 def _director_in(

@@ -320,10 +320,7 @@ class VenueController(Controller):
 
     @get("/tables/{number:int}", sync_to_thread=True, summary="The match now played at a table")
     def table(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        services: ServicesDep,
+        self, tournament_id: FromPath[UUID], number: FromPath[int], services: ServicesDep
     ) -> Table:
         return table_response(services.venue.get_table(tournament_id, number))
 
@@ -334,10 +331,7 @@ class VenueController(Controller):
         response_description="An SVG image",
     )
     def table_qr(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        services: ServicesDep,
+        self, tournament_id: FromPath[UUID], number: FromPath[int], services: ServicesDep
     ) -> Response[str]:
         svg = services.venue.table_qr_svg(tournament_id, number)
         return Response(svg, media_type="image/svg+xml")
