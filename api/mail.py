@@ -40,11 +40,10 @@ class Mail(msgspec.Struct):
 
 
 class RegistrationConfirmationController(Controller):
-    path = "/api/v1/registrations"
+    path = "/api/v1/registrations/confirm"
     tags = ["registrations"]  # noqa: RUF012
 
     @post(
-        "/confirm",
         sync_to_thread=True,
         status_code=201,
         summary="Confirm an anonymous registration with the token of its mail: the seat (or the "
@@ -59,10 +58,9 @@ class RegistrationConfirmationController(Controller):
 class OutboxController(Controller):
     path = "/api/v1/outbox"
     tags = ["outbox"]  # noqa: RUF012
+    guards = [director_only]  # noqa: RUF012
 
     @get(
-        "/",
-        guards=[director_only],
         sync_to_thread=True,
         summary="The outbox: every mail with its delivery state, attempts and last error",
     )
