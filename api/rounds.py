@@ -13,7 +13,7 @@ from litestar.params import FromPath, FromQuery, JSONBody
 
 from api.auth import director_only
 from api.schemas import ActingDirectorDep, ServicesDep
-from api.tabular import CsvTableOperation, csv_response, wants_csv
+from api.tabular import csv_response, table_route, wants_csv
 from domain.tournament import TournamentStatus
 from service.rounds import Recorded, RoundView, StandingView, Started
 
@@ -404,13 +404,11 @@ class TournamentDayController(Controller):
         )
         return Withdrawal(withdrawn.player_id, withdrawn.left_early, withdrawn.forfeits)
 
-    @get(
+    @table_route(
         "/standings",
-        sync_to_thread=True,
         summary="Swiss standings with every tiebreak (also as CSV with Accept: text/csv)",
         description="Wins (a bye is a win with 0 points), then points won, then Buchholz, then "
         "head-to-head, then the lot drawn at the start (rule T-FMT-3).",
-        operation_class=CsvTableOperation,
     )
     def standings(
         self, tournament_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep

@@ -12,7 +12,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
 from api.schemas import ActingDirectorDep, DateText, ServicesDep, restate
-from api.tabular import CsvTableOperation, csv_response, wants_csv
+from api.tabular import csv_response, table_route, wants_csv
 from domain.ranking import EntryKind
 from domain.season import PeriodInput, PeriodKind
 from projections.calendar import SeasonRow
@@ -203,15 +203,13 @@ class SeasonController(Controller):
         )
         return Ban(season.id, data.player_id, data.reason, data.revoke_points, season.ends_on)
 
-    @get(
+    @table_route(
         "/{season_id:uuid}/ranking",
-        sync_to_thread=True,
         summary="The season ranking (also as CSV with Accept: text/csv)",
         description="Players of the class Champions who attended a tournament of the season: "
         "7 points for attendance, the match length for each won match, 0 for byes and "
         "unplayed matches; ordered by points, then tournament wins, then fewer tournaments "
         "played (rules R-ATT-1, R-ATT-2, R-MATCH-1, R-BYE-1, R-CLASS-1, R-TIE-1).",
-        operation_class=CsvTableOperation,
     )
     def ranking(
         self, season_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
