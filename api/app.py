@@ -19,7 +19,7 @@ from swagger_ui_bundle import swagger_ui_path
 
 from api.analysis import AnalysisController
 from api.audit import AuditController
-from api.auth import is_director_token, provide_acting_director
+from api.auth import is_director_token, provide_acting_director, provide_actor
 from api.calendar_feed import CalendarFeedController
 from api.conduct import ConductController
 from api.directors import DirectorController
@@ -137,6 +137,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             "services": Provide(provide_services, use_cache=True, sync_to_thread=False),
             "live": Provide(provide_live, use_cache=True, sync_to_thread=False),
             "acting_director": Provide(provide_acting_director, sync_to_thread=False),
+            "actor": Provide(provide_actor, sync_to_thread=False),
         },
         template_config=template_config(),
         exception_handlers=exception_handlers,

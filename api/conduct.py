@@ -13,7 +13,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
 from api.rounds import Reason, Withdrawal
-from api.schemas import ActingDirectorDep, ServicesDep, restate, restate_all
+from api.schemas import ActorDep, ServicesDep, restate, restate_all
 from service.conduct import PenaltyView
 
 PenaltyPoints = Annotated[int, msgspec.Meta(ge=1, le=64)]
@@ -92,7 +92,7 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[PenaltyCreate],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> Penalty:
         view = services.conduct.award_penalty(
             tournament_id,
@@ -100,7 +100,7 @@ class ConductController(Controller):
             player_id=data.player_id,
             points=data.points,
             reason=data.reason,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return penalty_response(view)
 
@@ -116,10 +116,10 @@ class ConductController(Controller):
         penalty_id: FromPath[UUID],
         data: JSONBody[PenaltyWaiver],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> Penalty:
         view = services.conduct.change_penalty(
-            tournament_id, penalty_id, points=0, reason=data.reason, actor=acting_director.actor
+            tournament_id, penalty_id, points=0, reason=data.reason, actor=actor
         )
         return penalty_response(view)
 
@@ -135,14 +135,14 @@ class ConductController(Controller):
         penalty_id: FromPath[UUID],
         data: JSONBody[PenaltyAdjustment],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> Penalty:
         view = services.conduct.change_penalty(
             tournament_id,
             penalty_id,
             points=data.points,
             reason=data.reason,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return penalty_response(view)
 
@@ -161,11 +161,9 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         player_id: FromPath[UUID],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> None:
-        services.conduct.mark_present(
-            tournament_id, player_id=player_id, actor=acting_director.actor
-        )
+        services.conduct.mark_present(tournament_id, player_id=player_id, actor=actor)
 
     @post(
         "/breaks/{player_id:uuid}/return-time",
@@ -179,10 +177,10 @@ class ConductController(Controller):
         player_id: FromPath[UUID],
         data: JSONBody[ReturnTime],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> None:
         services.conduct.agree_return_time(
-            tournament_id, player_id=player_id, until=data.until, actor=acting_director.actor
+            tournament_id, player_id=player_id, until=data.until, actor=actor
         )
 
     @post("/exclusions", sync_to_thread=True, summary="Exclude a player: no refund, not paired")
@@ -191,9 +189,9 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[ExclusionCreate],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> Withdrawal:
         excluded = services.rounds.exclude(
-            tournament_id, player_id=data.player_id, reason=data.reason, actor=acting_director.actor
+            tournament_id, player_id=data.player_id, reason=data.reason, actor=actor
         )
         return Withdrawal(excluded.player_id, excluded.left_early, excluded.forfeits)

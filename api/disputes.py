@@ -14,7 +14,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
 from api.auth import MATCH_PLAYER, director_of, director_only, require_token
-from api.schemas import MAX_VERSION, ActingDirectorDep, Actor, ServicesDep, actor_view
+from api.schemas import MAX_VERSION, Actor, ActorDep, ServicesDep, actor_view
 from domain.dispute import MAX_TEXT_LENGTH, DisputeStatus
 from domain.dispute import Dispute as DisputeRecord
 from service.bootstrap import Services
@@ -159,9 +159,7 @@ class DisputeDecisionController(Controller):
         dispute_id: FromPath[UUID],
         data: JSONBody[DisputeDecision],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> Dispute:
-        state = services.disputes.decide(
-            dispute_id, data.ruling, data.reason, actor=acting_director.actor
-        )
+        state = services.disputes.decide(dispute_id, data.ruling, data.reason, actor=actor)
         return dispute_view(state, services)

@@ -9,7 +9,7 @@ from litestar import Controller, post
 from litestar.params import FromPath
 
 from api.auth import director_only
-from api.schemas import ActingDirectorDep, ServicesDep
+from api.schemas import ActorDep, ServicesDep
 
 
 class Erasure(msgspec.Struct):
@@ -33,8 +33,6 @@ class PeopleController(Controller):
             " under the pseudonym. Erasing again answers the same pseudonym."
         ),
     )
-    def erase(
-        self, player_id: FromPath[UUID], services: ServicesDep, acting_director: ActingDirectorDep
-    ) -> Erasure:
+    def erase(self, player_id: FromPath[UUID], services: ServicesDep, actor: ActorDep) -> Erasure:
         # a person is the club's, not one tournament's: only a club director erases
-        return Erasure(pseudonym=services.people.erase(player_id, actor=acting_director.actor))
+        return Erasure(pseudonym=services.people.erase(player_id, actor=actor))

@@ -12,7 +12,7 @@ from litestar import Controller, Request, Response, delete, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from api.auth import director_only
-from api.schemas import ActingDirectorDep, ServicesDep
+from api.schemas import ActorDep, ServicesDep
 from api.tabular import csv_response, table_route, wants_csv
 from domain.tournament import TournamentStatus
 from service.rounds import Recorded, RoundView, StandingView, Started
@@ -308,12 +308,9 @@ class TournamentDayController(Controller):
         summary="Start: no-shows released, standbys seated, the pot fixed, round 1 paired",
     )
     def start(
-        self,
-        tournament_id: FromPath[UUID],
-        services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        self, tournament_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
     ) -> TournamentStart:
-        return start_response(services.rounds.start(tournament_id, actor=acting_director.actor))
+        return start_response(services.rounds.start(tournament_id, actor=actor))
 
     @post(
         "/rounds",
@@ -322,14 +319,9 @@ class TournamentDayController(Controller):
         summary="Pair the next round (Swiss, then the knockout) once every result is in",
     )
     def pair_round(
-        self,
-        tournament_id: FromPath[UUID],
-        services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        self, tournament_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
     ) -> Round:
-        return round_response(
-            services.rounds.pair_round(tournament_id, actor=acting_director.actor)
-        )
+        return round_response(services.rounds.pair_round(tournament_id, actor=actor))
 
     @get("/rounds/{number:int}", sync_to_thread=True, summary="One round's tables and why")
     def show_round(
@@ -349,12 +341,10 @@ class TournamentDayController(Controller):
         tournament_id: FromPath[UUID],
         number: FromPath[int],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
         reason: FromQuery[str] = "",
     ) -> UnpairedRound:
-        unpaired = services.venue.unpair(
-            tournament_id, number, reason=reason[:500], actor=acting_director.actor
-        )
+        unpaired = services.venue.unpair(tournament_id, number, reason=reason[:500], actor=actor)
         return UnpairedRound(unpaired.round, unpaired.voided)
 
     @post(
@@ -368,7 +358,7 @@ class TournamentDayController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[ResultReport],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> Result:
         recorded = services.rounds.record_result(
             tournament_id,
@@ -378,7 +368,7 @@ class TournamentDayController(Controller):
             points_b=data.points_b,
             corrects=data.corrects,
             reason=data.reason,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return result_response(recorded)
 
@@ -393,14 +383,14 @@ class TournamentDayController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[WithdrawalCreate],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> Withdrawal:
         withdrawn = services.rounds.withdraw(
             tournament_id,
             player_id=data.player_id,
             reason=data.reason,
             left_early=data.left_early,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return Withdrawal(withdrawn.player_id, withdrawn.left_early, withdrawn.forfeits)
 

@@ -37,6 +37,9 @@ ServicesDep = NamedDependency[Services]
 """A handler's use cases and views (the app's ``services`` dependency)."""
 ActingDirectorDep = NamedDependency[ActingDirector]
 """The director a director guard found (the app's ``acting_director`` dependency)."""
+ActorDep = NamedDependency[str]
+"""What the events of a director's command record as their actor: ``director`` or
+``director:<id>`` (rule C-DIR-1; the app's ``actor`` dependency)."""
 
 
 def restate(row: object, as_type: type[S]) -> S:

@@ -11,7 +11,7 @@ from litestar import Controller, Request, Response, get, post
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
-from api.schemas import ActingDirectorDep, DateText, ServicesDep, restate
+from api.schemas import ActorDep, DateText, ServicesDep, restate
 from api.tabular import csv_response, table_route, wants_csv
 from domain.ranking import EntryKind
 from domain.season import PeriodInput, PeriodKind
@@ -143,17 +143,14 @@ class SeasonController(Controller):
 
     @post("/", guards=[director_only], sync_to_thread=True, summary="Create a season")
     def create(
-        self,
-        data: JSONBody[SeasonCreate],
-        services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        self, data: JSONBody[SeasonCreate], services: ServicesDep, actor: ActorDep
     ) -> Season:
         season = services.seasons.create_season(
             name=data.name,
             starts_on=data.starts_on,
             ends_on=data.ends_on,
             periods=[_period(period) for period in data.periods],
-            actor=acting_director.actor,
+            actor=actor,
         )
         return season_response(season)
 
@@ -176,9 +173,9 @@ class SeasonController(Controller):
         season_id: FromPath[UUID],
         data: JSONBody[PeriodCreate],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> Season:
-        season = services.seasons.add_period(season_id, _period(data), actor=acting_director.actor)
+        season = services.seasons.add_period(season_id, _period(data), actor=actor)
         return season_response(season)
 
     @post(
@@ -192,14 +189,14 @@ class SeasonController(Controller):
         season_id: FromPath[UUID],
         data: JSONBody[BanCreate],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> Ban:
         season = services.seasons.ban(
             season_id,
             player_id=data.player_id,
             reason=data.reason,
             revoke_points=data.revoke_points,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return Ban(season.id, data.player_id, data.reason, data.revoke_points, season.ends_on)
 

@@ -13,7 +13,7 @@ from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED
 
 from api.auth import REGISTERED_PLAYER, any_director, director_of, director_only, require_token
-from api.schemas import ActingDirectorDep, DateText, ServicesDep, restate, restate_all
+from api.schemas import ActingDirectorDep, ActorDep, DateText, ServicesDep, restate, restate_all
 from domain.clock import ClockPresetName
 from domain.director import ActingDirector, Target
 from domain.match import DiceMode
@@ -431,14 +431,14 @@ class RegistrationController(Controller):
         registration_id: FromPath[UUID],
         data: JSONBody[CheckInCreate],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> CheckIn:
         checked_in = services.tournaments.check_in(
             tournament_id,
             registration_id,
             id_document_seen=data.id_document_seen,
             buy_in_paid_cents=data.buy_in_paid_cents,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return restate(checked_in, CheckIn)
 

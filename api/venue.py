@@ -22,7 +22,7 @@ from api.rounds import (
     round_response,
     standing_response,
 )
-from api.schemas import ActingDirectorDep, ServicesDep
+from api.schemas import ActorDep, ServicesDep
 from domain.tournament import MissedRounds, ReportStatus, TournamentStatus, WarningKind
 from service.venue import Board, Finalized, TableNow
 
@@ -243,14 +243,14 @@ class VenueController(Controller):
         number: FromPath[int],
         data: JSONBody[PairingsUpdate],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> RepairedRound:
         repaired = services.venue.repair(
             tournament_id,
             number,
             pairings=[(p.player_a, p.player_b) for p in data.pairings],
             reason=data.reason,
-            actor=acting_director.actor,
+            actor=actor,
         )
         paired = round_response(repaired.round)
         return RepairedRound(
@@ -283,13 +283,13 @@ class VenueController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[LateEntryCreate],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> LateEntry:
         entered = services.venue.admit_late_entry(
             tournament_id,
             registration_id=data.registration_id,
             missed=data.missed,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return LateEntry(
             entered.registration_id,
@@ -311,10 +311,10 @@ class VenueController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[FixedTableCreate],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> FixedTable:
         services.venue.fix_table(
-            tournament_id, player_id=data.player_id, table=data.table, actor=acting_director.actor
+            tournament_id, player_id=data.player_id, table=data.table, actor=actor
         )
         return FixedTable(data.player_id, data.table)
 
@@ -348,14 +348,9 @@ class VenueController(Controller):
         summary="Fix places and prizes of a completed tournament (status final)",
     )
     def finalize(
-        self,
-        tournament_id: FromPath[UUID],
-        services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        self, tournament_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
     ) -> Finality:
-        return finality_response(
-            services.venue.finalize(tournament_id, actor=acting_director.actor)
-        )
+        return finality_response(services.venue.finalize(tournament_id, actor=actor))
 
     @post(
         "/reopen",
@@ -369,9 +364,7 @@ class VenueController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[ReopenRequest],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> Finality:
-        reopened = services.venue.reopen_tournament(
-            tournament_id, reason=data.reason, actor=acting_director.actor
-        )
+        reopened = services.venue.reopen_tournament(tournament_id, reason=data.reason, actor=actor)
         return finality_response(reopened)

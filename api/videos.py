@@ -12,7 +12,7 @@ from litestar import Controller, get, post
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
-from api.schemas import ActingDirectorDep, ServicesDep
+from api.schemas import ActorDep, ServicesDep
 from domain.video import MAX_URI_LENGTH
 from service.videos import VideoView
 
@@ -75,9 +75,9 @@ class VideoController(Controller):
         match_id: FromPath[UUID],
         data: JSONBody[VideoCreate],
         services: ServicesDep,
-        acting_director: ActingDirectorDep,
+        actor: ActorDep,
     ) -> Video:
-        video = services.videos.register(match_id, data.game, data.uri, actor=acting_director.actor)
+        video = services.videos.register(match_id, data.game, data.uri, actor=actor)
         return video_view(video)
 
     @get("/", sync_to_thread=True, summary="The match's recordings with deleted_at (director)")
