@@ -19,11 +19,11 @@ from swagger_ui_bundle import swagger_ui_path
 
 from api.analysis import AnalysisController
 from api.audit import AuditController
-from api.auth import is_director_token, provide_acting_director
+from api.auth import is_director_token, provide_acting_director, provide_actor
 from api.calendar_feed import CalendarFeedController
 from api.conduct import ConductController
 from api.directors import DirectorController
-from api.disputes import DisputeController
+from api.disputes import DisputeController, DisputeDecisionController
 from api.errors import exception_handlers
 from api.health import DevClockController, HealthController
 from api.idempotency import IdempotencyMiddleware, IdempotencyStore
@@ -62,6 +62,7 @@ CONTROLLERS: list[Any] = [
     MatchController,
     AuditController,
     DisputeController,
+    DisputeDecisionController,
     VideoController,
     PeopleController,
     JobController,
@@ -136,6 +137,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             "services": Provide(provide_services, use_cache=True, sync_to_thread=False),
             "live": Provide(provide_live, use_cache=True, sync_to_thread=False),
             "acting_director": Provide(provide_acting_director, sync_to_thread=False),
+            "actor": Provide(provide_actor, sync_to_thread=False),
         },
         template_config=template_config(),
         exception_handlers=exception_handlers,

@@ -5,12 +5,10 @@ from __future__ import annotations
 from uuid import UUID
 
 from litestar import Controller, get
-from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from api.auth import director_only
-from api.schemas import StreamEvent, UntilVersion, stream_events
-from service.bootstrap import Services
+from api.schemas import ServicesDep, StreamEvent, UntilVersion, stream_events
 from service.store import UnknownAggregateError
 
 
@@ -25,10 +23,7 @@ class AuditController(Controller):
         summary="Any aggregate's events (director), up to ?until_version=N",
     )
     def stream(
-        self,
-        stream_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        until_version: UntilVersion = None,
+        self, stream_id: FromPath[UUID], services: ServicesDep, until_version: UntilVersion = None
     ) -> list[StreamEvent]:
         events = services.store.stream(stream_id, until_version)
         if not events:

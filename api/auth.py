@@ -13,6 +13,7 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 from litestar.handlers.base import BaseRouteHandler
 
+from api.schemas import ActingDirectorDep
 from domain.director import BOOTSTRAP, CLUB_WIDE, ActingDirector, Target
 from service.bootstrap import Services
 from service.store import UnknownAggregateError
@@ -105,6 +106,11 @@ def provide_acting_director(request: Request[Any, Any, Any]) -> ActingDirector:
     if not isinstance(acting, ActingDirector):
         raise PermissionDeniedException("only a tournament director may do this")
     return acting
+
+
+def provide_actor(acting_director: ActingDirectorDep) -> str:
+    """The actor a director's command records: the director a director guard found."""
+    return acting_director.actor
 
 
 def _path_target(services: Services, params: dict[str, Any]) -> Target:

@@ -9,10 +9,10 @@ from uuid import UUID
 
 from icalendar import Calendar, Event
 from litestar import Controller, Request, Response, get
-from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from api.pages import Lang, language, text
+from api.schemas import ServicesDep
 from service.bootstrap import Services
 from service.tournaments import TournamentView
 
@@ -88,10 +88,7 @@ class CalendarFeedController(Controller):
         media_type=CALENDAR_MEDIA_TYPE,
     )
     def calendar(
-        self,
-        season_id: FromPath[UUID],
-        request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
+        self, season_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[bytes]:
         base_url = str(request.base_url).rstrip("/")
         feed = season_calendar(services, season_id, language(request), base_url)

@@ -9,13 +9,11 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
 from api.rounds import Reason, Withdrawal
-from domain.director import ActingDirector
-from service.bootstrap import Services
+from api.schemas import ActorDep, ServicesDep, restate, restate_all
 from service.conduct import PenaltyView
 
 PenaltyPoints = Annotated[int, msgspec.Meta(ge=1, le=64)]
@@ -80,16 +78,7 @@ class ExclusionCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def penalty_response(view: PenaltyView) -> Penalty:
-    return Penalty(
-        penalty_id=view.penalty_id,
-        match_id=view.match_id,
-        player_id=view.player_id,
-        points=view.points,
-        reason=view.reason,
-        score_a=view.score_a,
-        score_b=view.score_b,
-        match_status=view.match_status,
-    )
+    return restate(view, Penalty)
 
 
 class ConductController(Controller):
@@ -102,8 +91,8 @@ class ConductController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[PenaltyCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> Penalty:
         view = services.conduct.award_penalty(
             tournament_id,
@@ -111,7 +100,7 @@ class ConductController(Controller):
             player_id=data.player_id,
             points=data.points,
             reason=data.reason,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return penalty_response(view)
 
@@ -126,11 +115,11 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         penalty_id: FromPath[UUID],
         data: JSONBody[PenaltyWaiver],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> Penalty:
         view = services.conduct.change_penalty(
-            tournament_id, penalty_id, points=0, reason=data.reason, actor=acting_director.actor
+            tournament_id, penalty_id, points=0, reason=data.reason, actor=actor
         )
         return penalty_response(view)
 
@@ -145,37 +134,21 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         penalty_id: FromPath[UUID],
         data: JSONBody[PenaltyAdjustment],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> Penalty:
         view = services.conduct.change_penalty(
             tournament_id,
             penalty_id,
             points=data.points,
             reason=data.reason,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return penalty_response(view)
 
     @get("/breaks", sync_to_thread=True, summary="Who is on a break, for how long, how late")
-    def breaks(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> list[Break]:
-        now = services.clock.now()
-        return [
-            Break(
-                player_id=b.player_id,
-                display_name=b.display_name,
-                since=b.since,
-                allowed_until=b.allowed_until,
-                ended_at=b.ended_at,
-                late_minutes=b.late_minutes,
-                proposed_penalty=b.proposed_penalty,
-                next_match_id=b.next_match_id,
-                flagged=b.flagged,
-            )
-            for b in services.conduct.list_breaks(tournament_id, now)
-        ]
+    def breaks(self, tournament_id: FromPath[UUID], services: ServicesDep) -> list[Break]:
+        return restate_all(services.conduct.list_breaks(tournament_id, services.clock.now()), Break)
 
     @post(
         "/breaks/{player_id:uuid}/present",
@@ -187,12 +160,10 @@ class ConductController(Controller):
         self,
         tournament_id: FromPath[UUID],
         player_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> None:
-        services.conduct.mark_present(
-            tournament_id, player_id=player_id, actor=acting_director.actor
-        )
+        services.conduct.mark_present(tournament_id, player_id=player_id, actor=actor)
 
     @post(
         "/breaks/{player_id:uuid}/return-time",
@@ -205,11 +176,11 @@ class ConductController(Controller):
         tournament_id: FromPath[UUID],
         player_id: FromPath[UUID],
         data: JSONBody[ReturnTime],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> None:
         services.conduct.agree_return_time(
-            tournament_id, player_id=player_id, until=data.until, actor=acting_director.actor
+            tournament_id, player_id=player_id, until=data.until, actor=actor
         )
 
     @post("/exclusions", sync_to_thread=True, summary="Exclude a player: no refund, not paired")
@@ -217,10 +188,10 @@ class ConductController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[ExclusionCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> Withdrawal:
         excluded = services.rounds.exclude(
-            tournament_id, player_id=data.player_id, reason=data.reason, actor=acting_director.actor
+            tournament_id, player_id=data.player_id, reason=data.reason, actor=actor
         )
         return Withdrawal(excluded.player_id, excluded.left_early, excluded.forfeits)

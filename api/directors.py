@@ -8,13 +8,12 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, delete, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import any_director
-from domain.director import ActingDirector, Director
+from api.schemas import ActingDirectorDep, ServicesDep
+from domain.director import Director
 from projections.directors import DirectorRow
-from service.bootstrap import Services
 
 
 class DirectorCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -86,8 +85,8 @@ class DirectorController(Controller):
     def appoint(
         self,
         data: JSONBody[DirectorCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> DirectorAppointment:
         appointed = services.directors.appoint(
             acting_director,
@@ -107,9 +106,7 @@ class DirectorController(Controller):
 
     @get("/", sync_to_thread=True, summary="The named directors inside the caller's scope")
     def list_directors(
-        self,
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        self, services: ServicesDep, acting_director: ActingDirectorDep
     ) -> list[DirectorRecord]:
         return [director_record(row) for row in services.directors.list_directors(acting_director)]
 
@@ -120,9 +117,6 @@ class DirectorController(Controller):
         summary="Revoke a director: their token stops working at once",
     )
     def revoke(
-        self,
-        director_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        self, director_id: FromPath[UUID], services: ServicesDep, acting_director: ActingDirectorDep
     ) -> DirectorRecord:
         return revoked_record(services.directors.revoke(acting_director, director_id))

@@ -3,18 +3,18 @@ director after replaying the match before and after the disputed event."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, get, post
-from litestar.di import NamedDependency
+from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
 from api.auth import MATCH_PLAYER, director_of, director_only, require_token
-from api.schemas import MAX_VERSION, Actor, actor_view
-from domain.director import ActingDirector
+from api.schemas import MAX_VERSION, Actor, ActorDep, ServicesDep, actor_view
 from domain.dispute import MAX_TEXT_LENGTH, DisputeStatus
 from domain.dispute import Dispute as DisputeRecord
 from service.bootstrap import Services
@@ -95,55 +95,61 @@ def dispute_view(state: DisputeRecord, services: Services) -> Dispute:
     )
 
 
-def _caller(request: Request[Any, Any, Any], services: Services, match_id: UUID) -> Caller:
-    """A player of the match by their token, or a director whose scope holds the match."""
-    token = require_token(request, MATCH_PLAYER.whose)
-    acting = director_of(request)
-    if acting is None:
-        return Caller(token=token)
-    if acting.scope.kind != "club":
-        acting.authorize(services.directors.match_target(match_id))
-    return Caller(token=token, director=True, actor=acting.actor)
+@dataclass(frozen=True, slots=True)
+class Party:
+    """A request of a party to a dispute: a player of the match or a director (rule
+    C-DISPUTE-1), with the use cases."""
+
+    request: Request[Any, Any, Any]
+    services: Services
+
+    def caller(self, match_id: UUID) -> Caller:
+        """A player of the match by their token, or a director whose scope holds the match."""
+        token = require_token(self.request, MATCH_PLAYER.whose)
+        acting = director_of(self.request)
+        if acting is None:
+            return Caller(token=token)
+        if acting.scope.kind != "club":
+            acting.authorize(self.services.directors.match_target(match_id))
+        return Caller(token=token, director=True, actor=acting.actor)
+
+
+def provide_party(request: Request[Any, Any, Any], services: ServicesDep) -> Party:
+    return Party(request, services)
+
+
+PartyDep = NamedDependency[Party]
 
 
 class DisputeController(Controller):
+    """What the parties do: open a dispute, read it."""
+
     path = "/api/v1/disputes"
     tags = ["disputes"]  # noqa: RUF012
+    guards = [MATCH_PLAYER]  # noqa: RUF012
+    dependencies = {"party": Provide(provide_party, sync_to_thread=False)}  # noqa: RUF012
+
+    @post("/", sync_to_thread=True, summary="Dispute an event of a match (player, director)")
+    def open(self, data: JSONBody[DisputeCreate], party: PartyDep) -> Dispute:
+        caller = party.caller(data.match_id)
+        state = party.services.disputes.open(data.match_id, data.version, data.claim, caller)
+        return dispute_view(state, party.services)
+
+    @get("/{dispute_id:uuid}", sync_to_thread=True, summary="A dispute with its replay links")
+    def show(self, dispute_id: FromPath[UUID], party: PartyDep) -> Dispute:
+        disputes = party.services.disputes
+        caller = party.caller(disputes.load(dispute_id).match_id)
+        return dispute_view(disputes.get(dispute_id, caller), party.services)
+
+
+class DisputeDecisionController(Controller):
+    """What only a director does: decide."""
+
+    path = "/api/v1/disputes/{dispute_id:uuid}/decision"
+    tags = ["disputes"]  # noqa: RUF012
+    guards = [director_only]  # noqa: RUF012
 
     @post(
-        "/",
-        guards=[MATCH_PLAYER],
-        sync_to_thread=True,
-        summary="Dispute an event of a match (player, director)",
-    )
-    def open(
-        self,
-        request: Request[Any, Any, Any],
-        data: JSONBody[DisputeCreate],
-        services: NamedDependency[Services],
-    ) -> Dispute:
-        caller = _caller(request, services, data.match_id)
-        state = services.disputes.open(data.match_id, data.version, data.claim, caller)
-        return dispute_view(state, services)
-
-    @get(
-        "/{dispute_id:uuid}",
-        guards=[MATCH_PLAYER],
-        sync_to_thread=True,
-        summary="A dispute with its replay links",
-    )
-    def show(
-        self,
-        request: Request[Any, Any, Any],
-        dispute_id: FromPath[UUID],
-        services: NamedDependency[Services],
-    ) -> Dispute:
-        caller = _caller(request, services, services.disputes.load(dispute_id).match_id)
-        return dispute_view(services.disputes.get(dispute_id, caller), services)
-
-    @post(
-        "/{dispute_id:uuid}/decision",
-        guards=[director_only],
         status_code=200,
         sync_to_thread=True,
         summary="Decide a dispute (director); history is never edited",
@@ -152,10 +158,8 @@ class DisputeController(Controller):
         self,
         dispute_id: FromPath[UUID],
         data: JSONBody[DisputeDecision],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> Dispute:
-        state = services.disputes.decide(
-            dispute_id, data.ruling, data.reason, actor=acting_director.actor
-        )
+        state = services.disputes.decide(dispute_id, data.ruling, data.reason, actor=actor)
         return dispute_view(state, services)

@@ -8,11 +8,11 @@ from typing import Annotated
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException
 from litestar.params import JSONBody
 
 from api.auth import director_only
+from api.schemas import ServicesDep
 from service.bootstrap import Services
 from service.clock import MovableClock
 
@@ -44,7 +44,7 @@ class HealthController(Controller):
     tags = ["service"]  # noqa: RUF012
 
     @get("/", summary="Liveness, the service's current time and the kind of event store")
-    async def health(self, services: NamedDependency[Services]) -> Health:
+    async def health(self, services: ServicesDep) -> Health:
         scheme = services.settings.event_store_url.split(":", 1)[0]
         return Health(
             status="ok",
@@ -62,7 +62,7 @@ class DevClockController(Controller):
     tags = ["dev"]  # noqa: RUF012
 
     @get("/", summary="The dev clock's current instant")
-    async def show(self, services: NamedDependency[Services]) -> ClockState:
+    async def show(self, services: ServicesDep) -> ClockState:
         return ClockState(now=_movable_clock(services).now())
 
     @post(
@@ -72,9 +72,7 @@ class DevClockController(Controller):
         summary="Move the dev clock forward by a number of seconds (director; at most to "
         "9999-12-31)",
     )
-    async def advance(
-        self, data: JSONBody[ClockAdvance], services: NamedDependency[Services]
-    ) -> ClockState:
+    async def advance(self, data: JSONBody[ClockAdvance], services: ServicesDep) -> ClockState:
         clock = _movable_clock(services)
         return ClockState(now=clock.advance(data.seconds))
 

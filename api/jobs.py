@@ -7,10 +7,9 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, get
-from litestar.di import NamedDependency
 
 from api.auth import director_only
-from service.bootstrap import Services
+from api.schemas import ServicesDep
 from service.jobs import JobStatus
 
 
@@ -31,7 +30,7 @@ class JobController(Controller):
     tags = ["jobs"]  # noqa: RUF012
 
     @get("/", guards=[director_only], sync_to_thread=True, summary="Pending and past jobs")
-    def list_jobs(self, services: NamedDependency[Services]) -> list[Job]:
+    def list_jobs(self, services: ServicesDep) -> list[Job]:
         zone = services.zone
         return [
             Job(

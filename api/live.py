@@ -20,6 +20,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from api.matches import match_view
 from api.rounds import round_response, standing_response
+from api.schemas import ServicesDep, restate
 from api.tournaments import seats_response
 from domain.tournament import ResultRecorded, RoundPaired, RoundRepaired, RoundUnpaired
 from service.bootstrap import Services
@@ -138,16 +139,11 @@ def _tournament_messages(
                     for s in services.rounds.list_standings(tournament_id)
                 }
             decided = matches[event.match_id]
-            result = LiveResult(
-                match_id=event.match_id,
-                round=decided.round,
-                table=decided.table,
-                stage=decided.stage,
-                winner=event.winner,
-                winner_name=names.get(event.winner, ""),
-                points_a=event.points_a,
-                points_b=event.points_b,
-                corrects=event.corrects,
+            # the event's result, where it was played and the winner's display name
+            where = {"round": decided.round, "table": decided.table, "stage": decided.stage}
+            winner_name = names.get(event.winner, "")
+            result = restate(
+                {**msgspec.structs.asdict(event), **where, "winner_name": winner_name}, LiveResult
             )
             add(change.position, "result", result)
     standings_at = last_of(STANDING_EVENTS)
@@ -196,7 +192,6 @@ def provide_listener(
     return Listener(live, last_event_id)
 
 
-ServicesDep = NamedDependency[Services]
 ListenerDep = NamedDependency[Listener]
 
 

@@ -8,13 +8,12 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromQuery, JSONBody
 
 from api.auth import director_only
+from api.schemas import ServicesDep, restate_all
 from api.tournaments import Registration, registration_response
-from projections.outbox import MailKind, MailRow, MailStatus
-from service.bootstrap import Services
+from projections.outbox import MailKind, MailStatus
 
 
 class RegistrationConfirmation(msgspec.Struct, forbid_unknown_fields=True):
@@ -41,18 +40,17 @@ class Mail(msgspec.Struct):
 
 
 class RegistrationConfirmationController(Controller):
-    path = "/api/v1/registrations"
+    path = "/api/v1/registrations/confirm"
     tags = ["registrations"]  # noqa: RUF012
 
     @post(
-        "/confirm",
         sync_to_thread=True,
         status_code=201,
         summary="Confirm an anonymous registration with the token of its mail: the seat (or the "
         "waitlist) is decided now; confirming again answers the same registration",
     )
     def confirm(
-        self, data: JSONBody[RegistrationConfirmation], services: NamedDependency[Services]
+        self, data: JSONBody[RegistrationConfirmation], services: ServicesDep
     ) -> Registration:
         return registration_response(services.requests.confirm(data.token))
 
@@ -60,33 +58,15 @@ class RegistrationConfirmationController(Controller):
 class OutboxController(Controller):
     path = "/api/v1/outbox"
     tags = ["outbox"]  # noqa: RUF012
+    guards = [director_only]  # noqa: RUF012
 
     @get(
-        "/",
-        guards=[director_only],
         sync_to_thread=True,
         summary="The outbox: every mail with its delivery state, attempts and last error",
     )
     def list_mails(
         self,
-        services: NamedDependency[Services],
+        services: ServicesDep,
         status: FromQuery[Literal["pending", "sent", "failed"] | None] = None,
     ) -> list[Mail]:
-        return [_mail(row) for row in services.outbox.list(status)]
-
-
-def _mail(row: MailRow) -> Mail:
-    return Mail(
-        id=row.id,
-        kind=row.kind,
-        recipient=row.recipient,
-        language=row.language,
-        tournament_id=row.tournament_id,
-        player_id=row.player_id,
-        status=row.status,
-        attempts=row.attempts,
-        next_attempt_at=row.next_attempt_at,
-        last_error=row.last_error,
-        created_at=row.created_at,
-        sent_at=row.sent_at,
-    )
+        return restate_all(services.outbox.list(status), Mail)

@@ -23,9 +23,11 @@ from litestar.params import FromPath, HeaderParameter, JSONBody
 from api.auth import MATCH_PLAYER, any_director, director_only, in_thread, require_token
 from api.schemas import (
     MAX_VERSION,
+    ActingDirectorDep,
     Die,
     LegalPlay,
     PositionId,
+    ServicesDep,
     StreamEvent,
     UntilVersion,
     legal_play,
@@ -34,7 +36,6 @@ from api.schemas import (
 )
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.clock import ClockPresetName
-from domain.director import ActingDirector
 from domain.errors import InvalidInputError
 from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
@@ -281,7 +282,7 @@ class MatchCommand:
 
 async def provide_match_command(
     request: Request[Any, Any, Any],
-    services: NamedDependency[Services],
+    services: ServicesDep,
     match_id: FromPath[UUID],
     if_match: IfMatch = None,
 ) -> MatchCommand:
@@ -322,10 +323,7 @@ class MatchController(Controller):
 
     @post("/", guards=[any_director], summary="Create a match (director)")
     async def create(
-        self,
-        data: JSONBody[MatchCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        self, data: JSONBody[MatchCreate], services: ServicesDep, acting_director: ActingDirectorDep
     ) -> MatchCreated:
         player_a, player_b = data.player_a, data.player_b
         # rule C-DIR-1: a match outside any tournament is the club's
@@ -366,7 +364,7 @@ class MatchController(Controller):
     async def show(
         self,
         match_id: FromPath[UUID],
-        services: NamedDependency[Services],
+        services: ServicesDep,
         version: Annotated[
             int | None, version_query("version", "the state right after this event")
         ] = None,
@@ -459,10 +457,7 @@ class MatchController(Controller):
 
     @get("/{match_id:uuid}/events", summary="The event stream")
     async def events(
-        self,
-        match_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        until_version: UntilVersion = None,
+        self, match_id: FromPath[UUID], services: ServicesDep, until_version: UntilVersion = None
     ) -> list[StreamEvent]:
         events = await _run(services, partial(services.matches.events, match_id, until_version))
         names = await _run(services, partial(services.directors.names, [e.actor for e in events]))
@@ -473,9 +468,7 @@ class MatchController(Controller):
         summary="The match as a .mat file for GNU Backgammon",
         media_type=MediaType.TEXT,
     )
-    async def export_mat(
-        self, match_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> Response[str]:
+    async def export_mat(self, match_id: FromPath[UUID], services: ServicesDep) -> Response[str]:
         text = await _run(services, partial(services.matches.export_mat, match_id, services.zone))
         return Response(
             text,
@@ -487,9 +480,7 @@ class MatchController(Controller):
         "/{match_id:uuid}/dice-proof",
         summary="Server dice: the seed commitment, and the seed once the match has ended",
     )
-    async def dice_proof(
-        self, match_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> DiceProofView:
+    async def dice_proof(self, match_id: FromPath[UUID], services: ServicesDep) -> DiceProofView:
         proof = await _run(services, partial(services.matches.dice_proof, match_id))
         return DiceProofView(
             dice=proof.dice_mode,

@@ -23,6 +23,7 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import Template
 from litestar.template import TemplateConfig
 
+from api.schemas import ServicesDep
 from service.bootstrap import Services
 from service.rounds import TournamentMatch
 
@@ -266,7 +267,7 @@ class Page:
         )
 
 
-def provide_page(request: Request[Any, Any, Any], services: NamedDependency[Services]) -> Page:
+def provide_page(request: Request[Any, Any, Any], services: ServicesDep) -> Page:
     return Page(lang=language(request), path=request.url.path, services=services)
 
 

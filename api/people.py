@@ -6,12 +6,10 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from api.auth import director_only
-from domain.director import ActingDirector
-from service.bootstrap import Services
+from api.schemas import ActorDep, ServicesDep
 
 
 class Erasure(msgspec.Struct):
@@ -35,11 +33,6 @@ class PeopleController(Controller):
             " under the pseudonym. Erasing again answers the same pseudonym."
         ),
     )
-    def erase(
-        self,
-        player_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
-    ) -> Erasure:
+    def erase(self, player_id: FromPath[UUID], services: ServicesDep, actor: ActorDep) -> Erasure:
         # a person is the club's, not one tournament's: only a club director erases
-        return Erasure(pseudonym=services.people.erase(player_id, actor=acting_director.actor))
+        return Erasure(pseudonym=services.people.erase(player_id, actor=actor))

@@ -11,9 +11,9 @@ from typing import Literal
 from uuid import UUID
 
 from litestar import Controller, MediaType, get
-from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery
 
+from api.schemas import ServicesDep
 from service.bootstrap import Services
 from service.rounds import RoundView, StandingView, TableView
 
@@ -120,17 +120,17 @@ class PrintController(Controller):
     def pairings(
         self,
         tournament_id: FromPath[UUID],
-        services: NamedDependency[Services],
+        services: ServicesDep,
         by: FromQuery[Literal["table", "name"]] = "table",
     ) -> str:
         return pairings_page(_latest_round(services, tournament_id), by)
 
     @printable("/slips", summary="Result slips of the current round: both names, fields to sign")
-    def slips(self, tournament_id: FromPath[UUID], services: NamedDependency[Services]) -> str:
+    def slips(self, tournament_id: FromPath[UUID], services: ServicesDep) -> str:
         return slips_page(_latest_round(services, tournament_id))
 
     @printable("/standings", summary="The standings to print")
-    def standings(self, tournament_id: FromPath[UUID], services: NamedDependency[Services]) -> str:
+    def standings(self, tournament_id: FromPath[UUID], services: ServicesDep) -> str:
         return standings_page(services.rounds.list_standings(tournament_id))
 
 

@@ -9,14 +9,12 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, delete, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from api.auth import director_only
-from api.tabular import CsvTableOperation, csv_response, wants_csv
-from domain.director import ActingDirector
+from api.schemas import ActorDep, ServicesDep
+from api.tabular import csv_response, table_route, wants_csv
 from domain.tournament import TournamentStatus
-from service.bootstrap import Services
 from service.rounds import Recorded, RoundView, StandingView, Started
 
 Reason = Annotated[str, msgspec.Meta(max_length=500)]
@@ -310,12 +308,9 @@ class TournamentDayController(Controller):
         summary="Start: no-shows released, standbys seated, the pot fixed, round 1 paired",
     )
     def start(
-        self,
-        tournament_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        self, tournament_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
     ) -> TournamentStart:
-        return start_response(services.rounds.start(tournament_id, actor=acting_director.actor))
+        return start_response(services.rounds.start(tournament_id, actor=actor))
 
     @post(
         "/rounds",
@@ -324,21 +319,13 @@ class TournamentDayController(Controller):
         summary="Pair the next round (Swiss, then the knockout) once every result is in",
     )
     def pair_round(
-        self,
-        tournament_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        self, tournament_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
     ) -> Round:
-        return round_response(
-            services.rounds.pair_round(tournament_id, actor=acting_director.actor)
-        )
+        return round_response(services.rounds.pair_round(tournament_id, actor=actor))
 
     @get("/rounds/{number:int}", sync_to_thread=True, summary="One round's tables and why")
     def show_round(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        services: NamedDependency[Services],
+        self, tournament_id: FromPath[UUID], number: FromPath[int], services: ServicesDep
     ) -> Round:
         return round_response(services.rounds.get_round(tournament_id, number))
 
@@ -353,13 +340,11 @@ class TournamentDayController(Controller):
         self,
         tournament_id: FromPath[UUID],
         number: FromPath[int],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
         reason: FromQuery[str] = "",
     ) -> UnpairedRound:
-        unpaired = services.venue.unpair(
-            tournament_id, number, reason=reason[:500], actor=acting_director.actor
-        )
+        unpaired = services.venue.unpair(tournament_id, number, reason=reason[:500], actor=actor)
         return UnpairedRound(unpaired.round, unpaired.voided)
 
     @post(
@@ -372,8 +357,8 @@ class TournamentDayController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[ResultReport],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> Result:
         recorded = services.rounds.record_result(
             tournament_id,
@@ -383,7 +368,7 @@ class TournamentDayController(Controller):
             points_b=data.points_b,
             corrects=data.corrects,
             reason=data.reason,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return result_response(recorded)
 
@@ -397,31 +382,26 @@ class TournamentDayController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[WithdrawalCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> Withdrawal:
         withdrawn = services.rounds.withdraw(
             tournament_id,
             player_id=data.player_id,
             reason=data.reason,
             left_early=data.left_early,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return Withdrawal(withdrawn.player_id, withdrawn.left_early, withdrawn.forfeits)
 
-    @get(
+    @table_route(
         "/standings",
-        sync_to_thread=True,
         summary="Swiss standings with every tiebreak (also as CSV with Accept: text/csv)",
         description="Wins (a bye is a win with 0 points), then points won, then Buchholz, then "
         "head-to-head, then the lot drawn at the start (rule T-FMT-3).",
-        operation_class=CsvTableOperation,
     )
     def standings(
-        self,
-        tournament_id: FromPath[UUID],
-        request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
+        self, tournament_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[Standing]]:
         rows = services.rounds.list_standings(tournament_id)
         if wants_csv(request):
@@ -430,7 +410,7 @@ class TournamentDayController(Controller):
 
     @get("/matches", sync_to_thread=True, summary="Every pairing's match with its status")
     def matches(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+        self, tournament_id: FromPath[UUID], services: ServicesDep
     ) -> list[TournamentMatch]:
         return [
             TournamentMatch(
@@ -449,16 +429,14 @@ class TournamentDayController(Controller):
         ]
 
     @get("/places", sync_to_thread=True, summary="Final places 1..N (409 until completed)")
-    def places(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> list[Place]:
+    def places(self, tournament_id: FromPath[UUID], services: ServicesDep) -> list[Place]:
         return [
             Place(p.place, p.player_id, p.display_name)
             for p in services.places.list_places(tournament_id)
         ]
 
     @get("/prizes", sync_to_thread=True, summary="The prize pot and its payout, in cents")
-    def prizes(self, tournament_id: FromPath[UUID], services: NamedDependency[Services]) -> Prizes:
+    def prizes(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Prizes:
         prizes = services.places.get_prizes(tournament_id)
         return Prizes(
             pot_cents=prizes.pot_cents,

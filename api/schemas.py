@@ -8,12 +8,14 @@ from typing import Annotated, Any, Literal, TypeVar
 from uuid import UUID
 
 import msgspec
+from litestar.di import NamedDependency
 from litestar.params import QueryParameter
 
 from domain.backgammon import Play
 from domain.backgammon.cache import cached_format_play
-from domain.director import named_director_id
+from domain.director import ActingDirector, named_director_id
 from domain.events import DomainEvent
+from service.bootstrap import Services
 
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]
 PositionId = Annotated[
@@ -30,6 +32,14 @@ DateText = Annotated[
     ),
 ]
 S = TypeVar("S", bound=msgspec.Struct)
+
+ServicesDep = NamedDependency[Services]
+"""A handler's use cases and views (the app's ``services`` dependency)."""
+ActingDirectorDep = NamedDependency[ActingDirector]
+"""The director a director guard found (the app's ``acting_director`` dependency)."""
+ActorDep = NamedDependency[str]
+"""What the events of a director's command record as their actor: ``director`` or
+``director:<id>`` (rule C-DIR-1; the app's ``actor`` dependency)."""
 
 
 def restate(row: object, as_type: type[S]) -> S:

@@ -8,18 +8,15 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
-from api.schemas import DateText, restate
-from api.tabular import CsvTableOperation, csv_response, wants_csv
-from domain.director import ActingDirector
+from api.schemas import ActorDep, DateText, ServicesDep, restate
+from api.tabular import csv_response, table_route, wants_csv
 from domain.ranking import EntryKind
 from domain.season import PeriodInput, PeriodKind
 from projections.calendar import SeasonRow
 from projections.ranking import PlayerRanking, SeasonRankingRow
-from service.bootstrap import Services
 
 
 class PeriodCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -146,26 +143,23 @@ class SeasonController(Controller):
 
     @post("/", guards=[director_only], sync_to_thread=True, summary="Create a season")
     def create(
-        self,
-        data: JSONBody[SeasonCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        self, data: JSONBody[SeasonCreate], services: ServicesDep, actor: ActorDep
     ) -> Season:
         season = services.seasons.create_season(
             name=data.name,
             starts_on=data.starts_on,
             ends_on=data.ends_on,
             periods=[_period(period) for period in data.periods],
-            actor=acting_director.actor,
+            actor=actor,
         )
         return season_response(season)
 
     @get("/", sync_to_thread=True, summary="Every season with its calendar periods")
-    def list_seasons(self, services: NamedDependency[Services]) -> list[Season]:
+    def list_seasons(self, services: ServicesDep) -> list[Season]:
         return [season_response(row) for row in services.seasons.list_seasons()]
 
     @get("/{season_id:uuid}", sync_to_thread=True, summary="One season with its calendar periods")
-    def show(self, season_id: FromPath[UUID], services: NamedDependency[Services]) -> Season:
+    def show(self, season_id: FromPath[UUID], services: ServicesDep) -> Season:
         return season_response(services.seasons.get_season(season_id))
 
     @post(
@@ -178,10 +172,10 @@ class SeasonController(Controller):
         self,
         season_id: FromPath[UUID],
         data: JSONBody[PeriodCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> Season:
-        season = services.seasons.add_period(season_id, _period(data), actor=acting_director.actor)
+        season = services.seasons.add_period(season_id, _period(data), actor=actor)
         return season_response(season)
 
     @post(
@@ -194,33 +188,28 @@ class SeasonController(Controller):
         self,
         season_id: FromPath[UUID],
         data: JSONBody[BanCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> Ban:
         season = services.seasons.ban(
             season_id,
             player_id=data.player_id,
             reason=data.reason,
             revoke_points=data.revoke_points,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return Ban(season.id, data.player_id, data.reason, data.revoke_points, season.ends_on)
 
-    @get(
+    @table_route(
         "/{season_id:uuid}/ranking",
-        sync_to_thread=True,
         summary="The season ranking (also as CSV with Accept: text/csv)",
         description="Players of the class Champions who attended a tournament of the season: "
         "7 points for attendance, the match length for each won match, 0 for byes and "
         "unplayed matches; ordered by points, then tournament wins, then fewer tournaments "
         "played (rules R-ATT-1, R-ATT-2, R-MATCH-1, R-BYE-1, R-CLASS-1, R-TIE-1).",
-        operation_class=CsvTableOperation,
     )
     def ranking(
-        self,
-        season_id: FromPath[UUID],
-        request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
+        self, season_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[RankingRow]]:
         rows = [ranking_row(row) for row in services.seasons.get_ranking(season_id)]
         if wants_csv(request):
@@ -233,9 +222,6 @@ class SeasonController(Controller):
         summary="One player's ranking row explained: every entry that gave or took points",
     )
     def player_ranking(
-        self,
-        season_id: FromPath[UUID],
-        player_id: FromPath[UUID],
-        services: NamedDependency[Services],
+        self, season_id: FromPath[UUID], player_id: FromPath[UUID], services: ServicesDep
     ) -> RankingExplained:
         return ranking_explained(services.seasons.get_player_ranking(season_id, player_id))

@@ -6,9 +6,10 @@ import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from litestar import Request, Response
+from litestar import Request, Response, get
 from litestar.enums import MediaType
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Operation, Schema
 from litestar.openapi.spec.enums import OpenAPIType
@@ -54,3 +55,8 @@ class CsvTableOperation(Operation):
                 )
             )
             ok.content = content
+
+
+table_route = partial(get, sync_to_thread=True, operation_class=CsvTableOperation)
+"""A table's route: JSON, or the same rows as CSV with ``Accept: text/csv`` (documented by
+``CsvTableOperation``); its handler reads the view database in a thread."""

@@ -8,13 +8,12 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, delete, get, post
-from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED
 
 from api.auth import REGISTERED_PLAYER, any_director, director_of, director_only, require_token
-from api.schemas import DateText, restate, restate_all
+from api.schemas import ActingDirectorDep, ActorDep, DateText, ServicesDep, restate, restate_all
 from domain.clock import ClockPresetName
 from domain.director import ActingDirector, Target
 from domain.match import DiceMode
@@ -29,7 +28,6 @@ from domain.tournament import (
     DEFAULT_PAYOUT_PERCENT,
     DEFAULT_POT_SHARE_CENTS,
     DEFAULT_SWISS_ROUNDS,
-    KnockoutLengths,
     RegistrationStatus,
     TournamentPlan,
     TournamentStatus,
@@ -261,11 +259,7 @@ def tournament_response(view: TournamentView) -> Tournament:
         class_=row.class_name,
         time_zone=row.time_zone,
         status=view.status,
-        deadlines=Deadlines(
-            cancellation_until=view.deadlines.cancellation_until,
-            check_in_opens=view.deadlines.check_in_opens,
-            starts_at=view.deadlines.starts_at,
-        ),
+        deadlines=restate(view.deadlines, Deadlines),
         seats=seats_response(seats),
         pot_cents=view.pot_cents,
         started_at=view.started_at,
@@ -277,6 +271,13 @@ def seats_response(seats: SeatCounts) -> Seats:
     return restate(seats, Seats)
 
 
+def tournament_plan(data: TournamentCreate) -> TournamentPlan:
+    """The request as the domain's plan: the same fields, but ``class`` is ``class_name`` and
+    ``match_lengths`` is ``knockout_lengths``."""
+    renamed = {"class_name": data.class_, "knockout_lengths": data.match_lengths}
+    return restate({**msgspec.structs.asdict(data), **renamed}, TournamentPlan)
+
+
 class TournamentController(Controller):
     path = "/api/v1/tournaments"
     tags = ["tournaments"]  # noqa: RUF012
@@ -285,39 +286,15 @@ class TournamentController(Controller):
     def create(
         self,
         data: JSONBody[TournamentCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
     ) -> Tournament:
         if acting_director.scope.kind != "club":
             # rule C-DIR-1: a season's director schedules the season's tournaments only
             season = services.seasons.season_of("season_id", data.season_id, data.date)
             acting_director.authorize(Target(season_id=season.id if season else None))
-        plan = TournamentPlan(
-            name=data.name,
-            date=data.date,
-            venue=data.venue,
-            capacity=data.capacity,
-            min_age=data.min_age,
-            buy_in_cents=data.buy_in_cents,
-            pot_share_cents=data.pot_share_cents,
-            waitlist=data.waitlist,
-            waitlist_limit=data.waitlist_limit,
-            swiss_rounds=data.swiss_rounds,
-            match_length=data.match_length,
-            class_name=data.class_,
-            payout_percent=tuple(data.payout_percent),
-            knockout_lengths=KnockoutLengths(
-                semi_final=data.match_lengths.semi_final,
-                final=data.match_lengths.final,
-                third_place=data.match_lengths.third_place,
-            )
-            if data.match_lengths
-            else None,
-            dice=data.dice,
-            clock=data.clock,
-        )
         tournament = services.tournaments.schedule_tournament(
-            plan,
+            tournament_plan(data),
             season_id=data.season_id,
             cancellation_weekday=data.cancellation_weekday,
             cancellation_time=data.cancellation_time,
@@ -329,20 +306,16 @@ class TournamentController(Controller):
 
     @get("/", sync_to_thread=True, summary="The calendar: tournaments in date order")
     def list_tournaments(
-        self,
-        services: NamedDependency[Services],
-        season_id: FromQuery[UUID | None] = None,
+        self, services: ServicesDep, season_id: FromQuery[UUID | None] = None
     ) -> list[Tournament]:
         return [tournament_response(t) for t in services.tournaments.list_tournaments(season_id)]
 
     @get("/{tournament_id:uuid}", sync_to_thread=True, summary="One tournament and its status")
-    def show(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> Tournament:
+    def show(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Tournament:
         return tournament_response(services.tournaments.get_tournament(tournament_id))
 
     @get("/{tournament_id:uuid}/seats", sync_to_thread=True, summary="Free seats and waitlist")
-    def seats(self, tournament_id: FromPath[UUID], services: NamedDependency[Services]) -> Seats:
+    def seats(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Seats:
         return seats_response(services.tournaments.get_seats(tournament_id))
 
     @get(
@@ -351,7 +324,7 @@ class TournamentController(Controller):
         summary="Public participant list (display names only) and the waitlist",
     )
     def participants(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+        self, tournament_id: FromPath[UUID], services: ServicesDep
     ) -> list[Participant]:
         return restate_all(services.tournaments.list_participants(tournament_id), Participant)
 
@@ -382,7 +355,7 @@ class RegistrationController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[RegistrationCreate],
         request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> Response[Registration | RegistrationUnconfirmed]:
         acting = _director_in(request, services, tournament_id)
         person = Applicant(
@@ -412,7 +385,7 @@ class RegistrationController(Controller):
         summary="Every registration with personal data (director)",
     )
     def list_registrations(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
+        self, tournament_id: FromPath[UUID], services: ServicesDep
     ) -> list[RegistrationRecord]:
         rows = services.tournaments.list_registrations(tournament_id)
         return restate_all(rows, RegistrationRecord)
@@ -430,7 +403,7 @@ class RegistrationController(Controller):
         request: Request[Any, Any, Any],
         tournament_id: FromPath[UUID],
         registration_id: FromPath[UUID],
-        services: NamedDependency[Services],
+        services: ServicesDep,
         reason: Annotated[str, QueryParameter(max_length=500)] = "",
     ) -> RegistrationCancellation:
         token = require_token(request, REGISTERED_PLAYER.whose)
@@ -443,12 +416,7 @@ class RegistrationController(Controller):
             director_actor=acting.actor if acting else None,
             reason=reason,
         )
-        return RegistrationCancellation(
-            registration_id=cancellation.registration_id,
-            status=cancellation.status,
-            promoted_registration_id=cancellation.promoted_registration_id,
-            refund_cents=cancellation.refund_cents,
-        )
+        return restate(cancellation, RegistrationCancellation)
 
     @post(
         "/{registration_id:uuid}/check-in",
@@ -462,24 +430,17 @@ class RegistrationController(Controller):
         tournament_id: FromPath[UUID],
         registration_id: FromPath[UUID],
         data: JSONBody[CheckInCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> CheckIn:
         checked_in = services.tournaments.check_in(
             tournament_id,
             registration_id,
             id_document_seen=data.id_document_seen,
             buy_in_paid_cents=data.buy_in_paid_cents,
-            actor=acting_director.actor,
+            actor=actor,
         )
-        return CheckIn(
-            registration_id=checked_in.registration_id,
-            status=checked_in.status,
-            checked_in_at=checked_in.checked_in_at,
-            checked_in=checked_in.checked_in,
-            standbys=checked_in.standbys,
-            pot_cents=checked_in.pot_cents,
-        )
+        return restate(checked_in, CheckIn)
 
 
 def _director_in(

@@ -9,7 +9,6 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response, get, post, put
-from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import TokenRequired, director_only, require_token
@@ -23,9 +22,8 @@ from api.rounds import (
     round_response,
     standing_response,
 )
-from domain.director import ActingDirector
+from api.schemas import ActorDep, ServicesDep
 from domain.tournament import MissedRounds, ReportStatus, TournamentStatus, WarningKind
-from service.bootstrap import Services
 from service.venue import Board, Finalized, TableNow
 
 Points = Annotated[int, msgspec.Meta(ge=0, le=999)]
@@ -220,7 +218,7 @@ class VenueController(Controller):
         tournament_id: FromPath[UUID],
         data: JSONBody[PlayerReport],
         request: Request[Any, Any, Any],
-        services: NamedDependency[Services],
+        services: ServicesDep,
     ) -> ReportAnswer:
         token = require_token(request, _PLAYER_OF_THE_MATCH.whose)
         status = services.venue.report(
@@ -244,15 +242,15 @@ class VenueController(Controller):
         tournament_id: FromPath[UUID],
         number: FromPath[int],
         data: JSONBody[PairingsUpdate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> RepairedRound:
         repaired = services.venue.repair(
             tournament_id,
             number,
             pairings=[(p.player_a, p.player_b) for p in data.pairings],
             reason=data.reason,
-            actor=acting_director.actor,
+            actor=actor,
         )
         paired = round_response(repaired.round)
         return RepairedRound(
@@ -284,14 +282,14 @@ class VenueController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[LateEntryCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> LateEntry:
         entered = services.venue.admit_late_entry(
             tournament_id,
             registration_id=data.registration_id,
             missed=data.missed,
-            actor=acting_director.actor,
+            actor=actor,
         )
         return LateEntry(
             entered.registration_id,
@@ -312,20 +310,17 @@ class VenueController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[FixedTableCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> FixedTable:
         services.venue.fix_table(
-            tournament_id, player_id=data.player_id, table=data.table, actor=acting_director.actor
+            tournament_id, player_id=data.player_id, table=data.table, actor=actor
         )
         return FixedTable(data.player_id, data.table)
 
     @get("/tables/{number:int}", sync_to_thread=True, summary="The match now played at a table")
     def table(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        services: NamedDependency[Services],
+        self, tournament_id: FromPath[UUID], number: FromPath[int], services: ServicesDep
     ) -> Table:
         return table_response(services.venue.get_table(tournament_id, number))
 
@@ -336,18 +331,13 @@ class VenueController(Controller):
         response_description="An SVG image",
     )
     def table_qr(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        services: NamedDependency[Services],
+        self, tournament_id: FromPath[UUID], number: FromPath[int], services: ServicesDep
     ) -> Response[str]:
         svg = services.venue.table_qr_svg(tournament_id, number)
         return Response(svg, media_type="image/svg+xml")
 
     @get("/board", sync_to_thread=True, summary="The wallboard in one call")
-    def board(
-        self, tournament_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> Wallboard:
+    def board(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Wallboard:
         return board_response(services.venue.board(tournament_id, services.clock.now()))
 
     @post(
@@ -358,14 +348,9 @@ class VenueController(Controller):
         summary="Fix places and prizes of a completed tournament (status final)",
     )
     def finalize(
-        self,
-        tournament_id: FromPath[UUID],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        self, tournament_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
     ) -> Finality:
-        return finality_response(
-            services.venue.finalize(tournament_id, actor=acting_director.actor)
-        )
+        return finality_response(services.venue.finalize(tournament_id, actor=actor))
 
     @post(
         "/reopen",
@@ -378,10 +363,8 @@ class VenueController(Controller):
         self,
         tournament_id: FromPath[UUID],
         data: JSONBody[ReopenRequest],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> Finality:
-        reopened = services.venue.reopen_tournament(
-            tournament_id, reason=data.reason, actor=acting_director.actor
-        )
+        reopened = services.venue.reopen_tournament(tournament_id, reason=data.reason, actor=actor)
         return finality_response(reopened)

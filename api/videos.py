@@ -9,13 +9,11 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
-from domain.director import ActingDirector
+from api.schemas import ActorDep, ServicesDep
 from domain.video import MAX_URI_LENGTH
-from service.bootstrap import Services
 from service.videos import VideoView
 
 
@@ -76,16 +74,12 @@ class VideoController(Controller):
         self,
         match_id: FromPath[UUID],
         data: JSONBody[VideoCreate],
-        services: NamedDependency[Services],
-        acting_director: NamedDependency[ActingDirector],
+        services: ServicesDep,
+        actor: ActorDep,
     ) -> Video:
-        registered = services.videos.register(
-            match_id, data.game, data.uri, actor=acting_director.actor
-        )
-        return video_view(registered)
+        video = services.videos.register(match_id, data.game, data.uri, actor=actor)
+        return video_view(video)
 
     @get("/", sync_to_thread=True, summary="The match's recordings with deleted_at (director)")
-    def list_videos(
-        self, match_id: FromPath[UUID], services: NamedDependency[Services]
-    ) -> list[Video]:
+    def list_videos(self, match_id: FromPath[UUID], services: ServicesDep) -> list[Video]:
         return [video_view(video) for video in services.videos.list_videos(match_id)]

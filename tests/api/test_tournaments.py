@@ -14,6 +14,7 @@ from litestar.testing import TestClient
 
 from api import tournaments as tournament_api
 from api.app import create_app
+from domain.tournament import KnockoutLengths, TournamentPlan
 from service.clock import MovableClock
 from service.settings import Settings
 from tests.conftest import DIRECTOR
@@ -750,3 +751,31 @@ def test_anonymous_registrations_are_rate_limited_per_client_but_not_the_directo
             confirmed = client.post("/api/v1/registrations/confirm", json={"token": token})
             assert confirmed.status_code == 201, confirmed.text
         assert client.get(f"/api/v1/tournaments/{tournament}/seats").json()["taken"] == 4
+
+
+def test_every_field_of_a_tournament_request_reaches_the_plan() -> None:
+    # the plan is the request restated: a plan field the request does not name (a rename on one
+    # side only) would silently keep the plan's default, which no value below equals
+    request = tournament_api.TournamentCreate(
+        name="Sommerturnier",
+        date="2026-07-04",
+        venue="Vereinsheim",
+        capacity=12,
+        min_age=16,
+        buy_in_cents=5000,
+        pot_share_cents=4000,
+        payout_percent=[60, 40],
+        waitlist=False,
+        waitlist_limit=3,
+        swiss_rounds=4,
+        match_length=5,
+        match_lengths=tournament_api.MatchLengths(semi_final=9, final=11, third_place=3),
+        dice="server",
+        clock="none",
+        class_="Einsteiger",
+    )
+    plan = tournament_api.tournament_plan(request)
+    defaults = {field.name: field.default for field in msgspec.structs.fields(TournamentPlan)}
+    assert [name for name, default in defaults.items() if getattr(plan, name) == default] == []
+    assert plan.class_name == "Einsteiger"
+    assert plan.knockout_lengths == KnockoutLengths(semi_final=9, final=11, third_place=3)
