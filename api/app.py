@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio.to_thread
 from litestar import Litestar, Request
 from litestar.di import Provide
 from litestar.middleware import DefineMiddleware
@@ -101,7 +102,8 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             yield
         finally:
             if scheduler is not None:
-                scheduler.shutdown(wait=False)
+                # a running job (a mail being sent) finishes before the views close under it
+                await anyio.to_thread.run_sync(lambda: scheduler.shutdown(wait=True))
             services.close()
             idempotency.close()
 
@@ -146,6 +148,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             title="bgtd — backgammon tournament director",
             version="1.0.0",
             path="/schema",
+            use_handler_docstrings=True,
             render_plugins=[
                 SwaggerRenderPlugin(
                     path="/",

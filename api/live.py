@@ -204,21 +204,26 @@ class LiveController(Controller):
     tags = ["live"]  # noqa: RUF012
     dependencies = {"listener": Provide(provide_listener, sync_to_thread=False)}  # noqa: RUF012
 
-    @sse_route("/tournaments/{tournament_id:uuid}/live", summary="Live: the tournament day")
+    @sse_route(
+        "/tournaments/{tournament_id:uuid}/live",
+        summary="Server-Sent Events: seats, pairings, results, standings (no personal data)",
+    )
     def tournament(
         self, tournament_id: FromPath[UUID], services: ServicesDep, listener: ListenerDep
     ) -> ServerSentEvent:
-        """Seats, pairings, results, standings, no personal data: events `seats`, `pairings`,
-        `result`, `standings`, `status`; each `id` is a notification id: send it back as
-        `Last-Event-ID` to resume."""
+        """Events `seats`, `pairings`, `result`, `standings`, `status`; each `id` is a
+        notification id: send it back as `Last-Event-ID` to resume."""
         services.tournaments.get_seats(tournament_id)  # a 404 for an unknown tournament
         return listener.stream(tournament_id)
 
-    @sse_route("/matches/{match_id:uuid}/live", summary="Server-Sent Events: the match state")
+    @sse_route(
+        "/matches/{match_id:uuid}/live",
+        summary="Server-Sent Events: the match state after every command",
+    )
     def match(
         self, match_id: FromPath[UUID], services: ServicesDep, listener: ListenerDep
     ) -> ServerSentEvent:
-        """Event `state`: the body of `GET /api/v1/matches/{id}` after every command.
+        """Event `state` with the body of `GET /api/v1/matches/{id}` after every command.
 
         Each `id` is a notification id: send it back as `Last-Event-ID` to resume.
         """
