@@ -182,6 +182,7 @@ class EventStore(Application[UUID]):
         version was taken meanwhile raises ``StaleVersionError``: nothing is stored, and the
         next load reads what the winner stored.
         """
+        withheld = self.personal.withheld
         try:
             # Straight to the event store: Application.save would only add runtime protocol
             # checks and notifications to in-process followers, which this service has none of.
@@ -194,7 +195,7 @@ class EventStore(Application[UUID]):
             ) from None
         for event in events:
             self.states.supersede(event.originator_id, event.originator_version)
-        if state is not None:
+        if state is not None and self.personal.withheld == withheld:
             self.states.offer(state)
         return recordings[-1].notification.id if recordings else 0
 
@@ -267,9 +268,13 @@ class EventStore(Application[UUID]):
         decided = [change for change in changes if change.events]
         if not decided:
             return 0
+        withheld = self.personal.withheld
         last = self.append(*(event for change in decided for event in change.events))
         for change in decided:
-            self.states.offer(change.state)
+            # a state holding a person's data that the store withheld (they were erased
+            # meanwhile) is not kept: the next load reads what was stored
+            if self.personal.withheld == withheld:
+                self.states.offer(change.state)
             for each in change.states:
                 self.snapshot_if_due(each, change.events[-1].timestamp)
         return last
