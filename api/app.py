@@ -6,6 +6,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from uuid import UUID
 
 from litestar import Litestar, Request
 from litestar.di import Provide
@@ -93,6 +94,11 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     live = live_feed(services)
     idempotency = IdempotencyStore(settings.data_dir / "idempotency.sqlite")
 
+    def forget_answers(_: UUID) -> None:
+        idempotency.forget_answers()  # a kept answer may show the erased person's data
+
+    services.store.erasure_listeners.append(forget_answers)
+
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         scheduler = start_scheduler(services) if settings.run_scheduler else None
@@ -101,6 +107,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
         finally:
             if scheduler is not None:
                 scheduler.shutdown(wait=False)
+            services.store.erasure_listeners.remove(forget_answers)
             services.close()
             idempotency.close()
 

@@ -15,6 +15,7 @@ bytes stay in the store (see the README).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from collections.abc import Hashable, Iterable, Iterator
@@ -162,6 +163,28 @@ class PersonKeys:
             self._checkpoint()
         return ids
 
+    def shred_named(self, player_id: UUID, fingerprint: str | None, erased_at: datetime) -> None:
+        """Complete an erasure read from the log (idempotent): delete the person's key if it is
+        the one the erasure named (``fingerprint``), never a key drawn after it; an erasure
+        that named none completes only if it never reached the key table."""
+        if fingerprint is None:
+            self.shred([player_id], erased_at, unfinished_only=True)
+            return
+        self.forget(player_id, erased=True)
+        rows = self._run("SELECT data_key FROM {table} WHERE player_id = ?", (str(player_id),))
+        key = rows[0]["data_key"] if rows else None
+        if key is None or key_fingerprint(bytes(key)) != fingerprint:
+            return  # deleted already, or a later registration's key
+        self._run(
+            "UPDATE {table} SET data_key = NULL, erased_at = COALESCE(erased_at, ?) "
+            "WHERE player_id = ? AND data_key = ?",
+            (erased_at.isoformat(), str(player_id), bytes(key)),
+            secure=True,
+        )
+        self.forget(player_id, erased=True)
+        if not self._postgres:
+            self._checkpoint()
+
     def forget(self, player_id: UUID, *, erased: bool) -> None:
         """Drop the cached key (another process may have shredded it); ``erased``: the
         person is erased (their plain-text records from before sealing read as erased)."""
@@ -194,6 +217,12 @@ class PersonKeys:
         """SQLite: copy the write-ahead log into the file and empty it (it held the keys)."""
         with self._datastore.get_connection(commit=True) as connection:
             connection.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def key_fingerprint(key: bytes) -> str:
+    """Names a data key in an erasure's event without revealing it (a one-way hash of 256
+    random bits)."""
+    return hashlib.sha256(b"bgtd person data key\x00" + key).hexdigest()
 
 
 class PersonalCodec:

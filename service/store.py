@@ -166,6 +166,9 @@ class EventStore(Application[UUID]):
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(env)
         self.states = StateCache(self.cache_size)
+        self.erasure_listeners: list[Callable[[UUID], None]] = []
+        """Called with the player id whenever this process learns of an erasure (e.g. the
+        API's stored idempotent answers, which may hold the person's data)."""
         # A store that other processes write to (PostgreSQL) is asked for newer events on each
         # load; an SQLite store belongs to this process, so its cached states are the latest.
         self.is_shared = not self.env.get("PERSISTENCE_MODULE", "").endswith("SQLiteFactory")
@@ -340,16 +343,20 @@ class EventStore(Application[UUID]):
     def decode(self, notification: StoredEvent) -> DomainEvent:
         event = cast(DomainEvent, self.mapper.to_domain_event(notification))
         if isinstance(event, PersonErased):
-            # Another process (or this one) erased the person: no cached key or state of
-            # this process may show their data any longer.
+            # Another process (or this one) erased the person: their key goes, if the erasing
+            # process died before deleting it, and nothing this process keeps may show their
+            # data any longer.
+            self.keys.shred_named(event.originator_id, event.key_fingerprint, event.timestamp)
             self.forget_person(event.originator_id)
         return event
 
     def forget_person(self, player_id: UUID) -> None:
-        """Drop what this process keeps in memory of an erased person: their key and every
-        cached state (a match's state holds its players' names)."""
+        """Drop what this process keeps of an erased person: their key, every cached state (a
+        match's state holds its players' names) and what ``erasure_listeners`` keep."""
         self.keys.forget(player_id, erased=True)
         self.states.clear()
+        for listener in list(self.erasure_listeners):
+            listener(player_id)
 
     def iter_decoded(
         self, after: int, limit: int, wanted: Callable[[str], bool] = lambda _: True

@@ -357,3 +357,52 @@ def test_a_snapshot_of_a_state_cached_before_the_erasure_stores_the_pseudonym_un
         assert (state.player_a, state.player_b) == (pseudonym(zyxwella), "Anna M.")
     finally:
         cold.close()
+
+
+@pytest.mark.postgres
+def test_an_erasure_cut_short_is_completed_by_another_process_reading_it(
+    tmp_path: Path, postgres_schema_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ARCHITECTURE.md "Events": the erasure completes without a restart; the event names the
+    # key it deletes, so every process reading it deletes that key (and only that one)
+    services = start(tmp_path / "first", postgres_schema_url)
+    tournament_id, player_id = register_zyxwella(services)
+    second = start(tmp_path / "second", postgres_schema_url)
+    try:
+        assert registration(second.store, tournament_id).first_name == "Zyxwella"
+
+        def crash(*_: object, **__: object) -> list[UUID]:
+            raise SystemExit("the first process died")
+
+        monkeypatch.setattr(services.store.keys, "shred", crash)
+        with pytest.raises(SystemExit):
+            services.people.erase(player_id, actor=DIRECTOR)
+
+        second.views.catch_up()
+
+        assert second.store.keys.key_of(player_id) is None
+        cold = other_process(second)
+        try:
+            assert cold.keys.key_of(player_id) is None
+            assert registration(cold, tournament_id).first_name == pseudonym(player_id)
+        finally:
+            cold.close()
+    finally:
+        second.close()
+        services.close()
+
+
+def test_reading_an_old_erasure_again_keeps_the_key_of_a_later_registration(
+    services: Services,
+) -> None:
+    first_tournament, player_id = register_zyxwella(services)
+    services.people.erase(player_id, actor=DIRECTOR)
+    second_tournament, _ = register_zyxwella(services)  # typed in after the erasure
+    new_key = services.store.keys.key_of(player_id)
+    assert new_key is not None
+
+    services.views.rebuild()  # reads the erasure again
+
+    assert services.store.keys.key_of(player_id) == new_key
+    assert registration(services.store, second_tournament).first_name == "Zyxwella"
+    assert registration(services.store, first_tournament).first_name == pseudonym(player_id)
