@@ -209,10 +209,12 @@ def test_an_erasure_cut_short_after_its_event_is_completed_at_the_next_start(
     def crash(*_: object, **__: object) -> list[UUID]:
         raise SystemExit("the process died")
 
-    monkeypatch.setattr(services.store.keys, "shred", crash)
+    for deletion in ("shred", "shred_named"):  # it dies right after recording the event
+        monkeypatch.setattr(services.store.keys, deletion, crash)
     with pytest.raises(SystemExit):
         services.people.erase(player_id, actor=DIRECTOR)
     assert [type(e).__name__ for e in services.store.stream(player_id)] == ["PersonErased"]
+    assert services.store.keys.key_of(player_id) is not None
     services.close()
     monkeypatch.undo()
 
@@ -374,9 +376,13 @@ def test_an_erasure_cut_short_is_completed_by_another_process_reading_it(
         def crash(*_: object, **__: object) -> list[UUID]:
             raise SystemExit("the first process died")
 
-        monkeypatch.setattr(services.store.keys, "shred", crash)
+        for deletion in ("shred", "shred_named"):  # it dies right after recording the event
+            monkeypatch.setattr(services.store.keys, deletion, crash)
         with pytest.raises(SystemExit):
             services.people.erase(player_id, actor=DIRECTOR)
+        lagging = other_process(second)
+        assert lagging.keys.key_of(player_id) is not None  # still stored
+        lagging.close()
 
         second.views.catch_up()
 
