@@ -6,6 +6,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from uuid import UUID
 
 import anyio.to_thread
 from litestar import Litestar, Request
@@ -95,6 +96,11 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     live = live_feed(services)
     idempotency = IdempotencyStore(settings.data_dir / "idempotency.sqlite")
 
+    def forget_answers(_: UUID) -> None:
+        idempotency.forget_answers()  # a kept answer may show the erased person's data
+
+    services.store.erasure_listeners.append(forget_answers)
+
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         scheduler = start_scheduler(services) if settings.run_scheduler else None
@@ -104,6 +110,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             if scheduler is not None:
                 # a running job (a mail being sent) finishes before the views close under it
                 await anyio.to_thread.run_sync(lambda: scheduler.shutdown(wait=True))
+            services.store.erasure_listeners.remove(forget_answers)
             services.close()
             idempotency.close()
 

@@ -5,6 +5,11 @@ same ``Idempotency-Key`` header the service replays the stored answer instead of
 player twice or applying a roll again. Keys are scoped by method, path and the caller's bearer
 token (its hash); a key is pending while its first request runs, its answer is kept for any
 status below 500 (a 5xx drops it, so the retry runs again) and expires after 24 hours.
+
+An answer may show a person's data (a name in a match's state), so when this process learns of
+an erasure (its own, or another process's read from the log) every stored answer loses its
+body and the file is rewritten: a retry is then told that its request was carried out
+(``idempotency-answer-erased``), and nothing runs twice.
 """
 
 from __future__ import annotations
@@ -42,6 +47,13 @@ class IdempotencyKeyReusedError(InvalidInputError):
     type_slug = "idempotency-key-reused"
 
 
+class IdempotencyAnswerErasedError(ConflictError):
+    """The request with this key was carried out; its answer was discarded when a person's
+    data was erased (it might have shown it): read the current state instead."""
+
+    type_slug = "idempotency-answer-erased"
+
+
 @dataclass(frozen=True)
 class StoredAnswer:
     status: int
@@ -58,6 +70,10 @@ class IdempotencyStore:
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA secure_delete=ON")  # a forgotten answer's bytes are zeroed
+        self.erasures = 0
+        """How many erasures this process has learnt of (an answer computed across one is
+        not kept)."""
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS idempotency_keys ("
             " key TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,"
@@ -99,18 +115,46 @@ class IdempotencyStore:
             raise IdempotencyKeyInUseError(
                 "the first request with this Idempotency-Key is still running: retry later"
             )
+        if body is None:
+            raise IdempotencyAnswerErasedError(
+                "the request with this Idempotency-Key was carried out; its answer was "
+                "discarded when a person's data was erased: read the current state"
+            )
         return StoredAnswer(status, [(k, v) for k, v in json.loads(headers)], bytes(body))
 
-    def finish(self, scope: tuple[str, str, str, str], answer: StoredAnswer) -> None:
+    def finish(
+        self, scope: tuple[str, str, str, str], answer: StoredAnswer, *, erasures: int
+    ) -> None:
+        """Keep the answer; ``erasures``: the count when the request began (an erasure
+        since then: the answer's body is not kept)."""
         with self._lock:
             if answer.status >= 500:
                 self._drop(scope)
                 return
+            kept = erasures == self.erasures
             self._db.execute(
                 "UPDATE idempotency_keys SET status = ?, headers = ?, body = ?"
                 " WHERE key = ? AND method = ? AND path = ? AND caller = ?",
-                (answer.status, json.dumps(answer.headers), answer.body, *scope),
+                (
+                    answer.status,
+                    json.dumps(answer.headers) if kept else None,
+                    answer.body if kept else None,
+                    *scope,
+                ),
             )
+
+    def forget_answers(self) -> None:
+        """A person was erased: no kept answer may show their data again. Every answer loses
+        its body (the key stays: its request still runs once), and the file and its log are
+        rewritten, so that no old page holds one."""
+        with self._lock:
+            self.erasures += 1
+            forgotten = self._db.execute(
+                "UPDATE idempotency_keys SET headers = NULL, body = NULL WHERE body IS NOT NULL"
+            ).rowcount
+            if forgotten:
+                self._db.execute("VACUUM")
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def abandon(self, scope: tuple[str, str, str, str]) -> None:
         with self._lock:
@@ -149,6 +193,7 @@ class IdempotencyMiddleware:
         who = headers.get("authorization") or f"anonymous {client[0]}"
         caller = hashlib.sha256(who.encode()).hexdigest()
         key_scope = (key, "POST", scope["path"], caller)
+        erasures = self.store.erasures
         stored = self.store.begin(key_scope, hashlib.sha256(body).hexdigest(), self.clock.now())
         if stored is not None:
             await _replay(stored, send)
@@ -173,7 +218,9 @@ class IdempotencyMiddleware:
         except BaseException:
             self.store.abandon(key_scope)
             raise
-        self.store.finish(key_scope, StoredAnswer(status, kept, b"".join(chunks)))
+        self.store.finish(
+            key_scope, StoredAnswer(status, kept, b"".join(chunks)), erasures=erasures
+        )
 
 
 def _headers(scope: Scope) -> list[tuple[str, str]]:

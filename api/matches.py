@@ -196,7 +196,8 @@ class Match(msgspec.Struct):
     table: int | None = None
     stage: Literal["swiss", "semi_final", "final", "third_place"] | None = None
     player_ids: PlayerIds | None = None
-    """The seated players of a pairing's match (their registrations' tokens play the sides)."""
+    """The seated players of a tournament's match: a pairing's (their registrations' tokens
+    play the sides) or an ad hoc one's."""
     penalties: list[PenaltyPoints] = msgspec.field(default_factory=list)
     """Penalty points against each side, included in the opponent's score (rule C-BREAK-2)."""
 
@@ -326,6 +327,7 @@ class MatchController(Controller):
         self, data: JSONBody[MatchCreate], services: ServicesDep, acting_director: ActingDirectorDep
     ) -> MatchCreated:
         player_a, player_b = data.player_a, data.player_b
+        seated = None
         # rule C-DIR-1: a match outside any tournament is the club's
         await in_thread(
             services,
@@ -333,7 +335,7 @@ class MatchController(Controller):
         )
         if data.tournament_id is not None:
             # a match of a running tournament between two of its seated players, by their ids
-            player_a, player_b = await _run(
+            player_a, player_b, seated = await _run(
                 services,
                 partial(services.rounds.check_seated, data.tournament_id, player_a, player_b),
             )
@@ -350,6 +352,7 @@ class MatchController(Controller):
                 jacoby=data.jacoby,
                 beavers=data.beavers,
                 tournament_id=str(data.tournament_id) if data.tournament_id else None,
+                seated=seated,
                 actor=acting_director.actor,
             ),
         )
@@ -556,7 +559,7 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
         round=pairing.round if pairing else None,
         table=pairing.table if pairing else None,
         stage=pairing.stage if pairing else None,  # type: ignore[arg-type]
-        player_ids=PlayerIds(pairing.player_a_id, pairing.player_b_id) if pairing else None,
+        player_ids=PlayerIds(*state.player_ids) if state.player_ids else None,
         penalties=[PenaltyPoints(p.id, p.side, p.points) for p in state.penalties],
     )
 

@@ -33,6 +33,11 @@ class PersonErased(DomainEvent, frozen=True, kw_only=True):
     """A director erased the person's personal data on their request (their key is deleted)."""
 
     pseudonym: str
+    key_fingerprint: str | None = None
+    """SHA-256 fingerprint of the data key this erasure deletes (None: the person held no
+    key, or the event was recorded before it existed). Every process that reads the event
+    deletes that key if it is still stored (the erasing process may have died before), and
+    never a key drawn after the erasure (the person registered again)."""
 
 
 PersonEvent = PersonErased
@@ -58,13 +63,18 @@ def evolve(state: Person | None, event: PersonEvent) -> Person:
 
 
 def erase(
-    state: Person | None, player_id: UUID, now: datetime, *, actor: str, readable: bool
+    state: Person | None,
+    player_id: UUID,
+    now: datetime,
+    *,
+    actor: str,
+    key_fingerprint: str | None,
 ) -> list[PersonEvent]:
     """Record the erasure, unless the person is erased already and nothing of theirs became
-    readable since (``readable``: the service holds a key of theirs, e.g. they registered
-    again after an erasure): a repeated request then records nothing."""
-    if state is not None and not readable:
+    readable since (``key_fingerprint``: of the key the service holds for them, e.g. they
+    registered again after an erasure): a repeated request then records nothing."""
+    if state is not None and key_fingerprint is None:
         return []
     batch = EventBatch[PersonEvent](player_id, state.version if state else 0, now, actor)
-    batch.add(PersonErased, pseudonym=pseudonym(player_id))
+    batch.add(PersonErased, pseudonym=pseudonym(player_id), key_fingerprint=key_fingerprint)
     return batch.events

@@ -18,6 +18,7 @@ import msgspec
 
 from domain.errors import ConflictError, NotFoundError
 from domain.events import PSEUDONYM, Aggregate, DomainEvent, EventBatch, Personal
+from domain.people import pseudonym
 from domain.tokens import token_matches
 from domain.tournament import Tournament, TournamentEvent, check_registrant, register
 
@@ -96,6 +97,13 @@ class ConfirmationExpiredError(ConflictError):
     """The confirmation link was followed after ``confirm_by``: no seat (rule P-MAIL-1)."""
 
     type_slug = "confirmation-expired"
+
+
+class PersonErasedError(ConflictError):
+    """The request's person was erased since: it reads the pseudonym and no address, and
+    registers nobody (they may register again)."""
+
+    type_slug = "person-erased"
 
 
 UNKNOWN_TOKEN = "no registration waits for this confirmation token"
@@ -187,6 +195,13 @@ def check_token(request: RegistrationRequest, token: str) -> None:
     """The token must hash to the request's; a wrong one is as unknown as a missing request."""
     if not token_matches(token, request.token_hash):
         raise RegistrationRequestNotFoundError(UNKNOWN_TOKEN)
+
+
+def check_not_erased(request: RegistrationRequest) -> None:
+    """A request whose person was erased reads its erased values (``ERASED_REQUEST``): its
+    link registers nobody, and answers so (not a 422 about the erased name)."""
+    if not request.email and request.first_name == pseudonym(request.player_id):
+        raise PersonErasedError("the person of this registration was erased; please register again")
 
 
 def confirm_registration(

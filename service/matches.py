@@ -84,6 +84,8 @@ class MatchTerms:
     beavers: bool = False
     tournament_id: str | None = None
     pairing: match.TournamentPairing | None = None
+    seated: match.SeatedPlayers | None = None
+    """The registered persons of an ad hoc match of a tournament (their names are sealed)."""
     token_hashes: Mapping[str, str] = field(default_factory=dict)
     """A side that plays with a token it has already (its registration's) gets no new one."""
 
@@ -147,6 +149,7 @@ class MatchService:
         jacoby: bool = False,
         beavers: bool = False,
         tournament_id: str | None = None,
+        seated: match.SeatedPlayers | None = None,
         token_hashes: dict[str, str] | None = None,
         actor: str = DIRECTOR,
     ) -> MatchCreated:
@@ -164,6 +167,7 @@ class MatchService:
                 jacoby=jacoby,
                 beavers=beavers,
                 tournament_id=tournament_id,
+                seated=seated,
                 token_hashes=token_hashes or {},
             ),
             actor=actor,
@@ -202,6 +206,7 @@ class MatchService:
                 sealed_seed=sealed,
                 tournament_id=terms.tournament_id,
                 pairing=terms.pairing,
+                seated=terms.seated,
                 actor=actor,
             )
 

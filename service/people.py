@@ -2,7 +2,8 @@
 
 The order is: record ``PersonErased`` (the audit trail, and what every view and process
 follows), then delete the person's key, then update and compact the views. If the process
-dies between the event and the key's deletion, the next start completes it
+dies between the event and the key's deletion, every other process deletes the key when its
+views read the event (it names the key by its fingerprint), the next start completes it
 (``complete_erasures``), and a repeated request deletes the key again in any case.
 """
 
@@ -18,6 +19,7 @@ from projections.runner import Views
 from service.clock import Clock
 from service.commands import CommandRunner, Policy
 from service.mail import OutboxService
+from service.personal import key_fingerprint
 from service.store import Change, EventStore, UnknownAggregateError
 
 ERASURE = Policy(attempts=5, catch_up_views=True)
@@ -49,8 +51,9 @@ class PeopleService:
 
         def attempt(now: datetime) -> Change[Person]:
             before = self._load(player_id)
-            readable = self._store.keys.key_of(player_id) is not None
-            events = people.erase(before, player_id, now, actor=actor, readable=readable)
+            key = self._store.keys.key_of(player_id)
+            fingerprint = key_fingerprint(key) if key is not None else None
+            events = people.erase(before, player_id, now, actor=actor, key_fingerprint=fingerprint)
             return Change.of(people.evolve, before, events)
 
         decision = self._commands.run(attempt, ERASURE)

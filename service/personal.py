@@ -15,9 +15,12 @@ bytes stay in the store (see the README).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
 from functools import cache, lru_cache
 from typing import Any, TypeVar, cast
@@ -38,6 +41,10 @@ ENVELOPE_FIELD = "sealed_personal_data"
 """The JSON member of a stored record that holds its sealed parts (no record field has it)."""
 
 _encoder = msgspec.json.Encoder()
+
+_typed_in: ContextVar[frozenset[UUID]] = ContextVar("typed_in", default=frozenset())
+"""The persons whose personal data the running command takes as typed in now (see
+``PersonKeys.typed_in``)."""
 
 
 class SealedPart(msgspec.Struct, frozen=True):
@@ -77,20 +84,40 @@ class PersonKeys:
         rows = self._run("SELECT player_id FROM {table} WHERE erased_at IS NOT NULL")
         self._erased.update(UUID(row["player_id"]) for row in rows)
 
-    def key_for(self, player_id: UUID) -> bytes:
-        """The person's key, drawn and stored at their first sealed record (of two processes
-        drawing at once, the first stored key wins; a person erased earlier gets a new key)."""
+    @staticmethod
+    @contextmanager
+    def typed_in(player_id: UUID) -> Iterator[None]:
+        """Within: the command records personal data of ``player_id`` typed in now (a
+        registration, a registration request), so a person erased earlier gets a new key for
+        it. Any other record of an erased person (a confirmation of a request read before the
+        erasure, a match started from a registration, a snapshot of a state cached before it)
+        is stored with its erased values: an erasure is never undone by a later write."""
+        token = _typed_in.set(_typed_in.get() | {player_id})
+        try:
+            yield
+        finally:
+            _typed_in.reset(token)
+
+    def key_for(self, player_id: UUID) -> bytes | None:
+        """The key to seal the person's record with, drawn and stored at their first sealed
+        record (of two processes drawing at once, the first stored key wins); None once they
+        are erased, unless the record holds data ``typed_in`` now (then a new key)."""
         key = self._keys.get(player_id)
         if key is not None:
             return key
-        self._run(
-            "INSERT INTO {table} (player_id, data_key) VALUES (?, ?) ON CONFLICT (player_id) "
-            "DO UPDATE SET data_key = COALESCE({table}.data_key, excluded.data_key)",
-            (str(player_id), AESGCM.generate_key(bit_length=256)),
-        )
-        found = self.key_of(player_id)
-        assert found is not None, "the key was just stored"
-        return found
+        if player_id in _typed_in.get():
+            self._run(
+                "INSERT INTO {table} (player_id, data_key) VALUES (?, ?) ON CONFLICT (player_id) "
+                "DO UPDATE SET data_key = COALESCE({table}.data_key, excluded.data_key)",
+                (str(player_id), AESGCM.generate_key(bit_length=256)),
+            )
+        else:  # an erased person's row keeps no key
+            self._run(
+                "INSERT INTO {table} (player_id, data_key) VALUES (?, ?) "
+                "ON CONFLICT (player_id) DO NOTHING",
+                (str(player_id), AESGCM.generate_key(bit_length=256)),
+            )
+        return self.key_of(player_id)
 
     def key_of(self, player_id: UUID) -> bytes | None:
         """The person's key; None once they are erased (or were never sealed)."""
@@ -136,6 +163,28 @@ class PersonKeys:
             self._checkpoint()
         return ids
 
+    def shred_named(self, player_id: UUID, fingerprint: str | None, erased_at: datetime) -> None:
+        """Complete an erasure read from the log (idempotent): delete the person's key if it is
+        the one the erasure named (``fingerprint``), never a key drawn after it; an erasure
+        that named none completes only if it never reached the key table."""
+        if fingerprint is None:
+            self.shred([player_id], erased_at, unfinished_only=True)
+            return
+        self.forget(player_id, erased=True)
+        rows = self._run("SELECT data_key FROM {table} WHERE player_id = ?", (str(player_id),))
+        key = rows[0]["data_key"] if rows else None
+        if key is None or key_fingerprint(bytes(key)) != fingerprint:
+            return  # deleted already, or a later registration's key
+        self._run(
+            "UPDATE {table} SET data_key = NULL, erased_at = COALESCE(erased_at, ?) "
+            "WHERE player_id = ? AND data_key = ?",
+            (erased_at.isoformat(), str(player_id), bytes(key)),
+            secure=True,
+        )
+        self.forget(player_id, erased=True)
+        if not self._postgres:
+            self._checkpoint()
+
     def forget(self, player_id: UUID, *, erased: bool) -> None:
         """Drop the cached key (another process may have shredded it); ``erased``: the
         person is erased (their plain-text records from before sealing read as erased)."""
@@ -170,11 +219,20 @@ class PersonKeys:
             connection.cursor().execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
+def key_fingerprint(key: bytes) -> str:
+    """Names a data key in an erasure's event without revealing it (a one-way hash of 256
+    random bits)."""
+    return hashlib.sha256(b"bgtd person data key\x00" + key).hexdigest()
+
+
 class PersonalCodec:
     """Encodes records as JSON with their personal fields sealed; decodes them back."""
 
     def __init__(self, keys: PersonKeys) -> None:
         self.keys = keys
+        self.withheld = 0
+        """How many records were stored with an erased person's values in place of the
+        values they held (a write after the erasure): their states must not be cached."""
 
     def encode(self, record: Any) -> bytes:
         declared: tuple[Personal, ...] = getattr(type(record), "personal", ())
@@ -189,13 +247,17 @@ class PersonalCodec:
             if values == erased_values:
                 continue  # nothing to hide (a state read after the erasure): no new key
             key = self.keys.key_for(subject)
+            if key is None:  # erased meanwhile: the record keeps nothing of theirs
+                erased.update(erased_values)
+                self.withheld += 1
+                continue
             nonce = os.urandom(NONCE_BYTES)
             sealed = _cipher(key).encrypt(nonce, _encoder.encode(values), subject.bytes)
             parts.append(SealedPart(subject, nonce + sealed))
             erased.update(erased_values)
+        plain = _encoder.encode(msgspec.structs.replace(record, **erased) if erased else record)
         if not parts:
-            return _encoder.encode(record)
-        plain = _encoder.encode(msgspec.structs.replace(record, **erased))
+            return plain
         # the record's JSON object with one more member: its sealed parts
         return b'%s,"%s":%s}' % (plain[:-1], ENVELOPE_FIELD.encode(), _encoder.encode(parts))
 

@@ -90,24 +90,25 @@ class RegistrationRequestService:
             *self._tournaments.ids_of_same_address(tournament_id, email, player_id),
         }
         duplicate = self._tournaments.is_registered(tournament_id, same_person)
-        request = self._commands.create(
-            requests.evolve,
-            lambda now: requests.request_registration(
-                request_id,
-                tournament,
-                player_id=player_id,
-                first_name=first_name,
-                last_name=last_name,
-                email=email,
-                age=age,
-                birth_date=birth_date,
-                language=language,
-                duplicate=duplicate,
-                token_hash=token_hash(self.confirmation_token(request_id)),
-                now=now,
-            ),
-            DECIDE_AGAIN,
-        )
+        with self._store.keys.typed_in(player_id):  # a new key even after an erasure
+            request = self._commands.create(
+                requests.evolve,
+                lambda now: requests.request_registration(
+                    request_id,
+                    tournament,
+                    player_id=player_id,
+                    first_name=first_name,
+                    last_name=last_name,
+                    email=email,
+                    age=age,
+                    birth_date=birth_date,
+                    language=language,
+                    duplicate=duplicate,
+                    token_hash=token_hash(self.confirmation_token(request_id)),
+                    now=now,
+                ),
+                DECIDE_AGAIN,
+            )
         return Unconfirmed(tournament_id, request.confirm_by.astimezone(self._zone))
 
     def confirm(self, token: str) -> Registered:
@@ -122,6 +123,7 @@ class RegistrationRequestService:
         def attempt(now: datetime) -> Decision:
             request = self._load(request_id)
             requests.check_token(request, token)
+            requests.check_not_erased(request)
             if request.registration_id is not None:
                 return Decision.of()
             tournament = load_tournament(self._store, request.tournament_id)

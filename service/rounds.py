@@ -377,9 +377,11 @@ class RoundService:
             if isinstance(e, tournament.ResultRecorded)
         ]
 
-    def check_seated(self, tournament_id: UUID, player_a: str, player_b: str) -> tuple[str, str]:
+    def check_seated(
+        self, tournament_id: UUID, player_a: str, player_b: str
+    ) -> tuple[str, str, match.SeatedPlayers]:
         """An ad hoc match of a running tournament is played by two of its seated players: their
-        ids in, their display names out."""
+        ids in, their display names out, and the persons the match names (sealed names)."""
         held = self._load(tournament_id)
         if held.started_at is None or held.completed_at is not None:
             raise tournament.TournamentStateError("the tournament is not running")
@@ -392,7 +394,8 @@ class RoundService:
                 )
         if player_a == player_b:
             raise NotATournamentMatchError("player_b", "a player cannot play themselves")
-        return names[player_a], names[player_b]
+        seated = match.SeatedPlayers(player_a_id=UUID(player_a), player_b_id=UUID(player_b))
+        return names[player_a], names[player_b], seated
 
     # Queries ----------------------------------------------------------------------------------
 

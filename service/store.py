@@ -166,6 +166,9 @@ class EventStore(Application[UUID]):
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(env)
         self.states = StateCache(self.cache_size)
+        self.erasure_listeners: list[Callable[[UUID], None]] = []
+        """Called with the player id whenever this process learns of an erasure (e.g. the
+        API's stored idempotent answers, which may hold the person's data)."""
         # A store that other processes write to (PostgreSQL) is asked for newer events on each
         # load; an SQLite store belongs to this process, so its cached states are the latest.
         self.is_shared = not self.env.get("PERSISTENCE_MODULE", "").endswith("SQLiteFactory")
@@ -182,6 +185,7 @@ class EventStore(Application[UUID]):
         version was taken meanwhile raises ``StaleVersionError``: nothing is stored, and the
         next load reads what the winner stored.
         """
+        withheld = self.personal.withheld
         try:
             # Straight to the event store: Application.save would only add runtime protocol
             # checks and notifications to in-process followers, which this service has none of.
@@ -194,7 +198,7 @@ class EventStore(Application[UUID]):
             ) from None
         for event in events:
             self.states.supersede(event.originator_id, event.originator_version)
-        if state is not None:
+        if state is not None and self.personal.withheld == withheld:
             self.states.offer(state)
         return recordings[-1].notification.id if recordings else 0
 
@@ -267,9 +271,13 @@ class EventStore(Application[UUID]):
         decided = [change for change in changes if change.events]
         if not decided:
             return 0
+        withheld = self.personal.withheld
         last = self.append(*(event for change in decided for event in change.events))
         for change in decided:
-            self.states.offer(change.state)
+            # a state holding a person's data that the store withheld (they were erased
+            # meanwhile) is not kept: the next load reads what was stored
+            if self.personal.withheld == withheld:
+                self.states.offer(change.state)
             for each in change.states:
                 self.snapshot_if_due(each, change.events[-1].timestamp)
         return last
@@ -335,16 +343,20 @@ class EventStore(Application[UUID]):
     def decode(self, notification: StoredEvent) -> DomainEvent:
         event = cast(DomainEvent, self.mapper.to_domain_event(notification))
         if isinstance(event, PersonErased):
-            # Another process (or this one) erased the person: no cached key or state of
-            # this process may show their data any longer.
+            # Another process (or this one) erased the person: their key goes, if the erasing
+            # process died before deleting it, and nothing this process keeps may show their
+            # data any longer.
+            self.keys.shred_named(event.originator_id, event.key_fingerprint, event.timestamp)
             self.forget_person(event.originator_id)
         return event
 
     def forget_person(self, player_id: UUID) -> None:
-        """Drop what this process keeps in memory of an erased person: their key and every
-        cached state (a match's state holds its players' names)."""
+        """Drop what this process keeps of an erased person: their key, every cached state (a
+        match's state holds its players' names) and what ``erasure_listeners`` keep."""
         self.keys.forget(player_id, erased=True)
         self.states.clear()
+        for listener in list(self.erasure_listeners):
+            listener(player_id)
 
     def iter_decoded(
         self, after: int, limit: int, wanted: Callable[[str], bool] = lambda _: True

@@ -248,26 +248,27 @@ class TournamentService:
         def banned_until(state: Tournament) -> date | None:
             return self.banned_until(state, player_id)
 
-        state = self._execute(
-            tournament_id,
-            lambda state, now: tournaments.register(
-                state,
-                registration_id=registration_id,
-                player_id=player_id,
-                first_name=first_name,
-                last_name=last_name,
-                email=email,
-                age=age,
-                birth_date=birth_date,
-                token_hash=token_hash(player_token),
-                now=now,
-                banned_until=banned_until(state),
-                also_known_as=same_address,
-                actor=actor,
-                language=language,
-            ),
-        ).state
-        return self.registered(state, registration_id)
+        with self._store.keys.typed_in(player_id):  # a new key even after an erasure
+            change = self._execute(
+                tournament_id,
+                lambda state, now: tournaments.register(
+                    state,
+                    registration_id=registration_id,
+                    player_id=player_id,
+                    first_name=first_name,
+                    last_name=last_name,
+                    email=email,
+                    age=age,
+                    birth_date=birth_date,
+                    token_hash=token_hash(player_token),
+                    now=now,
+                    banned_until=banned_until(state),
+                    also_known_as=same_address,
+                    actor=actor,
+                    language=language,
+                ),
+            )
+        return self.registered(change.state, registration_id)
 
     def registered(self, state: Tournament, registration_id: UUID) -> Registered:
         """The answer to a registration: its place and its player token (derived again)."""

@@ -59,6 +59,7 @@ from domain.match.events import (
     ResignationOffered,
     ResignationRejected,
     RulesName,
+    SeatedPlayers,
     SessionClosed,
     Side,
     TimeoutClaimed,
@@ -89,6 +90,7 @@ def start_match(
     sealed_seed: str | None = None,
     tournament_id: str | None = None,
     pairing: TournamentPairing | None = None,
+    seated: SeatedPlayers | None = None,
     actor: str | None = None,
 ) -> list[DomainEvent]:
     """Create a match and its first game (rules G-CUBE-2, G-CUBE-3, G-CLOCK-1, G-DICE-1)."""
@@ -133,6 +135,7 @@ def start_match(
         sealed_seed=sealed_seed if dice_mode == "server" else None,
         tournament_id=tournament_id,
         pairing=pairing,
+        seated=seated,
     )
     batch.add(GameStarted, game=1, crawford=False, score_a=0, score_b=0)
     return batch.events

@@ -39,6 +39,14 @@ class TournamentPairing(msgspec.Struct, frozen=True, kw_only=True):
     player_b_id: UUID
 
 
+class SeatedPlayers(msgspec.Struct, frozen=True, kw_only=True):
+    """The registered persons who play an ad hoc match of a tournament (no pairing): its
+    names are theirs, sealed under their keys like a pairing's."""
+
+    player_a_id: UUID
+    player_b_id: UUID
+
+
 class MatchStarted(DomainEvent, frozen=True, kw_only=True):
     """A match was created: players, length (0 = money session), dice, clock and rules."""
 
@@ -59,12 +67,18 @@ class MatchStarted(DomainEvent, frozen=True, kw_only=True):
     tournament_id: str | None = None
     pairing: TournamentPairing | None = None
     """Set for a match started by a tournament's pairing (rule T-FMT-2, T-FMT-4)."""
+    seated: SeatedPlayers | None = None
+    """Set for an ad hoc match a director started between two players of a running
+    tournament (None in events recorded before it existed: their names were stored plain)."""
 
     personal: ClassVar[tuple[Personal, ...]] = (
         Personal("pairing.player_a_id", {"player_a": PSEUDONYM}),
         Personal("pairing.player_b_id", {"player_b": PSEUDONYM}),
+        Personal("seated.player_a_id", {"player_a": PSEUDONYM}),
+        Personal("seated.player_b_id", {"player_b": PSEUDONYM}),
     )
-    """A tournament's match names its two registered persons; an ad hoc match names nobody."""
+    """A tournament's match names its two registered persons (by its pairing, or seated ad
+    hoc); an ad hoc match between typed-in names names nobody."""
 
 
 class GameStarted(DomainEvent, frozen=True, kw_only=True):

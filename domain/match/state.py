@@ -55,6 +55,7 @@ from domain.match.events import (
     ResignationOffered,
     ResignationRejected,
     RulesName,
+    SeatedPlayers,
     SessionClosed,
     Side,
     TimeoutClaimed,
@@ -78,6 +79,8 @@ class Match(Aggregate, frozen=True, kw_only=True):
     personal: ClassVar[tuple[Personal, ...]] = (
         Personal("pairing.player_a_id", {"player_a": PSEUDONYM}),
         Personal("pairing.player_b_id", {"player_b": PSEUDONYM}),
+        Personal("seated.player_a_id", {"player_a": PSEUDONYM}),
+        Personal("seated.player_b_id", {"player_b": PSEUDONYM}),
     )
     """As ``MatchStarted``: a snapshot of a tournament's match names its two persons."""
 
@@ -97,6 +100,8 @@ class Match(Aggregate, frozen=True, kw_only=True):
     revealed_seed: str | None = None
     tournament_id: str | None = None
     pairing: TournamentPairing | None = None
+    seated: SeatedPlayers | None = None
+    """The registered persons of an ad hoc match of a tournament (see ``MatchStarted``)."""
     started_at: datetime
     updated_at: datetime
     score_a: int = 0
@@ -177,11 +182,19 @@ class Match(Aggregate, frozen=True, kw_only=True):
     def player(self, side: Side) -> str:
         return self.player_a if side == "a" else self.player_b
 
+    @property
+    def player_ids(self) -> tuple[UUID, UUID] | None:
+        """The registered persons playing sides a and b: a tournament's match (its pairing, or
+        seated ad hoc); None for a match between typed-in names."""
+        persons = self.pairing or self.seated
+        return (persons.player_a_id, persons.player_b_id) if persons is not None else None
+
     def actor(self, side: Side) -> str:
         """How an event's ``actor`` names the side's player: by player id in a tournament's
         match (a name there is personal data, kept sealed), by the typed-in name otherwise."""
-        if self.pairing is not None:
-            return f"player:{self.pairing.player_a_id if side == 'a' else self.pairing.player_b_id}"
+        ids = self.player_ids
+        if ids is not None:
+            return f"player:{ids[0] if side == 'a' else ids[1]}"
         return f"player:{self.player(side)}"
 
     def token_hash(self, side: Side) -> str:
@@ -297,6 +310,7 @@ def _started(event: MatchStarted) -> Match:
         sealed_seed=event.sealed_seed,
         tournament_id=event.tournament_id,
         pairing=event.pairing,
+        seated=event.seated,
         started_at=event.timestamp,
         updated_at=event.timestamp,
         clock=MatchClock.start(preset, event.match_length),

@@ -276,3 +276,37 @@ def test_an_erased_persons_unsent_mails_are_given_up(client: Client) -> None:
         "the person was erased",
     )
     assert services.outbox.send_due() == 0
+
+
+def test_an_ad_hoc_match_of_a_tournament_shows_the_pseudonym_after_its_players_erasure(
+    client: Client, clock: MovableClock
+) -> None:
+    # ARCHITECTURE.md "Events": a seated player's name in a match is sealed under their key,
+    # also in a match a director started ad hoc between two of the tournament's players
+    services: Services = client.app.state.services
+    day = start_with_zyxwella(client, clock, create_season(client))
+    zyxwella, other = list(day.players)[:2]
+    created = client.post(
+        "/api/v1/matches",
+        json={"player_a": zyxwella, "player_b": other, "match_length": 3, "tournament_id": day.id},
+        headers=DIRECTOR,
+    )
+    assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+    assert FIRST in created.json()["match"]["players"]["a"]
+    assert created.json()["match"]["player_ids"] == {"a": zyxwella, "b": other}
+    assert not [name for name in readable(stored_bytes(services)) if name.startswith("events")]
+
+    response = client.post(f"/api/v1/people/{zyxwella}/erasure", headers=DIRECTOR)
+
+    assert response.status_code == 200, response.text
+    alias = response.json()["pseudonym"]
+    services.store.states.clear()  # read from the stored events, not this process's memory
+    state = client.get(f"/api/v1/matches/{match_id}").json()
+    assert state["players"]["a"] == alias
+    assert FIRST not in state["players"]["b"]
+    assert state["players"]["b"] == created.json()["match"]["players"]["b"]
+    for path in ("/events", "/export.mat"):
+        text = client.get(f"/api/v1/matches/{match_id}{path}", headers=DIRECTOR).text
+        assert FIRST not in text, path
+    assert readable(stored_bytes(services)) == {}

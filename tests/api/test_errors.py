@@ -159,8 +159,11 @@ def test_the_dev_clock_stops_short_of_the_year_10000_and_the_service_keeps_answe
     assert client.get("/api/v1/dev/clock").json()["now"].startswith("99")
 
 
-@pytest.mark.parametrize("bad", ["Anna\x00", "\x1b[2JAnna", "Anna\r\nX-Injected: 1"])
+@pytest.mark.parametrize(
+    "bad", ["Anna\x00", "\x1b[2JAnna", "Anna\r\nX-Injected: 1", "\u202eannA", "An\u200bna"]
+)
 def test_names_and_free_text_with_control_characters_are_a_422(client: Client, bad: str) -> None:
+    # format characters too: a bidi override (U+202E) shows a name reversed
     tournament = client.post(
         "/api/v1/tournaments", json={"name": bad, "date": "2026-04-18"}, headers=DIRECTOR
     )

@@ -11,11 +11,15 @@ from litestar.testing import TestClient
 
 from api.idempotency import (
     LIFETIME,
+    IdempotencyAnswerErasedError,
     IdempotencyKeyInUseError,
     IdempotencyStore,
     StoredAnswer,
 )
+from service.clock import MovableClock
+from tests.api.test_erasure import FIRST, readable, start_with_zyxwella, stored_bytes
 from tests.api.test_matches import bearer, create, version_of
+from tests.api.test_ranking import create_season
 from tests.api.test_tournaments import person, schedule
 from tests.conftest import DIRECTOR
 from tests.mailbox import confirmation_token, links_in, mails_to, token_in
@@ -150,20 +154,60 @@ def test_a_concurrent_duplicate_finds_the_key_in_use(store: IdempotencyStore) ->
 
 def test_an_answer_below_500_is_kept_and_a_server_error_dropped(store: IdempotencyStore) -> None:
     assert store.begin(SCOPE, "body", NOW) is None
-    store.finish(SCOPE, CREATED)
+    store.finish(SCOPE, CREATED, erasures=store.erasures)
     assert store.begin(SCOPE, "body", NOW) == CREATED
     other = ("other", *SCOPE[1:])
     assert store.begin(other, "body", NOW) is None
-    store.finish(other, StoredAnswer(503, [], b""))
+    store.finish(other, StoredAnswer(503, [], b""), erasures=store.erasures)
     assert store.begin(other, "body", NOW) is None  # the retry runs again
 
 
 def test_keys_expire_after_24_hours(store: IdempotencyStore) -> None:
     assert store.begin(SCOPE, "body", NOW) is None
-    store.finish(SCOPE, CREATED)
+    store.finish(SCOPE, CREATED, erasures=store.erasures)
     assert store.begin(SCOPE, "body", NOW + LIFETIME - timedelta(seconds=1)) == CREATED
     assert store.begin(SCOPE, "body", NOW + LIFETIME + timedelta(seconds=1)) is None
 
 
 def test_the_store_file_is_private(store: IdempotencyStore, tmp_path: Path) -> None:
     assert (tmp_path / "idempotency.sqlite").stat().st_mode & 0o077 == 0
+
+
+def test_an_answer_computed_across_an_erasure_is_not_kept(store: IdempotencyStore) -> None:
+    began = store.erasures
+    assert store.begin(SCOPE, "body", NOW) is None
+    store.forget_answers()  # the person was erased while the request ran
+    store.finish(SCOPE, CREATED, erasures=began)
+    with pytest.raises(IdempotencyAnswerErasedError):
+        store.begin(SCOPE, "body", NOW)
+
+
+def test_a_retry_after_an_erasure_replays_no_personal_data_and_runs_nothing_twice(
+    client: Client, clock: MovableClock
+) -> None:
+    # ARCHITECTURE.md "Events": after an erasure no answer shows the person's data, also not
+    # a stored idempotent answer (its body is gone from the file as well)
+    day = start_with_zyxwella(client, clock, create_season(client))
+    zyxwella = next(iter(day.players))
+    [table] = [t for t in day.rounds[0]["pairings"] if zyxwella in (t["player_a"], t["player_b"])]
+    headers = {
+        "Authorization": f"Bearer {day.players[zyxwella]['player_token']}",
+        "Idempotency-Key": "roll-1",
+    }
+    url = f"/api/v1/matches/{table['match_id']}/rolls"
+    first = client.post(url, json={"dice": [6, 5]}, headers=headers)
+    assert first.status_code == 200, first.text
+    assert FIRST in first.text
+    version = first.json()["version"]
+    erased = client.post(f"/api/v1/people/{zyxwella}/erasure", headers=DIRECTOR)
+    assert erased.status_code == 200, erased.text
+
+    retried = client.post(url, json={"dice": [6, 5]}, headers=headers)
+
+    assert retried.status_code == 409, retried.text
+    assert retried.json()["type"].endswith("/idempotency-answer-erased")
+    assert FIRST not in retried.text
+    assert client.get(f"/api/v1/matches/{table['match_id']}").json()["version"] == version
+    services = client.app.state.services
+    files = readable(stored_bytes(services))
+    assert not [name for name in files if name.startswith("idempotency")]

@@ -257,3 +257,31 @@ def test_the_tournament_pages_form_says_to_check_the_mail(client: Client) -> Non
     assert "response.status === 202" in html
     assert "we have sent you an e-mail" in html
     assert '<input type="hidden" name="language" value="en">' in html
+
+
+def test_a_link_followed_after_its_persons_erasure_is_a_409_and_registers_nobody(
+    client: Client,
+) -> None:
+    # rule P-MAIL-1 and ARCHITECTURE.md "Events": an erased person's request registers nobody
+    tournament = schedule(client)["id"]
+    assert ask(client, tournament, person(7)).status_code == 202
+    token = confirmation_token(client.app, "spieler7@example.org")
+    services = services_of(client.app)
+    player_id = services.tournaments.player_id_for("spieler7@example.org")
+    erased = client.post(f"/api/v1/people/{player_id}/erasure", headers=DIRECTOR)
+    assert erased.status_code == 200, erased.text
+
+    response = client.post(CONFIRM, json={"token": token})
+
+    assert response.status_code == 409, response.text
+    assert response.json()["type"].endswith("/person-erased")
+    registrations = client.get(f"/api/v1/tournaments/{tournament}/registrations", headers=DIRECTOR)
+    assert registrations.json() == []
+    assert services.store.keys.key_of(player_id) is None
+    # asking again after the erasure is new data: a new key, and the new link registers
+    assert ask(client, tournament, person(7)).status_code == 202
+    again = confirmation_token(client.app, "spieler7@example.org")
+    assert again != token
+    assert client.post(CONFIRM, json={"token": again}).status_code == 201
+    [row] = client.get(f"/api/v1/tournaments/{tournament}/registrations", headers=DIRECTOR).json()
+    assert row["email"] == "spieler7@example.org"

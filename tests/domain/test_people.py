@@ -17,6 +17,8 @@ from domain.tournament import PlayerRegistered, RegistrationWaitlisted
 
 NOW = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)
 PLAYER = uuid.UUID("5c0b7b7e-2f7a-5b7e-9d61-2a7c9f0e4b11")
+KEY = "ab" * 32
+"""The fingerprint of the key the service holds for the person."""
 
 
 def test_the_pseudonym_depends_on_the_player_id_alone_and_holds_no_name() -> None:
@@ -28,21 +30,24 @@ def test_the_pseudonym_depends_on_the_player_id_alone_and_holds_no_name() -> Non
 
 
 def test_a_person_is_erased_once_by_the_director_who_asked() -> None:
-    events = people.erase(None, PLAYER, NOW, actor="director", readable=True)
+    events = people.erase(None, PLAYER, NOW, actor="director", key_fingerprint=KEY)
     assert [(type(e).__name__, e.originator_id, e.originator_version) for e in events] == [
         ("PersonErased", PLAYER, 1)
     ]
     assert events[0].pseudonym == people.pseudonym(PLAYER)
     assert events[0].actor == "director"
+    assert events[0].key_fingerprint == KEY  # the key every process deletes on reading it
     state = fold(people.evolve, None, events)
     assert state is not None
-    assert people.erase(state, PLAYER, NOW, actor="director", readable=False) == []
+    assert people.erase(state, PLAYER, NOW, actor="director", key_fingerprint=None) == []
 
 
 def test_a_person_readable_again_after_an_erasure_is_erased_again() -> None:
-    first = fold(people.evolve, None, people.erase(None, PLAYER, NOW, actor="d", readable=True))
+    first = fold(
+        people.evolve, None, people.erase(None, PLAYER, NOW, actor="d", key_fingerprint=KEY)
+    )
     assert first is not None
-    again = people.erase(first, PLAYER, NOW, actor="d", readable=True)
+    again = people.erase(first, PLAYER, NOW, actor="d", key_fingerprint=KEY)
     assert [e.originator_version for e in again] == [2]
     later = fold(people.evolve, first, again)
     assert later is not None
@@ -64,6 +69,8 @@ def test_registrations_and_tournament_matches_declare_their_personal_fields() ->
         assert [(p.subject, dict(p.erased)) for p in record.personal] == [
             ("pairing.player_a_id", {"player_a": PSEUDONYM}),
             ("pairing.player_b_id", {"player_b": PSEUDONYM}),
+            ("seated.player_a_id", {"player_a": PSEUDONYM}),
+            ("seated.player_b_id", {"player_b": PSEUDONYM}),
         ]
 
 

@@ -6,7 +6,7 @@ events stored before sealing existed still load (ARCHITECTURE.md "Events")."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import cast
 from uuid import UUID, uuid4
@@ -19,7 +19,7 @@ from domain.events import DIRECTOR
 from domain.match import MatchStarted
 from domain.match.events import TournamentPairing
 from domain.people import pseudonym
-from domain.tournament import PlayerRegistered, TournamentPlan
+from domain.tournament import PlayerRegistered, Tournament, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.mapper import MsgspecMapper
@@ -209,10 +209,12 @@ def test_an_erasure_cut_short_after_its_event_is_completed_at_the_next_start(
     def crash(*_: object, **__: object) -> list[UUID]:
         raise SystemExit("the process died")
 
-    monkeypatch.setattr(services.store.keys, "shred", crash)
+    for deletion in ("shred", "shred_named"):  # it dies right after recording the event
+        monkeypatch.setattr(services.store.keys, deletion, crash)
     with pytest.raises(SystemExit):
         services.people.erase(player_id, actor=DIRECTOR)
     assert [type(e).__name__ for e in services.store.stream(player_id)] == ["PersonErased"]
+    assert services.store.keys.key_of(player_id) is not None
     services.close()
     monkeypatch.undo()
 
@@ -277,3 +279,136 @@ def test_a_person_who_registers_again_after_an_erasure_gets_a_new_key_and_can_be
         "PersonErased",
         "PersonErased",
     ]
+
+
+def test_a_confirmation_that_read_its_request_before_the_erasure_stores_no_readable_data(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an erasure is never undone by a write of what was read before it (ARCHITECTURE.md
+    # "Events"): the registration is stored with the erased values, under no new key
+    tournament_id = services.tournaments.schedule_tournament(
+        TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
+    ).id
+    services.requests.request(
+        tournament_id, first_name="Zyxwella", last_name="Quorvant", email=EMAIL, age=46
+    )
+    player_id = services.tournaments.player_id_for(EMAIL)
+    [request_id] = [
+        UUID(str(n.originator_id))
+        for n in services.store.notifications(0, 100)
+        if "Requested" in n.topic
+    ]
+    token = services.requests.confirmation_token(request_id)
+    decide = services.tournaments.banned_until
+    erased: list[str] = []
+
+    def erased_while_deciding(state: Tournament, person: UUID) -> date | None:
+        if not erased:  # another request erases the person while this one decides
+            erased.append(services.people.erase(player_id, actor=DIRECTOR))
+        return decide(state, person)
+
+    monkeypatch.setattr(services.tournaments, "banned_until", erased_while_deciding)
+    services.requests.confirm(token)
+
+    assert erased == [pseudonym(player_id)]
+    assert services.store.keys.key_of(player_id) is None
+    assert not [state for state in raw_states(services.store) if NAME in state]
+    services.store.states.clear()
+    stored = registration(services.store, tournament_id)
+    assert (stored.first_name, stored.email) == (pseudonym(player_id), "")
+    rows = services.tournaments.list_registrations(tournament_id)
+    assert [(row.display_name, row.email) for row in rows] == [(pseudonym(player_id), "")]
+
+
+def test_a_snapshot_of_a_state_cached_before_the_erasure_stores_the_pseudonym_under_no_key(
+    services: Services,
+) -> None:
+    store = services.store
+    zyxwella, anna, match_id = uuid4(), uuid4(), uuid4()
+    started = MatchStarted(
+        originator_id=match_id,
+        originator_version=1,
+        timestamp=NOW,
+        player_a="Zyxwella Q.",
+        player_b="Anna M.",
+        match_length=7,
+        dice_mode="entered",
+        clock="none",
+        token_hash_a="a" * 64,
+        token_hash_b="b" * 64,
+        tournament_id=str(uuid4()),
+        pairing=TournamentPairing(
+            round=1, table=1, stage="swiss", player_a_id=zyxwella, player_b_id=anna
+        ),
+    )
+    store.save_changes([Change.of(match.evolve, None, [started])])
+    held = store.load(match_id, match.evolve)  # a command read it before the erasure
+    services.people.erase(zyxwella, actor=DIRECTOR)
+
+    store.snapshot_interval = 1
+    store.snapshot_if_due(msgspec.structs.replace(held, version=2), NOW)
+
+    assert store.keys.key_of(zyxwella) is None
+    assert store.snapshots is not None
+    [snapshot] = [s for s in store.snapshots.get(match_id) if isinstance(s, Snapshot)]
+    assert NAME not in snapshot.state
+    assert b"Anna M." not in snapshot.state
+    cold = other_process(services)
+    try:
+        state = cold.load(match_id, match.evolve)
+        assert (state.player_a, state.player_b) == (pseudonym(zyxwella), "Anna M.")
+    finally:
+        cold.close()
+
+
+@pytest.mark.postgres
+def test_an_erasure_cut_short_is_completed_by_another_process_reading_it(
+    tmp_path: Path, postgres_schema_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ARCHITECTURE.md "Events": the erasure completes without a restart; the event names the
+    # key it deletes, so every process reading it deletes that key (and only that one)
+    services = start(tmp_path / "first", postgres_schema_url)
+    tournament_id, player_id = register_zyxwella(services)
+    second = start(tmp_path / "second", postgres_schema_url)
+    try:
+        assert registration(second.store, tournament_id).first_name == "Zyxwella"
+
+        def crash(*_: object, **__: object) -> list[UUID]:
+            raise SystemExit("the first process died")
+
+        for deletion in ("shred", "shred_named"):  # it dies right after recording the event
+            monkeypatch.setattr(services.store.keys, deletion, crash)
+        with pytest.raises(SystemExit):
+            services.people.erase(player_id, actor=DIRECTOR)
+        lagging = other_process(second)
+        assert lagging.keys.key_of(player_id) is not None  # still stored
+        lagging.close()
+
+        second.views.catch_up()
+
+        assert second.store.keys.key_of(player_id) is None
+        cold = other_process(second)
+        try:
+            assert cold.keys.key_of(player_id) is None
+            assert registration(cold, tournament_id).first_name == pseudonym(player_id)
+        finally:
+            cold.close()
+    finally:
+        second.close()
+        services.close()
+
+
+def test_reading_an_old_erasure_again_keeps_the_key_of_a_later_registration(
+    services: Services,
+) -> None:
+    first_tournament, player_id = register_zyxwella(services)
+    services.people.erase(player_id, actor=DIRECTOR)
+    second_tournament, _ = register_zyxwella(services)  # typed in after the erasure
+    new_key = services.store.keys.key_of(player_id)
+    assert new_key is not None
+
+    services.views.rebuild()  # reads the erasure again
+
+    assert services.store.keys.key_of(player_id) == new_key
+    assert registration(services.store, second_tournament).first_name == "Zyxwella"
+    assert registration(services.store, first_tournament).first_name == pseudonym(player_id)
