@@ -109,6 +109,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
         finally:
             if scheduler is not None:
                 # a running job (a mail being sent) finishes before the views close under it
+                services.outbox.stop()
                 await anyio.to_thread.run_sync(lambda: scheduler.shutdown(wait=True))
             services.store.erasure_listeners.remove(forget_answers)
             services.close()

@@ -12,6 +12,7 @@ import msgspec
 
 from domain.errors import ConflictError, InvalidInputError, NotFoundError
 from domain.events import Aggregate, DomainEvent, EventBatch
+from domain.text import has_format_character
 
 MAX_TEXT_LENGTH = 2000
 DisputeStatus = Literal["open", "decided"]
@@ -125,5 +126,11 @@ def decide_dispute(
 
 
 def _require_text(field: str, text: str) -> None:
+    """Claims and rulings may run over several lines, but hide nothing (a bidi override shows
+    the text reversed to whoever reads the dispute)."""
     if not text.strip() or len(text) > MAX_TEXT_LENGTH:
         raise InvalidInputError(field, f"give 1 to {MAX_TEXT_LENGTH} characters")
+    if has_format_character(text):
+        raise InvalidInputError(
+            field, "must not contain invisible format characters (e.g. text direction marks)"
+        )

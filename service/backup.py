@@ -9,6 +9,7 @@ of the log would be rebuilt anyway, see ``projections.runner.Views``).
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 import tarfile
@@ -51,14 +52,26 @@ def backup(settings: Settings, target: Path) -> list[str]:
             shutil.copy2(settings.data_dir / SECRET, staged / SECRET)  # mode 0600 kept
             names.append(SECRET)
         partial = staged / "archive.tar"
+        _create_private(partial)  # the archive holds the keys: the owner's only, like the data
         with tarfile.open(partial, "w") as archive:
             for name in names:
-                archive.add(staged / name, arcname=name)
+                archive.add(staged / name, arcname=name, filter=_owner_only)
         partial.replace(target)  # a reader never sees half an archive
     return names
 
 
+def _create_private(path: Path) -> None:
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+
+
+def _owner_only(member: tarfile.TarInfo) -> tarfile.TarInfo:
+    """Restored files are readable by their owner only (the events hold the persons' keys)."""
+    member.mode = 0o600
+    return member
+
+
 def _copy(source: Path, destination: Path) -> None:
+    _create_private(destination)
     with (
         closing(sqlite3.connect(source, timeout=30)) as reading,
         closing(sqlite3.connect(destination)) as writing,

@@ -17,6 +17,7 @@ import logging
 import os
 import smtplib
 import ssl
+import threading
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -130,6 +131,7 @@ class OutboxService:
         self._ledger = ledger
         self._origin = origin
         self._clock = clock
+        self._stopping = threading.Event()
         self.transport = transport
         self._mail_from = mail_from
         self._public_url = public_url.rstrip("/")
@@ -172,7 +174,17 @@ class OutboxService:
         now = self._clock.now()
         with self._views.reading() as db:
             due = outbox.due_mails(db, now)
-        return sum(self._send(mail.id, now) for mail in due)
+        sent = 0
+        for mail in due:
+            if self._stopping.is_set():  # the rest wait, pending, for the next process
+                break
+            sent += self._send(mail.id, now)
+        return sent
+
+    def stop(self) -> None:
+        """At shutdown: the mail being sent finishes, the rest of the round is not begun (an
+        unanswering SMTP server would otherwise hold the shutdown for every mail's timeout)."""
+        self._stopping.set()
 
     def _send(self, mail_id: str, now: datetime) -> bool:
         """One due mail, if it still is (its person may have been erased since the list was

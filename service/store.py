@@ -166,6 +166,7 @@ class EventStore(Application[UUID]):
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(env)
         self.states = StateCache(self.cache_size)
+        self._erasures_handled: set[tuple[UUID, int]] = set()
         self.erasure_listeners: list[Callable[[UUID], None]] = []
         """Called with the player id whenever this process learns of an erasure (e.g. the
         API's stored idempotent answers, which may hold the person's data)."""
@@ -342,12 +343,14 @@ class EventStore(Application[UUID]):
 
     def decode(self, notification: StoredEvent) -> DomainEvent:
         event = cast(DomainEvent, self.mapper.to_domain_event(notification))
-        if isinstance(event, PersonErased):
+        erasure = (event.originator_id, event.originator_version)
+        if isinstance(event, PersonErased) and erasure not in self._erasures_handled:
             # Another process (or this one) erased the person: their key goes, if the erasing
             # process died before deleting it, and nothing this process keeps may show their
-            # data any longer.
+            # data any longer. Once per erasure: a rebuild of the views reads it again.
             self.keys.shred_named(event.originator_id, event.key_fingerprint, event.timestamp)
             self.forget_person(event.originator_id)
+            self._erasures_handled.add(erasure)
         return event
 
     def forget_person(self, player_id: UUID) -> None:

@@ -21,6 +21,20 @@ def test_a_dispute_names_an_event_of_the_match() -> None:
         dispute.open_dispute(uuid.uuid4(), MATCH, 6, "x", match_version=5, now=NOW, actor="a")
 
 
+@pytest.mark.parametrize("hidden", ["\u202e", "\u200b", "\ufeff"])
+def test_a_claim_hides_no_format_character_but_may_run_over_lines(hidden: str) -> None:
+    # rule C-DISPUTE-1: the claim is read by the director and the players as it was written
+    with pytest.raises(InvalidInputError, match="format characters"):
+        dispute.open_dispute(
+            uuid.uuid4(), MATCH, 3, f"dice {hidden}cocked", match_version=5, now=NOW, actor="a"
+        )
+    [opened] = dispute.open_dispute(
+        uuid.uuid4(), MATCH, 3, "cocked dice\nboth of them", match_version=5, now=NOW, actor="a"
+    )
+    assert isinstance(opened, dispute.DisputeOpened)
+    assert opened.claim == "cocked dice\nboth of them"
+
+
 def test_a_dispute_is_decided_once() -> None:
     opened = dispute.open_dispute(
         uuid.uuid4(), MATCH, 3, "cocked dice", match_version=5, now=NOW, actor="player:anna"

@@ -70,8 +70,11 @@ def test_a_backup_taken_while_events_are_written_restores_every_event_up_to_it(
     services.close()
 
     restored = tmp_path / "restored"
+    # the archive holds the persons' keys and the secret: readable by its owner only
+    assert archive.stat().st_mode & 0o777 == 0o600
     with tarfile.open(archive) as unpacked:
         assert sorted(unpacked.getnames()) == ["events.sqlite3", "secret.key", "views.sqlite3"]
+        assert {member.mode for member in unpacked.getmembers()} == {0o600}
         unpacked.extractall(restored, filter="data")
     service = bootstrap(Settings(data_dir=restored, dev=True, run_scheduler=False), clock)
     try:

@@ -412,3 +412,18 @@ def test_reading_an_old_erasure_again_keeps_the_key_of_a_later_registration(
     assert services.store.keys.key_of(player_id) == new_key
     assert registration(services.store, second_tournament).first_name == "Zyxwella"
     assert registration(services.store, first_tournament).first_name == pseudonym(player_id)
+
+
+def test_a_rebuild_of_the_views_reads_an_erasure_without_forgetting_again(
+    services: Services,
+) -> None:
+    # what a process keeps (stored idempotent answers, cached states) is forgotten once per
+    # erasure, not again on every rebuild that reads the old event
+    _, player_id = register_zyxwella(services)
+    services.people.erase(player_id, actor="director")
+    forgotten: list[UUID] = []
+    services.store.erasure_listeners.append(forgotten.append)
+
+    services.views.rebuild()
+
+    assert forgotten == []

@@ -161,6 +161,25 @@ def test_an_event_stored_before_its_outbox_row_was_written_mails_once_after_rest
     assert [m["To"] for m in sink.messages] == ["anna@example.org"]
 
 
+def test_a_sender_told_to_stop_leaves_the_rest_of_its_round_pending(
+    tmp_path: Path, clock: MovableClock, sink: Sink
+) -> None:
+    # at shutdown the mail being sent finishes, the others wait for the next start
+    services = build(tmp_path, clock, sink.url)
+    tournament_id = schedule(services)
+    for number in (1, 2, 3):
+        ask(services, tournament_id, number)
+    services.outbox.stop()
+    assert services.outbox.send_due() == 0
+    services.close()
+    assert sink.messages == []
+
+    again = build(tmp_path, clock, sink.url)
+    assert again.outbox.send_due() == 3
+    again.close()
+    assert len(sink.messages) == 3
+
+
 def test_views_rebuilt_from_the_log_do_not_send_the_mails_again(
     services: Services, sink: Sink
 ) -> None:
