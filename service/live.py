@@ -27,6 +27,11 @@ POLL_INTERVAL_SECONDS = 0.25
 BATCH_SIZE = 500
 QUEUE_SIZE = 256
 """Messages a listener may fall behind by; a slower one is dropped (and may resume)."""
+BACKLOG_LIMIT = 20_000
+"""How far back in the log a resuming listener is served (notifications). Further back is
+never read: a ``Last-Event-ID`` of 0 would otherwise make anyone's reconnect scan the whole log.
+The messages show states (the seats, the round, the standings, the match), so the newest of
+them tell a listener that missed more what it needs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +80,13 @@ class LiveFeed:
         *,
         decoded: Callable[[str], bool] = lambda _: False,
         interval: float = POLL_INTERVAL_SECONDS,
+        backlog_limit: int = BACKLOG_LIMIT,
     ) -> None:
         self._store = store
         self._render = render
         self._decoded = decoded
         self._interval = interval
+        self._backlog_limit = backlog_limit
         self._listeners: dict[UUID, set[_Listener]] = defaultdict(set)
         self._position: int | None = None
         self._poller: asyncio.Task[None] | None = None
@@ -172,9 +179,11 @@ class LiveFeed:
         return {stream: self._render(stream, each) for stream, each in changes.items()}
 
     def _backlog(self, stream: UUID, after: int) -> tuple[list[LiveMessage], int]:
-        """The messages a listener missed after ``after``, up to the log's end as of now (the
-        notification id returned with them)."""
+        """The messages a listener missed after ``after`` (at most ``backlog_limit``
+        notifications back), up to the log's end as of now (the notification id returned with
+        them)."""
         until = self._store.latest_notification_id()
+        after = max(after, until - self._backlog_limit)
         messages: list[LiveMessage] = []
         while after < until:
             changes, last = self._read(after, until, {stream})

@@ -8,17 +8,19 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any, cast
 from uuid import UUID
 
 import pytest
 
-from api.live import live_feed
+from api.live import live_feed, render_changes
 from domain.tournament import TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.live import LiveFeed, LiveMessage
 from service.matches import Caller
 from service.settings import Settings
+from service.store import EventStore
 
 SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
 
@@ -100,3 +102,40 @@ def test_a_listener_of_a_match_gets_its_state_after_every_command(services: Serv
     assert messages[0].event == "state"
     assert state["id"] == str(created.id)
     assert state["phase"] == "move"
+
+
+class ReadsOfTheLog:
+    """The store as the feed sees it, noting where each read of the log starts."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.starts: list[int] = []
+
+    def notifications(self, after: int, limit: int) -> Any:
+        self.starts.append(after)
+        return self.store.notifications(after, limit)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+def test_a_listener_resuming_from_the_logs_start_reads_only_its_recent_part(
+    services: Services,
+) -> None:
+    # a Last-Event-ID of 0 must not make anyone's reconnect read the whole log; the messages
+    # show states (here the match's), so the newest part tells the listener what it needs
+    created = services.matches.create(player_a="Anna", player_b="Ben", match_length=3).match
+    services.matches.roll(created.id, Caller(director=True), dice=(6, 5))
+    latest = services.store.latest_notification_id()
+    reads = ReadsOfTheLog(services.store)
+    feed = LiveFeed(
+        cast(EventStore, reads),
+        lambda stream, changes: render_changes(services, stream, changes),
+        backlog_limit=1,
+    )
+
+    [message] = asyncio.run(collect(feed, created.id, 1, after=0))
+
+    assert reads.starts[0] == latest - 1
+    assert message.id == latest
+    assert json.loads(message.data)["phase"] == "move"
