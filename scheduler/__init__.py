@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 
 from apscheduler.events import EVENT_SCHEDULER_SHUTDOWN
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -38,33 +39,15 @@ def start_scheduler(services: Services) -> BackgroundScheduler:
     leadership = Leadership(services.settings.database_url)
     # this process's claim to run the jobs is given up at shutdown
     scheduler.add_listener(lambda _: leadership.release(), EVENT_SCHEDULER_SHUTDOWN)
-    scheduler.add_job(
-        services.views.catch_up,
-        "interval",
-        seconds=VIEW_POLL_SECONDS,
-        id="views.catch_up",
-        coalesce=True,
-        max_instances=1,
-    )
-    scheduler.add_job(
-        run_jobs,
-        "interval",
-        args=[services, leadership],
-        seconds=JOB_POLL_SECONDS,
-        id="jobs.run_due",
-        coalesce=True,
-        max_instances=1,
-        next_run_time=datetime.now(UTC),  # at start-up: deadlines passed while down run now
-    )
-    scheduler.add_job(
-        send_mail,
-        "interval",
-        args=[services, leadership],
-        seconds=MAIL_POLL_SECONDS,
-        id="mail.send_due",
-        coalesce=True,
-        max_instances=1,
-        next_run_time=datetime.now(UTC),  # at start-up: mails left by a crash go out now
-    )
+    # each job runs once at a time, and a late tick is not run twice to catch up
+    every = partial(scheduler.add_job, trigger="interval", coalesce=True, max_instances=1)
+    every(services.views.catch_up, seconds=VIEW_POLL_SECONDS, id="views.catch_up")
+    # at start-up the deadlines that passed while down run now, and the mails a crash left
+    started = datetime.now(UTC)
+    for job, seconds, job_id in (
+        (run_jobs, JOB_POLL_SECONDS, "jobs.run_due"),
+        (send_mail, MAIL_POLL_SECONDS, "mail.send_due"),
+    ):
+        every(job, args=[services, leadership], seconds=seconds, id=job_id, next_run_time=started)
     scheduler.start()
     return scheduler
