@@ -16,7 +16,8 @@ from api.schemas import ServicesDep
 from service.bootstrap import Services
 from service.tournaments import TournamentView
 
-CALENDAR_MEDIA_TYPE = "text/calendar; charset=utf-8"
+CALENDAR_MEDIA_TYPE = "text/calendar"
+"""Litestar adds ``; charset=utf-8`` to a text type."""
 
 
 def season_calendar(services: Services, season_id: UUID, lang: Lang, base_url: str) -> Calendar:
@@ -44,7 +45,8 @@ def _tournament_events(
     row, deadlines = tournament.row, tournament.deadlines
     page = f"{base_url}/pages/tournaments/{row.id}"
     seats = tournament.seats
-    free = words["seats_free"].format(free=seats.free, capacity=seats.capacity)
+    begun = tournament.status in ("running", "completed")  # free seats no longer matter
+    free = "" if begun else words["seats_free"].format(free=seats.free, capacity=seats.capacity)
 
     def event(kind: str, summary: str, start: datetime, end: datetime | None) -> Event:
         each = Event()
@@ -56,7 +58,7 @@ def _tournament_events(
             each.add("dtend", end)
         each.add("location", row.venue)
         each.add("url", page)
-        each.add("description", f"{row.name}\n{free}\n{page}")
+        each.add("description", "\n".join(line for line in (row.name, free, page) if line))
         return each
 
     return [

@@ -14,6 +14,7 @@ from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED
 
 from api.auth import REGISTERED_PLAYER, any_director, director_of, director_only, require_token
 from api.schemas import ActingDirectorDep, ActorDep, DateText, ServicesDep, restate, restate_all
+from api.tabular import csv_response, table_route, wants_csv
 from domain.clock import ClockPresetName
 from domain.director import ActingDirector, Target
 from domain.match import DiceMode
@@ -234,6 +235,9 @@ class RegistrationRecord(msgspec.Struct):
     """The buy-in to hand back to a standby who left or got no seat."""
 
 
+REGISTRATION_COLUMNS = tuple(RegistrationRecord.__struct_fields__)
+
+
 def registration_response(registration: Registered) -> Registration:
     return restate(registration, Registration)
 
@@ -378,17 +382,19 @@ class RegistrationController(Controller):
         registration = services.tournaments.register(tournament_id, actor=acting.actor, **person)
         return Response(registration_response(registration), status_code=HTTP_201_CREATED)
 
-    @get(
+    @table_route(
         "/",
         guards=[director_only],
-        sync_to_thread=True,
-        summary="Every registration with personal data (director)",
+        summary="Every registration with personal data (director; also as CSV with Accept: "
+        "text/csv)",
     )
     def list_registrations(
-        self, tournament_id: FromPath[UUID], services: ServicesDep
-    ) -> list[RegistrationRecord]:
+        self, tournament_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
+    ) -> Response[list[RegistrationRecord]]:
         rows = services.tournaments.list_registrations(tournament_id)
-        return restate_all(rows, RegistrationRecord)
+        if wants_csv(request):
+            return csv_response(rows, REGISTRATION_COLUMNS)
+        return Response(restate_all(rows, RegistrationRecord))
 
     @delete(
         "/{registration_id:uuid}",

@@ -21,6 +21,7 @@ import threading
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from email.policy import SMTPUTF8, default
 from email.utils import format_datetime, parseaddr
 from pathlib import Path
 from typing import Protocol
@@ -227,7 +228,10 @@ class OutboxService:
 
     def message(self, mail: MailRow) -> EmailMessage:
         subject, body = render(mail, self._links(mail))
-        message = EmailMessage()
+        # an address with letters beyond ASCII (jörg@...) travels as UTF-8 (SMTPUTF8): an
+        # encoded word inside an address is not allowed, and a server without SMTPUTF8
+        # refuses the send, which the outbox retries and then shows as failed
+        message = EmailMessage(policy=SMTPUTF8 if not mail.recipient.isascii() else default)
         message["From"] = self._mail_from
         message["To"] = mail.recipient
         message["Subject"] = subject

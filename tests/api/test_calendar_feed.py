@@ -25,7 +25,7 @@ def season(client: Client) -> str:
 def feed(client: Client, season_id: str, query: str = "") -> Calendar:
     response = client.get(f"/seasons/{season_id}/calendar.ics{query}")
     assert response.status_code == 200, response.text
-    assert response.headers["content-type"].startswith("text/calendar")
+    assert response.headers["content-type"] == "text/calendar; charset=utf-8"
     return Calendar.from_ical(response.content)
 
 

@@ -127,3 +127,16 @@ def test_names_on_pages_are_escaped(client: Client) -> None:
     html = page(client, f"/pages/tournaments/{tournament['id']}")
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;" in html
+
+
+def test_a_tournament_that_has_begun_advertises_no_free_seats(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule P-PUB-1: "N von M Plätzen frei" invites registrations: only while they are possible
+    season_id = season(client)
+    day = start_tournament(client, clock, 6, season_id=season_id)
+
+    for path in (f"/pages/tournaments/{day.id}", f"/pages/seasons/{season_id}"):
+        assert "Plätzen frei" not in page(client, path), path
+    feed = client.get(f"/seasons/{season_id}/calendar.ics").text
+    assert "Plätzen frei" not in feed

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, get_type_hints
@@ -779,3 +781,24 @@ def test_every_field_of_a_tournament_request_reaches_the_plan() -> None:
     assert [name for name, default in defaults.items() if getattr(plan, name) == default] == []
     assert plan.class_name == "Einsteiger"
     assert plan.knockout_lengths == KnockoutLengths(semi_final=9, final=11, third_place=3)
+
+
+def test_the_director_reads_the_registrations_as_csv_too(client: Client) -> None:
+    # API.md: tables (standings, ranking, registrations) also answer Accept: text/csv
+    tournament_id = schedule(client)["id"]
+    first, second = register(client, tournament_id, 1), register(client, tournament_id, 2)
+    url = f"/api/v1/tournaments/{tournament_id}/registrations"
+
+    response = client.get(url, headers={**DIRECTOR, "Accept": "text/csv"})
+
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "text/csv; charset=utf-8"
+    rows = list(csv.DictReader(io.StringIO(response.text)))
+    assert [row["registration_id"] for row in rows] == [
+        first["registration_id"],
+        second["registration_id"],
+    ]
+    assert rows[0]["email"] == "spieler1@example.org"
+    as_json = client.get(url, headers=DIRECTOR).json()
+    assert list(rows[0]) == list(as_json[0])  # the same columns as the JSON's fields
+    assert client.get(url, headers={"Accept": "text/csv"}).status_code == 401

@@ -290,6 +290,25 @@ def test_without_smtp_mails_are_written_as_eml_files_only_their_owner_reads(
     assert any("/pages/registrations/confirm?token=" in link for link in links_in(message))
 
 
+def test_an_address_beyond_ascii_is_written_as_it_is_not_as_an_encoded_word(
+    tmp_path: Path, clock: MovableClock
+) -> None:
+    # RFC 6532: jörg@example.org travels as UTF-8; "=?utf-8?q?j=C3=B6rg?=@example.org" would
+    # be no address at all
+    services = build(tmp_path, clock, None)
+    try:
+        services.requests.request(
+            schedule(services), first_name="Jörg", last_name="Bär", email="jörg@example.org", age=30
+        )
+        assert services.outbox.send_due() == 1
+    finally:
+        services.close()
+    [file] = (tmp_path / "outbox").glob("*.eml")
+    assert b"To: j\xc3\xb6rg@example.org" in file.read_bytes()
+    [message] = read_mails(tmp_path / "outbox")
+    assert message["To"] == "jörg@example.org"
+
+
 def test_mails_are_german_by_default_and_english_by_the_registrants_choice(
     services: Services, sink: Sink
 ) -> None:
