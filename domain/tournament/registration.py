@@ -367,7 +367,8 @@ def check_in(
 ) -> list[TournamentEvent]:
     """rule T-CHECKIN-1: on site from the opening time, ID document seen, buy-in paid.
 
-    A registered player checks in for their seat; a waitlisted person as a standby.
+    A registered player checks in for their seat; a waitlisted person as a standby. After the
+    start only a late entry checks in (rule T-BUYIN-1: their seat joins the pot).
     """
     if id_document_seen is not True:
         raise InvalidInputError("id_document_seen", "a valid ID document must be seen")
@@ -378,7 +379,9 @@ def check_in(
             buy_in_cents=state.buy_in_cents,
         )
     registration = state.registration(registration_id)
-    if state.started_at is not None:
+    # a late entry (registered after the start) checks in on arrival: ID seen, buy-in paid
+    late_entry = state.started_at is not None and registration.sequence > state.started_version
+    if state.completed_at is not None or (state.started_at is not None and not late_entry):
         raise CheckInClosedError("check-in closed when the tournament started")
     if now < state.check_in_opens:
         opens = state.local(state.check_in_opens)
@@ -390,7 +393,9 @@ def check_in(
             registration_status=registration.status,
         )
     # rule T-CHECKIN-2: a waitlisted person on site checks in as a standby for a released seat
-    recorded = PlayerCheckedIn if registration.status == "registered" else StandbyCheckedIn
+    # (before the start; a late entry is seated by its admission, not by a released seat)
+    standby = registration.status == "waitlisted" and not late_entry
+    recorded = StandbyCheckedIn if standby else PlayerCheckedIn
     batch = EventBatch[TournamentEvent].after(state, now, actor)
     batch.add(
         recorded,

@@ -269,7 +269,7 @@ def admit_late_entry(
     registration = state.registration(registration_id)
     if registration.sequence <= state.started_version:
         raise TournamentStateError("a late entry is a registration made after the start")
-    if registration.status not in ("registered", "waitlisted"):
+    if registration.status not in ("registered", "waitlisted", "checked_in"):
         raise TournamentStateError(f"the registration is {registration.status}")
     if registration.player_id in state.field:
         raise TournamentStateError("the player is in the field already")

@@ -486,3 +486,33 @@ def test_the_printable_pages_render_in_german_with_print_css(
         timeout=120,
     )
     assert pdf.read_bytes().startswith(b"%PDF")
+
+
+def test_a_late_entry_checks_in_on_arrival_and_counts_as_present(
+    client: Client, clock: MovableClock
+) -> None:
+    # rules T-CHECKIN-1, T-BUYIN-1: the late entry's ID is seen and buy-in paid too (R-ATT-1)
+    day = start_tournament(client, clock, 6)
+    paid = {"id_document_seen": True, "buy_in_paid_cents": 10000}
+    late = client.post(day.url("/registrations"), json=person(41), headers=DIRECTOR).json()
+
+    arrived = client.post(
+        day.url(f"/registrations/{late['registration_id']}/check-in"), json=paid, headers=DIRECTOR
+    )
+
+    assert arrived.status_code == 200, arrived.text
+    assert arrived.json()["status"] == "checked_in"
+    assert client.get(day.url("/seats")).json()["checked_in"] == 7
+    admitted = client.post(
+        day.url("/late-entries"),
+        json={"registration_id": late["registration_id"]},
+        headers=DIRECTOR,
+    )
+    assert admitted.status_code == 201, admitted.text
+    assert admitted.json()["players"] == 7
+    # a registration of the start's field checks in no second time after it
+    [(_, first)] = list(day.players.items())[:1]
+    again = client.post(
+        day.url(f"/registrations/{first['registration_id']}/check-in"), json=paid, headers=DIRECTOR
+    )
+    assert again.status_code == 409
