@@ -19,9 +19,6 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
-import sys
-import tempfile
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -29,7 +26,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 from bench.matches import _load
-from bench.server import _wait_until_healthy, free_port
+from bench.server import running_service
 from service.settings import DEV_DIRECTOR_TOKEN
 
 SERVER_URL = os.environ.get("BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -92,28 +89,13 @@ def scratch_database(server_url: str = SERVER_URL) -> Iterator[str]:
 
 @contextmanager
 def serve(database_url: str | None = None) -> Iterator[str]:
-    """One ``bgtd serve`` process (its own port and data directory); yields its base URL."""
-    port = free_port()
-    with tempfile.TemporaryDirectory(prefix="bgtd-bench-serve-") as data_dir:
-        command = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
-        command += ["--data-dir", data_dir]
-        if database_url:
-            command += ["--database-url", database_url]
-        environment = {
-            **os.environ,
-            "BGTD_SECRET_KEY": SECRET,
-            "BGTD_DIRECTOR_TOKEN": DEV_DIRECTOR_TOKEN,
-        }
-        process = subprocess.Popen(
-            command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        base_url = f"http://127.0.0.1:{port}"
-        try:
-            _wait_until_healthy(base_url)
-            yield base_url
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
+    """One ``bgtd serve`` process (its own port and data directory); yields its base URL.
+
+    Every process of a store shares its secret and director token."""
+    arguments = ["--database-url", database_url] if database_url else []
+    shared = {"BGTD_SECRET_KEY": SECRET, "BGTD_DIRECTOR_TOKEN": DEV_DIRECTOR_TOKEN}
+    with running_service(*arguments, dev=False, environment=shared) as base_url:
+        yield base_url
 
 
 def measure(label: str, database_url: str | None, workers: int) -> Figures:

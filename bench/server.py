@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
 import httpx
@@ -20,14 +21,19 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_service(*extra_arguments: str) -> Iterator[str]:
-    """``bgtd serve --dev`` on a fresh data directory; yields its base URL."""
+def running_service(
+    *extra_arguments: str, dev: bool = True, environment: Mapping[str, str] | None = None
+) -> Iterator[str]:
+    """``bgtd serve`` (``--dev`` unless told otherwise) on a fresh data directory, with
+    ``environment`` added to this process's; yields its base URL."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bgtd-bench-") as data_dir:
-        command = [sys.executable, "-m", "api.cli", "serve", "--dev", "--port", str(port)]
+        command = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+        command += ["--dev"] if dev else []
         command += ["--data-dir", data_dir, *extra_arguments]
         process = subprocess.Popen(
             command,
+            env={**os.environ, **(environment or {})},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
