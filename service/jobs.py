@@ -124,8 +124,10 @@ class JobService:
                     "WHERE started_at IS NOT NULL AND completed_at IS NULL"
                 )
             ]
-        jobs = [_job(row) for row in rows] + self._clock_flags(timed)
-        jobs += self._break_flags(running)
+        jobs = [_job(row) for row in rows]
+        # flags are computed from the state, like the clocks, not scheduled
+        jobs += _pending(FLAG_CLOCK, timed, lambda m: match.clock_expires_at(self._load_match(m)))
+        jobs += _pending(FLAG_BREAK, running, self._conduct.next_overrun)
         return sorted(jobs, key=lambda job: (job.deadline is None, job.deadline or _EPOCH, job.id))
 
     def due(self, now: datetime) -> list[Job]:
@@ -196,25 +198,6 @@ class JobService:
 
     # Helpers ----------------------------------------------------------------------------------
 
-    def _break_flags(self, running: list[UUID]) -> list[Job]:
-        """The next break to run over in each running tournament (computed, like the clocks)."""
-        jobs = []
-        for tournament_id in running:
-            overrun = self._conduct.next_overrun(tournament_id)
-            if overrun is not None:
-                jobs.append(
-                    Job(
-                        id=job_id(FLAG_BREAK, tournament_id),
-                        kind=FLAG_BREAK,
-                        target=tournament_id,
-                        deadline=overrun,
-                        done_at=None,
-                        effect=None,
-                        status="pending",
-                    )
-                )
-        return jobs
-
     def _tournament_command(
         self, tournament_id: UUID, decide: Callable[..., list[tournament.TournamentEvent]]
     ) -> str | None:
@@ -225,25 +208,6 @@ class JobService:
             DECIDE_AGAIN,
         )
         return type(change.events[-1]).__name__ if change.events else None
-
-    def _clock_flags(self, timed: list[UUID]) -> list[Job]:
-        """Pending flags of the running clocks, computed from each match's events."""
-        jobs = []
-        for match_id in timed:
-            expires = match.clock_expires_at(self._load_match(match_id))
-            if expires is not None:
-                jobs.append(
-                    Job(
-                        id=job_id(FLAG_CLOCK, match_id),
-                        kind=FLAG_CLOCK,
-                        target=match_id,
-                        deadline=expires,
-                        done_at=None,
-                        effect=None,
-                        status="pending",
-                    )
-                )
-        return jobs
 
     def _load(self, tournament_id: UUID) -> Tournament:
         return load_tournament(self._store, tournament_id)
@@ -279,3 +243,22 @@ def _job(row: tuple[object, ...]) -> Job:
         status=status,
         attempts=int(str(attempts)),
     )
+
+
+def _pending(
+    kind: str, targets: list[UUID], deadline_of: Callable[[UUID], datetime | None]
+) -> list[Job]:
+    """A pending job of ``kind`` for each target that has a deadline now."""
+    return [
+        Job(
+            id=job_id(kind, target),
+            kind=kind,
+            target=target,
+            deadline=deadline,
+            done_at=None,
+            effect=None,
+            status="pending",
+        )
+        for target in targets
+        if (deadline := deadline_of(target)) is not None
+    ]
