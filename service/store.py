@@ -244,10 +244,9 @@ class EventStore(Application[UUID]):
     ) -> A:
         """The ``kind`` aggregate; ``not_found()`` for an unknown id or another kind's id."""
         try:
-            state: object = self.load(aggregate_id, evolve, version)
+            return self.load_recorded_as(aggregate_id, evolve, kind, not_found, version)
         except UnknownAggregateError:
             raise not_found() from None
-        return _of_kind(state, kind, not_found)
 
     def load_recorded_as(
         self,
