@@ -24,20 +24,19 @@ from uuid import UUID, uuid4
 
 import msgspec
 
+from bench.standings import PLAYERS, PlayRound, play_day
 from domain.backgammon.cache import cached_format_play
 from domain.events import DomainEvent
 from domain.match import Match, MatchWon, evolve, play, roll, start_match
-from domain.tournament import TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.rounds import RoundView
 from service.settings import Settings
 
 EVENTS = int(os.environ.get("BENCH_REBUILD_EVENTS", "1000000"))
 TARGET_EVENTS_PER_SECOND = 50_000
-PLAYERS = 20
 TEMPLATES = 8
 MATCH_LENGTH = 7
-CHECK_IN_OPENS = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)
 
 
 def played_match(rng: random.Random, now: datetime) -> list[DomainEvent]:
@@ -83,33 +82,13 @@ def moves_of(template: list[DomainEvent], match_id: UUID, now: datetime) -> list
     ]
 
 
-def play_day(
+def play_out(
     services: Services, clock: MovableClock, number: int, templates: list[list[DomainEvent]]
-) -> None:
-    """Registrations, check-ins, six Swiss rounds and the knockout, each match played out."""
-    plan = TournamentPlan(name=f"Turnier {number}", date="2026-04-18", venue="Amberg")
-    tournament_id = services.tournaments.schedule_tournament(plan).id
-    registrations = [
-        services.tournaments.register(
-            tournament_id,
-            first_name=f"Spieler{n}",
-            last_name=f"Muster{number}",
-            email=f"t{number}.spieler{n}@example.org",
-            age=40,
-        )
-        for n in range(PLAYERS)
-    ]
-    if clock.now() < CHECK_IN_OPENS:
-        clock.advance((CHECK_IN_OPENS - clock.now()).total_seconds())
-    for registration in registrations:
-        services.tournaments.check_in(
-            tournament_id,
-            registration.registration_id,
-            id_document_seen=True,
-            buy_in_paid_cents=10000,
-        )
-    paired = services.rounds.start(tournament_id).round
-    while True:
+) -> PlayRound:
+    """Each match of a round played out move by move (a template's plays), then its result
+    recorded as the match ended."""
+
+    def play_round(tournament_id: UUID, paired: RoundView) -> None:
         matches = [
             (t.match_id, t.player_a, t.player_b, templates[(number + t.table) % len(templates)])
             for t in paired.pairings
@@ -132,9 +111,8 @@ def play_day(
                 points_a=won.score_a,
                 points_b=won.score_b,
             )
-        if services.tournaments.get_tournament(tournament_id).status == "completed":
-            return
-        paired = services.rounds.pair_round(tournament_id)
+
+    return play_round
 
 
 def build(services: Services, clock: MovableClock, events: int) -> int:
@@ -144,7 +122,7 @@ def build(services: Services, clock: MovableClock, events: int) -> int:
     services.seasons.create_season(name="Saison 2026", starts_on="2026-01-01", ends_on="2026-12-31")
     days = 0
     while services.store.latest_notification_id() < events:
-        play_day(services, clock, days, templates)
+        play_day(services, clock, days, play_out(services, clock, days, templates))
         days += 1
         print(
             f"\rrebuild: building the store, {services.store.latest_notification_id():,} events",

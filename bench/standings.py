@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from uuid import UUID
 
 from domain.tournament import TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.rounds import RoundView
 from service.settings import Settings
 
 TOURNAMENTS = 12
@@ -18,15 +21,20 @@ PLAYERS = 20
 CHECK_IN_OPENS = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)
 
 
-def play_day(services: Services, clock: MovableClock, number: int) -> None:
-    """Six Swiss rounds, semi-finals, final and 3rd place, every result reported."""
+PlayRound = Callable[[UUID, RoundView], None]
+"""Records the results of a tournament's round (its id, the round as paired)."""
+
+
+def play_day(services: Services, clock: MovableClock, number: int, play: PlayRound) -> None:
+    """Tournament ``number``: registrations, check-ins, six Swiss rounds, semi-finals, final
+    and 3rd place, each round's results recorded by ``play``."""
     plan = TournamentPlan(name=f"Turnier {number}", date="2026-04-18", venue="Amberg")
     tournament_id = services.tournaments.schedule_tournament(plan).id
     registrations = [
         services.tournaments.register(
             tournament_id,
             first_name=f"Spieler{n}",
-            last_name="Muster",
+            last_name=f"Muster{number}",
             email=f"t{number}.spieler{n}@example.org",
             age=40,
         )
@@ -43,6 +51,16 @@ def play_day(services: Services, clock: MovableClock, number: int) -> None:
         )
     paired = services.rounds.start(tournament_id).round
     while True:
+        play(tournament_id, paired)
+        if services.tournaments.get_tournament(tournament_id).status == "completed":
+            return
+        paired = services.rounds.pair_round(tournament_id)
+
+
+def report_results(services: Services) -> PlayRound:
+    """Every table's result reported by the director, without play."""
+
+    def report(tournament_id: UUID, paired: RoundView) -> None:
         for table in paired.pairings:
             if table.match_id is None or table.player_b is None:
                 continue
@@ -54,9 +72,8 @@ def play_day(services: Services, clock: MovableClock, number: int) -> None:
                 points_a=7 if a_wins else table.table % 7,
                 points_b=table.table % 7 if a_wins else 7,
             )
-        if services.tournaments.get_tournament(tournament_id).status == "completed":
-            return
-        paired = services.rounds.pair_round(tournament_id)
+
+    return report
 
 
 def run() -> None:
@@ -67,7 +84,7 @@ def run() -> None:
         try:
             started = time.perf_counter()
             for number in range(TOURNAMENTS):
-                play_day(services, clock, number)
+                play_day(services, clock, number, report_results(services))
             recorded = time.perf_counter() - started
             events = services.store.latest_notification_id()
             started = time.perf_counter()
