@@ -342,15 +342,20 @@ class EventStore(Application[UUID]):
 
     def decode(self, notification: StoredEvent) -> DomainEvent:
         event = cast(DomainEvent, self.mapper.to_domain_event(notification))
-        erasure = (event.originator_id, event.originator_version)
-        if isinstance(event, PersonErased) and erasure not in self._erasures_handled:
-            # Another process (or this one) erased the person: their key goes, if the erasing
-            # process died before deleting it, and nothing this process keeps may show their
-            # data any longer. Once per erasure: a rebuild of the views reads it again.
-            self.keys.shred_named(event.originator_id, event.key_fingerprint, event.timestamp)
-            self.forget_person(event.originator_id)
-            self._erasures_handled.add(erasure)
+        if isinstance(event, PersonErased):
+            self._learn_of(event)
         return event
+
+    def _learn_of(self, erasure: PersonErased) -> None:
+        """Another process (or this one) erased the person: their key goes, if the erasing
+        process died before deleting it, and nothing this process keeps may show their data
+        any longer. Once per erasure: a rebuild of the views reads it again."""
+        handled = (erasure.originator_id, erasure.originator_version)
+        if handled in self._erasures_handled:
+            return
+        self.keys.shred_named(erasure.originator_id, erasure.key_fingerprint, erasure.timestamp)
+        self.forget_person(erasure.originator_id)
+        self._erasures_handled.add(handled)
 
     def forget_person(self, player_id: UUID) -> None:
         """Drop what this process keeps of an erased person: their key, every cached state (a
