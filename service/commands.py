@@ -94,16 +94,17 @@ class CommandRunner:
 
         The first attempt decides on the states this process holds, without asking a shared
         store for newer events (``EventStore.guessing``). Where it relied on such a state and
-        failed (its save found a version taken, or it refused the command), another process may
-        have moved that aggregate on: the attempt is made again at once on what the store
-        holds, and that is the command's first real attempt.
+        failed (its save found a version taken, or it refused the command), or decided nothing
+        (which no save checks), another process may have moved that aggregate on: the attempt
+        is made again at once on what the store holds, and that is the command's first real
+        attempt.
         """
         guess: Guess | None = Guess()
         pinned: int | None = None
         tried = 0
         while True:
             try:
-                with self._store.guessing(guess) if guess else contextlib.nullcontext():
+                with self._store.guessing(guess) if guess is not None else contextlib.nullcontext():
                     decision = attempt(self._clock.now())
             except DomainError:
                 if guess is not None and guess.trusted:
@@ -111,6 +112,8 @@ class CommandRunner:
                     continue
                 raise
             guessed, guess = guess is not None and guess.trusted, None
+            if guessed and not any(change.events for change in decision.changes):
+                continue  # no save will check a guess that decided nothing: ask the store
             if policy.pin_first and not guessed:
                 version = _version_before(decision)
                 if pinned is not None and version != pinned:

@@ -20,9 +20,11 @@ from domain.backgammon.cache import cached_format_play
 from domain.events import fold
 from domain.match.errors import WrongPhaseError
 from service.clock import MovableClock
+from service.commands import CommandRunner
 from service.matches import Caller, MatchService
 from service.persistence import persistence_environment
-from service.store import EventStore
+from service.store import Change, EventStore
+from tests.service.test_store import Counter, evolve, increase, start
 
 pytestmark = pytest.mark.postgres
 KEY = b"k" * 32
@@ -105,3 +107,29 @@ def test_a_query_reads_what_the_other_process_stored(
     played = second.play(created.match.id, Caller(token=created.tokens["a"]), notation="8/5 6/5")
     # only a command's first attempt guesses: a query asks the store for newer events
     assert first.get(created.match.id) == played
+
+
+def test_a_guess_that_decides_nothing_is_decided_again_on_the_stored_state(
+    postgres_schema_url: str,
+) -> None:
+    stores = [EventStore(env=persistence_environment(postgres_schema_url)) for _ in range(2)]
+    first, second = stores
+    try:
+        counter_id = start(first)
+        first.load(counter_id, evolve)  # first caches the counter at 0
+        second.append(increase(second.load(counter_id, evolve), 10))
+        clock = MovableClock(datetime(2026, 4, 18, 13, 0, tzinfo=UTC), ticking=False)
+
+        def double_when_ten_or_more(now: datetime) -> Change[Counter]:
+            # like a scheduled job: nothing to do on first's cached state, something on the latest
+            counter = first.load(counter_id, evolve)
+            events = [increase(counter, counter.total)] if counter.total >= 10 else []
+            return Change.of(evolve, counter, events)
+
+        decided = CommandRunner(first, clock).run(double_when_ten_or_more)
+
+        assert decided.state.total == 20
+        assert second.load(counter_id, evolve).total == 20
+    finally:
+        for store in stores:
+            store.close()
