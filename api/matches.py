@@ -2,7 +2,7 @@
 
 Every command answers with the match state after it. A player token acts for its own side; the
 director token acts for either side with ``"side"`` in the body. ``If-Match: <version>`` makes a
-command conditional: a stale version is a 409, as is losing a race for the same version.
+command conditional: any other version is a 409, also one another command made while it ran.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
+from uuid import UUID
 
 from domain.errors import DomainError
 from domain.events import Aggregate, DomainEvent
@@ -56,25 +57,22 @@ class Policy:
     max_backoff_seconds: float = 0.25
     catch_up_views: bool = False
     """Read your writes: the views hold the command's events before it returns."""
-    pin_first: bool = False
-    """The decision's first aggregate must stay at the version the command first decided on:
-    a retry that finds it changed is a 409 (a race lost on another aggregate is decided again)."""
 
 
 CONDITIONAL = Policy()
 """Match play: a command decided on a state another command changed first is a 409."""
-MATCH_PLAY = Policy(attempts=5, pin_first=True)
-"""Match play: a race lost on the match is a 409 (the command was decided on a state that is
-gone); a race lost only on the tournament a match result goes to is decided again."""
+MATCH_PLAY = Policy(attempts=5)
+"""Match play: a race lost on the match, or on the tournament its result goes to, is decided
+again on the winner's state, where the rules refuse what no longer fits (a second roll, a play
+out of turn). A client that sends ``If-Match`` gets a 409 for any change since its version."""
 DECIDE_AGAIN = Policy(attempts=40, catch_up_views=True)
 """Registration and the calendar: concurrent commands serialise through the store; the loser
 decides again on the latest version (e.g. whether a seat is still free)."""
 
 
-def _version_before(decision: Decided) -> int:
-    """The version its first aggregate was at when the decision was taken (0: a new one)."""
-    before = decision.changes[0].before if decision.changes else None
-    return 0 if before is None else before.version
+def _written(decision: Decided) -> set[UUID]:
+    """The aggregates the decision writes events to: its save checks their versions."""
+    return {change.state.id for change in decision.changes if change.events}
 
 
 class CommandRunner:
@@ -93,36 +91,31 @@ class CommandRunner:
         nothing either and is returned as it is.
 
         The first attempt decides on the states this process holds, without asking a shared
-        store for newer events (``EventStore.guessing``). Where it relied on such a state and
-        failed (its save found a version taken, or it refused the command), or decided nothing
-        (which no save checks), another process may have moved that aggregate on: the attempt
-        is made again at once on what the store holds, and that is the command's first real
-        attempt.
+        store for newer events (``EventStore.guessing``). A save checks the version of every
+        aggregate it writes, so a guess is confirmed only where the decision writes the
+        aggregate it read. Where the attempt read one it does not write, or refused the
+        command, or lost its save, another process may have moved that aggregate on: the
+        attempt is made again at once on what the store holds, and that is the command's
+        first real attempt.
         """
         guess: Guess | None = Guess()
-        pinned: int | None = None
         tried = 0
         while True:
             try:
                 with self._store.guessing(guess) if guess is not None else contextlib.nullcontext():
                     decision = attempt(self._clock.now())
             except DomainError:
-                if guess is not None and guess.trusted:
-                    guess = None
-                    continue
-                raise
-            guessed, guess = guess is not None and guess.trusted, None
-            if guessed and not any(change.events for change in decision.changes):
-                continue  # no save will check a guess that decided nothing: ask the store
-            if policy.pin_first and not guessed:
-                version = _version_before(decision)
-                if pinned is not None and version != pinned:
-                    raise StaleVersionError("another command changed it first; reload")
-                pinned = version
+                if guess is None or not guess.trusted:
+                    raise
+                guess = None
+                continue
+            guessed, guess = guess, None
+            if guessed is not None and not guessed.ids <= _written(decision):
+                continue
             try:
                 self._store.save_changes(decision.changes)
             except StaleVersionError:
-                if guessed:
+                if guessed is not None and guessed.trusted:
                     continue
                 tried += 1
                 if tried == policy.attempts:

@@ -443,7 +443,8 @@ class MatchService:
     ) -> Match:
         """Load, check the caller and the version, decide, append atomically, return.
 
-        A command that lost a race for the same version raises ``StaleVersionError`` (409).
+        A command that lost a race is decided again on the winner's state (``MATCH_PLAY``);
+        with ``expected_version`` (If-Match) any other version is a ``StaleVersionError``.
         """
 
         def attempt(now: datetime) -> Decision:

@@ -21,9 +21,11 @@ for the settled end: the same lock taken exclusively (tried a few times before q
 it, since a queued reader holds up new inserts), which waits for the inserts in flight, and
 the largest id committed then. Every id up to it is settled
 (committed, or rolled back and never to appear) and the read goes no further. Both sides are
-one server-side function called as one statement in autocommit mode, so no lock is ever held
-across a round trip to a client. (An advisory lock rather than a table lock: every table lock
-that stops inserts also conflicts with autovacuum and ANALYZE.) ``max_notification_id`` is the
+one statement in autocommit mode (the insert takes its lock in a materialized CTE that every
+inserted row joins, so no row, and no id, exists before the lock is held; the settled end is a
+server-side function), so no lock is ever held across a round trip to a client. (An advisory
+lock rather than a table lock: every table lock that stops inserts also conflicts with
+autovacuum and ANALYZE.) ``max_notification_id`` is the
 settled end too, so that a reader starting from "now" starts from a settled position.
 
 Nothing is sent with ``NOTIFY``: nothing in this service listens (the views and the live feed

@@ -42,11 +42,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """``smtp://host:port``, ``smtp+starttls://user:password@host:587`` or
     ``smtps://user:password@host:465``; without it mails go to ``data_dir/outbox/*.eml``."""
     mail_from: str = "bgtd <bgtd@localhost>"
+    """The sender of the outbox's mails (rule P-MAIL-1)."""
     access_log: bool = False
     """uvicorn's line per request: off by default, since the reverse proxy in front usually
     logs requests and the line costs a command about 4 % of its CPU (every change is an event
     anyway, with who made it, in the audit stream)."""
-    """The sender of the outbox's mails (rule P-MAIL-1)."""
 
     @classmethod
     def from_environment(cls, **overrides: object) -> Settings:

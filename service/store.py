@@ -7,7 +7,7 @@ import contextvars
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar, cast
 from uuid import UUID
@@ -146,6 +146,10 @@ class StateCache:
         with self._lock:
             self._entries.clear()
 
+    def forget(self, aggregate_id: UUID) -> None:
+        with self._lock:
+            self._entries.pop(aggregate_id, None)
+
     def supersede(self, aggregate_id: UUID, version: int) -> None:
         """The store holds ``version`` or later: the state held is behind it."""
         self._record(aggregate_id, version, None)
@@ -163,9 +167,13 @@ class StateCache:
 
 @dataclass(slots=True)
 class Guess:
-    """Whether a command's attempt decided on a cached state the store did not confirm."""
+    """The aggregates a command's attempt read from this process's cache, unconfirmed."""
 
-    trusted: bool = False
+    ids: set[UUID] = field(default_factory=set)
+
+    @property
+    def trusted(self) -> bool:
+        return bool(self.ids)
 
 
 class EventStore(Application[UUID]):
@@ -220,7 +228,12 @@ class EventStore(Application[UUID]):
                 "the aggregate was changed by another command; reload and retry"
             ) from None
         for event in events:
-            self.states.supersede(event.originator_id, event.originator_version)
+            if self.personal.withheld == withheld:
+                self.states.supersede(event.originator_id, event.originator_version)
+            else:
+                # a person was erased meanwhile: states decoded before may hold their data,
+                # so the next load reads the store (which withholds it) instead
+                self.states.forget(event.originator_id)
         if state is not None and self.personal.withheld == withheld:
             self.states.offer(state)
         return recordings[-1].notification.id if recordings else 0
@@ -243,7 +256,7 @@ class EventStore(Application[UUID]):
             if current is not None and not self.is_shared:
                 return current
             if current is not None and (guess := self._guess.get()) is not None:
-                guess.trusted = True
+                guess.ids.add(aggregate_id)
                 return current
             base = current or cast("A | None", self.states.base(aggregate_id))
             if base is not None:

@@ -10,8 +10,9 @@ process's cache behind.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ from service.clock import MovableClock
 from service.commands import CommandRunner
 from service.matches import Caller, MatchService
 from service.persistence import persistence_environment
-from service.store import Change, EventStore
+from service.store import Change, EventStore, StaleVersionError
 from tests.service.test_store import Counter, evolve, increase, start
 
 pytestmark = pytest.mark.postgres
@@ -130,6 +131,78 @@ def test_a_guess_that_decides_nothing_is_decided_again_on_the_stored_state(
 
         assert decided.state.total == 20
         assert second.load(counter_id, evolve).total == 20
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_if_match_with_a_version_another_process_moved_past_is_a_conflict(
+    processes: tuple[MatchService, MatchService],
+) -> None:
+    first, second = processes
+    created = first.create(player_a="a", player_b="b", match_length=5, dice="entered")
+    side_a, side_b = (Caller(token=created.tokens[side]) for side in "ab")
+    opened = first.roll(created.match.id, side_a, (3, 1))  # first holds the match at this version
+    second.play(created.match.id, side_a, notation="8/5 6/5")
+
+    # first's cache still agrees with the tablet's version: the insert finds it taken
+    with pytest.raises(StaleVersionError, match="If-Match"):
+        first.roll(created.match.id, side_b, (6, 5), expected_version=opened.version)
+
+
+def test_a_command_on_a_match_this_process_holds_reads_nothing_from_the_database(
+    postgres_schema_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = EventStore(env=persistence_environment(postgres_schema_url))
+    clock = MovableClock(datetime(2026, 4, 18, 13, 0, tzinfo=UTC), ticking=False)
+    service = MatchService(store, clock, KEY)
+    try:
+        created = service.create(player_a="a", player_b="b", match_length=5, dice="entered")
+        side_a = Caller(token=created.tokens["a"])
+        opened = service.roll(created.match.id, side_a, (3, 1))
+        reads: list[object] = []
+
+        def watched(read: Callable[..., Any]) -> Callable[..., Any]:
+            def counted(*arguments: Any, **keywords: Any) -> Any:
+                reads.append(arguments)
+                return read(*arguments, **keywords)
+
+            return counted
+
+        for reader in (store.events, store.repository):
+            monkeypatch.setattr(reader, "get", watched(reader.get))
+
+        played = service.play(created.match.id, side_a, notation="8/5 6/5")
+
+        assert played.version == opened.version + 1
+        assert reads == []  # the insert alone: no question for newer events before it
+        assert service.get(created.match.id) == played  # a query does ask (and agrees)
+        assert len(reads) == 1
+    finally:
+        store.close()
+
+
+def test_a_state_read_but_not_written_is_confirmed_before_the_decision_counts(
+    postgres_schema_url: str,
+) -> None:
+    stores = [EventStore(env=persistence_environment(postgres_schema_url)) for _ in range(2)]
+    first, second = stores
+    try:
+        limit_id, counter_id = start(first), start(first)
+        first.load(limit_id, evolve)  # first caches the limit at 0
+        second.append(increase(second.load(limit_id, evolve), 3))
+        clock = MovableClock(datetime(2026, 4, 18, 13, 0, tzinfo=UTC), ticking=False)
+
+        def add_the_limit(now: datetime) -> Change[Counter]:
+            # reads one aggregate (like a season's bans) and writes another: no save checks
+            # the version of the one it only read
+            limit = first.load(limit_id, evolve)
+            counter = first.load(counter_id, evolve)
+            return Change.of(evolve, counter, [increase(counter, limit.total)])
+
+        decided = CommandRunner(first, clock).run(add_the_limit)
+
+        assert decided.state.total == 3
     finally:
         for store in stores:
             store.close()
