@@ -3,10 +3,12 @@ German or English with display names only (rule P-PUB-1). Browser checks: tests/
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from litestar.testing import TestClient
 
+from api.pages import TEXT
+from domain.tournament import TournamentStatus
 from service.clock import MovableClock
 from tests.api.test_calendar_feed import season
 from tests.api.test_tournament_day import pair_next, report, start_tournament
@@ -140,3 +142,10 @@ def test_a_tournament_that_has_begun_advertises_no_free_seats(
         assert "Plätzen frei" not in page(client, path), path
     feed = client.get(f"/seasons/{season_id}/calendar.ics").text
     assert "Plätzen frei" not in feed
+
+
+def test_every_tournament_status_has_its_words_in_both_languages() -> None:
+    # the season page shows a tournament's status by its word: a missing one would be a 500
+    for lang in TEXT:
+        for status in get_args(TournamentStatus):
+            assert TEXT[lang][f"status_{status}"], (lang, status)
