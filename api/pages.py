@@ -322,7 +322,7 @@ class PageController(Controller):
             "standings.html",
             tournament=services.tournaments.get_tournament(tournament_id),
             standings=services.rounds.list_standings(tournament_id),
-            places=services.places.fixed_places(tournament_id),
+            places=services.places.list_fixed_places(tournament_id),
             round=services.rounds.get_round(tournament_id, current) if current else None,
             scores={m.match_id: m for m in matches},
         )

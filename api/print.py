@@ -147,7 +147,7 @@ class PrintController(Controller):
     @printable("/standings", summary="The standings to print")
     def standings(self, tournament_id: FromPath[UUID], services: ServicesDep) -> str:
         standings = services.rounds.list_standings(tournament_id)
-        return standings_page(standings, services.places.fixed_places(tournament_id))
+        return standings_page(standings, services.places.list_fixed_places(tournament_id))
 
 
 def _latest_round(services: Services, tournament_id: UUID) -> RoundView:
