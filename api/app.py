@@ -82,8 +82,11 @@ SWAGGER_UI_STATIC = "/schema/static"
 _REGISTRATIONS = re.compile(r"/api/v1/tournaments/[^/]+/registrations/?")
 
 
-def is_anonymous_registration(request: Request[Any, Any, Any]) -> bool:
-    """Registration is public: a client without the director's token is rate-limited."""
+async def is_anonymous_registration(request: Request[Any, Any, Any]) -> bool:
+    """Registration is public: a client without the director's token is rate-limited.
+
+    Asked of every request, so a coroutine: Litestar runs a plain function here in a worker
+    thread, a thread hand-off per request for a look at its path."""
     return (
         request.method == "POST"
         and _REGISTRATIONS.fullmatch(request.url.path) is not None

@@ -144,7 +144,11 @@ class TokenRequired:
     def __init__(self, whose: str) -> None:
         self.whose = whose
 
-    def __call__(self, connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
+    async def __call__(
+        self, connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler
+    ) -> None:
+        # a coroutine: Litestar runs a plain guard in a worker thread, a thread hand-off per
+        # match command for a look at one header
         require_token(connection, self.whose)
 
 

@@ -41,6 +41,12 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--start-time", type=_instant, default=None, help="dev clock start (ISO 8601)"
     )
+    serve.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a log line per request (default off; BGTD_ACCESS_LOG)",
+    )
     replay = commands.add_parser("replay", help="a match's story and its board as text")
     replay.add_argument("match_id", type=UUID)
     replay.add_argument("--at", type=int, default=None, help="the board right after event N")
@@ -118,6 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         database_url=arguments.database_url,
         dev=arguments.dev or None,
         start_time=arguments.start_time,
+        access_log=arguments.access_log,
     )
     if problem := missing_driver(settings.event_store_url):
         print(f"bgtd: {problem}", file=sys.stderr)
@@ -138,7 +145,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SecretMismatchError as error:
         print(f"bgtd: {error}", file=sys.stderr)
         return 2
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info")
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level="info",
+        access_log=settings.access_log,
+    )
     return 0
 
 

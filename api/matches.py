@@ -272,12 +272,18 @@ class MatchCommand:
         self, side: SideName | None, use_case: Callable[..., MatchRecord], *args: Any, **kw: Any
     ) -> Match:
         """Run ``use_case(match_id, caller acting for side, *args, **kw, expected_version)``;
-        the answer is the state after it, clocks read at its instant."""
+        the answer is the state after it, clocks read at its instant.
+
+        On the event loop, on either store. A command is a few hundred microseconds of CPU,
+        which holds the interpreter lock wherever it runs, and one short write: a local commit
+        on SQLite; on PostgreSQL one statement that waits for no other client's lock, the
+        match coming from this process's cache (``CommandRunner.run``). Handing it to a worker
+        thread cost more than the loop loses while it waits: on PostgreSQL with two processes,
+        a fifth more CPU per command (thread hand-offs, and the command threads queueing for
+        the interpreter lock), measured with ``bench/postgres.py``.
+        """
         caller = self.caller.acting_for(side)
-        command = partial(
-            use_case, self.match_id, caller, *args, expected_version=self.expected_version, **kw
-        )
-        state = await _run(self.services, command)
+        state = use_case(self.match_id, caller, *args, expected_version=self.expected_version, **kw)
         return match_view(state, state.updated_at)
 
 
@@ -499,13 +505,11 @@ class MatchController(Controller):
 
 
 async def _run(services: Services, use_case: Callable[[], T]) -> T:
-    """Run a match use case where it is quickest for the store.
+    """Run a match query or the creation of a match where it is quickest for the store.
 
-    SQLite (the default): on the event loop. A command there is a few hundred microseconds of
-    CPU and a local commit; handing it to a worker thread costs more than it frees (measured
-    with ``python -m bench.matches``: about 1,000 accepted plays/s on the loop, 620 through the
-    thread pool). PostgreSQL: in the thread pool, since a command waits on network round trips
-    and row locks, during which the loop must go on serving other requests.
+    SQLite (the default): on the event loop, a local read. PostgreSQL: in the thread pool,
+    since a whole stream or a replay to a version may take several round trips, during which
+    the loop goes on serving other requests.
     """
     if services.store.is_shared:
         return await anyio.to_thread.run_sync(use_case)

@@ -12,10 +12,10 @@ from litestar import Controller, Request, Response, delete, get, post
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from api.auth import director_only
-from api.schemas import ActorDep, ServicesDep
+from api.schemas import ActorDep, ServicesDep, restate
 from api.tabular import csv_response, table_route, wants_csv
 from domain.tournament import TournamentStatus
-from service.rounds import Recorded, RoundView, StandingView, Started
+from service.rounds import Recorded, ReportedResult, RoundView, StandingView, Started
 
 Reason = Annotated[str, msgspec.Meta(max_length=500)]
 
@@ -362,16 +362,8 @@ class TournamentDayController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Result:
-        recorded = services.rounds.record_result(
-            tournament_id,
-            match_id=data.match_id,
-            winner=data.winner,
-            points_a=data.points_a,
-            points_b=data.points_b,
-            corrects=data.corrects,
-            reason=data.reason,
-            actor=actor,
-        )
+        report = restate(data, ReportedResult)
+        recorded = services.rounds.record_result(tournament_id, report, actor=actor)
         return result_response(recorded)
 
     @post(

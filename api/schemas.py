@@ -32,6 +32,7 @@ DateText = Annotated[
     ),
 ]
 S = TypeVar("S", bound=msgspec.Struct)
+R = TypeVar("R")
 
 ServicesDep = NamedDependency[Services]
 """A handler's use cases and views (the app's ``services`` dependency)."""
@@ -42,8 +43,9 @@ ActorDep = NamedDependency[str]
 ``director:<id>`` (rule C-DIR-1; the app's ``actor`` dependency)."""
 
 
-def restate(row: object, as_type: type[S]) -> S:
-    """A service's typed row (or a dict of rows) as the API's Struct with the same fields.
+def restate(row: object, as_type: type[R]) -> R:
+    """A service's typed row (or a dict of rows) as the API's Struct with the same fields, or
+    a request's Struct as the service's value.
 
     The API's Structs document the contract; their fields must agree with the rows', which
     msgspec checks field by field, nested rows included (a missing or mistyped field fails).

@@ -30,7 +30,7 @@ from domain.events import DomainEvent
 from domain.match import Match, MatchWon, evolve, play, roll, start_match
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.rounds import RoundView
+from service.rounds import ReportedResult, RoundView
 from service.settings import Settings
 
 EVENTS = int(os.environ.get("BENCH_REBUILD_EVENTS", "1000000"))
@@ -106,10 +106,12 @@ def play_out(
             assert isinstance(won, MatchWon)
             services.rounds.record_result(
                 tournament_id,
-                match_id=match_id,
-                winner=player_a if won.winner == "a" else player_b,
-                points_a=won.score_a,
-                points_b=won.score_b,
+                ReportedResult(
+                    match_id=match_id,
+                    winner=player_a if won.winner == "a" else player_b,
+                    points_a=won.score_a,
+                    points_b=won.score_b,
+                ),
             )
 
     return play_round

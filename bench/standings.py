@@ -13,7 +13,7 @@ from uuid import UUID
 from domain.tournament import TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.rounds import RoundView
+from service.rounds import ReportedResult, RoundView
 from service.settings import Settings
 
 TOURNAMENTS = 12
@@ -67,10 +67,12 @@ def report_results(services: Services) -> PlayRound:
             a_wins = (table.table + paired.round) % 2 == 0
             services.rounds.record_result(
                 tournament_id,
-                match_id=table.match_id,
-                winner=table.player_a if a_wins else table.player_b,
-                points_a=7 if a_wins else table.table % 7,
-                points_b=table.table % 7 if a_wins else 7,
+                ReportedResult(
+                    match_id=table.match_id,
+                    winner=table.player_a if a_wins else table.player_b,
+                    points_a=7 if a_wins else table.table % 7,
+                    points_b=table.table % 7 if a_wins else 7,
+                ),
             )
 
     return report

@@ -9,6 +9,7 @@ case's ``Policy`` allows, else lets the ``StaleVersionError`` (409) through.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -16,10 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
 
+from domain.errors import DomainError
 from domain.events import Aggregate, DomainEvent
 from projections.runner import Views
 from service.clock import Clock
-from service.store import Change, EventStore, StaleVersionError
+from service.store import Change, EventStore, Guess, StaleVersionError
 
 
 class Decided(Protocol):
@@ -54,16 +56,25 @@ class Policy:
     max_backoff_seconds: float = 0.25
     catch_up_views: bool = False
     """Read your writes: the views hold the command's events before it returns."""
+    pin_first: bool = False
+    """The decision's first aggregate must stay at the version the command first decided on:
+    a retry that finds it changed is a 409 (a race lost on another aggregate is decided again)."""
 
 
 CONDITIONAL = Policy()
 """Match play: a command decided on a state another command changed first is a 409."""
-MATCH_PLAY = Policy(attempts=5)
-"""Match play: the match's version is pinned by the command (a race on the match is a 409);
-a race lost only on the tournament a match result goes to is decided again."""
+MATCH_PLAY = Policy(attempts=5, pin_first=True)
+"""Match play: a race lost on the match is a 409 (the command was decided on a state that is
+gone); a race lost only on the tournament a match result goes to is decided again."""
 DECIDE_AGAIN = Policy(attempts=40, catch_up_views=True)
 """Registration and the calendar: concurrent commands serialise through the store; the loser
 decides again on the latest version (e.g. whether a seat is still free)."""
+
+
+def _version_before(decision: Decided) -> int:
+    """The version its first aggregate was at when the decision was taken (0: a new one)."""
+    before = decision.changes[0].before if decision.changes else None
+    return 0 if before is None else before.version
 
 
 class CommandRunner:
@@ -80,12 +91,40 @@ class CommandRunner:
 
         An attempt raising an error stores nothing; an attempt deciding no events stores
         nothing either and is returned as it is.
+
+        The first attempt decides on the states this process holds, without asking a shared
+        store for newer events (``EventStore.guessing``). Where it relied on such a state and
+        failed (its save found a version taken, or it refused the command), or decided nothing
+        (which no save checks), another process may have moved that aggregate on: the attempt
+        is made again at once on what the store holds, and that is the command's first real
+        attempt.
         """
-        for tried in range(1, policy.attempts + 1):
-            decision = attempt(self._clock.now())
+        guess: Guess | None = Guess()
+        pinned: int | None = None
+        tried = 0
+        while True:
+            try:
+                with self._store.guessing(guess) if guess is not None else contextlib.nullcontext():
+                    decision = attempt(self._clock.now())
+            except DomainError:
+                if guess is not None and guess.trusted:
+                    guess = None
+                    continue
+                raise
+            guessed, guess = guess is not None and guess.trusted, None
+            if guessed and not any(change.events for change in decision.changes):
+                continue  # no save will check a guess that decided nothing: ask the store
+            if policy.pin_first and not guessed:
+                version = _version_before(decision)
+                if pinned is not None and version != pinned:
+                    raise StaleVersionError("another command changed it first; reload")
+                pinned = version
             try:
                 self._store.save_changes(decision.changes)
             except StaleVersionError:
+                if guessed:
+                    continue
+                tried += 1
                 if tried == policy.attempts:
                     raise
                 ceiling = min(policy.max_backoff_seconds, policy.backoff_seconds * 2 ** (tried - 1))
@@ -94,7 +133,6 @@ class CommandRunner:
             if policy.catch_up_views and self._views is not None:
                 self._views.catch_up()
             return decision
-        raise AssertionError("unreachable")  # pragma: no cover
 
     def create(
         self,

@@ -446,17 +446,12 @@ class MatchService:
         A command that lost a race for the same version raises ``StaleVersionError`` (409).
         """
 
-        pinned: list[int] = []
-
         def attempt(now: datetime) -> Decision:
             state = self._load(match_id)
             if expected_version is not None and expected_version != state.version:
                 raise StaleVersionError(
                     f"the match is at version {state.version}, not {expected_version} (If-Match)"
                 )
-            if pinned and pinned[0] != state.version:
-                raise StaleVersionError("the match was changed by another command; reload")
-            pinned.append(state.version)
             side, actor = self._authorise(state, caller, side_optional)
             change = Change.of(match.evolve, state, decide(state, side, actor, now))
             change = self._revealed(change, now, actor)

@@ -47,33 +47,19 @@ class SettledLogRecorder(PostgresApplicationRecorder):
 
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)
-        self.insert_function = f"{events_table_name}_insert"
         self.settled_end_function = f"{events_table_name}_settled_end"
-        for name in (self.insert_function, self.settled_end_function):
-            self.check_identifier_length(name)
+        self.check_identifier_length(self.settled_end_function)
         schema = Identifier(self.datastore.schema)
         table = Identifier(self.events_table_name)
         # one lock per log: the schemas of one database are separate stores
         digest = hashlib.sha256(f"bgtd log {self.datastore.schema}.{events_table_name}".encode())
         log_lock = int.from_bytes(digest.digest()[:8], "big", signed=True)
         self.sql_create_statements += [
-            SQL(
-                "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
-                "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
-                "BEGIN "
-                # before any id is drawn, until the commit
-                "PERFORM pg_advisory_xact_lock_shared({log_lock}); "
-                "RETURN QUERY INSERT INTO {schema}.{table} "
-                "(originator_id, originator_version, topic, state) "
-                "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
-                "RETURNING notification_id; "
-                "END; $BODY$"
-            ).format(
+            # the first version inserted through a function taking an array of rows
+            SQL("DROP FUNCTION IF EXISTS {schema}.{function}({schema}.{event}[])").format(
                 schema=schema,
-                function=Identifier(self.insert_function),
+                function=Identifier(f"{events_table_name}_insert"),
                 event=Identifier(self.stored_event_type_name),
-                table=table,
-                log_lock=log_lock,
             ),
             SQL(
                 "CREATE OR REPLACE FUNCTION {schema}.{function}() RETURNS bigint "
@@ -97,11 +83,23 @@ class SettledLogRecorder(PostgresApplicationRecorder):
                 log_lock=log_lock,
             ),
         ]
-        self.call_insert = SQL("SELECT * FROM {schema}.{function}(%s)").format(
-            schema=schema, function=Identifier(self.insert_function)
+        # Rendered once (psycopg would render a composed statement on every call): the shared
+        # lock is taken before any row, and so before any id, is drawn; every value is a
+        # parameter of its own, which psycopg dumps in C.
+        self._insert_prefix = (
+            SQL(
+                "WITH log AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared({log_lock})) "
+                "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state) "
+                "SELECT event.* FROM log, (VALUES "
+            )
+            .format(schema=schema, table=table, log_lock=log_lock)
+            .as_string()
         )
-        self.call_settled_end = SQL("SELECT {schema}.{function}() AS settled_end").format(
-            schema=schema, function=Identifier(self.settled_end_function)
+        self._inserts: dict[int, str] = {}
+        self.call_settled_end = (
+            SQL("SELECT {schema}.{function}() AS settled_end")
+            .format(schema=schema, function=Identifier(self.settled_end_function))
+            .as_string()
         )
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
@@ -110,15 +108,23 @@ class SettledLogRecorder(PostgresApplicationRecorder):
         mode); returns the notification ids."""
         if not stored_events:
             return []
-        rows = [
-            self.construct_pg_stored_event(
-                event.originator_id, event.originator_version, event.topic, event.state
-            )
+        parameters = [
+            value
             for event in stored_events
+            for value in (event.originator_id, event.originator_version, event.topic, event.state)
         ]
         with self.datastore.get_connection() as connection, connection.cursor() as cursor:
-            cursor.execute(self.call_insert, (rows,), prepare=True)
-            return [row[self.insert_function] for row in cursor.fetchall()]
+            cursor.execute(self._insert(len(stored_events)), parameters, prepare=True)
+            return [row["notification_id"] for row in cursor.fetchall()]
+
+    def _insert(self, count: int) -> str:
+        """The statement inserting ``count`` events (one per number of events a command has)."""
+        statement = self._inserts.get(count)
+        if statement is None:
+            rows = ", ".join(["(%s, %s, %s, %s)"] * count)
+            statement = f"{self._insert_prefix}{rows}) AS event RETURNING notification_id"
+            self._inserts[count] = statement
+        return statement
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def max_notification_id(self) -> int | None:

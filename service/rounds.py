@@ -100,6 +100,19 @@ class StandingChange:
 
 
 @dataclass(frozen=True, slots=True)
+class ReportedResult:
+    """A match's result as the director reports it from the board; ``corrects`` names the
+    result a correction replaces (rule T-FMT-6), ``reason`` says why."""
+
+    match_id: UUID
+    winner: UUID
+    points_a: int
+    points_b: int
+    corrects: UUID | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Recorded:
     result_id: UUID
     match_id: UUID
@@ -222,16 +235,7 @@ class RoundService:
         return self._round_view(tournament_id, state.rounds[-1])
 
     def record_result(
-        self,
-        tournament_id: UUID,
-        *,
-        match_id: UUID,
-        winner: UUID,
-        points_a: int,
-        points_b: int,
-        corrects: UUID | None = None,
-        reason: str = "",
-        actor: str = DIRECTOR,
+        self, tournament_id: UUID, report: ReportedResult, *, actor: str = DIRECTOR
     ) -> Recorded:
         """A result reported by the director, or a correction naming the result it replaces
         (rule T-FMT-6): the answer lists the standings it moved and the rounds paired since."""
@@ -245,13 +249,13 @@ class RoundService:
                 tournament.record_result(
                     held,
                     result_id=result_id,
-                    match_id=match_id,
-                    winner=winner,
-                    points_a=points_a,
-                    points_b=points_b,
+                    match_id=report.match_id,
+                    winner=report.winner,
+                    points_a=report.points_a,
+                    points_b=report.points_b,
                     source="director",
-                    corrects=corrects,
-                    reason=reason,
+                    corrects=report.corrects,
+                    reason=report.reason,
                     now=now,
                     actor=actor,
                 ),
@@ -262,15 +266,15 @@ class RoundService:
         change: Change[Tournament] = self._commands.run(attempt, DECIDE_AGAIN).changes[0]
         before, after = change.before, change.state
         assert before is not None
-        located = after.table_of(match_id)
+        located = after.table_of(report.match_id)
         assert located is not None
         return Recorded(
             result_id=result_id,
-            match_id=match_id,
-            winner=winner,
-            points_a=points_a,
-            points_b=points_b,
-            corrects=corrects,
+            match_id=report.match_id,
+            winner=report.winner,
+            points_a=report.points_a,
+            points_b=report.points_b,
+            corrects=report.corrects,
             tournament_status=after.status(change.events[-1].timestamp),
             standings_changed=_standing_changes(
                 tournament.swiss_standings(before), tournament.swiss_standings(after)
@@ -278,7 +282,7 @@ class RoundService:
             rounds_paired_since=[
                 paired.number for paired in after.rounds if paired.number > located[0].number
             ]
-            if corrects
+            if report.corrects
             else [],
         )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
@@ -41,13 +42,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """``smtp://host:port``, ``smtp+starttls://user:password@host:587`` or
     ``smtps://user:password@host:465``; without it mails go to ``data_dir/outbox/*.eml``."""
     mail_from: str = "bgtd <bgtd@localhost>"
+    access_log: bool = False
+    """uvicorn's line per request: off by default, since the reverse proxy in front usually
+    logs requests and the line costs a command about 4 % of its CPU (every change is an event
+    anyway, with who made it, in the audit stream)."""
     """The sender of the outbox's mails (rule P-MAIL-1)."""
 
     @classmethod
     def from_environment(cls, **overrides: object) -> Settings:
         """Read ``BGTD_*`` variables, then apply explicit ``overrides`` (None means unset)."""
         values: dict[str, object] = {}
-        environment = {
+        environment: dict[str, tuple[str, Callable[[str], object]]] = {
             "data_dir": ("BGTD_DATA_DIR", Path),
             "database_url": ("BGTD_DATABASE_URL", str),
             "director_token": ("BGTD_DIRECTOR_TOKEN", str),
@@ -57,6 +62,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "public_url": ("BGTD_PUBLIC_URL", str),
             "smtp_url": ("BGTD_SMTP_URL", str),
             "mail_from": ("BGTD_MAIL_FROM", str),
+            "access_log": ("BGTD_ACCESS_LOG", _yes),
         }
         for field, (variable, convert) in environment.items():
             if os.environ.get(variable):
@@ -78,3 +84,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         if self.director_token:
             return self.director_token
         return DEV_DIRECTOR_TOKEN if self.dev else None
+
+
+def _yes(value: str) -> bool:
+    """An environment variable's truth: 1, true, yes or on (any case)."""
+    return value.strip().lower() in {"1", "true", "yes", "on"}

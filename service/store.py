@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -107,10 +108,12 @@ class ServerRecord(msgspec.Struct, frozen=True, kw_only=True):
 class StateCache:
     """The latest states this process knows, by aggregate id; never older than what it stored.
 
-    Each entry holds a version and the state at it, or no state when only the version is known
-    (after an append whose resulting state the caller did not give, or a lost race). A state
-    is kept only if it is at least as new as the entry: a slow load can never put back a state
-    that an append has already superseded.
+    Each entry holds the latest version this process knows of and the newest state it holds,
+    which is behind that version after an append whose resulting state the caller did not give,
+    or after a lost race: ``get`` answers only a state at the known version, and ``base`` the
+    state held, for a load to bring forward with the events after it. An offered state older
+    than the one held is ignored: a slow load can never put back a state that an append has
+    already superseded.
     """
 
     def __init__(self, maxsize: int) -> None:
@@ -119,12 +122,21 @@ class StateCache:
         self._lock = threading.Lock()
 
     def get(self, aggregate_id: UUID) -> Aggregate | None:
+        """The state at the latest version this process knows of, or None."""
+        known, held = self._entry(aggregate_id)
+        return held if held is not None and held.version == known else None
+
+    def base(self, aggregate_id: UUID) -> Aggregate | None:
+        """The newest state held (it may be behind the store), or None."""
+        return self._entry(aggregate_id)[1]
+
+    def _entry(self, aggregate_id: UUID) -> tuple[int, Aggregate | None]:
         with self._lock:
             entry = self._entries.get(aggregate_id)
             if entry is None:
-                return None
+                return 0, None
             self._entries.move_to_end(aggregate_id)
-            return entry[1]
+            return entry
 
     def offer(self, state: Aggregate) -> None:
         self._record(state.id, state.version, state)
@@ -135,18 +147,25 @@ class StateCache:
             self._entries.clear()
 
     def supersede(self, aggregate_id: UUID, version: int) -> None:
-        """The store holds ``version`` or later: drop any older state."""
+        """The store holds ``version`` or later: the state held is behind it."""
         self._record(aggregate_id, version, None)
 
     def _record(self, aggregate_id: UUID, version: int, state: Aggregate | None) -> None:
         with self._lock:
-            entry = self._entries.get(aggregate_id)
-            if entry is not None and (entry[0] > version or (entry[0] == version and entry[1])):
-                return
-            self._entries[aggregate_id] = (version, state)
+            known, held = self._entries.get(aggregate_id, (version, None))
+            if state is not None and (held is None or held.version < state.version):
+                held = state
+            self._entries[aggregate_id] = (max(known, version), held)
             self._entries.move_to_end(aggregate_id)
             while len(self._entries) > self._maxsize:
                 self._entries.popitem(last=False)
+
+
+@dataclass(slots=True)
+class Guess:
+    """Whether a command's attempt decided on a cached state the store did not confirm."""
+
+    trusted: bool = False
 
 
 class EventStore(Application[UUID]):
@@ -166,6 +185,9 @@ class EventStore(Application[UUID]):
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(env)
         self.states = StateCache(self.cache_size)
+        self._guess: contextvars.ContextVar[Guess | None] = contextvars.ContextVar(
+            "guess", default=None
+        )
         self._erasures_handled: set[tuple[UUID, int]] = set()
         self.erasure_listeners: list[Callable[[UUID], None]] = []
         """Called with the player id whenever this process learns of an erasure (e.g. the
@@ -217,12 +239,15 @@ class EventStore(Application[UUID]):
             return state
 
         if version is None:
-            cached = cast("A | None", self.states.get(aggregate_id))
-            if cached is not None and not self.is_shared:
-                return cached
-            if cached is not None:
-                newer = self.events.get(aggregate_id, gt=cached.version)
-                latest = project(cached, newer)
+            current = cast("A | None", self.states.get(aggregate_id))
+            if current is not None and not self.is_shared:
+                return current
+            if current is not None and (guess := self._guess.get()) is not None:
+                guess.trusted = True
+                return current
+            base = current or cast("A | None", self.states.base(aggregate_id))
+            if base is not None:
+                latest = project(base, self.events.get(aggregate_id, gt=base.version))
                 if latest is not None:
                     self.states.offer(latest)
                     return latest
@@ -233,6 +258,22 @@ class EventStore(Application[UUID]):
         if version is None:
             self.states.offer(aggregate)
         return aggregate
+
+    @contextlib.contextmanager
+    def guessing(self, guess: Guess) -> Iterator[Guess]:
+        """Within: a load of a shared store answers the state this process holds without
+        asking the database for newer events, and the guess records that it did.
+
+        For the first attempt of a command (``service.commands``): a state another process
+        has moved past makes its save fail on the version it took, and the attempt is made
+        again on what the store holds. Loads of an SQLite store always answer what this
+        process holds (it is the only writer), and make no guess.
+        """
+        token = self._guess.set(guess)
+        try:
+            yield guess
+        finally:
+            self._guess.reset(token)
 
     def load_as(
         self,

@@ -124,3 +124,29 @@ def test_a_postgresql_url_without_the_driver_ends_with_one_line_naming_the_extra
     error = capsys.readouterr().err
     assert error.count("\n") == 1
     assert "bgtd[postgres]" in error
+
+
+@pytest.mark.parametrize(
+    ("arguments", "environment", "logged"),
+    [
+        ([], None, False),
+        (["--access-log"], None, True),
+        ([], "yes", True),
+        (["--no-access-log"], "1", False),
+    ],
+)
+def test_the_access_log_is_off_unless_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    arguments: list[str],
+    environment: str | None,
+    logged: bool,
+) -> None:
+    import uvicorn
+
+    if environment is not None:
+        monkeypatch.setenv("BGTD_ACCESS_LOG", environment)
+    served: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.update(options))
+    assert main(["serve", "--dev", "--data-dir", str(tmp_path), *arguments]) == 0
+    assert served["access_log"] is logged

@@ -609,23 +609,33 @@ def is_on_an_event_loop() -> bool:
     return True
 
 
-def test_match_use_cases_run_on_the_event_loop_for_sqlite_and_in_worker_threads_for_postgresql(
+def test_match_commands_run_on_the_event_loop_and_stream_reads_in_worker_threads_on_postgresql(
     client_on_either_store: Client, database_url: str | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client = client_on_either_store
     matches = client.app.state.services.matches
     created = create(client)
-    seen: list[bool] = []
+    on_the_loop: dict[str, bool] = {}
 
-    def roll(*arguments: Any, **keywords: Any) -> Any:
-        seen.append(is_on_an_event_loop())
-        return MatchService.roll(matches, *arguments, **keywords)
+    def watched(name: str) -> Any:
+        use_case = getattr(MatchService, name)
 
-    monkeypatch.setattr(matches, "roll", roll)
+        def run(*arguments: Any, **keywords: Any) -> Any:
+            on_the_loop[name] = is_on_an_event_loop()
+            return use_case(matches, *arguments, **keywords)
+
+        return run
+
+    for name in ("roll", "events"):
+        monkeypatch.setattr(matches, name, watched(name))
     rolled = post(client, created, "rolls", {"dice": [3, 1]}, "a")
+    events = client.get(f"/api/v1/matches/{created['id']}/events")
 
     assert rolled.status_code == 200, rolled.text
-    assert seen == [database_url is None]  # SQLite: on the loop; PostgreSQL: a worker thread
+    assert [event["type"] for event in events.json()][-1] == "OpeningRollMade"
+    # a command: one short write, on the loop on either store; a whole stream read from
+    # PostgreSQL goes to a worker thread
+    assert on_the_loop == {"roll": True, "events": database_url is None}
 
 
 # --- server dice ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 from domain.tournament import Tournament, TournamentPlan, evolve, swiss_standings
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.rounds import ReportedResult
 from service.settings import Settings
 
 CHECK_IN_OPENS = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)
@@ -60,22 +61,26 @@ def a_tournament_of_seven(services: Services) -> UUID:
                 continue
             recorded = services.rounds.record_result(
                 tournament_id,
-                match_id=table.match_id,
-                winner=table.player_a if table.table % 2 else table.player_b,
-                points_a=7 if table.table % 2 else table.table,
-                points_b=table.table if table.table % 2 else 7,
+                ReportedResult(
+                    match_id=table.match_id,
+                    winner=table.player_a if table.table % 2 else table.player_b,
+                    points_a=7 if table.table % 2 else table.table,
+                    points_b=table.table if table.table % 2 else 7,
+                ),
             )
             first_result = first_result or recorded
         services.rounds.pair_round(tournament_id)
     assert first_result is not None
     services.rounds.record_result(
         tournament_id,
-        match_id=first_result.match_id,
-        winner=first_result.winner,
-        points_a=first_result.points_a,
-        points_b=first_result.points_b - 1,
-        corrects=first_result.result_id,
-        reason="one point less for the loser",
+        ReportedResult(
+            match_id=first_result.match_id,
+            winner=first_result.winner,
+            points_a=first_result.points_a,
+            points_b=first_result.points_b - 1,
+            corrects=first_result.result_id,
+            reason="one point less for the loser",
+        ),
     )
     third = services.rounds.get_round(tournament_id, 3).pairings[0]
     services.rounds.withdraw(

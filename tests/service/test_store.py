@@ -11,7 +11,13 @@ import pytest
 
 from domain.events import Aggregate, DomainEvent
 from service.persistence import persistence_environment
-from service.store import EventStore, StaleVersionError, StateCache, UnknownAggregateError
+from service.store import (
+    EventStore,
+    Guess,
+    StaleVersionError,
+    StateCache,
+    UnknownAggregateError,
+)
 
 NOW = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)
 
@@ -183,6 +189,27 @@ def test_a_slow_load_cannot_put_back_a_state_an_append_superseded() -> None:
     new = Counter(id=counter_id, version=2, name="c", total=5)
     cache.offer(new)
     assert cache.get(counter_id) is new
+
+
+def test_a_superseded_state_stays_as_the_base_a_load_brings_forward() -> None:
+    cache = StateCache(maxsize=10)
+    counter = Counter(id=uuid4(), version=3, name="c", total=7)
+    cache.offer(counter)
+    cache.supersede(counter.id, 5)  # another process stored versions 4 and 5
+    assert cache.get(counter.id) is None  # never answered as the latest
+    assert cache.base(counter.id) is counter  # but read on from, not reloaded whole
+
+
+def test_a_guessing_load_answers_the_cached_state_and_says_so_only_on_a_shared_store(
+    store: EventStore,
+) -> None:
+    counter_id = start(store)
+    cached = store.load(counter_id, evolve)
+    with store.guessing(Guess()) as guess:
+        guessed = store.load(counter_id, evolve)
+    assert guessed is cached
+    # an SQLite store has one writing process: its cache is what is stored, nothing is guessed
+    assert guess.trusted is store.is_shared
 
 
 def test_the_state_cache_keeps_the_most_recently_used_states() -> None:
