@@ -27,6 +27,7 @@ from api.conduct import ConductController
 from api.directors import DirectorController
 from api.disputes import DisputeController, DisputeDecisionController
 from api.errors import exception_handlers
+from api.head import ServiceApp
 from api.health import DevClockController, HealthController
 from api.idempotency import IdempotencyMiddleware, IdempotencyStore
 from api.jobs import JobController
@@ -135,7 +136,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
                 check_throttle_handler=is_anonymous_registration,
             ).middleware
         )
-    app = Litestar(
+    app = ServiceApp(
         route_handlers=[
             *CONTROLLERS,
             create_static_files_router(

@@ -54,7 +54,13 @@ STANDING_EVENTS = frozenset(
         "LateEntryAdmitted",
     }
 )
-STATUS_EVENTS = frozenset({"TournamentStarted", "TournamentCompleted"})
+STATUS_EVENTS: dict[str, Literal["running", "completed", "final"]] = {
+    "TournamentStarted": "running",
+    "TournamentCompleted": "completed",
+    "TournamentFinalized": "final",
+    "TournamentReopened": "completed",
+}
+"""The tournament's status after each event that changes it (the words of its GET)."""
 RETRY_MS = 3000
 """How long a browser waits before it reconnects."""
 
@@ -81,7 +87,7 @@ class LiveResult(msgspec.Struct):
 
 
 class LiveStatus(msgspec.Struct):
-    status: Literal["running", "completed"]
+    status: Literal["running", "completed", "final"]
 
 
 def _topic_name(change: LiveChange) -> str:
@@ -153,8 +159,7 @@ def _tournament_messages(
     for change in changes:
         name = _topic_name(change)
         if name in STATUS_EVENTS:
-            completed = name == "TournamentCompleted"
-            add(change.position, "status", LiveStatus("completed" if completed else "running"))
+            add(change.position, "status", LiveStatus(STATUS_EVENTS[name]))
     return sorted(messages, key=lambda message: message.id)
 
 

@@ -15,6 +15,7 @@ from litestar.params import FromPath, FromQuery
 
 from api.schemas import ServicesDep
 from service.bootstrap import Services
+from service.places import Place
 from service.rounds import RoundView, StandingView, TableView
 
 STAGES = {
@@ -27,6 +28,7 @@ STAGES = {
 PRINT_CSS = """
 body { font-family: system-ui, sans-serif; font-size: 11pt; margin: 1.5cm; color: #000; }
 h1 { font-size: 16pt; margin: 0 0 .5em; }
+h2 { font-size: 13pt; margin: 1.2em 0 .5em; }
 table { border-collapse: collapse; width: 100%; }
 th, td { border: 1px solid #444; padding: .3em .5em; text-align: left; }
 th { background: #eee; }
@@ -94,9 +96,14 @@ def slips_page(paired: RoundView) -> str:
     return page(f"Ergebniszettel Runde {paired.round}", slips)
 
 
-def standings_page(rows: list[StandingView]) -> str:
+def standings_page(rows: list[StandingView], places: list[Place] | None) -> str:
+    """The Swiss standings; once the tournament is completed, its final places above them.
+
+    rule T-FMT-4: after the knockout a Swiss rank is no place (the final's loser may have led
+    the Swiss rounds), so the Swiss column says "Rang" and "Platz" heads the final places only.
+    """
     head = (
-        "<tr><th>Platz</th><th>Name</th><th>Siege</th><th>Punkte</th><th>Buchholz</th>"
+        "<tr><th>Rang</th><th>Name</th><th>Siege</th><th>Punkte</th><th>Buchholz</th>"
         "<th>Direkter Vergleich</th><th>Spiele</th></tr>"
     )
     body = "".join(
@@ -105,7 +112,15 @@ def standings_page(rows: list[StandingView]) -> str:
         f"<td>{r.buchholz}</td><td>{r.head_to_head}</td><td>{r.matches}</td></tr>"
         for r in rows
     )
-    return page("Tabelle", f"<table><thead>{head}</thead><tbody>{body}</tbody></table>")
+    swiss = f'<table id="standings"><thead>{head}</thead><tbody>{body}</tbody></table>'
+    if places is None:
+        return page("Tabelle", swiss)
+    final = "".join(f"<tr><td>{p.place}</td><td>{escape(p.display_name)}</td></tr>" for p in places)
+    return page(
+        "Endstand",
+        '<table id="places"><thead><tr><th>Platz</th><th>Name</th></tr></thead>'
+        f"<tbody>{final}</tbody></table><h2>Tabelle der Schweizer Runden</h2>{swiss}",
+    )
 
 
 printable = partial(get, media_type=MediaType.HTML, sync_to_thread=True)
@@ -131,7 +146,8 @@ class PrintController(Controller):
 
     @printable("/standings", summary="The standings to print")
     def standings(self, tournament_id: FromPath[UUID], services: ServicesDep) -> str:
-        return standings_page(services.rounds.list_standings(tournament_id))
+        standings = services.rounds.list_standings(tournament_id)
+        return standings_page(standings, services.places.list_fixed_places(tournament_id))
 
 
 def _latest_round(services: Services, tournament_id: UUID) -> RoundView:

@@ -141,6 +141,8 @@ class Tiebreaks(msgspec.Struct):
 
 class Standing(msgspec.Struct):
     rank: int
+    """The rank in the Swiss standings (rule T-FMT-3), not a final place: after the knockout
+    places 1-4 come from it, at ``.../places`` (rule T-FMT-4)."""
     player_id: UUID
     display_name: str
     wins: int

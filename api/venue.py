@@ -148,7 +148,8 @@ class ReopenRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Finality(msgspec.Struct):
-    status: Literal["final", "open"]
+    status: Literal["final", "completed"]
+    """The tournament's status after the command, the same word its GET shows."""
     finalized_at: datetime | None
     prizes: Prizes | None
 

@@ -52,9 +52,17 @@ class PlaceService:
 
     def list_places(self, tournament_id: UUID) -> list[Place]:
         """rule T-FMT-4: 1-4 from the knockout, 5.. from the Swiss standings, once completed."""
+        places = self.list_fixed_places(tournament_id)
+        if places is None:
+            raise PlacesNotFinalError("places are fixed when the tournament is completed")
+        return places
+
+    def list_fixed_places(self, tournament_id: UUID) -> list[Place] | None:
+        """The places of ``list_places``, or None while the tournament is not completed (a
+        page shows them beside the standings once they exist)."""
         held = self._load(tournament_id)
         if held.completed_at is None:
-            raise PlacesNotFinalError("places are fixed when the tournament is completed")
+            return None
         names = self._names(tournament_id)
         return [
             Place(place=number, player_id=player, display_name=names.get(str(player), ""))

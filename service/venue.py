@@ -105,7 +105,8 @@ class Board:
 
 @dataclass(frozen=True, slots=True)
 class Finalized:
-    status: Literal["final", "open"]
+    status: Literal["final", "completed"]
+    """The tournament's status after the command, as its read view shows it."""
     finalized_at: datetime | None
     prizes: Prizes | None
 
@@ -314,7 +315,7 @@ class VenueService:
             ),
             DECIDE_AGAIN,
         )
-        return Finalized(status="open", finalized_at=None, prizes=None)
+        return Finalized(status="completed", finalized_at=None, prizes=None)
 
     # Queries ----------------------------------------------------------------------------------
 

@@ -285,10 +285,16 @@ def check_registrant(
         )
     # a director registers a late entry after the start, until the tournament is completed
     late = is_director_actor(actor) and state.completed_at is None
-    if (state.started_at is not None or now >= state.starts_at) and not late:
+    if state.started_at is not None and not late:
+        # the director may start before the latest start: the message names the real instant
+        started = state.local(state.started_at)
         raise RegistrationClosedError(
-            f"registration closed when the tournament started ({state.local(state.starts_at)})",
-            starts_at=state.local(state.starts_at),
+            f"registration closed when the tournament started ({started})", started_at=started
+        )
+    if now >= state.starts_at and not late:
+        latest = state.local(state.starts_at)
+        raise RegistrationClosedError(
+            f"registration closed at the latest start ({latest})", starts_at=latest
         )
     return Registrant(
         first_name=first, last_name=last, email=address, birth_date=born, language=language

@@ -3,13 +3,15 @@ German or English with display names only (rule P-PUB-1). Browser checks: tests/
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from litestar.testing import TestClient
 
+from api.pages import TEXT
+from domain.tournament import TournamentStatus
 from service.clock import MovableClock
 from tests.api.test_calendar_feed import season
-from tests.api.test_tournament_day import pair_next, report, start_tournament
+from tests.api.test_tournament_day import pair_next, report, run_day, start_tournament
 from tests.api.test_tournaments import person, register, schedule
 from tests.mailbox import register_by_mail
 
@@ -140,3 +142,47 @@ def test_a_tournament_that_has_begun_advertises_no_free_seats(
         assert "Plätzen frei" not in page(client, path), path
     feed = client.get(f"/seasons/{season_id}/calendar.ics").text
     assert "Plätzen frei" not in feed
+
+
+def test_every_tournament_status_has_its_words_in_both_languages() -> None:
+    # the season page shows a tournament's status by its word: a missing one would be a 500
+    for lang in TEXT:
+        for status in get_args(TournamentStatus):
+            assert TEXT[lang][f"status_{status}"], (lang, status)
+
+
+def table_of(html: str, table_id: str) -> str:
+    """The HTML of the page's table with that id."""
+    start = html.index(f'<table id="{table_id}">')
+    return html[start : html.index("</table>", start)]
+
+
+def test_after_the_knockout_the_standings_show_final_places_apart_from_swiss_ranks(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-4: places 1-4 come from the knockout; the Swiss rank is no place
+    day = run_day(client, clock, 4)
+    places = [row["display_name"] for row in client.get(day.url("/places")).json()]
+    swiss = [row["display_name"] for row in client.get(day.url("/standings")).json()]
+    assert places != swiss  # the knockout changed the order (else the test would prove nothing)
+    for path in ("/standings", "/print/standings"):
+        html = page(client, f"/pages/tournaments/{day.id}{path}")
+        shown = table_of(html, "places")
+        assert "Platz" in shown
+        assert [shown.index(f"<td>{name}</td>") for name in places] == sorted(
+            shown.index(f"<td>{name}</td>") for name in places
+        )
+        ranked = table_of(html, "standings")
+        assert "Platz" not in ranked
+        assert "Rang" in ranked
+        assert html.index('<table id="places">') < html.index('<table id="standings">')
+
+
+def test_before_the_end_the_standings_show_no_final_places(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)
+    for path in ("/standings", "/print/standings"):
+        html = page(client, f"/pages/tournaments/{day.id}{path}")
+        assert 'id="places"' not in html
+        assert "Rang" in table_of(html, "standings")

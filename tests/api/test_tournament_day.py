@@ -456,3 +456,15 @@ def test_a_result_reported_from_the_board_ends_the_match_itself(
     assert claim.status_code == 409
     services = client.app.state.services
     assert [job for job in services.jobs.due(clock.now()) if job.kind == "flag_clock"] == []
+
+
+def test_a_registration_after_an_early_start_is_told_when_the_tournament_started(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-CHECKIN-1: the director may start before the latest start (13:00), here at 12:30
+    day = start_tournament(client, clock, 4)
+    late = client.post(day.url("/registrations"), json=person(9))
+    assert late.status_code == 409
+    assert late.json()["started_at"] == "2026-04-18T12:30:00+02:00"
+    assert "12:30" in late.json()["detail"]
+    assert "13:00" not in late.json()["detail"]

@@ -1,0 +1,61 @@
+"""HEAD is answered wherever GET is (RFC 9110, 9.3.2): the GET's status and headers, no body;
+and the OpenAPI document gains no HEAD operations for it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar.testing import TestClient
+
+from tests.api.test_calendar_feed import season
+from tests.api.test_tournaments import schedule
+from tests.conftest import DIRECTOR
+
+Client = TestClient[Any]
+
+
+def test_head_answers_the_gets_status_and_headers_without_a_body(client: Client) -> None:
+    season_id = season(client)
+    tournament = schedule(client, season_id=season_id)["id"]
+    for path in (
+        "/health",
+        "/api/v1/tournaments",
+        f"/api/v1/tournaments/{tournament}",
+        f"/pages/seasons/{season_id}",
+        f"/pages/tournaments/{tournament}/print/standings",
+        f"/seasons/{season_id}/calendar.ics",
+    ):
+        got = client.get(path)
+        head = client.head(path)
+        assert head.status_code == got.status_code == 200, path
+        assert head.content == b"", path
+        assert head.headers["content-type"] == got.headers["content-type"], path
+        # the length of the body a GET would get, as HTTP allows a HEAD answer to say
+        assert head.headers["content-length"] == str(len(got.content)), path
+
+
+def test_head_keeps_the_gets_refusals(client: Client) -> None:
+    unknown = "00000000-0000-4000-8000-000000000000"
+    missing = client.head(f"/api/v1/tournaments/{unknown}")
+    assert missing.status_code == 404
+    assert missing.content == b""
+    # no GET on this path, so no HEAD either
+    assert client.head("/api/v1/analysis/legal-plays").status_code == 405
+    assert client.head("/api/v1/jobs").status_code == 401
+    assert client.head("/api/v1/jobs", headers=DIRECTOR).status_code == 200
+
+
+def test_head_of_the_live_feed_answers_its_headers_and_ends(client: Client) -> None:
+    # a GET of the feed streams until the client goes; a HEAD is done once its headers are out
+    tournament = schedule(client)["id"]
+    head = client.head(f"/api/v1/tournaments/{tournament}/live")
+    assert head.status_code == 200
+    assert head.headers["content-type"].startswith("text/event-stream")
+    assert head.content == b""
+
+
+def test_the_openapi_document_has_no_head_operations(client: Client) -> None:
+    document = client.get("/schema/openapi.json").json()
+    methods = {method for operations in document["paths"].values() for method in operations}
+    assert "head" not in methods
+    assert "get" in methods
