@@ -54,13 +54,7 @@ STANDING_EVENTS = frozenset(
         "LateEntryAdmitted",
     }
 )
-STATUS_EVENTS: dict[str, Literal["running", "completed", "final"]] = {
-    "TournamentStarted": "running",
-    "TournamentCompleted": "completed",
-    "TournamentFinalized": "final",
-    "TournamentReopened": "completed",
-}
-"""The tournament's status after each event that changes it (the words of its GET)."""
+STATUS_EVENTS = frozenset({"TournamentStarted", "TournamentCompleted"})
 RETRY_MS = 3000
 """How long a browser waits before it reconnects."""
 
@@ -87,7 +81,7 @@ class LiveResult(msgspec.Struct):
 
 
 class LiveStatus(msgspec.Struct):
-    status: Literal["running", "completed", "final"]
+    status: Literal["running", "completed"]
 
 
 def _topic_name(change: LiveChange) -> str:
@@ -159,7 +153,8 @@ def _tournament_messages(
     for change in changes:
         name = _topic_name(change)
         if name in STATUS_EVENTS:
-            add(change.position, "status", LiveStatus(STATUS_EVENTS[name]))
+            completed = name == "TournamentCompleted"
+            add(change.position, "status", LiveStatus("completed" if completed else "running"))
     return sorted(messages, key=lambda message: message.id)
 
 

@@ -148,8 +148,7 @@ class ReopenRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Finality(msgspec.Struct):
-    status: Literal["final", "completed"]
-    """The tournament's status after the command, the same word its GET shows."""
+    status: Literal["final", "open"]
     finalized_at: datetime | None
     prizes: Prizes | None
 

@@ -105,8 +105,7 @@ class Board:
 
 @dataclass(frozen=True, slots=True)
 class Finalized:
-    status: Literal["final", "completed"]
-    """The tournament's status after the command, as its read view shows it."""
+    status: Literal["final", "open"]
     finalized_at: datetime | None
     prizes: Prizes | None
 
@@ -315,7 +314,7 @@ class VenueService:
             ),
             DECIDE_AGAIN,
         )
-        return Finalized(status="completed", finalized_at=None, prizes=None)
+        return Finalized(status="open", finalized_at=None, prizes=None)
 
     # Queries ----------------------------------------------------------------------------------
 

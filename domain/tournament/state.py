@@ -265,7 +265,6 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
             check_in_opens=self.check_in_opens,
             started=self.started_at is not None,
             completed=self.completed_at is not None,
-            finalized=self.finalized_at is not None,
         )
 
     def local(self, instant: datetime) -> str:
@@ -280,12 +279,8 @@ def tournament_status(
     check_in_opens: datetime,
     started: bool,
     completed: bool,
-    finalized: bool,
 ) -> TournamentStatus:
-    """Derived from events and the clock: open -> cancellation_closed -> check_in -> running
-    -> completed -> final (the finalize answer's word, so both read the same)."""
-    if finalized:
-        return "final"
+    """Derived from events and the clock: open -> cancellation_closed -> check_in -> running."""
     if completed:
         return "completed"
     if started:
