@@ -132,6 +132,9 @@ class Tournament(msgspec.Struct):
     the tournament starts."""
     started_at: datetime | None
     completed_at: datetime | None
+    finalized_at: datetime | None = None
+    """Set while the director's finalize stands (places and prizes fixed, rule T-FMT-8); the
+    status stays ``completed``, a reopen clears it."""
 
 
 class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -268,6 +271,7 @@ def tournament_response(view: TournamentView) -> Tournament:
         pot_cents=view.pot_cents,
         started_at=view.started_at,
         completed_at=view.completed_at,
+        finalized_at=view.finalized_at,
     )
 
 

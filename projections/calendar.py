@@ -11,7 +11,13 @@ import msgspec
 import sqlite_utils
 
 from domain.season import CalendarPeriodAdded, PeriodKind, SeasonCreated
-from domain.tournament import TournamentCompleted, TournamentScheduled, TournamentStarted
+from domain.tournament import (
+    TournamentCompleted,
+    TournamentFinalized,
+    TournamentReopened,
+    TournamentScheduled,
+    TournamentStarted,
+)
 from projections.runner import Projection
 
 _TOURNAMENT_COLUMNS = (
@@ -36,6 +42,7 @@ _TOURNAMENT_COLUMNS = (
     "starts_at",
     "started_at",
     "completed_at",
+    "finalized_at",
     "players",
     "pot_cents",
 )
@@ -65,6 +72,8 @@ class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
     starts_at: datetime
     started_at: datetime | None
     completed_at: datetime | None
+    finalized_at: datetime | None
+    """Set while the director's finalize stands (a reopen clears it)."""
     players: int
     pot_cents: int
 
@@ -91,6 +100,7 @@ class CalendarProjection(Projection):
 
     name = "calendar"
     tables = ("calendar_seasons", "calendar_periods", "calendar_tournaments")
+    version = 2
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -111,7 +121,7 @@ class CalendarProjection(Projection):
             "match_length INTEGER NOT NULL, class_name TEXT NOT NULL, "
             "payout_percent TEXT NOT NULL, time_zone TEXT NOT NULL, "
             "cancellation_until TEXT NOT NULL, check_in_opens TEXT NOT NULL, "
-            "starts_at TEXT NOT NULL, started_at TEXT, completed_at TEXT, "
+            "starts_at TEXT NOT NULL, started_at TEXT, completed_at TEXT, finalized_at TEXT, "
             "players INTEGER NOT NULL DEFAULT 0, pot_cents INTEGER NOT NULL DEFAULT 0)"
         )
 
@@ -178,6 +188,18 @@ class CalendarProjection(Projection):
         db.execute(
             "UPDATE calendar_tournaments SET completed_at = ? WHERE id = ?",
             [event.timestamp.isoformat(), str(event.originator_id)],
+        )
+
+    def tournament_finalized(self, event: TournamentFinalized, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE calendar_tournaments SET finalized_at = ? WHERE id = ?",
+            [event.timestamp.isoformat(), str(event.originator_id)],
+        )
+
+    def tournament_reopened(self, event: TournamentReopened, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "UPDATE calendar_tournaments SET finalized_at = NULL WHERE id = ?",
+            [str(event.originator_id)],
         )
 
 

@@ -73,6 +73,8 @@ class TournamentView:
     seats: SeatCounts
     started_at: datetime | None
     completed_at: datetime | None
+    finalized_at: datetime | None
+    """While the director's finalize stands (rule T-FMT-8): places and prizes are fixed."""
     pot_cents: int
 
     @property
@@ -449,6 +451,7 @@ class TournamentService:
             seats=seat_counts,
             started_at=started_at,
             completed_at=_local(row.completed_at, zone),
+            finalized_at=_local(row.finalized_at, zone),
             # rule T-BUYIN-1: the pot share (80 EUR by default) per checked-in player, fixed at
             # the start
             pot_cents=row.pot_cents if started_at else seat_counts.checked_in * row.pot_share_cents,

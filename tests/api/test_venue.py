@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -516,3 +517,21 @@ def test_a_late_entry_checks_in_on_arrival_and_counts_as_present(
         day.url(f"/registrations/{first['registration_id']}/check-in"), json=paid, headers=DIRECTOR
     )
     assert again.status_code == 409
+
+
+def test_a_finalized_tournament_stays_completed_and_says_when_it_was_finalized(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-8: finalize fixes places and prizes; the status keeps API.md's vocabulary
+    day = run_day(client, clock, 4)
+    assert client.get(day.url()).json()["finalized_at"] is None
+    finalized = client.post(day.url("/finalize"), headers=DIRECTOR)
+    assert finalized.json()["status"] == "final"
+    shown = client.get(day.url()).json()
+    assert shown["status"] == "completed"
+    at = datetime.fromisoformat(finalized.json()["finalized_at"])
+    assert datetime.fromisoformat(shown["finalized_at"]) == at  # in the club's time zone
+    listed = client.get("/api/v1/tournaments").json()
+    assert [t["finalized_at"] for t in listed if t["id"] == day.id] == [shown["finalized_at"]]
+    client.post(day.url("/reopen"), json={"reason": "a typo"}, headers=DIRECTOR)
+    assert client.get(day.url()).json()["finalized_at"] is None
