@@ -110,6 +110,29 @@ def test_a_reported_result_appears_on_the_open_standings_page_without_reload(
     screenshot(browser, "standings")
 
 
+def test_the_open_standings_page_shows_the_final_places_when_the_last_result_comes(
+    live_server: LiveServer, browser: Any
+) -> None:
+    # rule T-FMT-4: the places come from the knockout; the page draws them once it is over
+    client = cast(Any, live_server.http)
+    day = start_tournament(client, live_server.clock, 4, swiss_rounds=1)
+    for table in day.rounds[0]["pairings"]:
+        report(client, day, table)
+    semis = pair_next(client, day)
+    for table in semis["pairings"]:
+        report(client, day, table)
+    finals = pair_next(client, day)
+    browser.get(f"{live_server.url}/pages/tournaments/{day.id}/standings")
+    wait_until(
+        browser, lambda: "off" not in browser.find_element("id", "live").get_attribute("class")
+    )
+    assert browser.find_elements("id", "places") == []
+    for table in finals["pairings"]:
+        report(client, day, table)
+    places = [row["display_name"] for row in client.get(day.url("/places")).json()]
+    wait_until(browser, lambda: column(browser, "#places", 1) == places)
+
+
 def test_the_bracket_page_shows_semi_finals_final_and_third_place(
     live_server: LiveServer, browser: Any
 ) -> None:
