@@ -289,7 +289,9 @@ def check_registrant(
         # the director may start before the latest start: the message names the real instant
         started = state.local(state.started_at)
         raise RegistrationClosedError(
-            f"registration closed when the tournament started ({started})", started_at=started
+            f"registration closed when the tournament started ({started})",
+            started_at=started,
+            starts_at=state.local(state.starts_at),  # the field this answer always had
         )
     if now >= state.starts_at and not late:
         latest = state.local(state.starts_at)

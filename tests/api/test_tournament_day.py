@@ -466,5 +466,6 @@ def test_a_registration_after_an_early_start_is_told_when_the_tournament_started
     late = client.post(day.url("/registrations"), json=person(9))
     assert late.status_code == 409
     assert late.json()["started_at"] == "2026-04-18T12:30:00+02:00"
+    assert late.json()["starts_at"] == "2026-04-18T13:00:00+02:00"  # as before, for clients
     assert "12:30" in late.json()["detail"]
     assert "13:00" not in late.json()["detail"]
