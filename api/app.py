@@ -86,12 +86,11 @@ async def is_anonymous_registration(request: Request[Any, Any, Any]) -> bool:
     """Registration is public: a client without the director's token is rate-limited.
 
     Asked of every request, so a coroutine: Litestar runs a plain function here in a worker
-    thread, a thread hand-off per request for a look at its path."""
-    return (
-        request.method == "POST"
-        and _REGISTRATIONS.fullmatch(request.url.path) is not None
-        and not is_director_token(request)
-    )
+    thread, a thread hand-off per request for a look at its path. Only a registration's token
+    is looked up, in a worker thread: the views may be busy with a catch-up."""
+    if request.method != "POST" or _REGISTRATIONS.fullmatch(request.url.path) is None:
+        return False
+    return not await anyio.to_thread.run_sync(is_director_token, request)
 
 
 def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
