@@ -60,11 +60,14 @@ class Policy:
 
 
 CONDITIONAL = Policy()
-"""Match play: a command decided on a state another command changed first is a 409."""
-MATCH_PLAY = Policy(attempts=5)
+"""A command decided on a state another command changed first is a 409 (the loser decided on
+a state that is gone: the client reloads)."""
+MATCH_PLAY = Policy(attempts=5, backoff_seconds=0.0)
 """Match play: a race lost on the match, or on the tournament its result goes to, is decided
 again on the winner's state, where the rules refuse what no longer fits (a second roll, a play
-out of turn). A client that sends ``If-Match`` gets a 409 for any change since its version."""
+out of turn). A client that sends ``If-Match`` gets a 409 for any change since its version.
+Decided again at once: the winner's events are stored, and match commands run on the event
+loop, which a pause would stop for every request of the process."""
 DECIDE_AGAIN = Policy(attempts=40, catch_up_views=True)
 """Registration and the calendar: concurrent commands serialise through the store; the loser
 decides again on the latest version (e.g. whether a seat is still free)."""
