@@ -31,14 +31,22 @@ def summary(results: dict[str, Any]) -> str:
     load = ", ".join(f"{each:.1f}" for each in os.getloadavg())
     lines = ["", f"summary (load average {load} at the end):"]
     title = f"match play, {CLIENTS} entered-dice clients"
-    lines.append(f"  {title:<36} {'plays/s':>9} {'p50':>9} {'p99':>9}   load")
+    lines.append(
+        f"  {title:<36} {'plays/s':>9} {'p50':>9} {'p99':>9}   load   servers' CPU per command"
+    )
     for figures in results.get("bench.postgres") or []:
         if figures.plays_per_second is None:
             lines.append(f"  {figures.label:<36} {figures.note}")
         else:
+            cpu = figures.cpu
             lines.append(
                 f"  {figures.label:<36} {figures.plays_per_second:>9,.0f} "
                 f"{figures.p50_ms:>6.1f} ms {figures.p99_ms:>6.1f} ms   {figures.load:.1f}"
+                + (
+                    f"    {cpu.servers:.2f} ms ({cpu.servers / cpu.client:.1f}x the client's)"
+                    if cpu
+                    else ""
+                )
             )
     live = results.get("bench.live")
     if live:

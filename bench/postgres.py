@@ -7,7 +7,11 @@ shared secret and director token from the environment, as in production). ``CLIE
 play entered-dice matches (the client throws its own dice and enters them, as at a club's
 boards; then a random legal play), dealt over the processes in turn, each on one keep-alive
 connection. After a short warm-up (each process fills its caches), the figures are accepted
-plays per second and the latency of the play requests (p50, p99).
+plays per second and the latency of the play requests (p50, p99), and the CPU time each
+command cost the servers, PostgreSQL's backends and the load generator (Linux: from
+``/proc``). Plays per second follow how fast the shared machine is at the moment; the CPU
+per command of the servers measured against the load generator's (the same work in every
+run) compares two runs taken at different moments.
 
 Environment: ``BENCH_PG_URL`` (the server to create scratch databases on; default
 ``postgresql://postgres@127.0.0.1:5432/postgres``), ``BENCH_PG_CLIENTS`` (12),
@@ -19,10 +23,13 @@ from __future__ import annotations
 
 import os
 import statistics
+import subprocess
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bench.matches import _load
@@ -51,6 +58,7 @@ class Figures:
     note: str = ""
     load: float = 0.0
     """The machine's load average (1 minute) when the measurement began."""
+    cpu: CommandCpu | None = None
 
     def row(self) -> str:
         if self.plays_per_second is None:
@@ -58,7 +66,41 @@ class Figures:
         return (
             f"{self.label:<28} {self.plays_per_second:>8,.0f} plays/s   "
             f"p50 {self.p50_ms:5.1f} ms   p99 {self.p99_ms:5.1f} ms   (load {self.load:.1f})"
+            + (f"\n{'':<30}{self.cpu}" if self.cpu else "")
         )
+
+
+@dataclass(frozen=True)
+class CommandCpu:
+    """CPU milliseconds per command (a roll or a play), by whom."""
+
+    servers: float
+    postgres: float
+    client: float
+
+    def __str__(self) -> str:
+        return (
+            f"CPU per command: servers {self.servers:.2f} ms, PostgreSQL {self.postgres:.2f} ms, "
+            f"load generator {self.client:.2f} ms (servers / load generator "
+            f"{self.servers / self.client:.1f})"
+        )
+
+
+def cpu_seconds(pids: list[str]) -> float:
+    """The CPU time (user and system) the processes have used so far (0 where /proc is not)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile, or no /proc here
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def pids_of(*pgrep_arguments: str) -> list[str]:
+    found = subprocess.run(["pgrep", *pgrep_arguments], capture_output=True, text=True)
+    return found.stdout.split()
 
 
 def postgres_answers(url: str = SERVER_URL) -> bool:
@@ -105,7 +147,14 @@ def measure(label: str, database_url: str | None, workers: int) -> Figures:
         # one after the other: the first creates the tables
         servers = [stack.enter_context(serve(database_url)) for _ in range(workers)]
         _load(servers, clients=CLIENTS, seconds=WARM_UP_SECONDS, dice="entered")
+        ports = [urlsplit(server).port for server in servers]
+        server_pids = [pid for port in ports for pid in pids_of("-f", f"serve --port {port} ")]
+        postgres_pids = pids_of("-u", "postgres") if database_url else []
+        before = cpu_seconds(server_pids), cpu_seconds(postgres_pids), time.process_time()
         tally, elapsed = _load(servers, clients=CLIENTS, seconds=SECONDS, dice="entered")
+        after = cpu_seconds(server_pids), cpu_seconds(postgres_pids), time.process_time()
+    commands = len(tally.request_latencies)
+    spent = [1000 * (end - start) / commands for start, end in zip(before, after, strict=True)]
     quantiles = statistics.quantiles(tally.play_latencies, n=100)
     return Figures(
         label=label,
@@ -114,6 +163,7 @@ def measure(label: str, database_url: str | None, workers: int) -> Figures:
         p99_ms=quantiles[98] * 1000,
         rejected=tally.rejected,
         load=load,
+        cpu=CommandCpu(*spent) if server_pids and spent[2] > 0 else None,
     )
 
 
