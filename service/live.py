@@ -104,9 +104,12 @@ class LiveFeed:
         self._listeners[stream].add(listener)
         try:
             self._ensure_poller()
-            # what the backlog showed (up to the log's end as it read it) the queue skips
-            shown_until = 0
-            if after is not None:
+            # what the backlog showed (up to the log's end as it read it) the queue skips;
+            # without ``after``, what the log held when the listener came (the poller may
+            # still deliver it: it runs behind by an interval, or restarts where it stopped)
+            if after is None:
+                shown_until = await asyncio.to_thread(self._store.latest_notification_id)
+            else:
                 backlog, shown_until = await asyncio.to_thread(self._backlog, stream, after)
                 for missed in backlog:
                     yield missed
@@ -144,6 +147,7 @@ class LiveFeed:
                 self._deliver(messages)
             if last - position < BATCH_SIZE:
                 await asyncio.sleep(self._interval)
+        self._position = None  # the next poller starts at the log's end then, not here
 
     def _deliver(self, messages: dict[UUID, list[LiveMessage]]) -> None:
         for stream, stream_messages in messages.items():

@@ -79,6 +79,31 @@ def test_each_registration_reaches_a_listener_as_the_seats_without_personal_data
     assert feed.listeners == 0
 
 
+def test_a_new_listener_gets_no_change_from_before_it_came(services: Services) -> None:
+    tournament_id = services.tournaments.schedule_tournament(SPRING).id
+    feed = live_feed(services)
+
+    async def scenario() -> list[LiveMessage]:
+        first = asyncio.create_task(collect(feed, tournament_id, 1))
+        while feed.listeners == 0:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)  # the poller stands at the log's end
+        await asyncio.to_thread(register, services, tournament_id, 1)
+        await asyncio.wait_for(first, 10)  # the last listener leaves: the poller stops
+        await asyncio.sleep(0.3)
+        await asyncio.to_thread(register, services, tournament_id, 2)  # nobody listens
+        later = asyncio.create_task(collect(feed, tournament_id, 1))
+        while feed.listeners == 0 and not later.done():
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.6)  # the poller came back; a page drawn now shows 18 free seats
+        await asyncio.to_thread(register, services, tournament_id, 3)
+        return await asyncio.wait_for(later, 10)
+
+    messages = asyncio.run(scenario())
+    # only the change after it came, not the registration nobody listened to
+    assert [(m.event, json.loads(m.data)["free"]) for m in messages] == [("seats", 17)]
+
+
 def test_a_listener_resumes_after_the_last_id_it_saw(services: Services) -> None:
     tournament_id = services.tournaments.schedule_tournament(SPRING).id
     register(services, tournament_id, 1)
