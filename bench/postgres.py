@@ -99,7 +99,11 @@ def cpu_seconds(pids: list[str]) -> float:
 
 
 def pids_of(*pgrep_arguments: str) -> list[str]:
-    found = subprocess.run(["pgrep", *pgrep_arguments], capture_output=True, text=True)
+    """The processes ``pgrep`` finds (none where there is no ``pgrep``)."""
+    try:
+        found = subprocess.run(["pgrep", *pgrep_arguments], capture_output=True, text=True)
+    except OSError:
+        return []
     return found.stdout.split()
 
 
@@ -149,7 +153,8 @@ def measure(label: str, database_url: str | None, workers: int) -> Figures:
         _load(servers, clients=CLIENTS, seconds=WARM_UP_SECONDS, dice="entered")
         ports = [urlsplit(server).port for server in servers]
         server_pids = [pid for port in ports for pid in pids_of("-f", f"serve --port {port} ")]
-        postgres_pids = pids_of("-u", "postgres") if database_url else []
+        local = urlsplit(database_url or "").hostname in {"127.0.0.1", "localhost", "::1"}
+        postgres_pids = pids_of("-u", "postgres") if local else []
         before = cpu_seconds(server_pids), cpu_seconds(postgres_pids), time.process_time()
         tally, elapsed = _load(servers, clients=CLIENTS, seconds=SECONDS, dice="entered")
         after = cpu_seconds(server_pids), cpu_seconds(postgres_pids), time.process_time()
@@ -163,7 +168,7 @@ def measure(label: str, database_url: str | None, workers: int) -> Figures:
         p99_ms=quantiles[98] * 1000,
         rejected=tally.rejected,
         load=load,
-        cpu=CommandCpu(*spent) if server_pids and spent[2] > 0 else None,
+        cpu=CommandCpu(*spent) if spent[0] > 0 and spent[2] > 0 else None,
     )
 
 

@@ -530,7 +530,8 @@ def test_a_finalized_tournament_stays_completed_and_says_when_it_was_finalized(
     shown = client.get(day.url()).json()
     assert shown["status"] == "completed"
     at = datetime.fromisoformat(finalized.json()["finalized_at"])
-    assert datetime.fromisoformat(shown["finalized_at"]) == at  # in the club's time zone
+    assert datetime.fromisoformat(shown["finalized_at"]) == at
+    assert shown["finalized_at"].endswith("+02:00")  # in the club's time zone (CEST)
     listed = client.get("/api/v1/tournaments").json()
     assert [t["finalized_at"] for t in listed if t["id"] == day.id] == [shown["finalized_at"]]
     client.post(day.url("/reopen"), json={"reason": "a typo"}, headers=DIRECTOR)
