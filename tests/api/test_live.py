@@ -55,6 +55,14 @@ async def collect(
     return messages
 
 
+async def listening(feed: LiveFeed, stream: UUID, count: int) -> asyncio.Task[list[LiveMessage]]:
+    """A listener collecting ``count`` messages, once the feed counts it (or it has ended)."""
+    task = asyncio.create_task(collect(feed, stream, count))
+    while feed.listeners == 0 and not task.done():
+        await asyncio.sleep(0.01)
+    return task
+
+
 def test_each_registration_reaches_a_listener_as_the_seats_without_personal_data(
     services: Services,
 ) -> None:
@@ -62,14 +70,12 @@ def test_each_registration_reaches_a_listener_as_the_seats_without_personal_data
     feed = live_feed(services)
 
     async def scenario() -> list[LiveMessage]:
-        listening = asyncio.create_task(collect(feed, tournament_id, 2))
-        while feed.listeners == 0:
-            await asyncio.sleep(0.01)
+        listener = await listening(feed, tournament_id, 2)
         await asyncio.sleep(0.3)  # the poller stands at the log's end
         await asyncio.to_thread(register, services, tournament_id, 1)
         await asyncio.sleep(0.3)
         await asyncio.to_thread(register, services, tournament_id, 2)
-        return await asyncio.wait_for(listening, 10)
+        return await asyncio.wait_for(listener, 10)
 
     messages = asyncio.run(scenario())
     assert [m.event for m in messages] == ["seats", "seats"]
@@ -84,17 +90,13 @@ def test_a_new_listener_gets_no_change_from_before_it_came(services: Services) -
     feed = live_feed(services)
 
     async def scenario() -> list[LiveMessage]:
-        first = asyncio.create_task(collect(feed, tournament_id, 1))
-        while feed.listeners == 0:
-            await asyncio.sleep(0.01)
+        first = await listening(feed, tournament_id, 1)
         await asyncio.sleep(0.3)  # the poller stands at the log's end
         await asyncio.to_thread(register, services, tournament_id, 1)
         await asyncio.wait_for(first, 10)  # the last listener leaves: the poller stops
         await asyncio.sleep(0.3)
         await asyncio.to_thread(register, services, tournament_id, 2)  # nobody listens
-        later = asyncio.create_task(collect(feed, tournament_id, 1))
-        while feed.listeners == 0 and not later.done():
-            await asyncio.sleep(0.01)
+        later = await listening(feed, tournament_id, 1)
         await asyncio.sleep(0.6)  # the poller came back; a page drawn now shows 18 free seats
         await asyncio.to_thread(register, services, tournament_id, 3)
         return await asyncio.wait_for(later, 10)
