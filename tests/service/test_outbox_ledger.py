@@ -9,8 +9,7 @@ from __future__ import annotations
 import logging
 import smtplib
 import sqlite3
-from collections.abc import Iterable, Iterator
-from datetime import UTC, datetime
+from collections.abc import Iterable
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -19,43 +18,19 @@ from uuid import UUID
 import pytest
 import sqlite_utils
 
-from domain.tournament import TournamentPlan
 from projections import outbox
 from projections.outbox import BEFORE_OUTBOX, ERASED, OutboxProjection
 from projections.runner import Projection
 from service import bootstrap as bootstrap_module
-from service.bootstrap import Services, bootstrap
+from service.bootstrap import Services
 from service.clock import MovableClock
 from service.mail_ledger import LEDGER_TABLE, ORIGIN_TABLE
-from service.settings import Settings
+from tests.service.test_outbox import build, clock, schedule, services
 from tests.smtp_sink import Sink, sink
 
-__all__ = ["sink"]  # the fixture, used by name
+__all__ = ["clock", "services", "sink"]  # the fixtures, used by name
 
-NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 ADDRESS = "zyxwella@example.org"
-
-
-@pytest.fixture
-def clock() -> MovableClock:
-    return MovableClock(NOW, ticking=False)
-
-
-def build(data_dir: Path, clock: MovableClock, smtp_url: str | None) -> Services:
-    settings = Settings(data_dir=data_dir, dev=True, run_scheduler=False, smtp_url=smtp_url)
-    return bootstrap(settings, clock)
-
-
-@pytest.fixture
-def services(tmp_path: Path, clock: MovableClock, sink: Sink) -> Iterator[Services]:
-    built = build(tmp_path, clock, sink.url)
-    yield built
-    built.close()
-
-
-def schedule(services: Services) -> UUID:
-    plan = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
-    return services.tournaments.schedule_tournament(plan).id
 
 
 def ask(services: Services, tournament_id: UUID, email: str = ADDRESS) -> None:
