@@ -133,11 +133,9 @@ def test_the_key_table_lives_in_the_event_stores_database_and_loses_the_key(
     assert not [state for (state,) in stored if NAME in bytes(state)]
 
 
-def test_a_tournament_match_snapshot_is_sealed_and_loads_the_pseudonym_after_erasure(
-    services: Services,
-) -> None:
-    store = services.store
-    store.snapshot_interval = 1  # every state is snapshotted
+def start_paired_match(store: EventStore) -> tuple[UUID, UUID, UUID]:
+    """A tournament match of Zyxwella Q. (side a) and Anna M. (side b), each named under their
+    own key: their player ids and the match's id."""
     zyxwella, anna, match_id = uuid4(), uuid4(), uuid4()
     started = MatchStarted(
         originator_id=match_id,
@@ -156,6 +154,15 @@ def test_a_tournament_match_snapshot_is_sealed_and_loads_the_pseudonym_after_era
         ),
     )
     store.save_changes([Change.of(match.evolve, None, [started])])
+    return zyxwella, anna, match_id
+
+
+def test_a_tournament_match_snapshot_is_sealed_and_loads_the_pseudonym_after_erasure(
+    services: Services,
+) -> None:
+    store = services.store
+    store.snapshot_interval = 1  # every state is snapshotted
+    zyxwella, anna, match_id = start_paired_match(store)
     assert store.snapshots is not None
     [snapshot] = list(store.snapshots.get(match_id))
     assert isinstance(snapshot, Snapshot)
@@ -324,24 +331,7 @@ def test_a_snapshot_of_a_state_cached_before_the_erasure_stores_the_pseudonym_un
     services: Services,
 ) -> None:
     store = services.store
-    zyxwella, anna, match_id = uuid4(), uuid4(), uuid4()
-    started = MatchStarted(
-        originator_id=match_id,
-        originator_version=1,
-        timestamp=NOW,
-        player_a="Zyxwella Q.",
-        player_b="Anna M.",
-        match_length=7,
-        dice_mode="entered",
-        clock="none",
-        token_hash_a="a" * 64,
-        token_hash_b="b" * 64,
-        tournament_id=str(uuid4()),
-        pairing=TournamentPairing(
-            round=1, table=1, stage="swiss", player_a_id=zyxwella, player_b_id=anna
-        ),
-    )
-    store.save_changes([Change.of(match.evolve, None, [started])])
+    zyxwella, _, match_id = start_paired_match(store)
     held = store.load(match_id, match.evolve)  # a command read it before the erasure
     services.people.erase(zyxwella, actor=DIRECTOR)
 
