@@ -29,20 +29,7 @@ def test_two_processes_on_one_store_send_each_mail_once(
     tmp_path: Path, postgres_schema_url: str, sink: Sink
 ) -> None:
     clock = MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
-    processes = [
-        bootstrap(
-            Settings(
-                data_dir=tmp_path / name,
-                database_url=postgres_schema_url,
-                secret_key="shared secret",
-                dev=True,
-                run_scheduler=False,
-                smtp_url=sink.url,
-            ),
-            clock,
-        )
-        for name in ("first", "second")
-    ]
+    processes = start(tmp_path, postgres_schema_url, sink, clock)
     leaderships = [Leadership(postgres_schema_url) for _ in processes]
     try:
         first = processes[0]
@@ -67,6 +54,7 @@ def test_two_processes_on_one_store_send_each_mail_once(
 
 
 def start(tmp_path: Path, url: str, sink: Sink, clock: MovableClock) -> list[Services]:
+    """Two processes on one PostgreSQL store, sharing its secret, mailing to the sink."""
     return [
         bootstrap(
             Settings(
