@@ -36,6 +36,24 @@ def wait_until(browser: Any, condition: Any) -> None:
     WebDriverWait(browser, WAIT_SECONDS).until(lambda _: condition())
 
 
+def wait_until_live(browser: Any) -> None:
+    """Until the page's live badge says its feed is connected."""
+    wait_until(
+        browser, lambda: "off" not in browser.find_element("id", "live").get_attribute("class")
+    )
+
+
+def to_the_finals(client: Any, server: LiveServer) -> tuple[Any, dict[str, Any]]:
+    """Four players, one Swiss round and the semi-finals played: the day, and its finals paired."""
+    day = start_tournament(client, server.clock, 4, swiss_rounds=1)
+    for table in day.rounds[0]["pairings"]:
+        report(client, day, table)
+    semis = pair_next(client, day)
+    for table in semis["pairings"]:
+        report(client, day, table)
+    return day, pair_next(client, day)
+
+
 def test_the_season_page_shows_each_tournament_with_its_free_seats(
     live_server: LiveServer, browser: Any
 ) -> None:
@@ -95,9 +113,7 @@ def test_a_reported_result_appears_on_the_open_standings_page_without_reload(
     client = cast(Any, live_server.http)
     day = start_tournament(client, live_server.clock, 6)
     browser.get(f"{live_server.url}/pages/tournaments/{day.id}/standings")
-    wait_until(
-        browser, lambda: "off" not in browser.find_element("id", "live").get_attribute("class")
-    )
+    wait_until_live(browser)
     tables = [t for t in day.rounds[0]["pairings"] if t["player_b"]]
     assert column(browser, "#pairings", 2) == ["0:0"] * len(tables)
     browser.execute_script("window.notReloaded = true")
@@ -115,17 +131,9 @@ def test_the_open_standings_page_shows_the_final_places_when_the_last_result_com
 ) -> None:
     # rule T-FMT-4: the places come from the knockout; the page draws them once it is over
     client = cast(Any, live_server.http)
-    day = start_tournament(client, live_server.clock, 4, swiss_rounds=1)
-    for table in day.rounds[0]["pairings"]:
-        report(client, day, table)
-    semis = pair_next(client, day)
-    for table in semis["pairings"]:
-        report(client, day, table)
-    finals = pair_next(client, day)
+    day, finals = to_the_finals(client, live_server)
     browser.get(f"{live_server.url}/pages/tournaments/{day.id}/standings")
-    wait_until(
-        browser, lambda: "off" not in browser.find_element("id", "live").get_attribute("class")
-    )
+    wait_until_live(browser)
     assert browser.find_elements("id", "places") == []
     for table in finals["pairings"]:
         report(client, day, table)
@@ -137,13 +145,7 @@ def test_the_bracket_page_shows_semi_finals_final_and_third_place(
     live_server: LiveServer, browser: Any
 ) -> None:
     client = cast(Any, live_server.http)
-    day = start_tournament(client, live_server.clock, 4, swiss_rounds=1)
-    for table in day.rounds[0]["pairings"]:
-        report(client, day, table)
-    semis = pair_next(client, day)
-    for table in semis["pairings"]:
-        report(client, day, table)
-    finals = pair_next(client, day)
+    day, finals = to_the_finals(client, live_server)
     browser.get(f"{live_server.url}/pages/tournaments/{day.id}/bracket")
     headings = [h.text for h in browser.find_elements("css selector", "#bracket h2")]
     assert headings == ["Halbfinale", "Halbfinale", "Finale", "Spiel um Platz 3"]
