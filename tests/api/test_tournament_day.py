@@ -69,10 +69,13 @@ def lot(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(repr(parts).encode()).digest()[:4], "big")
 
 
-def report(client: Client, day: Day, pairing: dict[str, Any]) -> dict[str, Any]:
-    """The director reports a result decided by a stable lot: the winner and the loser's points."""
+def report(
+    client: Client, day: Day, pairing: dict[str, Any], winner: str | None = None
+) -> dict[str, Any]:
+    """The director reports a result: the winner ("a" or "b", else decided by a stable lot)
+    and the loser's points."""
     length = pairing["match_length"]
-    a_wins = lot(pairing["match_id"]) % 2 == 0
+    a_wins = winner == "a" if winner else lot(pairing["match_id"]) % 2 == 0
     loser_points = lot(pairing["match_id"], "points") % length
     body = {
         "match_id": pairing["match_id"],
@@ -199,7 +202,10 @@ def check_order(rows: list[dict[str, Any]]) -> None:
     assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
 
 
-def run_day(client: Client, clock: MovableClock, players: int) -> Day:
+def run_day(
+    client: Client, clock: MovableClock, players: int, semi_final_winner: str | None = None
+) -> Day:
+    """A whole day over REST; the semi-finals' winners are the side named (else by lot)."""
     day = start_tournament(client, clock, players)
     swiss_rounds = day.swiss_rounds
     # before round 1 nobody has won (the standings already count round 1's bye)
@@ -227,7 +233,7 @@ def run_day(client: Client, clock: MovableClock, players: int) -> Day:
             ("semi_final", order[1], order[2]),
         ]
         for table in semis["pairings"]:
-            report(client, day, table)
+            report(client, day, table, semi_final_winner)
         finals = pair_next(client, day)
         assert [t["stage"] for t in finals["pairings"]] == ["final", "third_place"]
         for table in finals["pairings"]:
