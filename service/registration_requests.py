@@ -24,6 +24,7 @@ from domain.registration_request import (
     RegistrationRequestNotFoundError,
 )
 from domain.tokens import token_hash
+from domain.tournament import Applicant
 from service.commands import DECIDE_AGAIN, CommandRunner, Decision
 from service.secret import keyed_token
 from service.store import Change, EventStore
@@ -97,12 +98,14 @@ class RegistrationRequestService:
                     request_id,
                     tournament,
                     player_id=player_id,
-                    first_name=first_name,
-                    last_name=last_name,
-                    email=email,
-                    age=age,
-                    birth_date=birth_date,
-                    language=language,
+                    applicant=Applicant(
+                        first_name=first_name,
+                        last_name=last_name,
+                        email=email,
+                        age=age,
+                        birth_date=birth_date,
+                        language=language,
+                    ),
                     duplicate=duplicate,
                     token_hash=token_hash(self.confirmation_token(request_id)),
                     now=now,

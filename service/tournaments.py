@@ -20,6 +20,7 @@ from domain.events import DIRECTOR
 from domain.tokens import token_hash
 from domain.tournament import (
     ACTIVE,
+    Applicant,
     Tournament,
     TournamentEvent,
     TournamentNotFoundError,
@@ -257,17 +258,19 @@ class TournamentService:
                     state,
                     registration_id=registration_id,
                     player_id=player_id,
-                    first_name=first_name,
-                    last_name=last_name,
-                    email=email,
-                    age=age,
-                    birth_date=birth_date,
+                    applicant=Applicant(
+                        first_name=first_name,
+                        last_name=last_name,
+                        email=email,
+                        age=age,
+                        birth_date=birth_date,
+                        language=language,
+                    ),
                     token_hash=token_hash(player_token),
                     now=now,
                     banned_until=banned_until(state),
                     also_known_as=same_address,
                     actor=actor,
-                    language=language,
                 ),
             )
         return self.registered(change.state, registration_id)

@@ -14,6 +14,7 @@ import pytest
 from domain import tournament as tournaments
 from domain.errors import InvalidInputError
 from domain.tournament import (
+    Applicant,
     DuplicateRegistrationError,
     NotYourRegistrationError,
     Tournament,
@@ -217,11 +218,7 @@ def test_a_registration_keyed_before_nfkc_still_counts_as_a_duplicate(
         state,
         registration_id=uuid5(PLAYER_NAMESPACE, "old"),
         player_id=uuid5(PLAYER_NAMESPACE, "casefolded: strasse@example.org"),
-        first_name="Anna",
-        last_name="M",
-        email="Straße@example.org",
-        age=30,
-        birth_date=None,
+        applicant=Applicant(first_name="Anna", last_name="M", email="Straße@example.org", age=30),
         token_hash="0" * 64,
         now=services.clock.now(),
     )
