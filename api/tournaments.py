@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -29,6 +29,7 @@ from domain.tournament import (
     DEFAULT_PAYOUT_PERCENT,
     DEFAULT_POT_SHARE_CENTS,
     DEFAULT_SWISS_ROUNDS,
+    Applicant,
     RegistrationStatus,
     TournamentPlan,
     TournamentStatus,
@@ -148,17 +149,16 @@ class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
     language: Literal["de", "en"] = "de"
     """The language of the person's mails (rule P-MAIL-1)."""
 
-
-class Applicant(TypedDict):
-    """The person as the form gives them, for both ways to register (the keywords of
-    ``TournamentService.register`` and ``RegistrationRequestService.request``)."""
-
-    first_name: str
-    last_name: str
-    email: str
-    age: int | None
-    birth_date: str | None
-    language: str
+    def applicant(self) -> Applicant:
+        """The person as the form gives them, for both ways to register."""
+        return Applicant(
+            first_name=self.first_name,
+            last_name=self.last_name,
+            email=self.email,
+            age=self.age,
+            birth_date=self.birth_date,
+            language=self.language,
+        )
 
 
 class RegistrationUnconfirmed(msgspec.Struct):
@@ -366,16 +366,9 @@ class RegistrationController(Controller):
         services: ServicesDep,
     ) -> Response[Registration | RegistrationUnconfirmed]:
         acting = _director_in(request, services, tournament_id)
-        person = Applicant(
-            first_name=data.first_name,
-            last_name=data.last_name,
-            email=data.email,
-            age=data.age,
-            birth_date=data.birth_date,
-            language=data.language,
-        )
+        applicant = data.applicant()
         if acting is None:
-            unconfirmed = services.requests.request(tournament_id, **person)
+            unconfirmed = services.requests.request(tournament_id, applicant)
             answer = RegistrationUnconfirmed(
                 status="unconfirmed",
                 tournament_id=unconfirmed.tournament_id,
@@ -383,7 +376,7 @@ class RegistrationController(Controller):
             )
             return Response(answer, status_code=HTTP_202_ACCEPTED)
         # after the start, the director's registration is a late entry's
-        registration = services.tournaments.register(tournament_id, actor=acting.actor, **person)
+        registration = services.tournaments.register(tournament_id, applicant, actor=acting.actor)
         return Response(registration_response(registration), status_code=HTTP_201_CREATED)
 
     @table_route(

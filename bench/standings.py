@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from uuid import UUID
 
-from domain.tournament import TournamentPlan
+from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.rounds import ReportedResult, RoundView
@@ -33,10 +33,12 @@ def play_day(services: Services, clock: MovableClock, number: int, play: PlayRou
     registrations = [
         services.tournaments.register(
             tournament_id,
-            first_name=f"Spieler{n}",
-            last_name=f"Muster{number}",
-            email=f"t{number}.spieler{n}@example.org",
-            age=40,
+            Applicant(
+                first_name=f"Spieler{n}",
+                last_name=f"Muster{number}",
+                email=f"t{number}.spieler{n}@example.org",
+                age=40,
+            ),
         )
         for n in range(PLAYERS)
     ]

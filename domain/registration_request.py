@@ -20,7 +20,7 @@ from domain.errors import ConflictError, NotFoundError
 from domain.events import PSEUDONYM, Aggregate, DomainEvent, EventBatch, Personal
 from domain.people import pseudonym
 from domain.tokens import token_matches
-from domain.tournament import Tournament, TournamentEvent, check_registrant, register
+from domain.tournament import Applicant, Tournament, TournamentEvent, check_registrant, register
 
 CONFIRMATION_WINDOW = timedelta(hours=24)
 """An unconfirmed registration expires after this time: it never takes a seat."""
@@ -86,6 +86,19 @@ class RegistrationRequest(Aggregate, frozen=True, kw_only=True):
 
     personal: ClassVar[tuple[Personal, ...]] = RegistrationRequested.personal
 
+    @property
+    def applicant(self) -> Applicant:
+        """The person as they asked to register (names and address as checked, the birth
+        date as typed), checked again when the registration is decided."""
+        return Applicant(
+            first_name=self.first_name,
+            last_name=self.last_name,
+            email=self.email,
+            age=self.age,
+            birth_date=self.birth_date,
+            language=self.language,
+        )
+
 
 class RegistrationRequestNotFoundError(NotFoundError):
     """No request has this confirmation token (unknown, malformed or wrong: one answer)."""
@@ -143,12 +156,7 @@ def request_registration(
     tournament: Tournament,
     *,
     player_id: UUID,
-    first_name: str,
-    last_name: str,
-    email: str,
-    age: int | None,
-    birth_date: str | None,
-    language: str,
+    applicant: Applicant,
     duplicate: bool,
     token_hash: str,
     now: datetime,
@@ -160,18 +168,7 @@ def request_registration(
     address: ``duplicate`` only chooses the mail, and a ban is told to whoever follows the
     link (rule C-EXCL-1).
     """
-    person = check_registrant(
-        tournament,
-        first_name=first_name,
-        last_name=last_name,
-        email=email,
-        age=age,
-        birth_date=birth_date,
-        language=language,
-        now=now,
-        actor=PUBLIC,
-        banned_until=None,
-    )
+    person = check_registrant(tournament, applicant, now=now, actor=PUBLIC, banned_until=None)
     batch = EventBatch[RegistrationRequestEvent](request_id, 0, now, PUBLIC)
     batch.add(
         RegistrationRequested,
@@ -180,8 +177,8 @@ def request_registration(
         first_name=person.first_name,
         last_name=person.last_name,
         email=person.email,
-        age=age,
-        birth_date=birth_date,
+        age=applicant.age,
+        birth_date=applicant.birth_date,
         language=person.language,
         duplicate=duplicate,
         # whole seconds: the answer shows it, and it should tell nothing but the time asked
@@ -230,17 +227,12 @@ def confirm_registration(
         tournament,
         registration_id=registration_id,
         player_id=request.player_id,
-        first_name=request.first_name,
-        last_name=request.last_name,
-        email=request.email,
-        age=request.age,
-        birth_date=request.birth_date,
+        applicant=request.applicant,
         token_hash=player_token_hash,
         now=now,
         actor=PUBLIC,
         banned_until=banned_until,
         also_known_as=also_known_as,
-        language=request.language,
     )
     batch = EventBatch[RegistrationRequestEvent].after(request, now, PUBLIC)
     batch.add(RegistrationRequestConfirmed, registration_id=registration_id)

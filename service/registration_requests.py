@@ -24,6 +24,7 @@ from domain.registration_request import (
     RegistrationRequestNotFoundError,
 )
 from domain.tokens import token_hash
+from domain.tournament import Applicant
 from service.commands import DECIDE_AGAIN, CommandRunner, Decision
 from service.secret import keyed_token
 from service.store import Change, EventStore
@@ -69,13 +70,7 @@ class RegistrationRequestService:
     def request(
         self,
         tournament_id: UUID,
-        *,
-        first_name: str,
-        last_name: str,
-        email: str,
-        age: int | None = None,
-        birth_date: str | None = None,
-        language: str = "de",
+        applicant: Applicant,
     ) -> Unconfirmed:
         """rule P-MAIL-1: store an unconfirmed registration; the outbox mails its link.
 
@@ -83,11 +78,11 @@ class RegistrationRequestService:
         answer never tells (a stranger learns nothing about who is registered).
         """
         request_id = uuid.uuid4()
-        player_id = self._tournaments.player_id_for(email)
+        player_id = self._tournaments.player_id_for(applicant.email)
         tournament = load_tournament(self._store, tournament_id)
         same_person = {
             player_id,
-            *self._tournaments.ids_of_same_address(tournament_id, email, player_id),
+            *self._tournaments.ids_of_same_address(tournament_id, applicant.email, player_id),
         }
         duplicate = self._tournaments.is_registered(tournament_id, same_person)
         with self._store.keys.typed_in(player_id):  # a new key even after an erasure
@@ -97,12 +92,7 @@ class RegistrationRequestService:
                     request_id,
                     tournament,
                     player_id=player_id,
-                    first_name=first_name,
-                    last_name=last_name,
-                    email=email,
-                    age=age,
-                    birth_date=birth_date,
-                    language=language,
+                    applicant=applicant,
                     duplicate=duplicate,
                     token_hash=token_hash(self.confirmation_token(request_id)),
                     now=now,

@@ -20,6 +20,7 @@ from domain.events import DIRECTOR
 from domain.tokens import token_hash
 from domain.tournament import (
     ACTIVE,
+    Applicant,
     Tournament,
     TournamentEvent,
     TournamentNotFoundError,
@@ -231,20 +232,15 @@ class TournamentService:
     def register(
         self,
         tournament_id: UUID,
+        applicant: Applicant,
         *,
-        first_name: str,
-        last_name: str,
-        email: str,
-        age: int | None = None,
-        birth_date: str | None = None,
-        language: str = "de",
         actor: str = "public",
     ) -> Registered:
         """A seat or a waitlist place, and the player token for self-service (rule T-REG-3);
         after the start only the director registers (a late entry)."""
         registration_id = uuid.uuid4()
-        player_id = self.player_id_for(email)
-        same_address = self.ids_of_same_address(tournament_id, email, player_id)
+        player_id = self.player_id_for(applicant.email)
+        same_address = self.ids_of_same_address(tournament_id, applicant.email, player_id)
         player_token = self.player_token(registration_id)
 
         def banned_until(state: Tournament) -> date | None:
@@ -257,17 +253,12 @@ class TournamentService:
                     state,
                     registration_id=registration_id,
                     player_id=player_id,
-                    first_name=first_name,
-                    last_name=last_name,
-                    email=email,
-                    age=age,
-                    birth_date=birth_date,
+                    applicant=applicant,
                     token_hash=token_hash(player_token),
                     now=now,
                     banned_until=banned_until(state),
                     also_known_as=same_address,
                     actor=actor,
-                    language=language,
                 ),
             )
         return self.registered(change.state, registration_id)

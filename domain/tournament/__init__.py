@@ -116,6 +116,7 @@ from domain.tournament.events import (
 )
 from domain.tournament.registration import (
     LANGUAGES,
+    Applicant,
     Registrant,
     TournamentPlan,
     cancel_registration,
@@ -200,6 +201,7 @@ __all__ = [
     "TIEBREAKS",
     "WAITING",
     "AllRoundsPairedError",
+    "Applicant",
     "BannedError",
     "Break",
     "BreakOverrunFlagged",

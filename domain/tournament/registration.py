@@ -169,44 +169,42 @@ def schedule_tournament(
     return batch.events
 
 
+class Applicant(msgspec.Struct, frozen=True, kw_only=True):
+    """A person as they ask to register: the form's fields, checked by ``check_registrant``
+    (rule T-REG-1)."""
+
+    first_name: str
+    last_name: str
+    email: str
+    age: int | None = None
+    birth_date: str | None = None
+    """As typed: parsed against the play date when checked."""
+    language: str = "de"
+    """The language of the person's mails (rule P-MAIL-1)."""
+
+
 def register(
     state: Tournament,
     *,
     registration_id: UUID,
     player_id: UUID,
-    first_name: str,
-    last_name: str,
-    email: str,
-    age: int | None,
-    birth_date: str | None,
+    applicant: Applicant,
     token_hash: str,
     now: datetime,
     actor: str = "public",
     banned_until: date | None = None,
     also_known_as: Collection[UUID] = (),
-    language: str = "de",
 ) -> list[TournamentEvent]:
     """A seat while one is free, else a place on the waitlist (rules T-REG-1..3, T-SEAT-1).
 
     ``banned_until``: the end of the season whose director banned the person, if so.
-    ``player_id`` identifies the person (the service derives it from the e-mail address with a
+    ``player_id`` identifies the person (the service derives it from the applicant's e-mail with a
     server key, so that it is stable across tournaments but not computable by others).
     The seat count is decided here, on the aggregate's own version: two registrations decided
     on the same version cannot both be stored, so the capacity can never be exceeded.
     ``also_known_as``: other ids the same address had under an earlier derivation.
     """
-    person = check_registrant(
-        state,
-        first_name=first_name,
-        last_name=last_name,
-        email=email,
-        age=age,
-        birth_date=birth_date,
-        language=language,
-        now=now,
-        actor=actor,
-        banned_until=banned_until,
-    )
+    person = check_registrant(state, applicant, now=now, actor=actor, banned_until=banned_until)
     # rule T-REG-2: one active registration per person (the player id identifies them).
     # No answer names an address: it would tell a stranger who is registered.
     same_person = {player_id, *also_known_as}
@@ -233,7 +231,7 @@ def register(
         first_name=person.first_name,
         last_name=person.last_name,
         email=person.email,
-        age=age,
+        age=applicant.age,
         birth_date=person.birth_date,
         token_hash=token_hash,
         language=person.language,
@@ -257,13 +255,8 @@ LANGUAGES = ("de", "en")
 
 def check_registrant(
     state: Tournament,
+    applicant: Applicant,
     *,
-    first_name: str,
-    last_name: str,
-    email: str,
-    age: int | None,
-    birth_date: str | None,
-    language: str = "de",
     now: datetime,
     actor: str,
     banned_until: date | None,
@@ -271,12 +264,12 @@ def check_registrant(
     """What a registration needs besides a free place (rules T-REG-1, C-EXCL-1): valid data,
     the minimum age, no ban, and a tournament that has not started. Checked when a person asks
     to register (rule P-MAIL-1) and again when the registration is decided."""
-    first = one_line("first_name", first_name, MAX_PERSON_NAME_LENGTH)
-    last = one_line("last_name", last_name, MAX_PERSON_NAME_LENGTH)
-    address = _email(email)
-    if language not in LANGUAGES:
+    first = one_line("first_name", applicant.first_name, MAX_PERSON_NAME_LENGTH)
+    last = one_line("last_name", applicant.last_name, MAX_PERSON_NAME_LENGTH)
+    address = _email(applicant.email)
+    if applicant.language not in LANGUAGES:
         raise InvalidInputError("language", f"must be one of {', '.join(LANGUAGES)}")
-    born = _check_age(state, age, birth_date, now)
+    born = _check_age(state, applicant.age, applicant.birth_date, now)
     if banned_until is not None:
         # rule C-EXCL-1: a banned repeat offender plays no further tournament of the season
         raise BannedError(
@@ -299,7 +292,11 @@ def check_registrant(
             f"registration closed at the latest start ({latest})", starts_at=latest
         )
     return Registrant(
-        first_name=first, last_name=last, email=address, birth_date=born, language=language
+        first_name=first,
+        last_name=last,
+        email=address,
+        birth_date=born,
+        language=applicant.language,
     )
 
 

@@ -14,7 +14,7 @@ from uuid import UUID
 import pytest
 
 from api.live import live_feed, render_changes
-from domain.tournament import TournamentPlan
+from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.live import LiveFeed, LiveMessage
@@ -36,10 +36,12 @@ def services(tmp_path: Path) -> Iterator[Services]:
 def register(services: Services, tournament_id: UUID, number: int) -> None:
     services.tournaments.register(
         tournament_id,
-        first_name=f"Vorname{number}",
-        last_name=f"Nachname{number}",
-        email=f"spieler{number}@example.org",
-        age=30,
+        Applicant(
+            first_name=f"Vorname{number}",
+            last_name=f"Nachname{number}",
+            email=f"spieler{number}@example.org",
+            age=30,
+        ),
     )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from uuid import UUID
 
+import msgspec
 import pytest
 
 from domain.errors import ConflictError, InvalidInputError
@@ -24,6 +25,7 @@ from domain.registration_request import (
 )
 from domain.tokens import token_hash
 from domain.tournament import (
+    Applicant,
     DuplicateRegistrationError,
     PlayerRegistered,
     RegistrationWaitlisted,
@@ -40,23 +42,23 @@ from tests.domain.test_tournament import (
 
 REQUEST = UUID("00000000-0000-4000-8000-00000000aaaa")
 TOKEN = f"{REQUEST.hex}.secret-part"
+ANNAS_ID = UUID(int=77)
+ANNA = Applicant(first_name="Anna", last_name="Muster", email="anna@example.org", age=30)
 
 
-def asked(tournament: Tournament, **changes: object) -> RegistrationRequest:
-    fields: dict[str, object] = {
-        "player_id": UUID(int=77),
-        "first_name": "Anna",
-        "last_name": "Muster",
-        "email": "anna@example.org",
-        "age": 30,
-        "birth_date": None,
-        "language": "de",
-        "duplicate": False,
-        "token_hash": token_hash(TOKEN),
-        "now": SCHEDULED_AT,
-        **changes,
-    }
-    events = request_registration(REQUEST, tournament, **fields)  # type: ignore[arg-type]
+def asked(
+    tournament: Tournament, *, player_id: UUID = ANNAS_ID, **changes: object
+) -> RegistrationRequest:
+    """Anna's request, with ``changes`` to what she gives."""
+    events = request_registration(
+        REQUEST,
+        tournament,
+        player_id=player_id,
+        applicant=msgspec.structs.replace(ANNA, **changes),
+        duplicate=False,
+        token_hash=token_hash(TOKEN),
+        now=SCHEDULED_AT,
+    )
     state = fold(evolve, None, events)
     assert state is not None
     return state
@@ -81,13 +83,8 @@ def test_a_request_records_the_person_and_a_deadline_24_hours_on_not_the_token()
     events = request_registration(
         REQUEST,
         tournament,
-        player_id=UUID(int=77),
-        first_name=" Anna ",
-        last_name="Muster",
-        email="anna@example.org",
-        age=30,
-        birth_date=None,
-        language="en",
+        player_id=ANNAS_ID,
+        applicant=msgspec.structs.replace(ANNA, first_name=" Anna ", language="en"),
         duplicate=False,
         token_hash=token_hash(TOKEN),
         now=SCHEDULED_AT,
@@ -97,6 +94,12 @@ def test_a_request_records_the_person_and_a_deadline_24_hours_on_not_the_token()
     assert event.confirm_by == SCHEDULED_AT + timedelta(hours=24)
     assert (event.first_name, event.language, event.tournament_id) == ("Anna", "en", tournament.id)
     assert TOKEN not in repr(event)
+
+
+def test_a_request_keeps_the_applicant_for_its_confirmation() -> None:
+    # the birth date as typed: it is read against the play date again when confirmed
+    request = asked(given(scheduled()), age=None, birth_date="05.07.85")
+    assert request.applicant == msgspec.structs.replace(ANNA, age=None, birth_date="05.07.85")
 
 
 def test_a_request_checks_the_persons_data_at_once() -> None:
@@ -114,7 +117,7 @@ def test_a_confirmation_registers_the_person_in_the_tournament() -> None:
     assert [e.registration_id for e in confirmed] == [UUID(int=500)]
     [seat] = registered
     assert isinstance(seat, PlayerRegistered)
-    assert (seat.player_id, seat.email, seat.language) == (UUID(int=77), "anna@example.org", "de")
+    assert (seat.player_id, seat.email, seat.language) == (ANNAS_ID, "anna@example.org", "de")
 
 
 def test_the_seat_is_decided_at_confirmation() -> None:

@@ -16,6 +16,7 @@ from domain.season import PeriodInput, SeasonCreated, create_season
 from domain.season import evolve as evolve_season
 from domain.tokens import token_hash
 from domain.tournament import (
+    Applicant,
     CancellationClosedError,
     CheckInClosedError,
     DuplicateRegistrationError,
@@ -103,11 +104,13 @@ def sign_up(
         state,
         registration_id=UUID(int=number),
         player_id=player(person or number),
-        first_name=f"Player{number}",
-        last_name="Muster",
-        email=email or f"player{number}@example.org",
-        age=age,
-        birth_date=birth_date,
+        applicant=Applicant(
+            first_name=f"Player{number}",
+            last_name="Muster",
+            email=email or f"player{number}@example.org",
+            age=age,
+            birth_date=birth_date,
+        ),
         token_hash=token_hash(f"token-{number}"),
         now=now,
     )
@@ -392,11 +395,7 @@ def test_names_and_email_are_required(first: str, last: str, email: str, field: 
             given(scheduled()),
             registration_id=uuid4(),
             player_id=uuid4(),
-            first_name=first,
-            last_name=last,
-            email=email,
-            age=30,
-            birth_date=None,
+            applicant=Applicant(first_name=first, last_name=last, email=email, age=30),
             token_hash="x",
             now=SCHEDULED_AT,
         )

@@ -20,6 +20,7 @@ from domain.season import Season, create_season
 from domain.season import evolve as evolve_season
 from domain.tokens import token_hash
 from domain.tournament import (
+    Applicant,
     KnockoutLengths,
     PairedTable,
     PlayerWithdrew,
@@ -113,11 +114,12 @@ class Club:
                     day.state,
                     registration_id=registrations[number],
                     player_id=person(number),
-                    first_name=f"Vorname{number}",
-                    last_name=f"Nachname{number}",
-                    email=f"spieler{number}@example.org",
-                    age=30,
-                    birth_date=None,
+                    applicant=Applicant(
+                        first_name=f"Vorname{number}",
+                        last_name=f"Nachname{number}",
+                        email=f"spieler{number}@example.org",
+                        age=30,
+                    ),
                     token_hash=token_hash(f"token-{number}"),
                     now=SCHEDULED_AT,
                 )

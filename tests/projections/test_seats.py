@@ -10,7 +10,7 @@ from uuid import UUID
 
 import pytest
 
-from domain.tournament import TournamentPlan
+from domain.tournament import Applicant, TournamentPlan
 from projections.runner import Views
 from projections.seats import SeatCounts
 from service.bootstrap import Services, bootstrap, projections
@@ -52,10 +52,12 @@ def play_a_tournament(services: Services) -> UUID:
     receipts = [
         tournaments.register(
             tournament,
-            first_name=f"Vorname{n}",
-            last_name=f"Nachname{n}",
-            email=f"spieler{n}@example.org",
-            age=30,
+            Applicant(
+                first_name=f"Vorname{n}",
+                last_name=f"Nachname{n}",
+                email=f"spieler{n}@example.org",
+                age=30,
+            ),
         )
         for n in range(24)
     ]

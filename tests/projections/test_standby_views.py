@@ -9,7 +9,7 @@ from uuid import UUID
 
 import pytest
 
-from domain.tournament import TournamentPlan
+from domain.tournament import Applicant, TournamentPlan
 from projections.seats import SeatCounts
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
@@ -41,10 +41,12 @@ def play_with_standbys(services: Services) -> tuple[UUID, list[UUID]]:
     receipts = [
         tournaments.register(
             tournament,
-            first_name=f"Vorname{n}",
-            last_name=f"Nachname{n}",
-            email=f"spieler{n}@example.org",
-            age=30,
+            Applicant(
+                first_name=f"Vorname{n}",
+                last_name=f"Nachname{n}",
+                email=f"spieler{n}@example.org",
+                age=30,
+            ),
         )
         for n in range(1, 11)
     ]
@@ -98,7 +100,8 @@ def test_standbys_in_the_waitlist_are_counted_and_numbered(services: Services) -
     ).id
     receipts = [
         services.tournaments.register(
-            tournament, first_name="V", last_name=f"N{n}", email=f"p{n}@example.org", age=30
+            tournament,
+            Applicant(first_name="V", last_name=f"N{n}", email=f"p{n}@example.org", age=30),
         )
         for n in range(4)
     ]

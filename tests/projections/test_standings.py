@@ -11,7 +11,7 @@ from uuid import UUID
 
 import pytest
 
-from domain.tournament import Tournament, TournamentPlan, evolve, swiss_standings
+from domain.tournament import Applicant, Tournament, TournamentPlan, evolve, swiss_standings
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.rounds import ReportedResult
@@ -36,10 +36,12 @@ def a_tournament_of_seven(services: Services) -> UUID:
     registrations = [
         services.tournaments.register(
             tournament_id,
-            first_name=f"Spieler{n}",
-            last_name="Muster",
-            email=f"spieler{n}@example.org",
-            age=40,
+            Applicant(
+                first_name=f"Spieler{n}",
+                last_name="Muster",
+                email=f"spieler{n}@example.org",
+                age=40,
+            ),
         )
         for n in range(1, 8)
     ]

@@ -13,7 +13,7 @@ from uuid import UUID
 
 import pytest
 
-from domain.tournament import TournamentPlan
+from domain.tournament import Applicant, TournamentPlan
 from scheduler import send_mail
 from scheduler.leader import Leadership
 from service.bootstrap import Services, bootstrap
@@ -35,9 +35,7 @@ def test_two_processes_on_one_store_send_each_mail_once(
         first = processes[0]
         plan = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
         tournament = first.tournaments.schedule_tournament(plan).id
-        first.requests.request(
-            tournament, first_name="Anna", last_name="M", email="anna@example.org", age=30
-        )
+        ask(first, tournament, "anna@example.org")
         for _ in range(3):
             for services, leadership in zip(processes, leaderships, strict=True):
                 send_mail(services, leadership)
@@ -72,7 +70,9 @@ def start(tmp_path: Path, url: str, sink: Sink, clock: MovableClock) -> list[Ser
 
 
 def ask(services: Services, tournament: UUID, email: str) -> None:
-    services.requests.request(tournament, first_name="Anna", last_name="M", email=email, age=30)
+    services.requests.request(
+        tournament, Applicant(first_name="Anna", last_name="M", email=email, age=30)
+    )
 
 
 @pytest.mark.postgres
@@ -134,9 +134,7 @@ def test_a_single_sqlite_process_sends_its_mail(tmp_path: Path, sink: Sink) -> N
     try:
         plan = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
         tournament = services.tournaments.schedule_tournament(plan).id
-        services.requests.request(
-            tournament, first_name="Anna", last_name="M", email="anna@example.org", age=30
-        )
+        ask(services, tournament, "anna@example.org")
         assert send_mail(services, Leadership(None)) == 1
         assert send_mail(services, Leadership(None)) == 0
     finally:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from api.cli import main
-from domain.tournament import TournamentPlan
+from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
@@ -25,10 +25,12 @@ def register_until(services: Services, stop: threading.Event, registered: list[i
         number = len(registered)
         services.tournaments.register(
             tournament_id,
-            first_name="Vorname",
-            last_name=f"Nachname{number}",
-            email=f"spieler{number}@example.org",
-            age=30,
+            Applicant(
+                first_name="Vorname",
+                last_name=f"Nachname{number}",
+                email=f"spieler{number}@example.org",
+                age=30,
+            ),
         )
         registered.append(number)
 

@@ -19,7 +19,7 @@ from domain.events import DIRECTOR
 from domain.match import MatchStarted
 from domain.match.events import TournamentPairing
 from domain.people import pseudonym
-from domain.tournament import PlayerRegistered, Tournament, TournamentPlan
+from domain.tournament import Applicant, PlayerRegistered, Tournament, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.mapper import MsgspecMapper
@@ -29,6 +29,7 @@ from service.store import Change, EventStore, Snapshot
 
 NAME = b"Zyxwella"
 EMAIL = "zyxwella.quorvant@example.org"
+ZYXWELLA = Applicant(first_name="Zyxwella", last_name="Quorvant", email=EMAIL, age=46)
 NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 
@@ -55,9 +56,7 @@ def register_zyxwella(services: Services) -> tuple[UUID, UUID]:
     tournament_id = services.tournaments.schedule_tournament(
         TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
     ).id
-    registered = services.tournaments.register(
-        tournament_id, first_name="Zyxwella", last_name="Quorvant", email=EMAIL, age=46
-    )
+    registered = services.tournaments.register(tournament_id, ZYXWELLA)
     return tournament_id, registered.player_id
 
 
@@ -296,9 +295,7 @@ def test_a_confirmation_that_read_its_request_before_the_erasure_stores_no_reada
     tournament_id = services.tournaments.schedule_tournament(
         TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
     ).id
-    services.requests.request(
-        tournament_id, first_name="Zyxwella", last_name="Quorvant", email=EMAIL, age=46
-    )
+    services.requests.request(tournament_id, ZYXWELLA)
     player_id = services.tournaments.player_id_for(EMAIL)
     [request_id] = [
         UUID(str(n.originator_id))

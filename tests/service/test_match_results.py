@@ -12,7 +12,7 @@ from uuid import UUID
 import pytest
 
 from domain.match import MatchOverError
-from domain.tournament import ResultRecorded, TournamentPlan
+from domain.tournament import Applicant, ResultRecorded, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.matches import Caller
@@ -50,10 +50,12 @@ def one_table_to_the_last_command(services: Services, clock: MovableClock) -> tu
     registrations = [
         services.tournaments.register(
             tournament_id,
-            first_name=f"Spieler{n}",
-            last_name="Muster",
-            email=f"spieler{n}@example.org",
-            age=40,
+            Applicant(
+                first_name=f"Spieler{n}",
+                last_name="Muster",
+                email=f"spieler{n}@example.org",
+                age=40,
+            ),
         )
         for n in (1, 2)
     ]

@@ -14,7 +14,7 @@ from uuid import UUID
 
 import pytest
 
-from domain.tournament import TournamentPlan
+from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.commands import CommandRunner
@@ -57,11 +57,13 @@ def schedule(services: Services, capacity: int = 20) -> UUID:
 def ask(services: Services, tournament_id: UUID, number: int, language: str = "de") -> None:
     services.requests.request(
         tournament_id,
-        first_name=f"Vorname{number}",
-        last_name=f"Nachname{number}",
-        email=f"spieler{number}@example.org",
-        age=30,
-        language=language,
+        Applicant(
+            first_name=f"Vorname{number}",
+            last_name=f"Nachname{number}",
+            email=f"spieler{number}@example.org",
+            age=30,
+            language=language,
+        ),
     )
 
 
@@ -83,10 +85,10 @@ def test_every_event_that_mails_somebody_sends_exactly_one_mail(
     [link] = [link for link in links_in(sink.messages[0]) if "/registrations/confirm" in link]
     confirmed = services.requests.confirm(token_in(link))
     second = services.tournaments.register(
-        tournament, first_name="Bea", last_name="B", email="bea@example.org", age=40
+        tournament, Applicant(first_name="Bea", last_name="B", email="bea@example.org", age=40)
     )
     services.tournaments.register(
-        tournament, first_name="Cem", last_name="C", email="cem@example.org", age=40
+        tournament, Applicant(first_name="Cem", last_name="C", email="cem@example.org", age=40)
     )  # waitlisted: the two seats are taken
     services.tournaments.cancel_registration(
         tournament, second.registration_id, player_token=None, by_director=True
@@ -149,7 +151,7 @@ def test_an_event_stored_before_its_outbox_row_was_written_mails_once_after_rest
         first.store, CommandRunner(first.store, clock), first.tournaments, first.zone
     )
     without_views.request(
-        tournament, first_name="Anna", last_name="M", email="anna@example.org", age=30
+        tournament, Applicant(first_name="Anna", last_name="M", email="anna@example.org", age=30)
     )
     assert first.outbox.list() == []  # no row yet: the views have not seen the event
     first.close()
@@ -297,9 +299,8 @@ def test_an_address_beyond_ascii_is_written_as_it_is_not_as_an_encoded_word(
     # be no address at all
     services = build(tmp_path, clock, None)
     try:
-        services.requests.request(
-            schedule(services), first_name="Jörg", last_name="Bär", email="jörg@example.org", age=30
-        )
+        joerg = Applicant(first_name="Jörg", last_name="Bär", email="jörg@example.org", age=30)
+        services.requests.request(schedule(services), joerg)
         assert services.outbox.send_due() == 1
     finally:
         services.close()

@@ -18,6 +18,7 @@ from uuid import UUID
 import pytest
 import sqlite_utils
 
+from domain.tournament import Applicant
 from projections import outbox
 from projections.outbox import BEFORE_OUTBOX, ERASED, OutboxProjection
 from projections.runner import Projection
@@ -35,7 +36,7 @@ ADDRESS = "zyxwella@example.org"
 
 def ask(services: Services, tournament_id: UUID, email: str = ADDRESS) -> None:
     services.requests.request(
-        tournament_id, first_name="Zyxwella", last_name="Quorvant", email=email, age=30
+        tournament_id, Applicant(first_name="Zyxwella", last_name="Quorvant", email=email, age=30)
     )
 
 

@@ -14,6 +14,7 @@ import pytest
 from domain import tournament as tournaments
 from domain.errors import InvalidInputError
 from domain.tournament import (
+    Applicant,
     DuplicateRegistrationError,
     NotYourRegistrationError,
     Tournament,
@@ -48,14 +49,18 @@ def schedule(services: Services) -> UUID:
     return services.tournaments.schedule_tournament(SPRING).id
 
 
-def register(services: Services, tournament_id: UUID, number: int) -> Registered:
-    return services.tournaments.register(
-        tournament_id,
+def spieler(number: int, email: str | None = None) -> Applicant:
+    """Player ``number`` as they fill in the form (by default with their own address)."""
+    return Applicant(
         first_name=f"Vorname{number}",
         last_name=f"Nachname{number}",
-        email=f"spieler{number}@example.org",
+        email=email or f"spieler{number}@example.org",
         age=30,
     )
+
+
+def register(services: Services, tournament_id: UUID, number: int) -> Registered:
+    return services.tournaments.register(tournament_id, spieler(number))
 
 
 def test_a_command_leaves_the_state_it_decided_in_the_store(services: Services) -> None:
@@ -118,13 +123,7 @@ def test_a_player_id_cannot_be_computed_from_the_e_mail_address(services: Servic
         BERLIN,
         player_key=derived_key(b"another secret", "player ids"),
     )
-    other = keyed.register(
-        schedule(services),
-        first_name="Vorname1",
-        last_name="Nachname1",
-        email="spieler1@example.org",
-        age=30,
-    )
+    other = keyed.register(schedule(services), spieler(1))
     assert other.player_id not in {public, receipt.player_id}
 
 
@@ -132,11 +131,7 @@ def test_a_person_keeps_one_player_id_across_tournaments(services: Services) -> 
     # rule T-REG-2 and the season ranking: the e-mail address, whatever its case, is the person
     first = register(services, schedule(services), 1)
     second = services.tournaments.register(
-        schedule(services),
-        first_name="Vorname1",
-        last_name="Nachname1",
-        email=" SPIELER1@Example.org",
-        age=30,
+        schedule(services), spieler(1, email=" SPIELER1@Example.org")
     )
     assert second.player_id == first.player_id
 
@@ -146,13 +141,7 @@ def test_the_same_address_in_another_case_is_a_duplicate(services: Services) -> 
     tournament_id = schedule(services)
     register(services, tournament_id, 1)
     with pytest.raises(DuplicateRegistrationError):
-        services.tournaments.register(
-            tournament_id,
-            first_name="Vorname",
-            last_name="Nachname",
-            email="Spieler1@EXAMPLE.org ",
-            age=30,
-        )
+        services.tournaments.register(tournament_id, spieler(1, email="Spieler1@EXAMPLE.org "))
 
 
 def test_player_ids_are_keyed_with_the_server_key() -> None:
@@ -162,10 +151,13 @@ def test_player_ids_are_keyed_with_the_server_key() -> None:
     assert player_id_for(one, email) != player_id_for(two, email)
 
 
+def anna(email: str) -> Applicant:
+    """Anna, registering with ``email``."""
+    return Applicant(first_name="Anna", last_name="M", email=email, age=30)
+
+
 def register_as(services: Services, tournament_id: UUID, email: str) -> Registered:
-    return services.tournaments.register(
-        tournament_id, first_name="Anna", last_name="M", email=email, age=30
-    )
+    return services.tournaments.register(tournament_id, anna(email))
 
 
 def test_fullwidth_letters_give_the_same_person(services: Services) -> None:
@@ -217,17 +209,11 @@ def test_a_registration_keyed_before_nfkc_still_counts_as_a_duplicate(
         state,
         registration_id=uuid5(PLAYER_NAMESPACE, "old"),
         player_id=uuid5(PLAYER_NAMESPACE, "casefolded: strasse@example.org"),
-        first_name="Anna",
-        last_name="M",
-        email="Straße@example.org",
-        age=30,
-        birth_date=None,
+        applicant=anna("Straße@example.org"),
         token_hash="0" * 64,
         now=services.clock.now(),
     )
     services.store.save_changes([Change.of(tournaments.evolve, state, events)])
     services.views.catch_up()
     with pytest.raises(DuplicateRegistrationError):
-        tournament_service.register(
-            tournament_id, first_name="Anna", last_name="M", email="straße@example.org", age=30
-        )
+        tournament_service.register(tournament_id, anna("straße@example.org"))

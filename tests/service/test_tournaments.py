@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from domain import tournament
-from domain.tournament import TournamentPlan
+from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.persistence import persistence_environment
@@ -36,7 +36,8 @@ def test_a_long_registration_stream_reloads_from_its_snapshot(services: Services
     ).id
     for n in range(109):
         tournaments.register(
-            tournament_id, first_name="V", last_name=f"N{n}", email=f"p{n}@example.org", age=30
+            tournament_id,
+            Applicant(first_name="V", last_name=f"N{n}", email=f"p{n}@example.org", age=30),
         )
     store = services.store
     assert store.snapshots is not None
