@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from uuid import UUID
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.errors import InvalidInputError
@@ -215,6 +215,7 @@ def records(draw: st.DrawFn) -> list[TournamentRecord]:
     return result
 
 
+@settings(deadline=None)
 @given(season=records(), revoked=st.frozensets(st.sampled_from(PLAYERS)))
 def test_every_row_is_explained_by_entries_that_add_up_to_its_points(
     season: list[TournamentRecord], revoked: frozenset[UUID]

@@ -8,7 +8,7 @@ from itertools import pairwise
 from uuid import UUID
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.errors import InvalidInputError
@@ -234,6 +234,7 @@ def shares_of_100(draw: st.DrawFn) -> list[int]:
     return [high - low for low, high in pairwise(bounds)]
 
 
+@settings(deadline=None)
 @given(pot=st.integers(0, 10**9), shares=shares_of_100())
 def test_payouts_always_add_up_to_the_pot_exactly(pot: int, shares: list[int]) -> None:
     players = [UUID(int=number) for number in range(1, len(shares) + 1)]

@@ -69,12 +69,19 @@ def stores(postgres_schema_url: str) -> Iterator[tuple[EventStore, EventStore]]:
 
 
 def _wait_for_sleeping_writer(store: EventStore) -> None:
-    """Until a session sleeps in the trigger (its id drawn, its commit still to come)."""
+    """Until a session sleeps in the trigger (its id drawn, its commit still to come).
+
+    Only a session writing to this test's schema counts: pg_stat_activity shows the whole
+    server, where another xdist worker's test may sleep at the same moment (its own slow
+    writer, or the settled end's pauses), and the fast writer would then start too early."""
+    schema = store.recorder.datastore.schema  # type: ignore[attr-defined]
     deadline = time.monotonic() + 10
     with store.recorder.datastore.get_connection() as connection:  # type: ignore[attr-defined]
         while time.monotonic() < deadline:
             row = connection.execute(
-                "SELECT count(*) AS sleeping FROM pg_stat_activity WHERE wait_event = 'PgSleep'"
+                "SELECT count(*) AS sleeping FROM pg_stat_activity "
+                "WHERE wait_event = 'PgSleep' AND strpos(query, %s) > 0",
+                [f'"{schema}".'],
             ).fetchone()
             if row and row["sleeping"]:
                 return

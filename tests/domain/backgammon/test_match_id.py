@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.backgammon.match_id import (
@@ -217,6 +217,7 @@ def valid_states() -> st.SearchStrategy[MatchState]:
     return st.integers(0, MAX_MATCH_LENGTH).flatmap(build)
 
 
+@settings(deadline=None)
 @given(valid_states())
 def test_every_valid_state_round_trips_through_its_match_id(state: MatchState) -> None:
     match_id = state.match_id
@@ -227,6 +228,7 @@ def test_every_valid_state_round_trips_through_its_match_id(state: MatchState) -
 BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
+@settings(deadline=None)
 @given(st.text(alphabet=BASE64, min_size=12, max_size=12))
 def test_any_twelve_characters_are_refused_or_decode_to_a_state_that_round_trips(
     match_id: str,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.backgammon import InvalidPositionError, Position
@@ -68,12 +68,14 @@ def positions(draw: st.DrawFn) -> Position:
     return Position(tuple(on_roll), tuple(opponent))
 
 
+@settings(deadline=None)
 @given(positions())
 def test_position_id_round_trips(position: Position) -> None:
     assert Position.from_position_id(position.position_id) == position
     assert len(position.position_id) == 14
 
 
+@settings(deadline=None)
 @given(positions())
 def test_pip_counts_weigh_each_checker_by_its_distance(position: Position) -> None:
     mover, _ = position.pip_counts
