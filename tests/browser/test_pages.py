@@ -102,6 +102,7 @@ def test_a_person_registers_on_the_tournament_page_and_the_seats_follow_without_
     screenshot(browser, "registration-confirmed")
     browser.get(f"{live_server.url}/pages/tournaments/{tournament['id']}")
     assert text_of(browser, "#seats") == "19 von 20 Plätzen frei"
+    wait_until_live(browser)  # the feed tells only what happens after the page listens
     register(client, tournament["id"], 2)  # someone else, elsewhere
     wait_until(browser, lambda: text_of(browser, "#seats") == "18 von 20 Plätzen frei")
     screenshot(browser, "tournament")
