@@ -9,6 +9,7 @@ from typing import Any
 from litestar import Request, Response
 from litestar.exceptions import (
     HTTPException,
+    MethodNotAllowedException,
     NotAuthorizedException,
     NotFoundException,
     PermissionDeniedException,
@@ -24,6 +25,7 @@ from litestar.status_codes import (
     HTTP_500_INTERNAL_SERVER_ERROR,
 )
 
+from api.head import with_head
 from domain.backgammon import IllegalPlayError, InvalidDiceError, InvalidPositionError
 from domain.backgammon.match_id import InvalidMatchIdError
 from domain.backgammon.notation import NotationError
@@ -140,6 +142,9 @@ def http_error(_: Request[Any, Any, Any], error: HTTPException) -> Response[dict
     response = problem(error.status_code, slug, str(error.detail))
     if error.headers:
         response.headers.update(error.headers)
+    if isinstance(error, MethodNotAllowedException):
+        for name in [name for name in response.headers if name.lower() == "allow"]:
+            response.headers[name] = with_head(response.headers[name])
     return response
 
 

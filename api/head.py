@@ -4,7 +4,8 @@ Litestar routes HEAD only to handlers declared for it. Declaring every GET handl
 as well would add a HEAD operation to each path of the OpenAPI document, and Litestar refuses
 a body from a HEAD handler; so the request runs as its GET, before routing, and only the
 answer's head reaches the client (its Content-Length still tells the GET's length, as HTTP
-allows). A path without GET stays 405, an unknown one 404, a guarded one 401.
+allows). A path without GET stays 405, an unknown one 404, a guarded one 401. The Allow
+header of a 405 or an OPTIONS answer names HEAD beside GET.
 """
 
 from __future__ import annotations
@@ -30,6 +31,32 @@ from litestar.types import (
 _GONE: HTTPDisconnectEvent = {"type": "http.disconnect"}
 
 
+def with_head(allowed: str) -> str:
+    """An Allow header's methods with HEAD beside GET: Litestar's routing knows only the
+    declared handlers, and HEAD is answered wherever GET is."""
+    methods = [method.strip() for method in allowed.split(",") if method.strip()]
+    if "GET" in methods and "HEAD" not in methods:
+        methods.append("HEAD")
+    return ", ".join(methods)
+
+
+def _allowing_head(send: Send) -> Send:
+    """``send`` with HEAD added to the Allow header of the answer's head."""
+
+    async def send_allowing_head(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = [
+                (name, with_head(value.decode("latin-1")).encode("latin-1"))
+                if name.lower() == b"allow"
+                else (name, value)
+                for name, value in message.get("headers", [])
+            ]
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return send_allowing_head
+
+
 class ServiceApp(Litestar):
     """The service's Litestar application: it answers HEAD as the GET it asks about."""
 
@@ -39,9 +66,12 @@ class ServiceApp(Litestar):
         receive: Receive | LifeSpanReceive,
         send: Send | LifeSpanSend,
     ) -> None:
-        if scope["type"] == ScopeType.HTTP and cast(HTTPScope, scope)["method"] == "HEAD":
+        method = cast(HTTPScope, scope)["method"] if scope["type"] == ScopeType.HTTP else None
+        if method == "HEAD":
             await self._head(cast(HTTPScope, scope), cast(Receive, receive), cast(Send, send))
             return
+        if method == "OPTIONS":
+            send = _allowing_head(cast(Send, send))
         await super().__call__(scope, receive, send)
 
     async def _head(self, scope: HTTPScope, receive: Receive, send: Send) -> None:

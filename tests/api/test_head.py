@@ -59,3 +59,21 @@ def test_the_openapi_document_has_no_head_operations(client: Client) -> None:
     methods = {method for operations in document["paths"].values() for method in operations}
     assert "head" not in methods
     assert "get" in methods
+
+
+def test_a_405_names_head_beside_get(client: Client) -> None:
+    # the Allow header lists what the path answers: HEAD wherever GET is, not where it is not
+    tournament = schedule(client)["id"]
+    refused = client.delete(f"/api/v1/tournaments/{tournament}/standings")
+    assert refused.status_code == 405
+    assert {m.strip() for m in refused.headers["allow"].split(",")} >= {"GET", "HEAD"}
+    post_only = client.get("/api/v1/analysis/legal-plays")
+    assert post_only.status_code == 405
+    assert "HEAD" not in post_only.headers["allow"]
+
+
+def test_options_names_head_beside_get(client: Client) -> None:
+    tournament = schedule(client)["id"]
+    options = client.options(f"/api/v1/tournaments/{tournament}/standings")
+    assert options.status_code == 204
+    assert {m.strip() for m in options.headers["allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}
