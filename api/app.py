@@ -29,7 +29,7 @@ from api.disputes import DisputeController, DisputeDecisionController
 from api.errors import exception_handlers
 from api.head import ServiceApp
 from api.health import DevClockController, HealthController
-from api.idempotency import IdempotencyMiddleware, IdempotencyStore
+from api.idempotency import IdempotencyMiddleware, answer_store
 from api.jobs import JobController
 from api.live import LiveController, live_feed
 from api.mail import OutboxController, RegistrationConfirmationController
@@ -97,7 +97,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     """Build the service: event store, read models, scheduler and REST controllers."""
     services = bootstrap(settings, clock)
     live = live_feed(services)
-    idempotency = IdempotencyStore(settings.data_dir / "idempotency.sqlite")
+    idempotency = answer_store(services)
 
     def forget_answers(_: UUID) -> None:
         idempotency.forget_answers()  # a kept answer may show the erased person's data

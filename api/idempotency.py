@@ -6,10 +6,17 @@ player twice or applying a roll again. Keys are scoped by method, path and the c
 token (its hash); a key is pending while its first request runs, its answer is kept for any
 status below 500 (a 5xx drops it, so the retry runs again) and expires after 24 hours.
 
-An answer may show a person's data (a name in a match's state), so when this process learns of
+Where the keys live follows the event store: beside an SQLite store (one process) in a small
+SQLite file of the data directory (``IdempotencyStore``); on PostgreSQL in a table of the
+store's schema (``PostgresIdempotencyStore``), so that a retry that reaches another process of
+the store answers the first answer too. There the claim of a key is one atomic insert, and a
+key left pending by a process that died may be claimed again after ``PENDING_TIMEOUT``.
+
+An answer may show a person's data (a name in a match's state), so when a process learns of
 an erasure (its own, or another process's read from the log) every stored answer loses its
-body and the file is rewritten: a retry is then told that its request was carried out
-(``idempotency-answer-erased``), and nothing runs twice.
+body and the file (on PostgreSQL the table) is vacuumed: a retry is then told that its request
+was carried out (``idempotency-answer-erased``), and nothing runs twice. An answer computed
+across an erasure that its process has learnt of is not kept.
 """
 
 from __future__ import annotations
@@ -21,16 +28,28 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, HTTPRequestEvent, Message, Receive, ReceiveMessage, Scope, Send
 
 from domain.errors import ConflictError, InvalidInputError
+from service.bootstrap import Services
 from service.clock import Clock
 from service.persistence import create_private_files
 
+if TYPE_CHECKING:
+    from eventsourcing.postgres import PostgresDatastore
+
 HEADER = "idempotency-key"
 LIFETIME = timedelta(hours=24)
+PENDING_TIMEOUT = timedelta(minutes=10)
+"""On PostgreSQL a key pending for longer was left by a process that died while its request ran,
+and may be claimed again: a request runs for seconds at most once its body has arrived (the
+middleware reads the whole body before it claims the key). The SQLite store instead drops its
+pending keys at the start, owning its file; a PostgreSQL store's other processes may be running
+theirs."""
+TABLE = "idempotency_keys"
 MAX_KEY_LENGTH = 255
 _REPLAYED_HEADERS = ("content-type", "etag", "location")
 
@@ -61,9 +80,60 @@ class StoredAnswer:
     body: bytes
 
 
+KeyScope = tuple[str, str, str, str]
+"""An idempotency key with what it is scoped by: key, method, path and the caller's hash."""
+
+
+class AnswerStore(Protocol):
+    """Keys and their answers: the middleware's view of either store."""
+
+    erasures: int
+    """How many erasures this process has learnt of (an answer computed across one is not
+    kept)."""
+
+    def begin(self, scope: KeyScope, request_hash: str, now: datetime) -> StoredAnswer | None:
+        """Claim the key (``None``), or the answer stored for it; raise while it is pending."""
+        ...
+
+    def finish(self, scope: KeyScope, answer: StoredAnswer, *, erasures: int) -> None:
+        """Keep the answer; ``erasures``: the count when the request began (an erasure
+        since then: the answer's body is not kept)."""
+        ...
+
+    def forget_answers(self) -> None:
+        """A person was erased: no kept answer may show their data again."""
+        ...
+
+    def abandon(self, scope: KeyScope) -> None:
+        """The request failed without an answer: its retry runs again."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def _answer_of(
+    request_hash: str, stored_hash: str, status: int | None, headers: str | None, body: bytes | None
+) -> StoredAnswer:
+    """The answer kept for a key claimed before; raise if it cannot be replayed."""
+    if stored_hash != request_hash:
+        raise IdempotencyKeyReusedError(
+            "Idempotency-Key", "was used for another request: use a new key"
+        )
+    if status is None:
+        raise IdempotencyKeyInUseError(
+            "the first request with this Idempotency-Key is still running: retry later"
+        )
+    if headers is None or body is None:
+        raise IdempotencyAnswerErasedError(
+            "the request with this Idempotency-Key was carried out; its answer was "
+            "discarded when a person's data was erased: read the current state"
+        )
+    return StoredAnswer(status, [(k, v) for k, v in json.loads(headers)], bytes(body))
+
+
 class IdempotencyStore:
     """Keys and their answers in a small SQLite file of the data directory (0600: the answers
-    hold player tokens)."""
+    hold player tokens), for a process that owns its SQLite event store."""
 
     def __init__(self, path: Path) -> None:
         create_private_files(path)
@@ -72,10 +142,8 @@ class IdempotencyStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA secure_delete=ON")  # a forgotten answer's bytes are zeroed
         self.erasures = 0
-        """How many erasures this process has learnt of (an answer computed across one is
-        not kept)."""
         self._db.execute(
-            "CREATE TABLE IF NOT EXISTS idempotency_keys ("
+            f"CREATE TABLE IF NOT EXISTS {TABLE} ("
             " key TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,"
             " caller TEXT NOT NULL, request_hash TEXT NOT NULL, created_at TEXT NOT NULL,"
             " status INTEGER, headers TEXT, body BLOB,"
@@ -83,57 +151,35 @@ class IdempotencyStore:
         )
         # one process owns the data directory: a key still pending at the start belongs to a
         # request that died with the last process, and may be tried again
-        self._db.execute("DELETE FROM idempotency_keys WHERE status IS NULL")
+        self._db.execute(f"DELETE FROM {TABLE} WHERE status IS NULL")
 
-    def begin(
-        self, scope: tuple[str, str, str, str], request_hash: str, now: datetime
-    ) -> StoredAnswer | None:
-        """Claim the key (``None``), or the answer stored for it; raise while it is pending."""
+    def begin(self, scope: KeyScope, request_hash: str, now: datetime) -> StoredAnswer | None:
         with self._lock:
             self._db.execute(
-                "DELETE FROM idempotency_keys WHERE created_at < ?",
-                ((now - LIFETIME).isoformat(),),
+                f"DELETE FROM {TABLE} WHERE created_at < ?", ((now - LIFETIME).isoformat(),)
             )
             row = self._db.execute(
-                "SELECT request_hash, status, headers, body FROM idempotency_keys"
+                f"SELECT request_hash, status, headers, body FROM {TABLE}"
                 " WHERE key = ? AND method = ? AND path = ? AND caller = ?",
                 scope,
             ).fetchone()
             if row is None:
                 self._db.execute(
-                    "INSERT INTO idempotency_keys (key, method, path, caller, request_hash,"
+                    f"INSERT INTO {TABLE} (key, method, path, caller, request_hash,"
                     " created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (*scope, request_hash, now.isoformat()),
                 )
                 return None
-        stored_hash, status, headers, body = row
-        if stored_hash != request_hash:
-            raise IdempotencyKeyReusedError(
-                "Idempotency-Key", "was used for another request: use a new key"
-            )
-        if status is None:
-            raise IdempotencyKeyInUseError(
-                "the first request with this Idempotency-Key is still running: retry later"
-            )
-        if body is None:
-            raise IdempotencyAnswerErasedError(
-                "the request with this Idempotency-Key was carried out; its answer was "
-                "discarded when a person's data was erased: read the current state"
-            )
-        return StoredAnswer(status, [(k, v) for k, v in json.loads(headers)], bytes(body))
+        return _answer_of(request_hash, *row)
 
-    def finish(
-        self, scope: tuple[str, str, str, str], answer: StoredAnswer, *, erasures: int
-    ) -> None:
-        """Keep the answer; ``erasures``: the count when the request began (an erasure
-        since then: the answer's body is not kept)."""
+    def finish(self, scope: KeyScope, answer: StoredAnswer, *, erasures: int) -> None:
         with self._lock:
             if answer.status >= 500:
                 self._drop(scope)
                 return
             kept = erasures == self.erasures
             self._db.execute(
-                "UPDATE idempotency_keys SET status = ?, headers = ?, body = ?"
+                f"UPDATE {TABLE} SET status = ?, headers = ?, body = ?"
                 " WHERE key = ? AND method = ? AND path = ? AND caller = ?",
                 (
                     answer.status,
@@ -144,25 +190,24 @@ class IdempotencyStore:
             )
 
     def forget_answers(self) -> None:
-        """A person was erased: no kept answer may show their data again. Every answer loses
-        its body (the key stays: its request still runs once), and the file and its log are
-        rewritten, so that no old page holds one."""
+        """Every answer loses its body (the key stays: its request still runs once), and the
+        file and its log are rewritten, so that no old page holds one."""
         with self._lock:
             self.erasures += 1
             forgotten = self._db.execute(
-                "UPDATE idempotency_keys SET headers = NULL, body = NULL WHERE body IS NOT NULL"
+                f"UPDATE {TABLE} SET headers = NULL, body = NULL WHERE body IS NOT NULL"
             ).rowcount
             if forgotten:
                 self._db.execute("VACUUM")
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
-    def abandon(self, scope: tuple[str, str, str, str]) -> None:
+    def abandon(self, scope: KeyScope) -> None:
         with self._lock:
             self._drop(scope)
 
-    def _drop(self, scope: tuple[str, str, str, str]) -> None:
+    def _drop(self, scope: KeyScope) -> None:
         self._db.execute(
-            "DELETE FROM idempotency_keys WHERE key = ? AND method = ? AND path = ? AND caller = ?",
+            f"DELETE FROM {TABLE} WHERE key = ? AND method = ? AND path = ? AND caller = ?",
             scope,
         )
 
@@ -171,10 +216,149 @@ class IdempotencyStore:
             self._db.close()
 
 
+class PostgresIdempotencyStore:
+    """Keys and their answers in a table of the event store's PostgreSQL schema, shared by
+    every process of the store (each statement its own transaction on the store's pool)."""
+
+    def __init__(self, datastore: PostgresDatastore) -> None:
+        from psycopg.sql import SQL, Identifier
+
+        self._datastore = datastore
+        self._lock = threading.Lock()
+        self.erasures = 0
+        self._claims: dict[KeyScope, datetime] = {}
+        """The instant of each claim this process holds: a claim taken over by another
+        process (``PENDING_TIMEOUT``) is no longer this process's to finish or abandon."""
+        table = Identifier(datastore.schema, TABLE)
+        key = "key = %s AND method = %s AND path = %s AND caller = %s"
+
+        def render(statement: str) -> str:
+            return SQL(statement).format(table=table, key=SQL(key)).as_string()
+
+        with datastore.get_connection() as connection:
+            connection.execute(
+                render(
+                    "CREATE TABLE IF NOT EXISTS {table} ("
+                    " key TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,"
+                    " caller TEXT NOT NULL, request_hash TEXT NOT NULL,"
+                    " created_at TIMESTAMPTZ NOT NULL, status INTEGER, headers TEXT, body BYTEA,"
+                    " PRIMARY KEY (key, method, path, caller))"
+                )
+            )
+            connection.execute(
+                SQL("CREATE INDEX IF NOT EXISTS {index} ON {table} (created_at)").format(
+                    index=Identifier(f"{TABLE}_created_at"), table=table
+                )
+            )
+        # every process purges the expired keys, as the SQLite store does
+        self._expire = render("DELETE FROM {table} WHERE created_at < %s")
+        # one atomic statement: of two processes claiming a key at once, one inserts its row
+        # and the other finds it; a row expired, or pending past PENDING_TIMEOUT (a dead
+        # process's), is taken over
+        self._claim = render(
+            "INSERT INTO {table} AS kept (key, method, path, caller, request_hash, created_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (key, method, path, caller)"
+            " DO UPDATE SET request_hash = excluded.request_hash,"
+            " created_at = excluded.created_at, status = NULL, headers = NULL, body = NULL"
+            " WHERE kept.created_at < %s OR (kept.status IS NULL AND kept.created_at < %s)"
+            " RETURNING created_at"
+        )
+        self._select = render("SELECT request_hash, status, headers, body FROM {table} WHERE {key}")
+        self._keep = render(
+            "UPDATE {table} SET status = %s, headers = %s, body = %s"
+            " WHERE {key} AND created_at = %s AND status IS NULL"
+        )
+        self._drop = render(
+            "DELETE FROM {table} WHERE {key} AND created_at = %s AND status IS NULL"
+        )
+        self._forget = render(
+            "UPDATE {table} SET headers = NULL, body = NULL WHERE body IS NOT NULL"
+        )
+        self._vacuum = render("VACUUM {table}")
+
+    def begin(self, scope: KeyScope, request_hash: str, now: datetime) -> StoredAnswer | None:
+        with self._datastore.get_connection() as connection:
+            connection.execute(self._expire, (now - LIFETIME,))
+            while True:
+                claimed = connection.execute(
+                    self._claim,
+                    (*scope, request_hash, now, now - LIFETIME, now - PENDING_TIMEOUT),
+                ).fetchone()
+                if claimed is not None:
+                    self._claims[scope] = claimed["created_at"]
+                    return None
+                row = connection.execute(self._select, scope).fetchone()
+                if row is not None:
+                    return _answer_of(
+                        request_hash,
+                        row["request_hash"],
+                        row["status"],
+                        row["headers"],
+                        row["body"],
+                    )
+                # its request failed (or its answer was a 5xx) since the claim: claim it now
+
+    def finish(self, scope: KeyScope, answer: StoredAnswer, *, erasures: int) -> None:
+        claimed_at = self._claims.pop(scope, None)
+        if claimed_at is None:
+            return
+        # under the lock: an erasure learnt meanwhile either comes first (the body is not
+        # kept) or after the answer is stored (and forgets it)
+        with self._lock, self._datastore.get_connection() as connection:
+            if answer.status >= 500:
+                connection.execute(self._drop, (*scope, claimed_at))
+                return
+            kept = erasures == self.erasures
+            connection.execute(
+                self._keep,
+                (
+                    answer.status,
+                    json.dumps(answer.headers) if kept else None,
+                    answer.body if kept else None,
+                    *scope,
+                    claimed_at,
+                ),
+            )
+
+    def forget_answers(self) -> None:
+        """Every answer loses its body (the key stays: its request still runs once), and the
+        table is vacuumed, so that the old row versions go. Each process of the store does so
+        when it learns of the erasure: the answers another process kept meanwhile go too."""
+        with self._lock, self._datastore.get_connection() as connection:
+            self.erasures += 1
+            forgotten = connection.execute(self._forget).rowcount
+        if forgotten:
+            # outside the lock (a retry's answer waits for no vacuum), and outside any
+            # transaction, which VACUUM refuses (the pool's connections are in autocommit mode)
+            with self._datastore.get_connection() as connection:
+                connection.execute(self._vacuum)
+
+    def abandon(self, scope: KeyScope) -> None:
+        claimed_at = self._claims.pop(scope, None)
+        if claimed_at is not None:
+            with self._datastore.get_connection() as connection:
+                connection.execute(self._drop, (*scope, claimed_at))
+
+    def close(self) -> None:
+        """Nothing to close: the pool is the event store's."""
+
+
+def answer_store(services: Services) -> AnswerStore:
+    """The keys of this process: in the event store's PostgreSQL schema, shared by every
+    process of the store, or in a file of the data directory beside an SQLite store."""
+    path = services.settings.data_dir / "idempotency.sqlite"
+    if not services.store.is_shared:
+        return IdempotencyStore(path)
+    # the file of a version that kept the keys per process: no erasure would reach its answers
+    for stale in (path, path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
+        stale.unlink(missing_ok=True)
+    return PostgresIdempotencyStore(services.store.recorder.datastore)  # type: ignore[attr-defined]
+
+
 class IdempotencyMiddleware:
     """ASGI middleware: POSTs with an ``Idempotency-Key`` run once per key."""
 
-    def __init__(self, app: ASGIApp, store: IdempotencyStore, clock: Clock) -> None:
+    def __init__(self, app: ASGIApp, store: AnswerStore, clock: Clock) -> None:
         self.app = app
         self.store = store
         self.clock = clock

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -9,14 +10,23 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
+from api.app import create_app
 from api.idempotency import (
     LIFETIME,
+    PENDING_TIMEOUT,
+    TABLE,
     IdempotencyAnswerErasedError,
     IdempotencyKeyInUseError,
+    IdempotencyKeyReusedError,
     IdempotencyStore,
+    PostgresIdempotencyStore,
     StoredAnswer,
 )
+from service.bootstrap import Services
 from service.clock import MovableClock
+from service.persistence import persistence_environment
+from service.settings import Settings
+from service.store import EventStore
 from tests.api.test_erasure import FIRST, readable, start_with_zyxwella, stored_bytes
 from tests.api.test_matches import bearer, create, version_of
 from tests.api.test_ranking import create_season
@@ -211,3 +221,228 @@ def test_a_retry_after_an_erasure_replays_no_personal_data_and_runs_nothing_twic
     services = client.app.state.services
     files = readable(stored_bytes(services))
     assert not [name for name in files if name.startswith("idempotency")]
+
+
+# --- several processes on one PostgreSQL store ----------------------------------------------
+
+
+def shared_settings(data_dir: Path, database_url: str) -> Settings:
+    return Settings(
+        data_dir=data_dir,
+        dev=True,
+        run_scheduler=False,
+        database_url=database_url,
+        secret_key="shared-secret-of-both-processes",
+    )
+
+
+@pytest.fixture
+def two_processes(
+    tmp_path: Path, clock: MovableClock, postgres_schema_url: str
+) -> Iterator[tuple[Client, Client]]:
+    with (
+        TestClient(
+            create_app(shared_settings(tmp_path / "one", postgres_schema_url), clock=clock)
+        ) as one,
+        TestClient(
+            create_app(shared_settings(tmp_path / "two", postgres_schema_url), clock=clock)
+        ) as two,
+    ):
+        yield one, two
+
+
+def services_of(client: Client) -> Services:
+    services: Services = client.app.state.services
+    return services
+
+
+def kept_bodies(services: Services) -> list[bytes | None]:
+    """The bodies of every answer the store's table keeps."""
+    datastore: Any = services.store.recorder.datastore  # type: ignore[attr-defined]
+    with datastore.get_connection() as connection:
+        rows = connection.execute(f"SELECT body FROM {datastore.schema}.{TABLE}").fetchall()
+    return [None if row["body"] is None else bytes(row["body"]) for row in rows]
+
+
+@pytest.mark.postgres
+def test_a_retry_that_reaches_another_process_answers_the_first_answer(
+    two_processes: tuple[Client, Client],
+) -> None:
+    one, two = two_processes
+    tournament = schedule(one)["id"]
+    url = f"/api/v1/tournaments/{tournament}/registrations"
+    headers = {**DIRECTOR, "Idempotency-Key": "club-1"}
+    first = one.post(url, json=person(1), headers=headers)
+
+    retried = two.post(url, json=person(1), headers=headers)
+
+    assert first.status_code == retried.status_code == 201, retried.text
+    assert retried.json() == first.json()  # the same registration and player token
+    assert retried.headers["idempotent-replayed"] == "true"
+    other = two.post(url, json=person(2), headers=headers)
+    assert other.status_code == 422, other.text
+    assert other.json()["type"].endswith("/idempotency-key-reused")
+    services_of(two).views.catch_up()
+    assert len(registrations(two, tournament)) == 1
+
+
+@pytest.mark.postgres
+def test_a_roll_retried_on_another_process_is_applied_once(
+    two_processes: tuple[Client, Client],
+) -> None:
+    one, two = two_processes
+    created = create(one)
+    url = f"/api/v1/matches/{created['id']}/rolls"
+    headers = {**bearer(created, "a"), "Idempotency-Key": "roll-1"}
+    first = one.post(url, json={"dice": [3, 1]}, headers=headers)
+    version = version_of(one, created)
+
+    retried = two.post(url, json={"dice": [3, 1]}, headers=headers)
+
+    assert first.status_code == retried.status_code == 200, retried.text
+    assert retried.json() == first.json()
+    assert version_of(two, created) == version
+
+
+@pytest.mark.postgres
+def test_an_erasure_learnt_by_both_processes_discards_the_answer_of_either(
+    two_processes: tuple[Client, Client], clock: MovableClock
+) -> None:
+    one, two = two_processes
+    day = start_with_zyxwella(one, clock, create_season(one))
+    zyxwella = next(iter(day.players))
+    [table] = [t for t in day.rounds[0]["pairings"] if zyxwella in (t["player_a"], t["player_b"])]
+    headers = {
+        "Authorization": f"Bearer {day.players[zyxwella]['player_token']}",
+        "Idempotency-Key": "roll-1",
+    }
+    url = f"/api/v1/matches/{table['match_id']}/rolls"
+    first = one.post(url, json={"dice": [6, 5]}, headers=headers)
+    assert first.status_code == 200, first.text
+    assert FIRST in first.text
+    version = first.json()["version"]
+
+    erased = two.post(f"/api/v1/people/{zyxwella}/erasure", headers=DIRECTOR)
+    assert erased.status_code == 200, erased.text
+    services_of(one).views.catch_up()  # the first process reads the erasure from the log
+
+    for process in (one, two):
+        retried = process.post(url, json={"dice": [6, 5]}, headers=headers)
+        assert retried.status_code == 409, retried.text
+        assert retried.json()["type"].endswith("/idempotency-answer-erased")
+        assert FIRST not in retried.text
+    assert one.get(f"/api/v1/matches/{table['match_id']}").json()["version"] == version
+    assert kept_bodies(services_of(one)) == [None]
+
+
+@pytest.mark.postgres
+def test_a_process_on_postgres_keeps_no_keys_in_its_data_directory(
+    tmp_path: Path, clock: MovableClock, postgres_schema_url: str
+) -> None:
+    data_dir = tmp_path / "data"
+    IdempotencyStore(data_dir / "idempotency.sqlite").close()  # an earlier version's answers
+    with TestClient(
+        create_app(shared_settings(data_dir, postgres_schema_url), clock=clock)
+    ) as client:
+        tournament = schedule(client)["id"]
+        url = f"/api/v1/tournaments/{tournament}/registrations"
+        headers = {**DIRECTOR, "Idempotency-Key": "club-1"}
+        assert client.post(url, json=person(1), headers=headers).status_code == 201
+        assert len(kept_bodies(services_of(client))) == 1
+    assert not list(data_dir.glob("idempotency*"))
+
+
+@pytest.fixture
+def shared_stores(
+    postgres_schema_url: str,
+) -> Iterator[tuple[PostgresIdempotencyStore, PostgresIdempotencyStore]]:
+    """The keys of two processes, each with its own event store (and pool) on one schema."""
+    stores = [EventStore(env=persistence_environment(postgres_schema_url)) for _ in range(2)]
+    first, second = (
+        PostgresIdempotencyStore(store.recorder.datastore)  # type: ignore[attr-defined]
+        for store in stores
+    )
+    yield first, second
+    for store in stores:
+        store.close()
+
+
+@pytest.mark.postgres
+def test_a_key_pending_in_one_process_is_in_use_in_another(
+    shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
+) -> None:
+    one, two = shared_stores
+    assert one.begin(SCOPE, "body", NOW) is None
+    with pytest.raises(IdempotencyKeyInUseError):
+        two.begin(SCOPE, "body", NOW)
+    with pytest.raises(IdempotencyKeyReusedError):
+        two.begin(SCOPE, "another body", NOW)
+    one.finish(SCOPE, CREATED, erasures=one.erasures)
+    assert two.begin(SCOPE, "body", NOW) == CREATED
+
+
+@pytest.mark.postgres
+def test_a_server_error_in_one_process_lets_another_run_the_retry(
+    shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
+) -> None:
+    one, two = shared_stores
+    assert one.begin(SCOPE, "body", NOW) is None
+    one.finish(SCOPE, StoredAnswer(503, [], b""), erasures=one.erasures)
+    assert two.begin(SCOPE, "body", NOW) is None
+    two.abandon(SCOPE)  # the retry failed too (an exception): the next one runs again
+    assert one.begin(SCOPE, "body", NOW) is None
+
+
+@pytest.mark.postgres
+def test_shared_keys_expire_after_24_hours(
+    shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
+) -> None:
+    one, two = shared_stores
+    assert one.begin(SCOPE, "body", NOW) is None
+    one.finish(SCOPE, CREATED, erasures=one.erasures)
+    assert two.begin(SCOPE, "body", NOW + LIFETIME - timedelta(seconds=1)) == CREATED
+    assert two.begin(SCOPE, "body", NOW + LIFETIME + timedelta(seconds=1)) is None
+
+
+@pytest.mark.postgres
+def test_a_key_left_pending_by_a_process_that_died_is_claimed_again_after_the_timeout(
+    shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
+) -> None:
+    one, two = shared_stores
+    assert one.begin(SCOPE, "body", NOW) is None  # and the process dies
+    with pytest.raises(IdempotencyKeyInUseError):
+        two.begin(SCOPE, "body", NOW + PENDING_TIMEOUT - timedelta(seconds=1))
+    later = NOW + PENDING_TIMEOUT + timedelta(seconds=1)
+    assert two.begin(SCOPE, "body", later) is None
+    # a first request that was only slow finds its claim taken over: its answer is not kept
+    one.finish(SCOPE, StoredAnswer(200, [], b"late"), erasures=one.erasures)
+    with pytest.raises(IdempotencyKeyInUseError):
+        one.begin(SCOPE, "body", later)
+    two.finish(SCOPE, CREATED, erasures=two.erasures)
+    assert one.begin(SCOPE, "body", later) == CREATED
+
+
+@pytest.mark.postgres
+def test_each_process_forgets_the_answers_when_it_learns_of_an_erasure(
+    shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
+) -> None:
+    one, two = shared_stores
+    other = ("other", *SCOPE[1:])
+    assert one.begin(SCOPE, "body", NOW) is None
+    one.finish(SCOPE, CREATED, erasures=one.erasures)
+    began = two.erasures
+    assert two.begin(other, "body", NOW) is None
+
+    one.forget_answers()  # the first process erased the person; the second has not read it yet
+
+    for process in (one, two):
+        with pytest.raises(IdempotencyAnswerErasedError):
+            process.begin(SCOPE, "body", NOW)
+    two.finish(other, CREATED, erasures=began)  # it may show the person: kept until...
+    assert one.begin(other, "body", NOW) == CREATED
+    two.forget_answers()  # ...the second process reads the erasure
+    with pytest.raises(IdempotencyAnswerErasedError):
+        one.begin(other, "body", NOW)
+    one.forget_answers()  # learning of it again changes nothing
+    with pytest.raises(IdempotencyAnswerErasedError):
+        two.begin(SCOPE, "body", NOW)
