@@ -23,23 +23,28 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sqlite3
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
+from uuid import UUID, uuid4
 
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, HTTPRequestEvent, Message, Receive, ReceiveMessage, Scope, Send
 
 from domain.errors import ConflictError, InvalidInputError
-from service.bootstrap import Services
 from service.clock import Clock
 from service.persistence import create_private_files
 
 if TYPE_CHECKING:
     from eventsourcing.postgres import PostgresDatastore
+
+    from service.bootstrap import Services
+
+log = logging.getLogger(__name__)
 
 HEADER = "idempotency-key"
 LIFETIME = timedelta(hours=24)
@@ -175,7 +180,7 @@ class IdempotencyStore:
     def finish(self, scope: KeyScope, answer: StoredAnswer, *, erasures: int) -> None:
         with self._lock:
             if answer.status >= 500:
-                self._drop(scope)
+                self._delete(scope)
                 return
             kept = erasures == self.erasures
             self._db.execute(
@@ -203,9 +208,9 @@ class IdempotencyStore:
 
     def abandon(self, scope: KeyScope) -> None:
         with self._lock:
-            self._drop(scope)
+            self._delete(scope)
 
-    def _drop(self, scope: KeyScope) -> None:
+    def _delete(self, scope: KeyScope) -> None:
         self._db.execute(
             f"DELETE FROM {TABLE} WHERE key = ? AND method = ? AND path = ? AND caller = ?",
             scope,
@@ -226,8 +231,8 @@ class PostgresIdempotencyStore:
         self._datastore = datastore
         self._lock = threading.Lock()
         self.erasures = 0
-        self._claims: dict[KeyScope, datetime] = {}
-        """The instant of each claim this process holds: a claim taken over by another
+        self._claims: dict[KeyScope, UUID] = {}
+        """The token of each claim this process holds: a claim taken over by another
         process (``PENDING_TIMEOUT``) is no longer this process's to finish or abandon."""
         table = Identifier(datastore.schema, TABLE)
         key = "key = %s AND method = %s AND path = %s AND caller = %s"
@@ -240,7 +245,7 @@ class PostgresIdempotencyStore:
                 render(
                     "CREATE TABLE IF NOT EXISTS {table} ("
                     " key TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL,"
-                    " caller TEXT NOT NULL, request_hash TEXT NOT NULL,"
+                    " caller TEXT NOT NULL, request_hash TEXT NOT NULL, claim UUID NOT NULL,"
                     " created_at TIMESTAMPTZ NOT NULL, status INTEGER, headers TEXT, body BYTEA,"
                     " PRIMARY KEY (key, method, path, caller))"
                 )
@@ -250,42 +255,49 @@ class PostgresIdempotencyStore:
                     index=Identifier(f"{TABLE}_created_at"), table=table
                 )
             )
-        # every process purges the expired keys, as the SQLite store does
-        self._expire = render("DELETE FROM {table} WHERE created_at < %s")
+        # Ages are measured on the database's clock, the one clock every process of the store
+        # shares: a process's own clock (a dev clock moved forward, a host's clock off) would
+        # purge or take over another process's claim while its request still runs.
+        # Every process purges the expired keys, as the SQLite store does.
+        self._expire = render("DELETE FROM {table} WHERE created_at < statement_timestamp() - %s")
         # one atomic statement: of two processes claiming a key at once, one inserts its row
         # and the other finds it; a row expired, or pending past PENDING_TIMEOUT (a dead
         # process's), is taken over
         self._claim = render(
-            "INSERT INTO {table} AS kept (key, method, path, caller, request_hash, created_at)"
-            " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (key, method, path, caller)"
-            " DO UPDATE SET request_hash = excluded.request_hash,"
+            "INSERT INTO {table} AS kept"
+            " (key, method, path, caller, request_hash, claim, created_at)"
+            " VALUES (%s, %s, %s, %s, %s, %s, statement_timestamp())"
+            " ON CONFLICT (key, method, path, caller)"
+            " DO UPDATE SET request_hash = excluded.request_hash, claim = excluded.claim,"
             " created_at = excluded.created_at, status = NULL, headers = NULL, body = NULL"
-            " WHERE kept.created_at < %s OR (kept.status IS NULL AND kept.created_at < %s)"
-            " RETURNING created_at"
+            " WHERE kept.created_at < statement_timestamp() - %s"
+            " OR (kept.status IS NULL AND kept.created_at < statement_timestamp() - %s)"
+            " RETURNING claim"
         )
         self._select = render("SELECT request_hash, status, headers, body FROM {table} WHERE {key}")
         self._keep = render(
             "UPDATE {table} SET status = %s, headers = %s, body = %s"
-            " WHERE {key} AND created_at = %s AND status IS NULL"
+            " WHERE {key} AND claim = %s AND status IS NULL"
         )
-        self._drop = render(
-            "DELETE FROM {table} WHERE {key} AND created_at = %s AND status IS NULL"
-        )
+        self._drop = render("DELETE FROM {table} WHERE {key} AND claim = %s AND status IS NULL")
         self._forget = render(
             "UPDATE {table} SET headers = NULL, body = NULL WHERE body IS NOT NULL"
         )
         self._vacuum = render("VACUUM {table}")
 
     def begin(self, scope: KeyScope, request_hash: str, now: datetime) -> StoredAnswer | None:
+        """As ``AnswerStore.begin``; ``now`` is not read (ages are the database's)."""
+        # a claim this process holds is its own running request's, never taken over: it is
+        # finished or abandoned by that request (``_claims`` holds one claim per key)
+        pending = LIFETIME if scope in self._claims else PENDING_TIMEOUT
         with self._datastore.get_connection() as connection:
-            connection.execute(self._expire, (now - LIFETIME,))
+            connection.execute(self._expire, (LIFETIME,))
             while True:
                 claimed = connection.execute(
-                    self._claim,
-                    (*scope, request_hash, now, now - LIFETIME, now - PENDING_TIMEOUT),
+                    self._claim, (*scope, request_hash, uuid4(), LIFETIME, pending)
                 ).fetchone()
                 if claimed is not None:
-                    self._claims[scope] = claimed["created_at"]
+                    self._claims[scope] = claimed["claim"]
                     return None
                 row = connection.execute(self._select, scope).fetchone()
                 if row is not None:
@@ -299,14 +311,15 @@ class PostgresIdempotencyStore:
                 # its request failed (or its answer was a 5xx) since the claim: claim it now
 
     def finish(self, scope: KeyScope, answer: StoredAnswer, *, erasures: int) -> None:
-        claimed_at = self._claims.pop(scope, None)
-        if claimed_at is None:
+        claim = self._claims.pop(scope, None)
+        if claim is None:
             return
         # under the lock: an erasure learnt meanwhile either comes first (the body is not
         # kept) or after the answer is stored (and forgets it)
-        with self._lock, self._datastore.get_connection() as connection:
+        # the connection first: the lock is never held while the pool is waited for
+        with self._datastore.get_connection() as connection, self._lock:
             if answer.status >= 500:
-                connection.execute(self._drop, (*scope, claimed_at))
+                connection.execute(self._drop, (*scope, claim))
                 return
             kept = erasures == self.erasures
             connection.execute(
@@ -316,15 +329,17 @@ class PostgresIdempotencyStore:
                     json.dumps(answer.headers) if kept else None,
                     answer.body if kept else None,
                     *scope,
-                    claimed_at,
+                    claim,
                 ),
             )
 
     def forget_answers(self) -> None:
         """Every answer loses its body (the key stays: its request still runs once), and the
-        table is vacuumed, so that the old row versions go. Each process of the store does so
-        when it learns of the erasure: the answers another process kept meanwhile go too."""
-        with self._lock, self._datastore.get_connection() as connection:
+        table is vacuumed, so that the space of the old row versions is reused (their bytes
+        may stay in free pages and the server's WAL until overwritten, see the README). Each
+        process of the store does so when it learns of the erasure: the answers another
+        process kept meanwhile go too."""
+        with self._datastore.get_connection() as connection, self._lock:
             self.erasures += 1
             forgotten = connection.execute(self._forget).rowcount
         if forgotten:
@@ -334,10 +349,10 @@ class PostgresIdempotencyStore:
                 connection.execute(self._vacuum)
 
     def abandon(self, scope: KeyScope) -> None:
-        claimed_at = self._claims.pop(scope, None)
-        if claimed_at is not None:
+        claim = self._claims.pop(scope, None)
+        if claim is not None:
             with self._datastore.get_connection() as connection:
-                connection.execute(self._drop, (*scope, claimed_at))
+                connection.execute(self._drop, (*scope, claim))
 
     def close(self) -> None:
         """Nothing to close: the pool is the event store's."""
@@ -402,9 +417,15 @@ class IdempotencyMiddleware:
         except BaseException:
             self.store.abandon(key_scope)
             raise
-        self.store.finish(
-            key_scope, StoredAnswer(status, kept, b"".join(chunks)), erasures=erasures
-        )
+        try:
+            self.store.finish(
+                key_scope, StoredAnswer(status, kept, b"".join(chunks)), erasures=erasures
+            )
+        except Exception:
+            # The client has its answer; only its replay is lost. The key stays pending, so
+            # a retry is told to wait rather than run the request again (on PostgreSQL until
+            # PENDING_TIMEOUT, on SQLite until the next start).
+            log.exception("the answer to Idempotency-Key %r was not kept", key)
 
 
 def _headers(scope: Scope) -> list[tuple[str, str]]:
