@@ -29,6 +29,7 @@ from api.disputes import DisputeController, DisputeDecisionController
 from api.errors import exception_handlers
 from api.head import ServiceApp
 from api.health import DevClockController, HealthController
+from api.idempotency import LIFETIME as ANSWER_LIFETIME
 from api.idempotency import IdempotencyMiddleware, answer_store
 from api.jobs import JobController
 from api.live import LiveController, live_feed
@@ -103,6 +104,12 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
         idempotency.forget_answers()  # a kept answer may show the erased person's data
 
     services.store.erasure_listeners.append(forget_answers)
+    # An erasure read while starting came before the listener: an answer kept before it (by
+    # this process before a restart, or by another of a PostgreSQL store that had not read
+    # it yet) may still show the person, unless it is older than any kept answer.
+    erased = services.store.latest_erasure
+    if erased is not None and erased > services.clock.now() - ANSWER_LIFETIME:
+        idempotency.forget_answers()
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:

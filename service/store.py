@@ -197,6 +197,9 @@ class EventStore(Application[UUID]):
             "guess", default=None
         )
         self._erasures_handled: set[tuple[UUID, int]] = set()
+        self.latest_erasure: datetime | None = None
+        """When the latest erasure this process has learnt of was made (also one it learnt
+        of before its listeners were registered: while starting)."""
         self.erasure_listeners: list[Callable[[UUID], None]] = []
         """Called with the player id whenever this process learns of an erasure (e.g. the
         API's stored idempotent answers, which may hold the person's data)."""
@@ -405,6 +408,8 @@ class EventStore(Application[UUID]):
         process died before deleting it, and nothing this process keeps may show their data
         any longer. Once per erasure: a rebuild of the views reads it again."""
         handled = (erasure.originator_id, erasure.originator_version)
+        if self.latest_erasure is None or erasure.timestamp > self.latest_erasure:
+            self.latest_erasure = erasure.timestamp
         if handled in self._erasures_handled:
             return
         self.keys.shred_named(erasure.originator_id, erasure.key_fingerprint, erasure.timestamp)
