@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -114,6 +115,26 @@ def test_a_match_command_retried_with_the_same_key_is_applied_once(client: Clien
     retried = client.post(url, json={"dice": [3, 1]}, headers=headers)
     assert first.status_code == retried.status_code == 200
     assert retried.json() == first.json()
+    assert version_of(client, created) == version
+
+
+def test_an_answer_that_could_not_be_kept_still_reaches_the_client_and_runs_nothing_twice(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def failing_finish(*_: object, **__: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(IdempotencyStore, "finish", failing_finish)
+    created = create(client)
+    url = f"/api/v1/matches/{created['id']}/rolls"
+    headers = {**bearer(created, "a"), "Idempotency-Key": "roll-1"}
+    first = client.post(url, json={"dice": [3, 1]}, headers=headers)
+    version = version_of(client, created)
+    retried = client.post(url, json={"dice": [3, 1]}, headers=headers)
+    assert first.status_code == 200, first.text
+    assert first.json()["version"] == version
+    assert retried.status_code == 409  # the key stays pending: the retry waits, runs nothing
+    assert retried.json()["type"].endswith("/idempotency-key-in-use")
     assert version_of(client, created) == version
 
 
@@ -393,6 +414,15 @@ def test_a_server_error_in_one_process_lets_another_run_the_retry(
     assert one.begin(SCOPE, "body", NOW) is None
 
 
+def age(store: PostgresIdempotencyStore, by: timedelta) -> None:
+    """Every key of the table claimed ``by`` earlier (the table's ages are the database's)."""
+    datastore: Any = store._datastore
+    with datastore.get_connection() as connection:
+        connection.execute(
+            f"UPDATE {datastore.schema}.{TABLE} SET created_at = created_at - %s", (by,)
+        )
+
+
 @pytest.mark.postgres
 def test_shared_keys_expire_after_24_hours(
     shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
@@ -400,8 +430,10 @@ def test_shared_keys_expire_after_24_hours(
     one, two = shared_stores
     assert one.begin(SCOPE, "body", NOW) is None
     one.finish(SCOPE, CREATED, erasures=one.erasures)
-    assert two.begin(SCOPE, "body", NOW + LIFETIME - timedelta(seconds=1)) == CREATED
-    assert two.begin(SCOPE, "body", NOW + LIFETIME + timedelta(seconds=1)) is None
+    age(one, LIFETIME - timedelta(seconds=1))
+    assert two.begin(SCOPE, "body", NOW) == CREATED
+    age(one, timedelta(seconds=2))
+    assert two.begin(SCOPE, "body", NOW) is None
 
 
 @pytest.mark.postgres
@@ -410,16 +442,17 @@ def test_a_key_left_pending_by_a_process_that_died_is_claimed_again_after_the_ti
 ) -> None:
     one, two = shared_stores
     assert one.begin(SCOPE, "body", NOW) is None  # and the process dies
+    age(one, PENDING_TIMEOUT - timedelta(seconds=1))
     with pytest.raises(IdempotencyKeyInUseError):
-        two.begin(SCOPE, "body", NOW + PENDING_TIMEOUT - timedelta(seconds=1))
-    later = NOW + PENDING_TIMEOUT + timedelta(seconds=1)
-    assert two.begin(SCOPE, "body", later) is None
+        two.begin(SCOPE, "body", NOW)
+    age(one, timedelta(seconds=2))
+    assert two.begin(SCOPE, "body", NOW) is None
     # a first request that was only slow finds its claim taken over: its answer is not kept
     one.finish(SCOPE, StoredAnswer(200, [], b"late"), erasures=one.erasures)
     with pytest.raises(IdempotencyKeyInUseError):
-        one.begin(SCOPE, "body", later)
+        one.begin(SCOPE, "body", NOW)
     two.finish(SCOPE, CREATED, erasures=two.erasures)
-    assert one.begin(SCOPE, "body", later) == CREATED
+    assert one.begin(SCOPE, "body", NOW) == CREATED
 
 
 @pytest.mark.postgres
@@ -446,3 +479,62 @@ def test_each_process_forgets_the_answers_when_it_learns_of_an_erasure(
     one.forget_answers()  # learning of it again changes nothing
     with pytest.raises(IdempotencyAnswerErasedError):
         two.begin(SCOPE, "body", NOW)
+
+
+@pytest.mark.postgres
+def test_a_process_whose_clock_is_ahead_takes_over_no_running_request(
+    shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
+) -> None:
+    one, two = shared_stores
+    assert one.begin(SCOPE, "body", NOW) is None
+    ahead = NOW + LIFETIME + timedelta(hours=1)  # a dev clock moved on in the other process
+    assert two.begin(("other", *SCOPE[1:]), "body", ahead) is None
+    with pytest.raises(IdempotencyKeyInUseError):
+        two.begin(SCOPE, "body", ahead)
+    one.finish(SCOPE, CREATED, erasures=one.erasures)
+    assert two.begin(SCOPE, "body", ahead) == CREATED
+
+
+@pytest.mark.postgres
+def test_a_slow_request_is_not_taken_over_by_a_retry_in_its_own_process(
+    shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
+) -> None:
+    one, two = shared_stores
+    assert one.begin(SCOPE, "body", NOW) is None
+    age(one, PENDING_TIMEOUT + timedelta(seconds=1))
+    with pytest.raises(IdempotencyKeyReusedError):
+        one.begin(SCOPE, "another body", NOW)  # the same process: its request still runs
+    with pytest.raises(IdempotencyKeyInUseError):
+        one.begin(SCOPE, "body", NOW)
+    one.finish(SCOPE, StoredAnswer(201, [], b"first"), erasures=one.erasures)
+    assert two.begin(SCOPE, "body", NOW) == StoredAnswer(201, [], b"first")
+
+
+@pytest.mark.postgres
+def test_a_process_restarted_after_an_erasure_it_had_not_read_discards_its_answers(
+    tmp_path: Path, clock: MovableClock, postgres_schema_url: str
+) -> None:
+    with TestClient(
+        create_app(shared_settings(tmp_path / "one", postgres_schema_url), clock=clock)
+    ) as one:
+        tournament = schedule(one)["id"]
+        url = f"/api/v1/tournaments/{tournament}/registrations"
+        player_id = one.post(url, json=person(1), headers=DIRECTOR).json()["player_id"]
+        with TestClient(
+            create_app(shared_settings(tmp_path / "two", postgres_schema_url), clock=clock)
+        ) as two:
+            created = create(two)
+            erased = one.post(f"/api/v1/people/{player_id}/erasure", headers=DIRECTOR)
+            assert erased.status_code == 200, erased.text
+            # the second process keeps an answer: it has not read the erasure yet
+            headers = {**bearer(created, "a"), "Idempotency-Key": "roll-1"}
+            rolled = two.post(
+                f"/api/v1/matches/{created['id']}/rolls", json={"dice": [3, 1]}, headers=headers
+            )
+            assert rolled.status_code == 200, rolled.text
+            assert kept_bodies(services_of(two)) == [rolled.content]
+        # it stops before reading the erasure, and reads it while starting again
+        with TestClient(
+            create_app(shared_settings(tmp_path / "two", postgres_schema_url), clock=clock)
+        ) as two:
+            assert kept_bodies(services_of(two)) == [None]
