@@ -149,6 +149,7 @@ class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
     language: Literal["de", "en"] = "de"
     """The language of the person's mails (rule P-MAIL-1)."""
 
+    @property
     def applicant(self) -> Applicant:
         """The person as the form gives them, for both ways to register."""
         return Applicant(
@@ -366,7 +367,7 @@ class RegistrationController(Controller):
         services: ServicesDep,
     ) -> Response[Registration | RegistrationUnconfirmed]:
         acting = _director_in(request, services, tournament_id)
-        applicant = data.applicant()
+        applicant = data.applicant
         if acting is None:
             unconfirmed = services.requests.request(tournament_id, applicant)
             answer = RegistrationUnconfirmed(

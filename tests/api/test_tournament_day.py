@@ -8,7 +8,7 @@ import hashlib
 import io
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from litestar.testing import TestClient
@@ -18,6 +18,7 @@ from tests.api.test_tournaments import advance_to, person, schedule
 from tests.conftest import DIRECTOR
 
 Client = TestClient[Any]
+Side = Literal["a", "b"]
 CHECK_IN_OPENS = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)  # 12:30 in Berlin
 
 
@@ -70,7 +71,7 @@ def lot(*parts: object) -> int:
 
 
 def report(
-    client: Client, day: Day, pairing: dict[str, Any], winner: str | None = None
+    client: Client, day: Day, pairing: dict[str, Any], winner: Side | None = None
 ) -> dict[str, Any]:
     """The director reports a result: the winner ("a" or "b", else decided by a stable lot)
     and the loser's points."""
@@ -203,7 +204,7 @@ def check_order(rows: list[dict[str, Any]]) -> None:
 
 
 def run_day(
-    client: Client, clock: MovableClock, players: int, semi_final_winner: str | None = None
+    client: Client, clock: MovableClock, players: int, semi_final_winner: Side | None = None
 ) -> Day:
     """A whole day over REST; the semi-finals' winners are the side named (else by lot)."""
     day = start_tournament(client, clock, players)
