@@ -16,7 +16,8 @@ An answer may show a person's data (a name in a match's state), so when a proces
 an erasure (its own, or another process's read from the log) every stored answer loses its
 body and the file (on PostgreSQL the table) is vacuumed: a retry is then told that its request
 was carried out (``idempotency-answer-erased``), and nothing runs twice. An answer computed
-across an erasure that its process has learnt of is not kept.
+across an erasure that its process has learnt of is not kept. Kept answers are sealed
+(``AnswerSeal``): they may hold bearer tokens.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -32,6 +34,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 from uuid import UUID, uuid4
 
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, HTTPRequestEvent, Message, Receive, ReceiveMessage, Scope, Send
 
@@ -116,10 +120,42 @@ class AnswerStore(Protocol):
     def close(self) -> None: ...
 
 
+class AnswerSeal:
+    """Kept answers are sealed (AES-GCM under a key derived from the server's secret): they may
+    hold bearer tokens (a registration's player token, a new director's), which the event store
+    keeps only as hashes, so a copy of the keys' file or table alone shows none. Each body is
+    bound to its key's scope: no row's body can be replayed for another key."""
+
+    def __init__(self, key: bytes) -> None:
+        self._cipher = AESGCM(key)
+
+    def seal(self, scope: KeyScope, body: bytes) -> bytes:
+        nonce = os.urandom(_NONCE_BYTES)
+        return nonce + self._cipher.encrypt(nonce, body, _bound(scope))
+
+    def open(self, scope: KeyScope, sealed: bytes | None) -> bytes | None:
+        """The body, or ``None`` for none kept or one that does not open (an erased answer, or
+        one kept unsealed by an earlier version: both are discarded answers)."""
+        if sealed is None:
+            return None
+        try:
+            return self._cipher.decrypt(sealed[:_NONCE_BYTES], sealed[_NONCE_BYTES:], _bound(scope))
+        except InvalidTag:
+            return None
+
+
+_NONCE_BYTES = 12
+
+
+def _bound(scope: KeyScope) -> bytes:
+    return json.dumps(scope).encode()
+
+
 def _answer_of(
     request_hash: str, stored_hash: str, status: int | None, headers: str | None, body: bytes | None
 ) -> StoredAnswer:
-    """The answer kept for a key claimed before; raise if it cannot be replayed."""
+    """The answer kept for a key claimed before (its body opened); raise if it cannot be
+    replayed."""
     if stored_hash != request_hash:
         raise IdempotencyKeyReusedError(
             "Idempotency-Key", "was used for another request: use a new key"
@@ -133,15 +169,16 @@ def _answer_of(
             "the request with this Idempotency-Key was carried out; its answer was "
             "discarded when a person's data was erased: read the current state"
         )
-    return StoredAnswer(status, [(k, v) for k, v in json.loads(headers)], bytes(body))
+    return StoredAnswer(status, [(k, v) for k, v in json.loads(headers)], body)
 
 
 class IdempotencyStore:
-    """Keys and their answers in a small SQLite file of the data directory (0600: the answers
-    hold player tokens), for a process that owns its SQLite event store."""
+    """Keys and their answers in a small SQLite file of the data directory (0600), for a
+    process that owns its SQLite event store."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, seal: AnswerSeal) -> None:
         create_private_files(path)
+        self._seal = seal
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -175,7 +212,8 @@ class IdempotencyStore:
                     (*scope, request_hash, now.isoformat()),
                 )
                 return None
-        return _answer_of(request_hash, *row)
+        stored_hash, status, headers, body = row
+        return _answer_of(request_hash, stored_hash, status, headers, self._seal.open(scope, body))
 
     def finish(self, scope: KeyScope, answer: StoredAnswer, *, erasures: int) -> None:
         with self._lock:
@@ -189,7 +227,7 @@ class IdempotencyStore:
                 (
                     answer.status,
                     json.dumps(answer.headers) if kept else None,
-                    answer.body if kept else None,
+                    self._seal.seal(scope, answer.body) if kept else None,
                     *scope,
                 ),
             )
@@ -225,10 +263,11 @@ class PostgresIdempotencyStore:
     """Keys and their answers in a table of the event store's PostgreSQL schema, shared by
     every process of the store (each statement its own transaction on the store's pool)."""
 
-    def __init__(self, datastore: PostgresDatastore) -> None:
+    def __init__(self, datastore: PostgresDatastore, seal: AnswerSeal) -> None:
         from psycopg.sql import SQL, Identifier
 
         self._datastore = datastore
+        self._seal = seal
         self._lock = threading.Lock()
         self.erasures = 0
         self._claims: dict[KeyScope, UUID] = {}
@@ -306,7 +345,7 @@ class PostgresIdempotencyStore:
                         row["request_hash"],
                         row["status"],
                         row["headers"],
-                        row["body"],
+                        self._seal.open(scope, row["body"]),
                     )
                 # its request failed (or its answer was a 5xx) since the claim: claim it now
 
@@ -327,7 +366,7 @@ class PostgresIdempotencyStore:
                 (
                     answer.status,
                     json.dumps(answer.headers) if kept else None,
-                    answer.body if kept else None,
+                    self._seal.seal(scope, answer.body) if kept else None,
                     *scope,
                     claim,
                 ),
@@ -362,12 +401,14 @@ def answer_store(services: Services) -> AnswerStore:
     """The keys of this process: in the event store's PostgreSQL schema, shared by every
     process of the store, or in a file of the data directory beside an SQLite store."""
     path = services.settings.data_dir / "idempotency.sqlite"
+    seal = AnswerSeal(services.answer_key)
     if not services.store.is_shared:
-        return IdempotencyStore(path)
+        return IdempotencyStore(path, seal)
     # the file of a version that kept the keys per process: no erasure would reach its answers
     for stale in (path, path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
         stale.unlink(missing_ok=True)
-    return PostgresIdempotencyStore(services.store.recorder.datastore)  # type: ignore[attr-defined]
+    datastore = services.store.recorder.datastore  # type: ignore[attr-defined]
+    return PostgresIdempotencyStore(datastore, seal)
 
 
 class IdempotencyMiddleware:

@@ -68,6 +68,8 @@ class Services:
     requests: RegistrationRequestService
     """Anonymous registrations confirmed by e-mail (rule P-MAIL-1)."""
     outbox: OutboxService
+    answer_key: bytes
+    """Seals the API's kept idempotent answers (they may hold bearer tokens)."""
 
     def close(self) -> None:
         self.views.close()
@@ -182,4 +184,5 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         people=people,
         requests=requests,
         outbox=outbox,
+        answer_key=derived_key(secret, "idempotent answers"),
     )
