@@ -22,6 +22,7 @@ across an erasure that its process has learnt of is not kept. Kept answers are s
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 from uuid import UUID, uuid4
 
+import anyio
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from litestar.enums import ScopeType
@@ -420,9 +422,12 @@ class IdempotencyMiddleware:
         self.clock = clock
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
         headers = dict(_headers(scope))
         key = headers.get(HEADER)
-        if scope["type"] != ScopeType.HTTP or scope["method"] != "POST" or key is None:
+        if key is None:
             await self.app(scope, receive, send)
             return
         if not 0 < len(key) <= MAX_KEY_LENGTH:
@@ -434,7 +439,11 @@ class IdempotencyMiddleware:
         caller = hashlib.sha256(who.encode()).hexdigest()
         key_scope = (key, "POST", scope["path"], caller)
         erasures = self.store.erasures
-        stored = self.store.begin(key_scope, hashlib.sha256(body).hexdigest(), self.clock.now())
+        # The store's statements run in a worker thread: a pool or a file lock may make them
+        # wait, and the event loop serves every other request meanwhile.
+        stored = await anyio.to_thread.run_sync(
+            self.store.begin, key_scope, hashlib.sha256(body).hexdigest(), self.clock.now()
+        )
         if stored is not None:
             await _replay(stored, send)
             return
@@ -456,11 +465,13 @@ class IdempotencyMiddleware:
         try:
             await self.app(scope, receive, recording_send)
         except BaseException:
-            self.store.abandon(key_scope)
+            with anyio.CancelScope(shield=True):  # also when the client went away
+                await anyio.to_thread.run_sync(self.store.abandon, key_scope)
             raise
+        answer = StoredAnswer(status, kept, b"".join(chunks))
         try:
-            self.store.finish(
-                key_scope, StoredAnswer(status, kept, b"".join(chunks)), erasures=erasures
+            await anyio.to_thread.run_sync(
+                functools.partial(self.store.finish, key_scope, answer, erasures=erasures)
             )
         except Exception:
             # The client has its answer; only its replay is lost. The key stays pending, so
