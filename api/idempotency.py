@@ -138,8 +138,8 @@ class AnswerSeal:
     def open(self, scope: KeyScope, sealed: bytes | None) -> bytes | None:
         """The body, or ``None`` for none kept or one that does not open (an erased answer, or
         one kept unsealed by an earlier version: both are discarded answers)."""
-        if sealed is None:
-            return None
+        if sealed is None or len(sealed) < _NONCE_BYTES + _TAG_BYTES:
+            return None  # too short to be sealed (``decrypt`` would refuse the nonce)
         try:
             return self._cipher.decrypt(sealed[:_NONCE_BYTES], sealed[_NONCE_BYTES:], _bound(scope))
         except InvalidTag:
@@ -147,6 +147,10 @@ class AnswerSeal:
 
 
 _NONCE_BYTES = 12
+_TAG_BYTES = 16
+_SEALED_VERSION = 1
+"""The SQLite file's ``user_version`` once its answers are sealed: a file of an earlier
+version loses its unsealed answers (their keys stay) when first opened."""
 
 
 def _bound(scope: KeyScope) -> bytes:
@@ -196,6 +200,9 @@ class IdempotencyStore:
         # one process owns the data directory: a key still pending at the start belongs to a
         # request that died with the last process, and may be tried again
         self._db.execute(f"DELETE FROM {TABLE} WHERE status IS NULL")
+        if self._db.execute("PRAGMA user_version").fetchone()[0] < _SEALED_VERSION:
+            self._forget_all()
+            self._db.execute(f"PRAGMA user_version = {_SEALED_VERSION}")
 
     def begin(self, scope: KeyScope, request_hash: str, now: datetime) -> StoredAnswer | None:
         with self._lock:
@@ -239,12 +246,15 @@ class IdempotencyStore:
         file and its log are rewritten, so that no old page holds one."""
         with self._lock:
             self.erasures += 1
-            forgotten = self._db.execute(
-                f"UPDATE {TABLE} SET headers = NULL, body = NULL WHERE body IS NOT NULL"
-            ).rowcount
-            if forgotten:
-                self._db.execute("VACUUM")
-                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._forget_all()
+
+    def _forget_all(self) -> None:
+        forgotten = self._db.execute(
+            f"UPDATE {TABLE} SET headers = NULL, body = NULL WHERE body IS NOT NULL"
+        ).rowcount
+        if forgotten:
+            self._db.execute("VACUUM")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def abandon(self, scope: KeyScope) -> None:
         with self._lock:
@@ -433,6 +443,10 @@ class IdempotencyMiddleware:
         if not 0 < len(key) <= MAX_KEY_LENGTH:
             raise InvalidInputError("Idempotency-Key", f"give 1 to {MAX_KEY_LENGTH} characters")
         body, receive = await _buffered(receive)
+        if body is None:
+            # A phone that lost its network sent part of the body: run nothing and claim
+            # nothing, so that its retry with the whole body runs once.
+            return
         # an anonymous caller is told apart by its address, never sharing another's answers
         client = scope.get("client") or ("", 0)
         who = headers.get("authorization") or f"anonymous {client[0]}"
@@ -465,8 +479,12 @@ class IdempotencyMiddleware:
         try:
             await self.app(scope, receive, recording_send)
         except BaseException:
-            with anyio.CancelScope(shield=True):  # also when the client went away
-                await anyio.to_thread.run_sync(self.store.abandon, key_scope)
+            # the key is freed, also when the request was cancelled (a shutdown)
+            with anyio.CancelScope(shield=True):
+                try:
+                    await anyio.to_thread.run_sync(self.store.abandon, key_scope)
+                except Exception:  # the request's own error is the one to tell
+                    log.exception("Idempotency-Key %r was not freed", key)
             raise
         answer = StoredAnswer(status, kept, b"".join(chunks))
         try:
@@ -475,8 +493,9 @@ class IdempotencyMiddleware:
             )
         except Exception:
             # The client has its answer; only its replay is lost. The key stays pending, so
-            # a retry is told to wait rather than run the request again (on PostgreSQL until
-            # PENDING_TIMEOUT, on SQLite until the next start).
+            # a retry is told to wait rather than run the request again: on PostgreSQL until
+            # PENDING_TIMEOUT, on SQLite until the next start or LIFETIME; after that a retry
+            # runs the request again.
             log.exception("the answer to Idempotency-Key %r was not kept", key)
 
 
@@ -484,13 +503,14 @@ def _headers(scope: Scope) -> list[tuple[str, str]]:
     return [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope["headers"]]
 
 
-async def _buffered(receive: Receive) -> tuple[bytes, Receive]:
-    """Read the whole request body, and a ``receive`` that hands it to the app again."""
+async def _buffered(receive: Receive) -> tuple[bytes | None, Receive]:
+    """Read the whole request body, and a ``receive`` that hands it to the app again; ``None``
+    if the client went before it had sent it all."""
     chunks = []
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            break
+            return None, receive
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             break

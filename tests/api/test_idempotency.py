@@ -6,8 +6,9 @@ import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+import anyio
 import pytest
 from litestar.testing import TestClient
 
@@ -20,6 +21,7 @@ from api.idempotency import (
     IdempotencyAnswerErasedError,
     IdempotencyKeyInUseError,
     IdempotencyKeyReusedError,
+    IdempotencyMiddleware,
     IdempotencyStore,
     PostgresIdempotencyStore,
     StoredAnswer,
@@ -207,6 +209,36 @@ def test_an_answer_below_500_is_kept_and_a_server_error_dropped(store: Idempoten
     assert store.begin(other, "body", NOW) is None
     store.finish(other, StoredAnswer(503, [], b""), erasures=store.erasures)
     assert store.begin(other, "body", NOW) is None  # the retry runs again
+
+
+def test_a_file_of_an_earlier_version_keeps_no_unsealed_answer(tmp_path: Path) -> None:
+    # an earlier version kept answers as they were, an empty 204 body too
+    path = tmp_path / "idempotency.sqlite"
+    IdempotencyStore(path, SEAL).close()
+    with sqlite3.connect(path) as earlier:
+        earlier.execute("PRAGMA user_version = 0")
+        earlier.execute(
+            f"INSERT INTO {TABLE} VALUES (?, ?, ?, ?, 'body', ?, 204, '[]', ?)",
+            (*SCOPE, NOW.isoformat(), b""),
+        )
+        earlier.execute(
+            f"INSERT INTO {TABLE} VALUES ('other', ?, ?, ?, 'body', ?, 201, '[]', ?)",
+            (*SCOPE[1:], NOW.isoformat(), b'{"player_token": "plain"}'),
+        )
+    store = IdempotencyStore(path, SEAL)
+    for scope in (SCOPE, ("other", *SCOPE[1:])):
+        with pytest.raises(IdempotencyAnswerErasedError):  # carried out: nothing runs twice
+            store.begin(scope, "body", NOW)
+    store.close()
+    assert b"plain" not in path.read_bytes()
+
+
+def test_only_a_sealed_answer_opens() -> None:
+    sealed = SEAL.seal(SCOPE, b"{}")
+    assert SEAL.open(SCOPE, sealed) == b"{}"
+    assert SEAL.open(("other", *SCOPE[1:]), sealed) is None  # bound to its key
+    for unsealed in (b"", b"{}", b'{"player_token": "an earlier answer"}'):
+        assert SEAL.open(SCOPE, unsealed) is None
 
 
 def test_keys_expire_after_24_hours(store: IdempotencyStore) -> None:
@@ -554,3 +586,42 @@ def test_a_process_restarted_after_an_erasure_it_had_not_read_discards_its_answe
             create_app(shared_settings(tmp_path / "two", postgres_schema_url), clock=clock)
         ) as two:
             assert kept_bodies(services_of(two)) == [None]
+
+
+def test_a_body_cut_off_by_a_lost_network_runs_nothing_and_claims_nothing(
+    store: IdempotencyStore,
+) -> None:
+    ran: list[bytes] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        ran.append((await receive())["body"])
+        await send({"type": "http.response.start", "status": 201, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}", "more_body": False})
+
+    middleware = IdempotencyMiddleware(app, store, MovableClock(NOW))
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/v1/x",
+        "headers": [(b"idempotency-key", b"k")],
+        "client": ("127.0.0.1", 1),
+    }
+
+    def request(body: bytes, *, complete: bool) -> list[dict[str, Any]]:
+        """What the client is sent for ``body``, after which it goes."""
+        messages = [{"type": "http.request", "body": body, "more_body": not complete}]
+        sent: list[dict[str, Any]] = []
+
+        async def receive() -> dict[str, Any]:
+            return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        anyio.run(cast(Any, middleware), scope, receive, send)
+        return sent
+
+    assert request(b'{"a"', complete=False) == []
+    assert ran == []
+    assert request(b'{"a": 1}', complete=True)[0]["status"] == 201
+    assert ran == [b'{"a": 1}']  # the whole body ran once, under the key
