@@ -29,6 +29,7 @@ import logging
 import os
 import sqlite3
 import threading
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -95,6 +96,16 @@ KeyScope = tuple[str, str, str, str]
 """An idempotency key with what it is scoped by: key, method, path and the caller's hash."""
 
 
+@dataclass(frozen=True)
+class Claim:
+    """A key held by the request that runs under it: what finishes or abandons it."""
+
+    scope: KeyScope
+    token: UUID | None = None
+    """On PostgreSQL the claim's own id: a claim taken over (``PENDING_TIMEOUT``) is no longer
+    this request's to finish or abandon, and a later claim of the same key is another's."""
+
+
 class AnswerStore(Protocol):
     """Keys and their answers: the middleware's view of either store."""
 
@@ -102,11 +113,11 @@ class AnswerStore(Protocol):
     """How many erasures this process has learnt of (an answer computed across one is not
     kept)."""
 
-    def begin(self, scope: KeyScope, request_hash: str, now: datetime) -> StoredAnswer | None:
-        """Claim the key (``None``), or the answer stored for it; raise while it is pending."""
+    def begin(self, scope: KeyScope, request_hash: str, now: datetime) -> Claim | StoredAnswer:
+        """Claim the key, or the answer stored for it; raise while it is pending."""
         ...
 
-    def finish(self, scope: KeyScope, answer: StoredAnswer, *, erasures: int) -> None:
+    def finish(self, claim: Claim, answer: StoredAnswer, *, erasures: int) -> None:
         """Keep the answer; ``erasures``: the count when the request began (an erasure
         since then: the answer's body is not kept)."""
         ...
@@ -115,7 +126,7 @@ class AnswerStore(Protocol):
         """A person was erased: no kept answer may show their data again."""
         ...
 
-    def abandon(self, scope: KeyScope) -> None:
+    def abandon(self, claim: Claim) -> None:
         """The request failed without an answer: its retry runs again."""
         ...
 
@@ -204,7 +215,7 @@ class IdempotencyStore:
             self._forget_all()
             self._db.execute(f"PRAGMA user_version = {_SEALED_VERSION}")
 
-    def begin(self, scope: KeyScope, request_hash: str, now: datetime) -> StoredAnswer | None:
+    def begin(self, scope: KeyScope, request_hash: str, now: datetime) -> Claim | StoredAnswer:
         with self._lock:
             self._db.execute(
                 f"DELETE FROM {TABLE} WHERE created_at < ?", ((now - LIFETIME).isoformat(),)
@@ -220,11 +231,12 @@ class IdempotencyStore:
                     " created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (*scope, request_hash, now.isoformat()),
                 )
-                return None
+                return Claim(scope)
         stored_hash, status, headers, body = row
         return _answer_of(request_hash, stored_hash, status, headers, self._seal.open(scope, body))
 
-    def finish(self, scope: KeyScope, answer: StoredAnswer, *, erasures: int) -> None:
+    def finish(self, claim: Claim, answer: StoredAnswer, *, erasures: int) -> None:
+        scope = claim.scope
         with self._lock:
             if answer.status >= 500:
                 self._delete(scope)
@@ -256,9 +268,9 @@ class IdempotencyStore:
             self._db.execute("VACUUM")
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
-    def abandon(self, scope: KeyScope) -> None:
+    def abandon(self, claim: Claim) -> None:
         with self._lock:
-            self._delete(scope)
+            self._delete(claim.scope)
 
     def _delete(self, scope: KeyScope) -> None:
         self._db.execute(
@@ -282,9 +294,9 @@ class PostgresIdempotencyStore:
         self._seal = seal
         self._lock = threading.Lock()
         self.erasures = 0
-        self._claims: dict[KeyScope, UUID] = {}
-        """The token of each claim this process holds: a claim taken over by another
-        process (``PENDING_TIMEOUT``) is no longer this process's to finish or abandon."""
+        self._running: Counter[KeyScope] = Counter()
+        """The claims this process's requests hold, by key: none of them is taken over here
+        (under ``_lock``)."""
         table = Identifier(datastore.schema, TABLE)
         key = "key = %s AND method = %s AND path = %s AND caller = %s"
 
@@ -336,11 +348,12 @@ class PostgresIdempotencyStore:
         )
         self._vacuum = render("VACUUM {table}")
 
-    def begin(self, scope: KeyScope, request_hash: str, now: datetime) -> StoredAnswer | None:
+    def begin(self, scope: KeyScope, request_hash: str, now: datetime) -> Claim | StoredAnswer:
         """As ``AnswerStore.begin``; ``now`` is not read (ages are the database's)."""
-        # a claim this process holds is its own running request's, never taken over: it is
-        # finished or abandoned by that request (``_claims`` holds one claim per key)
-        pending = LIFETIME if scope in self._claims else PENDING_TIMEOUT
+        # a claim this process holds is its own running request's, never taken over here: it
+        # is finished or abandoned by that request
+        with self._lock:
+            pending = LIFETIME if self._running[scope] else PENDING_TIMEOUT
         with self._datastore.get_connection() as connection:
             connection.execute(self._expire, (LIFETIME,))
             while True:
@@ -348,8 +361,9 @@ class PostgresIdempotencyStore:
                     self._claim, (*scope, request_hash, uuid4(), LIFETIME, pending)
                 ).fetchone()
                 if claimed is not None:
-                    self._claims[scope] = claimed["claim"]
-                    return None
+                    with self._lock:
+                        self._running[scope] += 1
+                    return Claim(scope, claimed["claim"])
                 row = connection.execute(self._select, scope).fetchone()
                 if row is not None:
                     return _answer_of(
@@ -361,16 +375,15 @@ class PostgresIdempotencyStore:
                     )
                 # its request failed (or its answer was a 5xx) since the claim: claim it now
 
-    def finish(self, scope: KeyScope, answer: StoredAnswer, *, erasures: int) -> None:
-        claim = self._claims.pop(scope, None)
-        if claim is None:
-            return
+    def finish(self, claim: Claim, answer: StoredAnswer, *, erasures: int) -> None:
+        scope = claim.scope
+        self._ended(scope)
         # under the lock: an erasure learnt meanwhile either comes first (the body is not
         # kept) or after the answer is stored (and forgets it)
         # the connection first: the lock is never held while the pool is waited for
         with self._datastore.get_connection() as connection, self._lock:
             if answer.status >= 500:
-                connection.execute(self._drop, (*scope, claim))
+                connection.execute(self._drop, (*scope, claim.token))
                 return
             kept = erasures == self.erasures
             connection.execute(
@@ -380,7 +393,7 @@ class PostgresIdempotencyStore:
                     json.dumps(answer.headers) if kept else None,
                     self._seal.seal(scope, answer.body) if kept else None,
                     *scope,
-                    claim,
+                    claim.token,
                 ),
             )
 
@@ -399,11 +412,16 @@ class PostgresIdempotencyStore:
             with self._datastore.get_connection() as connection:
                 connection.execute(self._vacuum)
 
-    def abandon(self, scope: KeyScope) -> None:
-        claim = self._claims.pop(scope, None)
-        if claim is not None:
-            with self._datastore.get_connection() as connection:
-                connection.execute(self._drop, (*scope, claim))
+    def abandon(self, claim: Claim) -> None:
+        self._ended(claim.scope)
+        with self._datastore.get_connection() as connection:
+            connection.execute(self._drop, (*claim.scope, claim.token))
+
+    def _ended(self, scope: KeyScope) -> None:
+        with self._lock:
+            self._running[scope] -= 1
+            if self._running[scope] <= 0:
+                del self._running[scope]
 
     def close(self) -> None:
         """Nothing to close: the pool is the event store's."""
@@ -455,11 +473,11 @@ class IdempotencyMiddleware:
         erasures = self.store.erasures
         # The store's statements run in a worker thread: a pool or a file lock may make them
         # wait, and the event loop serves every other request meanwhile.
-        stored = await anyio.to_thread.run_sync(
+        claim = await anyio.to_thread.run_sync(
             self.store.begin, key_scope, hashlib.sha256(body).hexdigest(), self.clock.now()
         )
-        if stored is not None:
-            await _replay(stored, send)
+        if isinstance(claim, StoredAnswer):
+            await _replay(claim, send)
             return
         status = 500
         kept: list[tuple[str, str]] = []
@@ -482,14 +500,14 @@ class IdempotencyMiddleware:
             # the key is freed, also when the request was cancelled (a shutdown)
             with anyio.CancelScope(shield=True):
                 try:
-                    await anyio.to_thread.run_sync(self.store.abandon, key_scope)
+                    await anyio.to_thread.run_sync(self.store.abandon, claim)
                 except Exception:  # the request's own error is the one to tell
                     log.exception("Idempotency-Key %r was not freed", key)
             raise
         answer = StoredAnswer(status, kept, b"".join(chunks))
         try:
             await anyio.to_thread.run_sync(
-                functools.partial(self.store.finish, key_scope, answer, erasures=erasures)
+                functools.partial(self.store.finish, claim, answer, erasures=erasures)
             )
         except Exception:
             # The client has its answer; only its replay is lost. The key stays pending, so

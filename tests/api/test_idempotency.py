@@ -18,6 +18,7 @@ from api.idempotency import (
     PENDING_TIMEOUT,
     TABLE,
     AnswerSeal,
+    Claim,
     IdempotencyAnswerErasedError,
     IdempotencyKeyInUseError,
     IdempotencyKeyReusedError,
@@ -190,25 +191,31 @@ CREATED = StoredAnswer(201, [("content-type", "application/json")], b"{}")
 SEAL = AnswerSeal(b"k" * 32)
 
 
+def claimed(outcome: Claim | StoredAnswer) -> Claim:
+    """The claim ``begin`` answered (not a kept answer)."""
+    assert isinstance(outcome, Claim), outcome
+    return outcome
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> IdempotencyStore:
     return IdempotencyStore(tmp_path / "idempotency.sqlite", SEAL)
 
 
 def test_a_concurrent_duplicate_finds_the_key_in_use(store: IdempotencyStore) -> None:
-    assert store.begin(SCOPE, "body", NOW) is None
+    claimed(store.begin(SCOPE, "body", NOW))
     with pytest.raises(IdempotencyKeyInUseError):
         store.begin(SCOPE, "body", NOW)
 
 
 def test_an_answer_below_500_is_kept_and_a_server_error_dropped(store: IdempotencyStore) -> None:
-    assert store.begin(SCOPE, "body", NOW) is None
-    store.finish(SCOPE, CREATED, erasures=store.erasures)
+    store_claim = claimed(store.begin(SCOPE, "body", NOW))
+    store.finish(store_claim, CREATED, erasures=store.erasures)
     assert store.begin(SCOPE, "body", NOW) == CREATED
     other = ("other", *SCOPE[1:])
-    assert store.begin(other, "body", NOW) is None
-    store.finish(other, StoredAnswer(503, [], b""), erasures=store.erasures)
-    assert store.begin(other, "body", NOW) is None  # the retry runs again
+    store_claim = claimed(store.begin(other, "body", NOW))
+    store.finish(store_claim, StoredAnswer(503, [], b""), erasures=store.erasures)
+    store_claim = claimed(store.begin(other, "body", NOW))  # the retry runs again
 
 
 def test_a_file_of_an_earlier_version_keeps_no_unsealed_answer(tmp_path: Path) -> None:
@@ -242,10 +249,10 @@ def test_only_a_sealed_answer_opens() -> None:
 
 
 def test_keys_expire_after_24_hours(store: IdempotencyStore) -> None:
-    assert store.begin(SCOPE, "body", NOW) is None
-    store.finish(SCOPE, CREATED, erasures=store.erasures)
+    store_claim = claimed(store.begin(SCOPE, "body", NOW))
+    store.finish(store_claim, CREATED, erasures=store.erasures)
     assert store.begin(SCOPE, "body", NOW + LIFETIME - timedelta(seconds=1)) == CREATED
-    assert store.begin(SCOPE, "body", NOW + LIFETIME + timedelta(seconds=1)) is None
+    store_claim = claimed(store.begin(SCOPE, "body", NOW + LIFETIME + timedelta(seconds=1)))
 
 
 def test_the_store_file_is_private(store: IdempotencyStore, tmp_path: Path) -> None:
@@ -254,9 +261,9 @@ def test_the_store_file_is_private(store: IdempotencyStore, tmp_path: Path) -> N
 
 def test_an_answer_computed_across_an_erasure_is_not_kept(store: IdempotencyStore) -> None:
     began = store.erasures
-    assert store.begin(SCOPE, "body", NOW) is None
+    store_claim = claimed(store.begin(SCOPE, "body", NOW))
     store.forget_answers()  # the person was erased while the request ran
-    store.finish(SCOPE, CREATED, erasures=began)
+    store.finish(store_claim, CREATED, erasures=began)
     with pytest.raises(IdempotencyAnswerErasedError):
         store.begin(SCOPE, "body", NOW)
 
@@ -441,12 +448,12 @@ def test_a_key_pending_in_one_process_is_in_use_in_another(
     shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
 ) -> None:
     one, two = shared_stores
-    assert one.begin(SCOPE, "body", NOW) is None
+    one_claim = claimed(one.begin(SCOPE, "body", NOW))
     with pytest.raises(IdempotencyKeyInUseError):
         two.begin(SCOPE, "body", NOW)
     with pytest.raises(IdempotencyKeyReusedError):
         two.begin(SCOPE, "another body", NOW)
-    one.finish(SCOPE, CREATED, erasures=one.erasures)
+    one.finish(one_claim, CREATED, erasures=one.erasures)
     assert two.begin(SCOPE, "body", NOW) == CREATED
 
 
@@ -455,11 +462,11 @@ def test_a_server_error_in_one_process_lets_another_run_the_retry(
     shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
 ) -> None:
     one, two = shared_stores
-    assert one.begin(SCOPE, "body", NOW) is None
-    one.finish(SCOPE, StoredAnswer(503, [], b""), erasures=one.erasures)
-    assert two.begin(SCOPE, "body", NOW) is None
-    two.abandon(SCOPE)  # the retry failed too (an exception): the next one runs again
-    assert one.begin(SCOPE, "body", NOW) is None
+    one_claim = claimed(one.begin(SCOPE, "body", NOW))
+    one.finish(one_claim, StoredAnswer(503, [], b""), erasures=one.erasures)
+    two_claim = claimed(two.begin(SCOPE, "body", NOW))
+    two.abandon(two_claim)  # the retry failed too (an exception): the next one runs again
+    one_claim = claimed(one.begin(SCOPE, "body", NOW))
 
 
 def age(store: PostgresIdempotencyStore, by: timedelta) -> None:
@@ -476,12 +483,12 @@ def test_shared_keys_expire_after_24_hours(
     shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
 ) -> None:
     one, two = shared_stores
-    assert one.begin(SCOPE, "body", NOW) is None
-    one.finish(SCOPE, CREATED, erasures=one.erasures)
+    one_claim = claimed(one.begin(SCOPE, "body", NOW))
+    one.finish(one_claim, CREATED, erasures=one.erasures)
     age(one, LIFETIME - timedelta(seconds=1))
     assert two.begin(SCOPE, "body", NOW) == CREATED
     age(one, timedelta(seconds=2))
-    assert two.begin(SCOPE, "body", NOW) is None
+    claimed(two.begin(SCOPE, "body", NOW))
 
 
 @pytest.mark.postgres
@@ -489,17 +496,17 @@ def test_a_key_left_pending_by_a_process_that_died_is_claimed_again_after_the_ti
     shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
 ) -> None:
     one, two = shared_stores
-    assert one.begin(SCOPE, "body", NOW) is None  # and the process dies
+    one_claim = claimed(one.begin(SCOPE, "body", NOW))  # and the process dies
     age(one, PENDING_TIMEOUT - timedelta(seconds=1))
     with pytest.raises(IdempotencyKeyInUseError):
         two.begin(SCOPE, "body", NOW)
     age(one, timedelta(seconds=2))
-    assert two.begin(SCOPE, "body", NOW) is None
+    two_claim = claimed(two.begin(SCOPE, "body", NOW))
     # a first request that was only slow finds its claim taken over: its answer is not kept
-    one.finish(SCOPE, StoredAnswer(200, [], b"late"), erasures=one.erasures)
+    one.finish(one_claim, StoredAnswer(200, [], b"late"), erasures=one.erasures)
     with pytest.raises(IdempotencyKeyInUseError):
         one.begin(SCOPE, "body", NOW)
-    two.finish(SCOPE, CREATED, erasures=two.erasures)
+    two.finish(two_claim, CREATED, erasures=two.erasures)
     assert one.begin(SCOPE, "body", NOW) == CREATED
 
 
@@ -509,17 +516,17 @@ def test_each_process_forgets_the_answers_when_it_learns_of_an_erasure(
 ) -> None:
     one, two = shared_stores
     other = ("other", *SCOPE[1:])
-    assert one.begin(SCOPE, "body", NOW) is None
-    one.finish(SCOPE, CREATED, erasures=one.erasures)
+    one_claim = claimed(one.begin(SCOPE, "body", NOW))
+    one.finish(one_claim, CREATED, erasures=one.erasures)
     began = two.erasures
-    assert two.begin(other, "body", NOW) is None
+    two_claim = claimed(two.begin(other, "body", NOW))
 
     one.forget_answers()  # the first process erased the person; the second has not read it yet
 
     for process in (one, two):
         with pytest.raises(IdempotencyAnswerErasedError):
             process.begin(SCOPE, "body", NOW)
-    two.finish(other, CREATED, erasures=began)  # it may show the person: kept until...
+    two.finish(two_claim, CREATED, erasures=began)  # it may show the person: kept until...
     assert one.begin(other, "body", NOW) == CREATED
     two.forget_answers()  # ...the second process reads the erasure
     with pytest.raises(IdempotencyAnswerErasedError):
@@ -534,12 +541,12 @@ def test_a_process_whose_clock_is_ahead_takes_over_no_running_request(
     shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
 ) -> None:
     one, two = shared_stores
-    assert one.begin(SCOPE, "body", NOW) is None
+    one_claim = claimed(one.begin(SCOPE, "body", NOW))
     ahead = NOW + LIFETIME + timedelta(hours=1)  # a dev clock moved on in the other process
-    assert two.begin(("other", *SCOPE[1:]), "body", ahead) is None
+    claimed(two.begin(("other", *SCOPE[1:]), "body", ahead))
     with pytest.raises(IdempotencyKeyInUseError):
         two.begin(SCOPE, "body", ahead)
-    one.finish(SCOPE, CREATED, erasures=one.erasures)
+    one.finish(one_claim, CREATED, erasures=one.erasures)
     assert two.begin(SCOPE, "body", ahead) == CREATED
 
 
@@ -548,13 +555,13 @@ def test_a_slow_request_is_not_taken_over_by_a_retry_in_its_own_process(
     shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
 ) -> None:
     one, two = shared_stores
-    assert one.begin(SCOPE, "body", NOW) is None
+    one_claim = claimed(one.begin(SCOPE, "body", NOW))
     age(one, PENDING_TIMEOUT + timedelta(seconds=1))
     with pytest.raises(IdempotencyKeyReusedError):
         one.begin(SCOPE, "another body", NOW)  # the same process: its request still runs
     with pytest.raises(IdempotencyKeyInUseError):
         one.begin(SCOPE, "body", NOW)
-    one.finish(SCOPE, StoredAnswer(201, [], b"first"), erasures=one.erasures)
+    one.finish(one_claim, StoredAnswer(201, [], b"first"), erasures=one.erasures)
     assert two.begin(SCOPE, "body", NOW) == StoredAnswer(201, [], b"first")
 
 
@@ -625,3 +632,19 @@ def test_a_body_cut_off_by_a_lost_network_runs_nothing_and_claims_nothing(
     assert ran == []
     assert request(b'{"a": 1}', complete=True)[0]["status"] == 201
     assert ran == [b'{"a": 1}']  # the whole body ran once, under the key
+
+
+@pytest.mark.postgres
+def test_a_request_whose_claim_was_taken_over_touches_no_later_claim_of_its_key(
+    shared_stores: tuple[PostgresIdempotencyStore, PostgresIdempotencyStore],
+) -> None:
+    one, two = shared_stores
+    first = claimed(one.begin(SCOPE, "body", NOW))
+    age(one, PENDING_TIMEOUT + timedelta(seconds=1))
+    two.abandon(claimed(two.begin(SCOPE, "body", NOW)))  # taken over, and that retry failed
+    third = claimed(one.begin(SCOPE, "body", NOW))  # a retry in the first one's process
+    one.finish(first, StoredAnswer(200, [], b"late"), erasures=one.erasures)  # at last
+    with pytest.raises(IdempotencyKeyInUseError):
+        two.begin(SCOPE, "body", NOW)  # the third still runs: the late answer is not its
+    one.finish(third, CREATED, erasures=one.erasures)
+    assert two.begin(SCOPE, "body", NOW) == CREATED
