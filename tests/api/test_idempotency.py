@@ -268,11 +268,9 @@ def test_an_answer_computed_across_an_erasure_is_not_kept(store: IdempotencyStor
         store.begin(SCOPE, "body", NOW)
 
 
-def test_a_retry_after_an_erasure_replays_no_personal_data_and_runs_nothing_twice(
-    client: Client, clock: MovableClock
-) -> None:
-    # ARCHITECTURE.md "Events": after an erasure no answer shows the person's data, also not
-    # a stored idempotent answer (its body is gone from the file as well)
+def zyxwella_rolls(client: Client, clock: MovableClock) -> tuple[str, str, dict[str, str], Any]:
+    """Zyxwella rolls at her table with an Idempotency-Key, and the answer shows her name: her
+    player id, the roll's URL and headers, and the answer."""
     day = start_with_zyxwella(client, clock, create_season(client))
     zyxwella = next(iter(day.players))
     [table] = [t for t in day.rounds[0]["pairings"] if zyxwella in (t["player_a"], t["player_b"])]
@@ -284,6 +282,15 @@ def test_a_retry_after_an_erasure_replays_no_personal_data_and_runs_nothing_twic
     first = client.post(url, json={"dice": [6, 5]}, headers=headers)
     assert first.status_code == 200, first.text
     assert FIRST in first.text
+    return zyxwella, url, headers, first
+
+
+def test_a_retry_after_an_erasure_replays_no_personal_data_and_runs_nothing_twice(
+    client: Client, clock: MovableClock
+) -> None:
+    # ARCHITECTURE.md "Events": after an erasure no answer shows the person's data, also not
+    # a stored idempotent answer (its body is gone from the file as well)
+    zyxwella, url, headers, first = zyxwella_rolls(client, clock)
     version = first.json()["version"]
     erased = client.post(f"/api/v1/people/{zyxwella}/erasure", headers=DIRECTOR)
     assert erased.status_code == 200, erased.text
@@ -293,7 +300,7 @@ def test_a_retry_after_an_erasure_replays_no_personal_data_and_runs_nothing_twic
     assert retried.status_code == 409, retried.text
     assert retried.json()["type"].endswith("/idempotency-answer-erased")
     assert FIRST not in retried.text
-    assert client.get(f"/api/v1/matches/{table['match_id']}").json()["version"] == version
+    assert client.get(url.removesuffix("/rolls")).json()["version"] == version
     services = client.app.state.services
     files = readable(stored_bytes(services))
     assert not [name for name in files if name.startswith("idempotency")]
@@ -385,17 +392,7 @@ def test_an_erasure_learnt_by_both_processes_discards_the_answer_of_either(
     two_processes: tuple[Client, Client], clock: MovableClock
 ) -> None:
     one, two = two_processes
-    day = start_with_zyxwella(one, clock, create_season(one))
-    zyxwella = next(iter(day.players))
-    [table] = [t for t in day.rounds[0]["pairings"] if zyxwella in (t["player_a"], t["player_b"])]
-    headers = {
-        "Authorization": f"Bearer {day.players[zyxwella]['player_token']}",
-        "Idempotency-Key": "roll-1",
-    }
-    url = f"/api/v1/matches/{table['match_id']}/rolls"
-    first = one.post(url, json={"dice": [6, 5]}, headers=headers)
-    assert first.status_code == 200, first.text
-    assert FIRST in first.text
+    zyxwella, url, headers, first = zyxwella_rolls(one, clock)
     version = first.json()["version"]
 
     erased = two.post(f"/api/v1/people/{zyxwella}/erasure", headers=DIRECTOR)
@@ -407,7 +404,7 @@ def test_an_erasure_learnt_by_both_processes_discards_the_answer_of_either(
         assert retried.status_code == 409, retried.text
         assert retried.json()["type"].endswith("/idempotency-answer-erased")
         assert FIRST not in retried.text
-    assert one.get(f"/api/v1/matches/{table['match_id']}").json()["version"] == version
+    assert one.get(url.removesuffix("/rolls")).json()["version"] == version
     assert kept_bodies(services_of(one)) == [None]
 
 
