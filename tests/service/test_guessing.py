@@ -22,7 +22,7 @@ from domain.events import fold
 from domain.match.errors import WrongPhaseError
 from service.clock import MovableClock
 from service.commands import CommandRunner
-from service.matches import Caller, MatchService
+from service.matches import Caller, MatchCreated, MatchService
 from service.persistence import persistence_environment
 from service.store import Change, EventStore, StaleVersionError
 from tests.service.test_store import Counter, evolve, increase, start
@@ -45,6 +45,20 @@ def next_command(state: rules.Match, rng: random.Random) -> tuple[str, dict[str,
     if state.phase == "move":
         return "play", {"notation": cached_format_play(rng.choice(state.plays()))}
     return "roll", {"dice": (rng.randint(1, 6), rng.randint(1, 6))}
+
+
+def opened_here_played_there(
+    processes: tuple[MatchService, MatchService],
+) -> tuple[MatchCreated, rules.Match, rules.Match]:
+    """The first process creates a match and rolls a's opening 3-1, so it holds the match at
+    that version; the second plays a's 8/5 6/5 (now b is to roll): the created match, the
+    state the first holds and the state the second stored."""
+    first, second = processes
+    created = first.create(player_a="a", player_b="b", match_length=5, dice="entered")
+    side_a = Caller(token=created.tokens["a"])
+    opened = first.roll(created.match.id, side_a, (3, 1))
+    played = second.play(created.match.id, side_a, notation="8/5 6/5")
+    return created, opened, played
 
 
 def test_a_table_whose_commands_alternate_between_two_processes_plays_without_a_conflict(
@@ -70,12 +84,9 @@ def test_a_table_whose_commands_alternate_between_two_processes_plays_without_a_
 def test_a_command_legal_only_on_the_stale_cache_is_refused_on_the_latest_state(
     processes: tuple[MatchService, MatchService],
 ) -> None:
-    first, second = processes
-    created = first.create(player_a="a", player_b="b", match_length=5, dice="entered")
+    first, _ = processes
+    created, cached, played = opened_here_played_there(processes)
     side_a = Caller(token=created.tokens["a"])
-    first.roll(created.match.id, side_a, (3, 1))  # the opening roll: a plays 3-1
-    cached = first.get(created.match.id)
-    played = second.play(cached.id, side_a, notation="8/5 6/5")  # now b's turn to roll
 
     # legal on first's stale cache; the refusal is the latest state's, not a lost race (409)
     with pytest.raises(WrongPhaseError, match="side b is to double or roll"):
@@ -86,12 +97,9 @@ def test_a_command_legal_only_on_the_stale_cache_is_refused_on_the_latest_state(
 def test_if_match_names_the_version_another_process_answered(
     processes: tuple[MatchService, MatchService],
 ) -> None:
-    first, second = processes
-    created = first.create(player_a="a", player_b="b", match_length=5, dice="entered")
-    side_a, side_b = (Caller(token=created.tokens[side]) for side in "ab")
-    first.roll(created.match.id, side_a, (3, 1))
-    first.get(created.match.id)  # first caches the match as of the opening roll
-    played = second.play(created.match.id, side_a, notation="8/5 6/5")
+    first, _ = processes
+    created, _, played = opened_here_played_there(processes)
+    side_b = Caller(token=created.tokens["b"])
 
     # the tablet saw second's answer and sends its version; first's cache is a version behind
     rolled = first.roll(created.match.id, side_b, (6, 5), expected_version=played.version)
@@ -102,10 +110,8 @@ def test_if_match_names_the_version_another_process_answered(
 def test_a_query_reads_what_the_other_process_stored(
     processes: tuple[MatchService, MatchService],
 ) -> None:
-    first, second = processes
-    created = first.create(player_a="a", player_b="b", match_length=5, dice="entered")
-    first.roll(created.match.id, Caller(token=created.tokens["a"]), (3, 1))
-    played = second.play(created.match.id, Caller(token=created.tokens["a"]), notation="8/5 6/5")
+    first, _ = processes
+    created, _, played = opened_here_played_there(processes)
     # only a command's first attempt guesses: a query asks the store for newer events
     assert first.get(created.match.id) == played
 
@@ -139,11 +145,9 @@ def test_a_guess_that_decides_nothing_is_decided_again_on_the_stored_state(
 def test_if_match_with_a_version_another_process_moved_past_is_a_conflict(
     processes: tuple[MatchService, MatchService],
 ) -> None:
-    first, second = processes
-    created = first.create(player_a="a", player_b="b", match_length=5, dice="entered")
-    side_a, side_b = (Caller(token=created.tokens[side]) for side in "ab")
-    opened = first.roll(created.match.id, side_a, (3, 1))  # first holds the match at this version
-    second.play(created.match.id, side_a, notation="8/5 6/5")
+    first, _ = processes
+    created, opened, _ = opened_here_played_there(processes)
+    side_b = Caller(token=created.tokens["b"])
 
     # first's cache still agrees with the tablet's version: the insert finds it taken
     with pytest.raises(StaleVersionError, match="If-Match"):
