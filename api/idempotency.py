@@ -26,7 +26,6 @@ import functools
 import hashlib
 import json
 import logging
-import os
 import sqlite3
 import threading
 from collections import Counter
@@ -37,14 +36,13 @@ from typing import TYPE_CHECKING, Protocol
 from uuid import UUID, uuid4
 
 import anyio
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, HTTPRequestEvent, Message, Receive, ReceiveMessage, Scope, Send
 
 from domain.errors import ConflictError, InvalidInputError
 from service.clock import Clock
 from service.persistence import create_private_files
+from service.personal import open_sealed, seal_bytes
 
 if TYPE_CHECKING:
     from eventsourcing.postgres import PostgresDatastore
@@ -140,25 +138,17 @@ class AnswerSeal:
     bound to its key's scope: no row's body can be replayed for another key."""
 
     def __init__(self, key: bytes) -> None:
-        self._cipher = AESGCM(key)
+        self._key = key
 
     def seal(self, scope: KeyScope, body: bytes) -> bytes:
-        nonce = os.urandom(_NONCE_BYTES)
-        return nonce + self._cipher.encrypt(nonce, body, _bound(scope))
+        return seal_bytes(self._key, body, _bound(scope))
 
     def open(self, scope: KeyScope, sealed: bytes | None) -> bytes | None:
         """The body, or ``None`` for none kept or one that does not open (an erased answer, or
         one kept unsealed by an earlier version: both are discarded answers)."""
-        if sealed is None or len(sealed) < _NONCE_BYTES + _TAG_BYTES:
-            return None  # too short to be sealed (``decrypt`` would refuse the nonce)
-        try:
-            return self._cipher.decrypt(sealed[:_NONCE_BYTES], sealed[_NONCE_BYTES:], _bound(scope))
-        except InvalidTag:
-            return None
+        return None if sealed is None else open_sealed(self._key, sealed, _bound(scope))
 
 
-_NONCE_BYTES = 12
-_TAG_BYTES = 16
 _SEALED_VERSION = 1
 """The SQLite file's ``user_version`` once its answers are sealed: a file of an earlier
 version loses its unsealed answers (their keys stay) when first opened."""

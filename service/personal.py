@@ -37,6 +37,7 @@ T = TypeVar("T")
 
 KEY_TABLE = "person_keys"
 NONCE_BYTES = 12
+TAG_BYTES = 16
 ENVELOPE_FIELD = "sealed_personal_data"
 """The JSON member of a stored record that holds its sealed parts (no record field has it)."""
 
@@ -251,9 +252,9 @@ class PersonalCodec:
                 erased.update(erased_values)
                 self.withheld += 1
                 continue
-            nonce = os.urandom(NONCE_BYTES)
-            sealed = _cipher(key).encrypt(nonce, _encoder.encode(values), subject.bytes)
-            parts.append(SealedPart(subject, nonce + sealed))
+            parts.append(
+                SealedPart(subject, seal_bytes(key, _encoder.encode(values), subject.bytes))
+            )
             erased.update(erased_values)
         plain = _encoder.encode(msgspec.structs.replace(record, **erased) if erased else record)
         if not parts:
@@ -274,10 +275,8 @@ class PersonalCodec:
             key = self.keys.key_of(part.subject)
             if key is None:
                 continue  # erased: the stored record shows the erased values
-            nonce, sealed = part.data[:NONCE_BYTES], part.data[NONCE_BYTES:]
-            try:
-                plain = _cipher(key).decrypt(nonce, sealed, part.subject.bytes)
-            except InvalidTag:
+            plain = open_sealed(key, part.data, part.subject.bytes)
+            if plain is None:
                 continue  # sealed under a key erasure deleted (the person registered again)
             values.update(msgspec.json.decode(plain))
         if not values:
@@ -311,6 +310,24 @@ def _erased_values(personal: Personal, subject: UUID) -> dict[str, Any]:
         name: pseudonym(subject) if value is PSEUDONYM else value
         for name, value in personal.erased.items()
     }
+
+
+def seal_bytes(key: bytes, plain: bytes, bound_to: bytes) -> bytes:
+    """``plain`` sealed under ``key``: a random nonce, then the AES-GCM ciphertext, which
+    opens only with the same ``bound_to`` (its associated data)."""
+    nonce = os.urandom(NONCE_BYTES)
+    return nonce + _cipher(key).encrypt(nonce, plain, bound_to)
+
+
+def open_sealed(key: bytes, sealed: bytes, bound_to: bytes) -> bytes | None:
+    """What ``seal_bytes`` sealed, or None for bytes that do not open under ``key`` and
+    ``bound_to`` (another key, another binding, or bytes never sealed)."""
+    if len(sealed) < NONCE_BYTES + TAG_BYTES:
+        return None  # too short to be sealed (``decrypt`` would refuse the nonce)
+    try:
+        return _cipher(key).decrypt(sealed[:NONCE_BYTES], sealed[NONCE_BYTES:], bound_to)
+    except InvalidTag:
+        return None
 
 
 @lru_cache(maxsize=4096)
