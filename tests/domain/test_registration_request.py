@@ -97,7 +97,8 @@ def test_a_request_records_the_person_and_a_deadline_24_hours_on_not_the_token()
 
 
 def test_a_request_keeps_the_applicant_for_its_confirmation() -> None:
-    # the birth date as typed: it is read against the play date again when confirmed
+    # rule P-MAIL-1: the data is checked again at confirmation; the birth date as typed, read
+    # against the play date then
     request = asked(given(scheduled()), age=None, birth_date="05.07.85")
     assert request.applicant == msgspec.structs.replace(ANNA, age=None, birth_date="05.07.85")
 
