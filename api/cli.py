@@ -192,10 +192,12 @@ def _replay(services: Services, match_id: UUID, at: int | None) -> int:
 
 
 def _jobs(services: Services) -> int:
+    from domain.calendar import local_isoformat
+
     print(f"{'deadline':<26} {'kind':<19} {'status':<8} {'target':<36} {'done at':<26} effect")
     for job in services.jobs.list_jobs():
-        deadline = job.deadline.astimezone(services.zone).isoformat() if job.deadline else "-"
-        done = job.done_at.astimezone(services.zone).isoformat() if job.done_at else "-"
+        deadline = local_isoformat(job.deadline, services.zone) if job.deadline else "-"
+        done = local_isoformat(job.done_at, services.zone) if job.done_at else "-"
         print(
             f"{deadline:<26} {job.kind:<19} {job.status:<8} {job.target!s:<36} {done:<26} "
             f"{job.effect or ''}"

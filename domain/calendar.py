@@ -179,4 +179,11 @@ def age_on(birth_date: date, day: date) -> int:
 
 def local_isoformat(instant: datetime, zone: ZoneInfo) -> str:
     """An instant as the club reads it, e.g. ``2026-04-16T18:00:00+02:00``."""
-    return instant.astimezone(zone).isoformat()
+    return readable_isoformat(instant.astimezone(zone))
+
+
+def readable_isoformat(instant: datetime) -> str:
+    """An instant as people read it, to the second in its own offset
+    (``2026-04-16T18:00:00+02:00``): messages, CSV cells and terminal output never show the
+    microseconds that event timestamps carry (the JSON API keeps them)."""
+    return instant.isoformat(timespec="seconds")

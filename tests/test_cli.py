@@ -114,6 +114,30 @@ def test_bgtd_jobs_lists_the_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "flag_clock" in out
 
 
+def test_bgtd_jobs_shows_deadlines_to_the_second(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from datetime import UTC, datetime
+
+    from litestar.testing import TestClient
+
+    from api.app import create_app
+    from service.clock import MovableClock
+    from tests.api.test_matches import create, post
+
+    # the clock stands at 10:00:00.5 in Berlin: the flag-fall job's deadline has the half second
+    settings = Settings(data_dir=tmp_path / "data", dev=True, run_scheduler=False)
+    clock = MovableClock(datetime(2026, 3, 1, 9, 0, 0, 500000, tzinfo=UTC), ticking=False)
+    with TestClient(create_app(settings, clock=clock)) as client:
+        created = create(client, clock="app")
+        assert post(client, created, "rolls", {"dice": [3, 1]}, "a").status_code == 200
+
+    assert main(["jobs", "--data-dir", str(tmp_path / "data")]) == 0
+
+    [job] = [line for line in capsys.readouterr().out.splitlines() if "flag_clock" in line]
+    assert job.split()[0] == "2026-03-01T10:01:41+01:00"  # recorded as 10:01:41.5
+
+
 def test_a_postgresql_url_without_the_driver_ends_with_one_line_naming_the_extra(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

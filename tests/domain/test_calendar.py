@@ -17,6 +17,7 @@ from domain.calendar import (
     parse_birth_date,
     parse_date,
     parse_time,
+    readable_isoformat,
     weekday_before,
 )
 from domain.errors import InvalidInputError
@@ -54,6 +55,13 @@ def test_a_wall_time_in_the_spring_forward_gap_falls_an_hour_later() -> None:
     instant = local_instant(date(2026, 3, 29), time(2, 30), BERLIN)
     assert instant == datetime(2026, 3, 29, 1, 30, tzinfo=UTC)
     assert local_isoformat(instant, BERLIN) == "2026-03-29T03:30:00+02:00"
+
+
+def test_an_instant_is_shown_to_people_to_the_second() -> None:
+    # an event's timestamp carries microseconds; messages and CSV cells never show them
+    recorded = datetime(2026, 4, 18, 10, 30, 0, 999999, tzinfo=UTC)
+    assert local_isoformat(recorded, BERLIN) == "2026-04-18T12:30:00+02:00"
+    assert readable_isoformat(recorded) == "2026-04-18T10:30:00+00:00"
 
 
 @pytest.mark.parametrize(
