@@ -6,6 +6,7 @@ import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -14,7 +15,11 @@ from litestar.enums import MediaType
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Operation, Schema
 from litestar.openapi.spec.enums import OpenAPIType
 
+from domain.calendar import readable_isoformat
+
 CSV = "text/csv"
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is a formula to a spreadsheet (OWASP, "CSV Injection")."""
 
 
 def wants_csv(request: Request[Any, Any, Any]) -> bool:
@@ -23,20 +28,33 @@ def wants_csv(request: Request[Any, Any, Any]) -> bool:
 
 
 def csv_response(rows: Iterable[object], columns: tuple[str, ...]) -> Response[Any]:
-    """The rows as CSV with a header: ``columns`` name the fields, in order; booleans as
-    ``true``/``false`` and None as an empty cell, as the JSON shows them."""
+    """The rows as CSV with a header: ``columns`` name the fields, in order; each cell as
+    ``csv_cell`` writes it."""
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\r\n")
-    writer.writerow(columns)
+    writer.writerow(csv_cell(column) for column in columns)
     for row in rows:
-        writer.writerow(_cell(getattr(row, column)) for column in columns)
+        writer.writerow(csv_cell(getattr(row, column)) for column in columns)
     return Response(text.getvalue(), media_type=CSV)  # Litestar adds "; charset=utf-8"
 
 
-def _cell(value: object) -> object:
+def csv_cell(value: object) -> object:
+    """One value as a CSV cell that a spreadsheet shows and never evaluates: every cell of every
+    CSV the service writes passes here.
+
+    Text that a spreadsheet would take for a formula (a name ``=HYPERLINK(...)``, an e-mail
+    ``+x@...``) gets a leading ``'``, as OWASP recommends; numbers stay numbers (-3 is written
+    as -3). Instants are shown to the second, booleans as ``true``/``false`` and None as an
+    empty cell, as the JSON shows them."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return "" if value is None else value
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        return readable_isoformat(value)
+    if isinstance(value, str) and value.startswith(FORMULA_TRIGGERS):
+        return "'" + value
+    return value
 
 
 @dataclass
