@@ -16,7 +16,24 @@ ENDPOINT = re.compile(r"(GET|POST|PUT|PATCH|DELETE)\s+`([^`]+)`")
 
 # Endpoints of API.md that open issues build, by issue. Listed so that this test notices when
 # one appears: then remove it here.
-NOT_YET_BUILT: set[tuple[str, str]] = set()
+# API.md's endpoints of the open issues (pages for people, formats, ratings and analysis,
+# variants): each leaves this list when it is served.
+NOT_YET_BUILT: set[tuple[str, str]] = {
+    ("GET", "/api/v1/matches/{}/analysis"),
+    ("GET", "/api/v1/players/{}/head-to-head"),
+    ("GET", "/api/v1/ratings"),
+    ("GET", "/api/v1/ratings/{}"),
+    ("GET", "/director"),
+    ("GET", "/director/sign-in"),
+    ("GET", "/director/tournaments/{}"),
+    ("GET", "/director/tournaments/{}/rounds/{}"),
+    ("GET", "/pages/players/sign-in"),
+    ("GET", "/pages/tournaments/{}/tables/{}"),
+    ("GET", "/pages/tournaments/{}/wallboard"),
+    ("POST", "/api/v1/matches/{}/analysis"),
+    ("POST", "/api/v1/matches/{}/rolls/void"),
+    ("POST", "/api/v1/ratings/imports"),
+}
 
 
 def contract_endpoints() -> set[tuple[str, str]]:
