@@ -1,0 +1,66 @@
+"""Every projection handler is named after a real event: a renamed event must not silently
+stop a view (the runner finds handlers by name, so a stale name is simply never called)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import typing
+
+import pytest
+
+import domain
+import projections
+from domain.events import DomainEvent
+from projections.runner import Projection, _handler_name
+
+
+def _import_all(package: object) -> None:
+    for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):  # type: ignore[attr-defined]
+        importlib.import_module(module.name)
+
+
+def _subclasses(kind: type[object]) -> set[type[object]]:
+    found: set[type[object]] = set()
+    sub: type[object]
+    for sub in kind.__subclasses__():
+        found |= {sub} | _subclasses(sub)
+    return found
+
+
+def _production_projections() -> list[type[Projection]]:
+    _import_all(projections)
+    found = [p for p in Projection.__subclasses__() if p.__module__.startswith("projections.")]
+    return sorted(found, key=lambda p: p.__name__)
+
+
+def _handlers(projection: type[Projection]) -> dict[str, object]:
+    """The public methods a projection adds to the base: by the runner's rule, its handlers."""
+    return {
+        name: member
+        for klass in projection.__mro__
+        if klass is not Projection and issubclass(klass, Projection)
+        for name, member in vars(klass).items()
+        if callable(member) and not name.startswith("_") and name not in dir(Projection)
+    }
+
+
+def test_every_projection_module_is_found() -> None:
+    names = {p.__name__ for p in _production_projections()}
+    assert {"SeatsProjection", "StandingsProjection", "RankingProjection"} <= names
+
+
+@pytest.mark.parametrize("projection", _production_projections(), ids=lambda p: p.__name__)
+def test_each_handler_takes_the_event_its_name_names(projection: type[Projection]) -> None:
+    _import_all(domain)
+    events = {_handler_name(e.__name__): e for e in _subclasses(DomainEvent)}
+    handlers = _handlers(projection)
+    assert handlers, f"{projection.__name__} handles no event"
+    for name, handler in handlers.items():
+        assert name in events, f"{projection.__name__}.{name} names no event type"
+        hints = typing.get_type_hints(handler)
+        taken = hints.get("event")
+        accepted = typing.get_args(taken) or (taken,)
+        assert events[name] in accepted, (
+            f"{projection.__name__}.{name} takes {taken}, not the event {events[name].__name__}"
+        )
