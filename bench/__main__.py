@@ -1,8 +1,8 @@
 """``make bench``: every benchmark, each printing its figures, then one summary table.
 
 ``BENCH_ONLY=postgres,live`` runs only the named benchmarks (module names in ``bench/``); the
-summary then shows what ran. Each benchmark reads its own variables to run shorter (see the
-README).
+summary then shows what ran. Each benchmark reads its own variables to run shorter (see
+docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ BENCHMARKS = [
 
 
 def summary(results: dict[str, Any]) -> str:
-    """The table of the figures the README keeps: plays on each store and number of
+    """The table of the figures docs/benchmarks.md keeps: plays on each store and number of
     processes, plays with live listeners, and the rebuild rate."""
     from bench.postgres import CLIENTS
 
