@@ -331,3 +331,93 @@ def test_the_tournaments_events_hold_no_unconfirmed_registration(services: Servi
     for number in range(10):
         ask(services, tournament, number)
     assert len(services.store.stream(tournament)) == before
+
+
+def register(services: Services, tournament: UUID, name: str, language: str = "de") -> UUID:
+    """The director registers ``name`` (no confirmation mail): the registration's id."""
+    applicant = Applicant(
+        first_name=name, last_name="X", email=f"{name}@example.org", age=40, language=language
+    )
+    return services.tournaments.register(tournament, applicant).registration_id
+
+
+def promotion_after_the_deadline(
+    services: Services, sink: Sink, clock: MovableClock, language: str
+) -> str:
+    """A seat holder withdrawn by the director after the cancellation deadline frees the seat
+    for the waitlisted person, who reads ``language``: the body of their promotion mail."""
+    tournament = schedule(services, capacity=2)
+    seated = register(services, tournament, "ada")
+    register(services, tournament, "bea")
+    register(services, tournament, "cem", language)  # the two seats are taken
+    clock.advance((CANCELLATION_CLOSED - clock.now()).total_seconds())
+    services.tournaments.cancel_registration(
+        tournament, seated, player_token=None, by_director=True, reason="ill"
+    )  # a late withdrawal
+    services.outbox.send_due()
+    [promoted] = sink.of_kind(kinds(services), "waitlist_promoted")
+    assert promoted["To"] == "cem@example.org"
+    return body_of(promoted)
+
+
+def test_a_promotion_after_the_cancellation_deadline_offers_no_cancellation(
+    services: Services, sink: Sink, clock: MovableClock
+) -> None:
+    # rule T-CANCEL-1: after the deadline only the director takes a seat holder off
+    body = promotion_after_the_deadline(services, sink, clock, "de")
+
+    assert "Abmeldung bis" not in body
+    assert "Die Abmeldefrist ist am 16.04.2026, 18:00 Uhr abgelaufen" in body
+    assert "nur noch über die Turnierleitung" in body
+
+
+def test_an_english_promotion_after_the_deadline_offers_no_cancellation_either(
+    services: Services, sink: Sink, clock: MovableClock
+) -> None:
+    # rule T-CANCEL-1
+    body = promotion_after_the_deadline(services, sink, clock, "en")
+
+    assert "Cancel until" not in body
+    assert "The cancellation deadline passed on 2026-04-16 18:00" in body
+    assert "only the tournament director can take you off the list now" in body
+
+
+def test_a_promotion_before_the_deadline_offers_cancellation_until_it(
+    services: Services, sink: Sink
+) -> None:
+    # rule T-CANCEL-1: until Thursday 18:00 before the tournament
+    tournament = schedule(services, capacity=2)
+    seated = register(services, tournament, "ada")
+    register(services, tournament, "bea")
+    register(services, tournament, "cem")
+    services.tournaments.cancel_registration(
+        tournament, seated, player_token=None, by_director=True
+    )
+    services.outbox.send_due()
+
+    [promoted] = sink.of_kind(kinds(services), "waitlist_promoted")
+    assert "Abmeldung bis 16.04.2026, 18:00 Uhr über den Link aus deiner Anmeldebestätigung" in (
+        body_of(promoted)
+    )
+
+
+def test_a_registration_after_the_deadline_carries_no_cancellation_link(
+    services: Services, sink: Sink, clock: MovableClock
+) -> None:
+    # rule T-CANCEL-1: a seat taken after the deadline cannot be cancelled by its holder; a
+    # waitlist place can always be given up
+    tournament = schedule(services, capacity=2)
+    clock.advance((CANCELLATION_CLOSED - clock.now()).total_seconds())
+    for name in ("ada", "bea", "cem"):
+        register(services, tournament, name)
+    services.outbox.send_due()
+
+    mails = {m["To"]: m for m in sink.of_kind(kinds(services), "registration_confirmed")}
+    seated, waiting = mails["ada@example.org"], mails["cem@example.org"]
+    assert "Abmeldung bis" not in body_of(seated)
+    assert "nur noch über die Turnierleitung" in body_of(seated)
+    assert not [link for link in links_in(seated) if "/registrations/cancel" in link]
+    assert "von der Warteliste kannst du dich weiter über diesen Link abmelden" in (
+        body_of(waiting)
+    )
+    assert [link for link in links_in(waiting) if "/registrations/cancel" in link]
