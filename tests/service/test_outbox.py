@@ -262,17 +262,59 @@ def test_a_mail_refused_again_and_again_is_given_up_as_failed(
     assert sink.messages == []
 
 
-def test_a_mail_about_an_old_event_is_not_sent_but_shown_as_failed(
+def test_mails_pending_when_the_dev_clock_jumps_days_ahead_go_out(
     services: Services, sink: Sink, clock: MovableClock
 ) -> None:
-    # views rebuilt from an old log (a restore without views.sqlite3) mail nobody again
-    ask(services, schedule(services), 1)
-    clock.advance(3 * 24 * 3600 + 1)
-    assert services.outbox.send_due() == 0
-    [mail] = services.outbox.list("failed")
-    assert mail.last_error is not None
-    assert "more than 3 days old" in mail.last_error
+    # --dev: the clock jumps 4 days before the sender's next round; nothing was sent before
+    tournament = schedule(services)
+    ask(services, tournament, 1)
+    register(services, tournament, "ada")
+    clock.advance(4 * 24 * 3600)
+
+    assert services.outbox.send_due() == 2
+
+    assert sorted(m["To"] for m in sink.messages) == ["ada@example.org", "spieler1@example.org"]
+    assert [mail.status for mail in services.outbox.list()] == ["sent", "sent"]
+
+
+def test_a_mail_left_pending_days_before_a_restart_is_given_up_and_says_why(
+    tmp_path: Path, clock: MovableClock, sink: Sink
+) -> None:
+    # a store restored from an old backup brings its ledger as of the backup: a mail pending
+    # then may have gone out after it, so it is not sent days later
+    first = build(tmp_path, clock, sink.url)
+    ask(first, schedule(first), 1)
+    first.close()  # stopped before its sender ran
+    clock.advance(3 * 24 * 3600 + 60)
+
+    again = build(tmp_path, clock, sink.url)
+    try:
+        assert again.outbox.send_due() == 0
+        [mail] = again.outbox.list("failed")
+    finally:
+        again.close()
     assert sink.messages == []
+    assert mail.last_error == (
+        "not sent: left pending from 2026-03-01 09:00 UTC, over 3 days before this start "
+        "(2026-03-04 09:01 UTC), by a restored backup or a stopped service (it may have gone "
+        "out after the backup)"
+    )
+
+
+def test_a_mail_left_pending_less_than_3_days_before_a_restart_goes_out(
+    tmp_path: Path, clock: MovableClock, sink: Sink
+) -> None:
+    first = build(tmp_path, clock, sink.url)
+    ask(first, schedule(first), 1)
+    first.close()
+    clock.advance(2 * 24 * 3600)
+
+    again = build(tmp_path, clock, sink.url)
+    try:
+        assert again.outbox.send_due() == 1
+    finally:
+        again.close()
+    assert [m["To"] for m in sink.messages] == ["spieler1@example.org"]
 
 
 def test_without_smtp_mails_are_written_as_eml_files_only_their_owner_reads(
