@@ -4,7 +4,8 @@ Written the way gnubg's own ``export match mat`` writes it, and read back by its
 (``import.c``: ``ImportGame``, ``ParseMatMove``):
 
 - `` N point match`` (0 for a money session), then per game `` Game n`` and the score line
-  ``name_a : score   name_b : score`` with the scores at the start of the game;
+  ``name_a : score   name_b : score`` with the scores at the start of the game, penalty points
+  included (rule C-BREAK-2; see ``_Game.score``);
 - numbered lines with side a's action in the left column (28 characters) and side b's in the
   right; an action is a roll and its moves die by die (``52: 13/8 24/22*``, the bar 25, off 0,
   nothing after the colon when the roll cannot be played), `` Doubles => 4``, `` Takes``,
@@ -40,17 +41,27 @@ from domain.match import (
     MatchWon,
     PenaltyAwarded,
     PenaltyChanged,
+    Side,
     TurnPassed,
+    other,
 )
 
 LEFT_WIDTH = 28
 """Width of side a's column after the move number (gnubg writes ``"%-27s "``)."""
-_NAME_JUNK = re.compile(r"[^\w.\-]+")
+NAME_BYTES = 31
+"""gnubg keeps at most 31 bytes of a name (``MAX_NAME_LEN`` - 1)."""
+_NAME_BREAKS = re.compile(r":|,(?=\s*\+?\d)")
+"""What gnubg's importer reads as the end of a name in the score line: the colon before the
+score, and a comma before a number (a rating, as GridGammon writes it)."""
 
 
 def mat_name(name: str) -> str:
-    """A player name gnubg's importer reads back: no spaces, colons or the word 'Game '."""
-    return _NAME_JUNK.sub("_", name.strip())[:30] or "player"
+    """The player's name as gnubg's importer reads it back from the score line: spaces and
+    letters beyond ASCII as they are, without colons or a comma before a number (read as the
+    end of the name), cut to ``NAME_BYTES`` bytes of UTF-8 at a character's end."""
+    words = " ".join(_NAME_BREAKS.sub(" ", name).split())
+    cut = words.encode(errors="replace")[:NAME_BYTES].decode(errors="ignore").rstrip()
+    return cut or "player"
 
 
 def _roll(dice: tuple[int, int]) -> str:
@@ -64,13 +75,43 @@ def _moves(moves: Iterable[tuple[int, int, bool]]) -> str:
 class _Game:
     """The numbered lines of one game, filled column by column."""
 
-    def __init__(self, number: int, name_a: str, name_b: str, score: tuple[int, int]) -> None:
-        scores = f" {name_a} : {score[0]}".ljust(32) + f"{name_b} : {score[1]}"
-        self.header = [f" Game {number}", scores]
-        self.score = score
+    def __init__(
+        self, number: int, names: tuple[str, str], score: tuple[int, int], length: int
+    ) -> None:
+        self.number = number
+        self.names = names
+        self.started_at = score
+        self.penalty_points = [0, 0]
+        self.length = length
         self.lines: list[str] = []
         self.left: str | None = None
         self.count = 0
+
+    def add_penalty_points(self, side: str, points: int) -> None:
+        """rule C-BREAK-2: penalty points for ``side`` (negative: a penalty waived or lowered)
+        awarded before or while this game was played."""
+        self.penalty_points[0 if side == "a" else 1] += points
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The score the game is played at, as its header gives it: the score at its start
+        with the penalty points awarded before its first roll or during it (rule C-BREAK-2:
+        they count in the match score). The format has no score change within a game, and
+        gnubg counts a match's score from the last game's header and its result, so that is
+        where they count; the header's notes say when they were awarded. Below the match
+        length: gnubg skips a game whose header shows the match won, so a match decided by
+        penalty points ends with a result line for the rest (see ``format_mat``)."""
+        a = self.started_at[0] + self.penalty_points[0]
+        b = self.started_at[1] + self.penalty_points[1]
+        if self.length:
+            a, b = min(a, self.length - 1), min(b, self.length - 1)
+        return a, b
+
+    @property
+    def header(self) -> list[str]:
+        (name_a, name_b), (score_a, score_b) = self.names, self.score
+        # at least one space before side b's name: the importer reads side a's score up to it
+        return [f" Game {self.number}", f"{f' {name_a} : {score_a}':<31} {name_b} : {score_b}"]
 
     def action(self, side: str, text: str) -> None:
         if side == "a":
@@ -129,17 +170,21 @@ def format_mat(events: Iterable[DomainEvent], zone: tzinfo) -> str:
         game, pending_win = None, None
 
     notes: list[str] = []
-    penalised: dict[UUID, str] = {}
+    penalties: dict[UUID, tuple[Side, int]] = {}  # each penalty's side and points as they stand
     for event in events:
-        # rule C-BREAK-2: penalty points go to the opponent; noted in the header's tags, which
-        # gnubg passes over
-        if isinstance(event, PenaltyAwarded):
-            penalised[event.penalty_id] = event.side
-            notes.append(_penalty_note("awarded", event.points, event.side, name_a, name_b))
-            continue
-        if isinstance(event, PenaltyChanged):
-            side = penalised[event.penalty_id]
-            notes.append(_penalty_note("changed to", event.points, side, name_a, name_b))
+        # rule C-BREAK-2: penalty points go to the opponent's score, from the header of the
+        # game they were awarded in (``_Game.score``); noted in the file's tags, which gnubg
+        # keeps as the match's comment
+        if isinstance(event, PenaltyAwarded | PenaltyChanged):
+            if isinstance(event, PenaltyAwarded):
+                side, change, verb = event.side, event.points, "awarded"
+            else:
+                side, before = penalties[event.penalty_id]
+                change, verb = event.points - before, "changed to"
+            penalties[event.penalty_id] = (side, event.points)
+            if game is not None:
+                game.add_penalty_points(other(side), change)
+            notes.append(_penalty_note(verb, event.points, side, name_a, name_b))
             continue
         if isinstance(event, MatchStarted):
             name_a, name_b = mat_name(event.player_a), mat_name(event.player_b)
@@ -158,7 +203,7 @@ def format_mat(events: Iterable[DomainEvent], zone: tzinfo) -> str:
             )
         elif isinstance(event, GameStarted):
             close_game()
-            game = _Game(event.game, name_a, name_b, (event.score_a, event.score_b))
+            game = _Game(event.game, (name_a, name_b), (event.score_a, event.score_b), length)
         elif game is None:
             continue
         elif isinstance(event, CheckersPlayed):

@@ -19,7 +19,7 @@ import smtplib
 import ssl
 import threading
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.policy import SMTPUTF8, default
 from email.utils import format_datetime, parseaddr
@@ -42,12 +42,31 @@ FIRST_RETRY = timedelta(minutes=1)
 LAST_RETRY = timedelta(hours=6)
 MAX_ATTEMPTS = 12
 """About two days of retries (1 min, 2, 4, ... then every 6 hours), then ``failed``."""
-STALE_AFTER = timedelta(days=3)
-"""A mail whose event is older is not sent but marked ``failed``: views rebuilt from an old log
-(a restore without ``views.sqlite3``) must not mail everyone again about old events."""
+LEFT_OVER_AFTER = timedelta(days=3)
+"""A mail still pending from an event this long before the sender started is not sent but
+given up (``failed``).
+
+The shared ledger lives in the store's database, so views rebuilt or lost send nothing again.
+A store restored from a backup brings its ledger as of the backup, though: the mails pending
+then may have gone out after it, and the backup looks just like a store whose service was
+stopped with mails pending. Of such left-over mails only the recent ones go out (a crash
+between an event and its mail mails once after the restart). Mails of events recorded while
+the sender runs go out however far the clock has moved meanwhile: a jump of the dev clock
+(``--dev``) is no reason to keep them, nor are deadlines that passed while the service was
+down (their events are recorded at the restart)."""
 
 
-STALE = "not sent: its event is more than 3 days old (views rebuilt from an old log?)"
+def left_over(event_at: datetime, started_at: datetime) -> str:
+    """Why a mail left over from before the sender started is not sent."""
+    return (
+        f"not sent: left pending from {_minute(event_at)}, over {LEFT_OVER_AFTER.days} days "
+        f"before this start ({_minute(started_at)}), by a restored backup or a stopped service "
+        "(it may have gone out after the backup)"
+    )
+
+
+def _minute(instant: datetime) -> str:
+    return instant.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 class MailTransport(Protocol):
@@ -132,6 +151,8 @@ class OutboxService:
         self._ledger = ledger
         self._origin = origin
         self._clock = clock
+        # mails of events long before it are left over (``LEFT_OVER_AFTER``)
+        self._started_at = clock.now()
         self._stopping = threading.Event()
         self.transport = transport
         self._mail_from = mail_from
@@ -198,8 +219,9 @@ class OutboxService:
         if not self._ledger.claim(mail.id, self._clock.now()):
             self.settle()  # another process sent it, gave it up, or is sending it now
             return False
-        if mail.created_at < now - STALE_AFTER:
-            self._give_up(mail.id, now, STALE, STALE)
+        if mail.created_at < self._started_at - LEFT_OVER_AFTER:
+            reason = left_over(mail.created_at, self._started_at)
+            self._give_up(mail.id, now, reason, reason)
             return False
         try:
             self.transport.send(self.message(mail))

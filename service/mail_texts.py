@@ -44,14 +44,14 @@ TEXTS: dict[str, dict[str, Any]] = {
             "Hallo {first_name},\n\n"
             "{placed}\n\n"
             "Turnier: {tournament}, {play_date}\nOrt: {venue}\n"
-            "Abmeldung bis {cancellation_until} über diesen Link:\n\n{cancel_link}\n",
+            "{cancellation}",
         ),
         "waitlist_promoted": (
             "Du hast einen Platz: {tournament}",
             "Hallo {first_name},\n\n"
             "ein Platz ist frei geworden: du bist jetzt für das Turnier „{tournament}“ am "
             "{play_date} angemeldet.\n"
-            "Abmeldung bis {cancellation_until} über den Link aus deiner Anmeldebestätigung.\n",
+            "{cancellation}",
         ),
         "cancellation_confirmed": (
             "Abmeldung bestätigt: {tournament}",
@@ -65,6 +65,18 @@ TEXTS: dict[str, dict[str, Any]] = {
             "Vom Startgeld ({buy_in}) gehen {pot_share} je Spieler in den Preistopf; er wird "
             "so verteilt:\n\n{payouts}\n",
         ),
+        # rule T-CANCEL-1: cancellation until the deadline; after it only the director can
+        # take a seat holder off (a late withdrawal); leaving the waitlist stays open
+        "cancel_with_link": "Abmeldung bis {cancellation_until} über diesen Link:\n\n"
+        "{cancel_link}\n",
+        "cancel_with_registration_link": "Abmeldung bis {cancellation_until} über den Link aus "
+        "deiner Anmeldebestätigung.\n",
+        "cancel_waitlist_with_link": "Die Abmeldefrist ist am {cancellation_until} abgelaufen; "
+        "von der Warteliste kannst du dich weiter über diesen Link abmelden:\n\n"
+        "{cancel_link}\n",
+        "cancel_closed": "Die Abmeldefrist ist am {cancellation_until} abgelaufen: eine "
+        "Abmeldung ist jetzt nur noch über die Turnierleitung möglich. Kannst du doch nicht "
+        "kommen, sag ihr bitte Bescheid.\n",
         "placed_registered": "deine Anmeldung ist bestätigt: du hast einen Platz.",
         "placed_waitlisted": "deine Anmeldung ist bestätigt: alle Plätze sind belegt, du stehst "
         "auf der Warteliste. Wird ein Platz frei, bekommst du eine Nachricht.",
@@ -95,14 +107,14 @@ TEXTS: dict[str, dict[str, Any]] = {
             "Hello {first_name},\n\n"
             "{placed}\n\n"
             "Tournament: {tournament}, {play_date}\nVenue: {venue}\n"
-            "Cancel until {cancellation_until} with this link:\n\n{cancel_link}\n",
+            "{cancellation}",
         ),
         "waitlist_promoted": (
             "You have a seat: {tournament}",
             "Hello {first_name},\n\n"
             "a seat became free: you are now registered for the tournament “{tournament}” on "
             "{play_date}.\n"
-            "Cancel until {cancellation_until} with the link in your registration mail.\n",
+            "{cancellation}",
         ),
         "cancellation_confirmed": (
             "Cancellation confirmed: {tournament}",
@@ -117,6 +129,14 @@ TEXTS: dict[str, dict[str, Any]] = {
             "Of the buy-in ({buy_in}), {pot_share} per player goes to the prize pot; it is paid "
             "out as follows:\n\n{payouts}\n",
         ),
+        "cancel_with_link": "Cancel until {cancellation_until} with this link:\n\n{cancel_link}\n",
+        "cancel_with_registration_link": "Cancel until {cancellation_until} with the link in "
+        "your registration mail.\n",
+        "cancel_waitlist_with_link": "The cancellation deadline passed on {cancellation_until}; "
+        "you can still leave the waitlist with this link:\n\n{cancel_link}\n",
+        "cancel_closed": "The cancellation deadline passed on {cancellation_until}: only the "
+        "tournament director can take you off the list now. If you cannot come after all, "
+        "please tell them.\n",
         "placed_registered": "your registration is confirmed: you have a seat.",
         "placed_waitlisted": "your registration is confirmed: all seats are taken, you are on "
         "the waitlist. You will hear from us when a seat becomes free.",
@@ -144,17 +164,17 @@ def render(mail: MailRow, links: Links) -> tuple[str, str]:
 
     status = str(facts.get("status", "registered"))
     percent = facts.get("payout_percent", [])
+    until = instant(facts["cancellation_until"]) if "cancellation_until" in facts else ""
     values = {
         "first_name": facts.get("first_name", ""),
         "tournament": facts.get("tournament", ""),
         "venue": facts.get("venue", ""),
         "play_date": day(facts["play_date"]) if "play_date" in facts else "",
         "confirm_by": instant(facts["confirm_by"]) if "confirm_by" in facts else "",
-        "cancellation_until": instant(facts["cancellation_until"])
-        if "cancellation_until" in facts
-        else "",
+        "cancellation": str(words[_cancellation(mail, status)]).format(
+            cancellation_until=until, cancel_link=links.cancel or ""
+        ),
         "confirm_link": links.confirm or "",
-        "cancel_link": links.cancel or "",
         "placed": words["placed_waitlisted" if status == "waitlisted" else "placed_registered"],
         "buy_in": _euros(int(facts.get("buy_in_cents", 0))),
         "pot_share": _euros(int(facts.get("pot_share_cents", 0))),
@@ -164,6 +184,18 @@ def render(mail: MailRow, links: Links) -> tuple[str, str]:
         ),
     }
     return subject.format(**values), body.format(**values)
+
+
+def _cancellation(mail: MailRow, status: str) -> str:
+    """Which cancellation the mail offers (rule T-CANCEL-1): as of its event, the person could
+    cancel until the deadline; after it a seat holder only through the director (a late
+    withdrawal), while a waitlisted person can still leave the waitlist."""
+    deadline = mail.params.get("cancellation_until")
+    closed = deadline is not None and mail.created_at > datetime.fromisoformat(deadline)
+    promoted = mail.kind == "waitlist_promoted"
+    if not closed:
+        return "cancel_with_registration_link" if promoted else "cancel_with_link"
+    return "cancel_waitlist_with_link" if status == "waitlisted" else "cancel_closed"
 
 
 def _euros(cents: int) -> str:

@@ -192,7 +192,7 @@ def test_after_an_erasure_nothing_shows_the_persons_data_and_results_stay_under_
     state = client.get(f"/api/v1/matches/{match_id}").json()
     assert alias in state["players"].values()
     mat = client.get(f"/api/v1/matches/{match_id}/export.mat").text
-    assert alias.replace(" ", "_") in mat
+    assert alias in mat
     # her plays name her by player id, never by name
     stream = client.get(f"/api/v1/audit/streams/{match_id}", headers=DIRECTOR).json()
     assert f"player:{zyxwella}" in {event["actor"] for event in stream}

@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
+from domain.mat import format_mat
 from service.clock import MovableClock
 from tests.api.match_script import DIRECTOR, play_seven_point_match
+from tests.domain.test_mat import BERLIN, penalised_match
 
 GNUBG = Path("/usr/games/gnubg")
 pytestmark = [
@@ -89,7 +91,7 @@ def test_the_exported_match_imports_into_gnubg_with_the_same_moves_and_final_sco
     imported = gnubg_import(mat, tmp_path)
 
     info = imported["info"]
-    assert (info["X"]["name"], info["O"]["name"], info["match-length"]) == ("Anna_Maier", "Ben", 7)
+    assert (info["X"]["name"], info["O"]["name"], info["match-length"]) == ("Anna Maier", "Ben", 7)
     games = imported["games"]
     assert len(games) == 6
     assert [imported_actions(game) for game in games] == recorded_actions(events)
@@ -132,3 +134,19 @@ def test_a_match_lost_on_the_club_clock_imports_with_its_last_game_finished(
     assert (game["info"]["winner"], game["info"]["resigned"]) == ("X", True)
     assert game["info"]["points-won"] == 3
     assert imported["info"]["result"] == 0  # gnubg: player 0 (side a) won the match
+
+
+def test_penalty_points_and_names_with_spaces_import_into_gnubg_as_recorded(
+    tmp_path: Path,
+) -> None:
+    # rule C-BREAK-2: Kévin Unger's penalty point before the first roll goes to Ben, who then
+    # wins 4 points: 5-0 in a 5-point match, in bgtd and in gnubg
+    imported = gnubg_import(format_mat(penalised_match().events, BERLIN), tmp_path)
+
+    info = imported["info"]
+    assert (info["X"]["name"], info["O"]["name"]) == ("Kévin Unger", "Ben")
+    [game] = imported["games"]
+    final = {"X": game["info"]["score-X"], "O": game["info"]["score-O"]}
+    final[game["info"]["winner"]] += game["info"]["points-won"]
+    assert final == {"X": 0, "O": 5}
+    assert "Penalty on Kévin Unger awarded 1 point(s) for Ben" in info["comment"]

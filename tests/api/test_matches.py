@@ -249,7 +249,7 @@ def test_the_export_lists_every_game_with_its_cube_actions_and_results(
     assert (text.count("Takes"), text.count("Drops")) == (2, 2)
     assert "Wins 4 points" in text
     assert text.rstrip().endswith("Wins 1 point and the match")
-    assert " Anna_Maier : 6                 Ben : 1" in text  # the Crawford game's score line
+    assert " Anna Maier : 6                 Ben : 1" in text  # the Crawford game's score line
 
 
 # --- bad input: a clear 4xx, nothing stored -------------------------------------------------

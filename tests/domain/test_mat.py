@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from domain import match as rules
 from domain.events import DomainEvent, fold
-from domain.mat import LEFT_WIDTH, format_mat
+from domain.mat import LEFT_WIDTH, format_mat, mat_name
 from domain.tokens import token_hash
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -91,3 +91,105 @@ def test_the_event_date_is_the_clubs_local_date() -> None:
 
     assert '; [EventDate "2026.04.19"]' in text
     assert '; [EventDate "2026.04.18"]' in format_mat(table.events, UTC)
+
+
+def game_won_by_b_on_a_dropped_redouble(table: Recorder) -> None:
+    """b doubles, a takes; a redoubles to 4, b takes; b redoubles to 8, a drops: b wins 4."""
+    table.do(rules.roll, None, (3, 1), table.now)
+    table.do(rules.play, "a", table.now, notation="8/5 6/5")
+    table.do(rules.double, "b", table.now)
+    table.do(rules.take, "a", table.now)
+    table.do(rules.roll, "b", (2, 1), table.now)
+    table.do(rules.play, "b", table.now, notation="13/11 6/5")
+    table.do(rules.double, "a", table.now)
+    table.do(rules.take, "b", table.now)
+    table.do(rules.roll, "a", (5, 2), table.now)
+    table.do(rules.play, "a", table.now, notation="13/8 13/11")
+    table.do(rules.double, "b", table.now)
+    table.do(rules.drop, "a", table.now)
+
+
+def penalised_match() -> Recorder:
+    """A 5-point match: a comes late and gets 1 penalty point before the first roll (b: 1),
+    then b wins the first game with 4 points: b wins the match 5-0."""
+    table = Recorder(player_a="Kévin Unger", player_b="Ben", match_length=5)
+    table.do(
+        rules.award_penalty,
+        penalty_id=UUID(int=7),
+        side="a",
+        points=1,
+        reason="late",
+        now=table.now,
+    )
+    game_won_by_b_on_a_dropped_redouble(table)
+    return table
+
+
+def test_the_game_header_counts_the_penalty_points_awarded_before_its_first_roll() -> None:
+    # rule C-BREAK-2: a penalty point is added to the opponent's match score
+    table = penalised_match()
+    won = fold(rules.evolve, None, table.events)
+    assert won is not None
+    assert (won.winner, won.score_a, won.score_b) == ("b", 0, 5)
+
+    text = format_mat(table.events, BERLIN)
+
+    lines = text.rstrip("\n").splitlines()
+    header = lines[lines.index(" Game 1") + 1]
+    assert header.split() == ["Kévin", "Unger", ":", "0", "Ben", ":", "1"]
+    assert lines[-1].strip() == "Wins 4 points and the match"  # 1 + 4: the match's 5
+
+
+def test_penalty_points_awarded_during_a_game_count_from_that_games_header() -> None:
+    # rule C-BREAK-2; the .mat format has no score change within a game
+    table = Recorder(match_length=7)
+    table.do(rules.roll, None, (3, 1), table.now)
+    table.do(rules.play, "a", table.now, notation="8/5 6/5")
+    table.do(rules.award_penalty, penalty_id=UUID(int=1), side="b", points=2, reason="left", now=T0)
+    table.do(rules.double, "b", table.now)
+    table.do(rules.drop, "a", table.now)  # b wins 1: 2-1 in the match
+    table.do(rules.roll, None, (4, 2), table.now)  # game 2 opens
+    table.do(rules.play, "a", table.now, notation="8/4 6/4")
+
+    games = format_mat(table.events, BERLIN).split(" Game ")[1:]
+
+    assert [game.splitlines()[1].split() for game in games] == [
+        ["anna", ":", "2", "ben", ":", "0"],
+        ["anna", ":", "2", "ben", ":", "1"],
+    ]
+
+
+def test_a_match_decided_by_penalty_points_ends_with_the_rest_of_its_length() -> None:
+    # rules C-BREAK-2, T-FMT-7: 4 penalty points of 7 decide the match; it is won at its length
+    table = Recorder(match_length=7)
+    table.do(rules.roll, None, (3, 1), table.now)
+    table.do(rules.play, "a", table.now, notation="8/5 6/5")
+    table.do(rules.award_penalty, penalty_id=UUID(int=1), side="a", points=4, reason="left", now=T0)
+
+    games = format_mat(table.events, BERLIN).split(" Game ")[1:]
+
+    [game] = games
+    assert game.splitlines()[1].split() == ["anna", ":", "0", "ben", ":", "4"]
+    assert game.rstrip("\n").endswith(" " * (6 + LEFT_WIDTH) + "Wins 3 points and the match")
+
+
+def test_names_keep_their_spaces_and_letters_and_lose_only_what_ends_a_name_for_gnubg() -> None:
+    assert mat_name("  Kévin   Unger ") == "Kévin Unger"
+    assert mat_name("Anna: Maier") == "Anna Maier"  # gnubg reads a name up to its colon
+    assert mat_name("Maier, 2") == "Maier 2"  # gnubg reads ", 2" as a rating
+    assert mat_name("Maier, Anna") == "Maier, Anna"
+    # gnubg keeps 31 bytes of UTF-8: cut at a character's end, never inside one
+    assert mat_name("Ö" * 20) == "Ö" * 15
+    assert mat_name(":") == "player"
+
+
+def test_a_long_name_is_followed_by_a_space_before_the_other_side() -> None:
+    table = Recorder(player_a="Abcdefghijklmnopqrstuvwxyz01234", player_b="Ben", match_length=15)
+    table.game_one_dropped_by_a()
+    table.do(rules.award_penalty, penalty_id=UUID(int=1), side="b", points=7, reason="late", now=T0)
+    table.do(rules.roll, None, (4, 2), table.now)  # game 2 opens
+    table.do(rules.play, "a", table.now, notation="8/4 6/4")
+
+    headers = [line for line in format_mat(table.events, BERLIN).splitlines() if " : " in line]
+
+    assert headers[-1] == " Abcdefghijklmnopqrstuvwxyz01234 : 7 Ben : 1"

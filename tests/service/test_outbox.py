@@ -262,17 +262,59 @@ def test_a_mail_refused_again_and_again_is_given_up_as_failed(
     assert sink.messages == []
 
 
-def test_a_mail_about_an_old_event_is_not_sent_but_shown_as_failed(
+def test_mails_pending_when_the_dev_clock_jumps_days_ahead_go_out(
     services: Services, sink: Sink, clock: MovableClock
 ) -> None:
-    # views rebuilt from an old log (a restore without views.sqlite3) mail nobody again
-    ask(services, schedule(services), 1)
-    clock.advance(3 * 24 * 3600 + 1)
-    assert services.outbox.send_due() == 0
-    [mail] = services.outbox.list("failed")
-    assert mail.last_error is not None
-    assert "more than 3 days old" in mail.last_error
+    # --dev: the clock jumps 4 days before the sender's next round; nothing was sent before
+    tournament = schedule(services)
+    ask(services, tournament, 1)
+    register(services, tournament, "ada")
+    clock.advance(4 * 24 * 3600)
+
+    assert services.outbox.send_due() == 2
+
+    assert sorted(m["To"] for m in sink.messages) == ["ada@example.org", "spieler1@example.org"]
+    assert [mail.status for mail in services.outbox.list()] == ["sent", "sent"]
+
+
+def test_a_mail_left_pending_days_before_a_restart_is_given_up_and_says_why(
+    tmp_path: Path, clock: MovableClock, sink: Sink
+) -> None:
+    # a store restored from an old backup brings its ledger as of the backup: a mail pending
+    # then may have gone out after it, so it is not sent days later
+    first = build(tmp_path, clock, sink.url)
+    ask(first, schedule(first), 1)
+    first.close()  # stopped before its sender ran
+    clock.advance(3 * 24 * 3600 + 60)
+
+    again = build(tmp_path, clock, sink.url)
+    try:
+        assert again.outbox.send_due() == 0
+        [mail] = again.outbox.list("failed")
+    finally:
+        again.close()
     assert sink.messages == []
+    assert mail.last_error == (
+        "not sent: left pending from 2026-03-01 09:00 UTC, over 3 days before this start "
+        "(2026-03-04 09:01 UTC), by a restored backup or a stopped service (it may have gone "
+        "out after the backup)"
+    )
+
+
+def test_a_mail_left_pending_less_than_3_days_before_a_restart_goes_out(
+    tmp_path: Path, clock: MovableClock, sink: Sink
+) -> None:
+    first = build(tmp_path, clock, sink.url)
+    ask(first, schedule(first), 1)
+    first.close()
+    clock.advance(2 * 24 * 3600)
+
+    again = build(tmp_path, clock, sink.url)
+    try:
+        assert again.outbox.send_due() == 1
+    finally:
+        again.close()
+    assert [m["To"] for m in sink.messages] == ["spieler1@example.org"]
 
 
 def test_without_smtp_mails_are_written_as_eml_files_only_their_owner_reads(
@@ -331,3 +373,93 @@ def test_the_tournaments_events_hold_no_unconfirmed_registration(services: Servi
     for number in range(10):
         ask(services, tournament, number)
     assert len(services.store.stream(tournament)) == before
+
+
+def register(services: Services, tournament: UUID, name: str, language: str = "de") -> UUID:
+    """The director registers ``name`` (no confirmation mail): the registration's id."""
+    applicant = Applicant(
+        first_name=name, last_name="X", email=f"{name}@example.org", age=40, language=language
+    )
+    return services.tournaments.register(tournament, applicant).registration_id
+
+
+def promotion_after_the_deadline(
+    services: Services, sink: Sink, clock: MovableClock, language: str
+) -> str:
+    """A seat holder withdrawn by the director after the cancellation deadline frees the seat
+    for the waitlisted person, who reads ``language``: the body of their promotion mail."""
+    tournament = schedule(services, capacity=2)
+    seated = register(services, tournament, "ada")
+    register(services, tournament, "bea")
+    register(services, tournament, "cem", language)  # the two seats are taken
+    clock.advance((CANCELLATION_CLOSED - clock.now()).total_seconds())
+    services.tournaments.cancel_registration(
+        tournament, seated, player_token=None, by_director=True, reason="ill"
+    )  # a late withdrawal
+    services.outbox.send_due()
+    [promoted] = sink.of_kind(kinds(services), "waitlist_promoted")
+    assert promoted["To"] == "cem@example.org"
+    return body_of(promoted)
+
+
+def test_a_promotion_after_the_cancellation_deadline_offers_no_cancellation(
+    services: Services, sink: Sink, clock: MovableClock
+) -> None:
+    # rule T-CANCEL-1: after the deadline only the director takes a seat holder off
+    body = promotion_after_the_deadline(services, sink, clock, "de")
+
+    assert "Abmeldung bis" not in body
+    assert "Die Abmeldefrist ist am 16.04.2026, 18:00 Uhr abgelaufen" in body
+    assert "nur noch über die Turnierleitung" in body
+
+
+def test_an_english_promotion_after_the_deadline_offers_no_cancellation_either(
+    services: Services, sink: Sink, clock: MovableClock
+) -> None:
+    # rule T-CANCEL-1
+    body = promotion_after_the_deadline(services, sink, clock, "en")
+
+    assert "Cancel until" not in body
+    assert "The cancellation deadline passed on 2026-04-16 18:00" in body
+    assert "only the tournament director can take you off the list now" in body
+
+
+def test_a_promotion_before_the_deadline_offers_cancellation_until_it(
+    services: Services, sink: Sink
+) -> None:
+    # rule T-CANCEL-1: until Thursday 18:00 before the tournament
+    tournament = schedule(services, capacity=2)
+    seated = register(services, tournament, "ada")
+    register(services, tournament, "bea")
+    register(services, tournament, "cem")
+    services.tournaments.cancel_registration(
+        tournament, seated, player_token=None, by_director=True
+    )
+    services.outbox.send_due()
+
+    [promoted] = sink.of_kind(kinds(services), "waitlist_promoted")
+    assert "Abmeldung bis 16.04.2026, 18:00 Uhr über den Link aus deiner Anmeldebestätigung" in (
+        body_of(promoted)
+    )
+
+
+def test_a_registration_after_the_deadline_carries_no_cancellation_link(
+    services: Services, sink: Sink, clock: MovableClock
+) -> None:
+    # rule T-CANCEL-1: a seat taken after the deadline cannot be cancelled by its holder; a
+    # waitlist place can always be given up
+    tournament = schedule(services, capacity=2)
+    clock.advance((CANCELLATION_CLOSED - clock.now()).total_seconds())
+    for name in ("ada", "bea", "cem"):
+        register(services, tournament, name)
+    services.outbox.send_due()
+
+    mails = {m["To"]: m for m in sink.of_kind(kinds(services), "registration_confirmed")}
+    seated, waiting = mails["ada@example.org"], mails["cem@example.org"]
+    assert "Abmeldung bis" not in body_of(seated)
+    assert "nur noch über die Turnierleitung" in body_of(seated)
+    assert not [link for link in links_in(seated) if "/registrations/cancel" in link]
+    assert "von der Warteliste kannst du dich weiter über diesen Link abmelden" in (
+        body_of(waiting)
+    )
+    assert [link for link in links_in(waiting) if "/registrations/cancel" in link]
