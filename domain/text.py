@@ -61,8 +61,8 @@ def is_invisible(character: str) -> bool:
     - the default-ignorable code points (``is_default_ignorable``: format characters such as
       the zero-width space, the bidi overrides and the byte order mark, the variation
       selectors, and the fillers: Hangul U+115F, U+1160, U+3164, U+FFA0);
-    - the one blank that Unicode files under a visible category: U+2800, the braille cell
-      with no dots (So), which renders as a space in every font that has it.
+    - U+2800, the braille cell with no dots: a symbol (So) by its category, but drawn as
+      a blank in every font that has it, so the rule names it.
 
     Private use (Co) and unassigned (Cn) code points are not invisible: they show as a glyph
     or a box (a later Unicode may assign them; the unassigned ranges Unicode reserves as
@@ -78,12 +78,13 @@ def is_invisible(character: str) -> bool:
 
 
 def joins(text: str, index: int) -> bool:
-    """Whether the joiner at ``text[index]`` (``JOINERS``) changes how its word is drawn, by
+    r"""Whether the joiner at ``text[index]`` (``JOINERS``) changes how its word is drawn, by
     the contextual rules of internationalised domain names (RFC 5892, appendix A.1 and A.2):
-    either joiner right after a virama (the Indic conjuncts: न्‍न), and the non-joiner also
-    between two letters of a cursive right-to-left script (bidi class AL, the combining
-    marks between them skipped: the Persian علی‌رضا). Anywhere else a joiner changes nothing
-    on the screen, and ``An\u200dna`` would pass for ``Anna``."""
+    either joiner right after a virama (the Indic conjuncts: ``\u0928\u094d\u200d\u0928``),
+    and the non-joiner also between two letters of a cursive right-to-left script (bidi
+    class AL, the combining marks between them skipped: the Persian Alireza,
+    ``\u0639\u0644\u06cc\u200c\u0631\u0636\u0627``). Anywhere else a joiner changes
+    nothing on the screen, and ``An\u200dna`` would pass for ``Anna``."""
     if index > 0 and unicodedata.combining(text[index - 1]) == VIRAMA:
         return True
     if text[index] != ZWNJ:

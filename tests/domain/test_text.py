@@ -12,7 +12,7 @@ from domain.errors import InvalidInputError
 from domain.text import free_text, is_invisible, one_line, visible_name
 
 ALIREZA = "\u0639\u0644\u06cc\u200c\u0631\u0636\u0627"
-"""علی‌رضا: the non-joiner keeps the yeh from joining the reh, as Persian spells it."""
+"""Alireza in Persian: the non-joiner keeps the yeh from joining the reh, as Persian spells it."""
 NNA = "\u0928\u094d\u200d\u0928"
 """A Devanagari conjunct: the joiner after the virama asks for the half form of na."""
 
