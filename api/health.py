@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from importlib.metadata import version
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.exceptions import NotFoundException
 from litestar.params import JSONBody
 
 from api.auth import director_only
-from api.schemas import ServicesDep
+from api.schemas import ServicesDep, strict_body
 from service.bootstrap import Services
 from service.clock import MovableClock
 
@@ -33,6 +33,8 @@ MAX_ADVANCE_SECONDS = 10 * 366 * 86_400
 
 class ClockAdvance(msgspec.Struct, forbid_unknown_fields=True):
     seconds: Annotated[float, msgspec.Meta(ge=0, le=MAX_ADVANCE_SECONDS)]
+    """A JSON number (an integer or a fraction), never a string or a boolean; JSON has no
+    NaN or infinity, and a number too large for a float is refused by the bound."""
 
 
 class ClockState(msgspec.Struct):
@@ -72,9 +74,14 @@ class DevClockController(Controller):
         summary="Move the dev clock forward by a number of seconds (director; at most to "
         "9999-12-31)",
     )
-    async def advance(self, data: JSONBody[ClockAdvance], services: ServicesDep) -> ClockState:
+    async def advance(
+        self, data: JSONBody[ClockAdvance], request: Request[Any, Any, Any], services: ServicesDep
+    ) -> ClockState:
         clock = _movable_clock(services)
-        return ClockState(now=clock.advance(data.seconds))
+        # ``data`` documents the body and checks its shape; its values passed Litestar's lax
+        # conversion ({"seconds": "10"} among others)
+        advance = await strict_body(request, ClockAdvance)
+        return ClockState(now=clock.advance(advance.seconds))
 
 
 def _movable_clock(services: Services) -> MovableClock:

@@ -8,12 +8,14 @@ from typing import Annotated, Any, Literal, TypeVar
 from uuid import UUID
 
 import msgspec
+from litestar import Request
 from litestar.di import NamedDependency
 from litestar.params import QueryParameter
 
 from domain.backgammon import Play
 from domain.backgammon.cache import cached_format_play
 from domain.director import ActingDirector, named_director_id
+from domain.errors import InvalidInputError
 from domain.events import DomainEvent
 from service.bootstrap import Services
 
@@ -56,6 +58,22 @@ def restate(row: object, as_type: type[R]) -> R:
 def restate_all(rows: Iterable[object], as_type: type[S]) -> list[S]:
     """Rows as a list of the API's Struct (see ``restate``)."""
     return msgspec.convert(list(rows), list[as_type], from_attributes=True)  # type: ignore[valid-type]
+
+
+async def strict_body(request: Request[Any, Any, Any], as_type: type[S]) -> S:
+    """The request's JSON body as ``as_type`` by msgspec's strict rules: a 422 naming the
+    field for a value of the wrong JSON type.
+
+    Litestar converts a handler's ``data`` laxly (``strict=False``), so that a number sent
+    as a string (``"10"``) passes for the number. A handler whose body must be typed as its
+    Struct and the served schema say takes ``data`` for the document and the shape, and
+    its values from here.
+    """
+    try:
+        return msgspec.convert(await request.json(), as_type, strict=True)
+    except msgspec.ValidationError as error:
+        message, _, path = str(error).partition(" - at `$.")
+        raise InvalidInputError(path.removesuffix("`") or "body", message) from None
 
 
 MAX_VERSION = 2**31 - 1

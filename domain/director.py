@@ -16,7 +16,7 @@ import msgspec
 
 from domain.errors import ConflictError, ForbiddenError, NotFoundError
 from domain.events import DIRECTOR, Aggregate, DomainEvent, EventBatch
-from domain.text import one_line
+from domain.text import visible_name
 
 ScopeKind = Literal["club", "season", "tournament"]
 
@@ -215,7 +215,7 @@ def appoint_director(
     batch = EventBatch[DirectorEvent](director_id, 0, now, by.actor)
     batch.add(
         DirectorAppointed,
-        name=one_line("name", name),
+        name=visible_name("name", name),
         scope=scope.kind,
         season_id=scope.season_id,
         tournament_id=scope.tournament_id,

@@ -12,7 +12,7 @@ import msgspec
 from domain.calendar import parse_date
 from domain.errors import ConflictError, InvalidInputError, NotFoundError
 from domain.events import Aggregate, DomainEvent, EventBatch
-from domain.text import one_line
+from domain.text import one_line, visible_name
 
 PeriodKind = Literal["tournament", "break"]
 PERIOD_KINDS: tuple[str, ...] = get_args(PeriodKind)
@@ -123,7 +123,7 @@ def create_season(
     actor: str,
 ) -> list[SeasonEvent]:
     """A new season, optionally with its calendar periods (rules CAL-1, CAL-2)."""
-    name = one_line("name", name)
+    name = visible_name("name", name)
     first = parse_date("starts_on", starts_on)
     last = parse_date("ends_on", ends_on)
     if last < first:
@@ -148,7 +148,7 @@ def _add_period(
     batch: EventBatch[SeasonEvent], state: Season, period: PeriodInput, prefix: str
 ) -> SeasonEvent:
     """Decide one period of ``state`` and add it to ``batch`` (the batch follows ``state``)."""
-    name = one_line(prefix + "name", period.name)
+    name = visible_name(prefix + "name", period.name)
     kind = _kind(prefix + "kind", period.kind)
     # rule CAL-2: the club's own calendar says "31.11.26"; such a date is refused.
     first = parse_date(prefix + "starts_on", period.starts_on)

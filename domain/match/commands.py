@@ -69,7 +69,7 @@ from domain.match.events import (
     other,
 )
 from domain.match.state import Match
-from domain.text import one_line
+from domain.text import visible_name
 
 
 def start_match(
@@ -98,7 +98,8 @@ def start_match(
         raise InvalidInputError("player_a", "a player needs a name or id")
     if not player_b.strip():
         raise InvalidInputError("player_b", "a player needs a name or id")
-    player_a, player_b = one_line("player_a", player_a), one_line("player_b", player_b)
+    player_a = visible_name("player_a", player_a)
+    player_b = visible_name("player_b", player_b)
     if not 0 <= match_length <= MAX_MATCH_LENGTH:
         raise InvalidInputError(
             "match_length", f"is 1 to {MAX_MATCH_LENGTH} points, or 0 for a money session"

@@ -27,7 +27,7 @@ from domain.errors import InvalidInputError
 from domain.events import EventBatch
 from domain.match import DiceMode
 from domain.season import Season, check_play_date
-from domain.text import free_text, one_line
+from domain.text import free_text, is_invisible, visible_name
 from domain.tokens import token_matches
 from domain.tournament.defaults import (
     _EMAIL,
@@ -114,9 +114,9 @@ def schedule_tournament(
     actor: str,
 ) -> list[TournamentEvent]:
     """Put a tournament on the calendar with its deadlines in the club's time zone (CAL-3)."""
-    name = one_line("name", plan.name)
-    venue = one_line("venue", plan.venue)
-    class_name = one_line("class", plan.class_name, MAX_PERSON_NAME_LENGTH)
+    name = visible_name("name", plan.name)
+    venue = visible_name("venue", plan.venue)
+    class_name = visible_name("class", plan.class_name, MAX_PERSON_NAME_LENGTH)
     play_date = parse_date("date", plan.date)  # rule CAL-2
     period = check_play_date(season, play_date, "date") if season else None
     _check_range("capacity", plan.capacity, MIN_PLAYERS_TO_START, 1000)
@@ -264,8 +264,8 @@ def check_registrant(
     """What a registration needs besides a free place (rules T-REG-1, C-EXCL-1): valid data,
     the minimum age, no ban, and a tournament that has not started. Checked when a person asks
     to register (rule P-MAIL-1) and again when the registration is decided."""
-    first = one_line("first_name", applicant.first_name, MAX_PERSON_NAME_LENGTH)
-    last = one_line("last_name", applicant.last_name, MAX_PERSON_NAME_LENGTH)
+    first = visible_name("first_name", applicant.first_name, MAX_PERSON_NAME_LENGTH)
+    last = visible_name("last_name", applicant.last_name, MAX_PERSON_NAME_LENGTH)
     address = _email(applicant.email)
     if applicant.language not in LANGUAGES:
         raise InvalidInputError("language", f"must be one of {', '.join(LANGUAGES)}")
@@ -515,35 +515,32 @@ def email_key(address: str) -> str:
 
 
 def _email(text: str) -> str:
-    """The address as typed (trimmed); invisible characters would make one mailbox look like
-    several, so they are refused. The answer never repeats the address."""
+    """The address as typed (trimmed); rule T-REG-5: invisible characters would make one
+    mailbox look like several, so they are refused, and so is a domain that is an IP
+    address. The answer never repeats the address."""
     address = text.strip()
-    if any(_is_invisible(character) for character in address):
+    if any(is_invisible(character) for character in address):
         raise InvalidInputError(
-            "email", "must not contain control, format or zero-width characters"
+            "email", "must not contain control, format, zero-width or other invisible characters"
         )
+    _, at, domain = address.rpartition("@")
+    if at and _is_ip_literal(domain):
+        raise InvalidInputError("email", "must name a mail domain, not an IP address")
     if len(address) > 254 or not _EMAIL.fullmatch(address):
         raise InvalidInputError("email", "is not an e-mail address")
     return address
 
 
-_DEFAULT_IGNORABLE = frozenset(
-    (
-        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0),
-        *range(0x180B, 0x1810),
-        *range(0xFE00, 0xFE10),
-        *range(0xE0100, 0xE01F0),
-    )
-)
-
-
-def _is_invisible(character: str) -> bool:
-    """Control (Cc), format (Cf: zero-width space and joiners, bidi marks), surrogate (Cs) and
-    the other default-ignorable code points (variation selectors, fillers)."""
-    return (
-        unicodedata.category(character) in ("Cc", "Cf", "Cs")
-        or ord(character) in _DEFAULT_IGNORABLE
-    )
+def _is_ip_literal(domain: str) -> bool:
+    """Whether ``domain`` names a host by its address: an address literal in brackets
+    (RFC 5321 4.1.3: ``[127.0.0.1]``, ``[IPv6:::1]``), or a dotted address in any spelling a
+    resolver takes (``127.0.0.1``, ``127.1``, ``0x7f.1``). A host name's last label, the
+    top-level domain, begins with a letter (RFC 1123 2.1; every top-level domain does), an
+    address's last part with a digit. Compared as the person is keyed (NFKC: fullwidth
+    digits are digits)."""
+    domain = unicodedata.normalize("NFKC", domain)
+    top_level = domain.rpartition(".")[2]
+    return domain.startswith("[") or top_level[:1].isdigit()
 
 
 def _check_range(field: str, value: int, low: int, high: int) -> None:

@@ -86,6 +86,30 @@ def test_the_dev_clock_moves_forward_by_the_seconds_given(client: Client) -> Non
     assert response.json()["now"] == client.get("/api/v1/dev/clock").json()["now"]
 
 
+@pytest.mark.parametrize("seconds", ["10", "1e3", "-0", True, False, None, [10], {"s": 10}])
+def test_the_dev_clock_takes_its_seconds_only_as_a_json_number(
+    client: Client, seconds: object
+) -> None:
+    # API.md: {"seconds": n}; Litestar alone would read "10" as 10
+    before = client.get("/api/v1/dev/clock").json()["now"]
+    response = client.post("/api/v1/dev/clock/advance", json={"seconds": seconds}, headers=DIRECTOR)
+    assert fields(response) == ["seconds"]
+    assert response.json()["errors"][0]["message"].startswith("Expected `float`, got")
+    assert client.get("/api/v1/dev/clock").json()["now"] == before
+
+
+def test_the_dev_clock_takes_whole_and_fractional_seconds(client: Client) -> None:
+    advanced = [
+        client.post("/api/v1/dev/clock/advance", json={"seconds": s}, headers=DIRECTOR).json()
+        for s in (10, 0.5, 0)
+    ]
+    assert advanced == [
+        {"now": "2026-03-01T09:00:10Z"},
+        {"now": "2026-03-01T09:00:10.500000Z"},
+        {"now": "2026-03-01T09:00:10.500000Z"},
+    ]
+
+
 def operations_with_a_body(client: Client) -> list[tuple[str, str]]:
     """Every operation with a body, its path parameters filled in: a number where the document
     says integer (a round), else a UUID."""
@@ -189,3 +213,57 @@ def test_names_and_free_text_with_control_characters_are_a_422(client: Client, b
         headers=DIRECTOR,
     )
     assert fields(match) == ["player_a"]
+
+
+@pytest.mark.parametrize(
+    ("bad", "code"),
+    [
+        ("Anna\tMaria", "U+0009"),
+        ("Anna\u2028", "U+2028"),
+        ("Anna\u2029", "U+2029"),
+        ("An\u2800na", "U+2800"),
+        ("\u3164", "U+3164"),
+        ("Anna\u00a0M", "U+00A0"),
+    ],
+)
+def test_names_with_tabs_separators_or_blanks_are_a_422(
+    client: Client, bad: str, code: str
+) -> None:
+    # rule T-REG-5: every name a person can see, where it is entered
+    tournament = client.post(
+        "/api/v1/tournaments", json={"name": bad, "date": "2026-04-18"}, headers=DIRECTOR
+    )
+    assert fields(tournament) == ["name"]
+    assert tournament.json()["errors"][0]["message"].endswith(f"({code})")
+    season = {"name": bad, "starts_on": "2026-01-01", "ends_on": "2026-12-31"}
+    assert fields(client.post("/api/v1/seasons", json=season, headers=DIRECTOR)) == ["name"]
+    director = client.post("/api/v1/directors", json={"name": bad}, headers=DIRECTOR)
+    assert fields(director) == ["name"]
+    match = client.post(
+        "/api/v1/matches",
+        json={"player_a": "Anna", "player_b": bad, "match_length": 3},
+        headers=DIRECTOR,
+    )
+    assert fields(match) == ["player_b"]
+    tournament_id = client.post(
+        "/api/v1/tournaments", json={"name": "Monthly", "date": "2026-04-18"}, headers=DIRECTOR
+    ).json()["id"]
+    registrations = f"/api/v1/tournaments/{tournament_id}/registrations"
+    person = {"first_name": "Anna", "last_name": bad, "email": "anna@example.org", "age": 30}
+    assert fields(client.post(registrations, json=person)) == ["last_name"]
+    assert client.get(registrations, headers=DIRECTOR).json() == []
+
+
+@pytest.mark.parametrize(
+    "email", ["anna@[127.0.0.1]", "anna@127.0.0.1", "anna@[IPv6:::1]", "anna\u2800@example.org"]
+)
+def test_an_address_at_an_ip_or_with_a_blank_is_a_422(client: Client, email: str) -> None:
+    # rule T-REG-5
+    tournament_id = client.post(
+        "/api/v1/tournaments", json={"name": "Monthly", "date": "2026-04-18"}, headers=DIRECTOR
+    ).json()["id"]
+    registrations = f"/api/v1/tournaments/{tournament_id}/registrations"
+    person = {"first_name": "Anna", "last_name": "M", "email": email, "age": 30}
+    response = client.post(registrations, json=person)
+    assert fields(response) == ["email"]
+    assert "anna" not in response.json()["detail"]

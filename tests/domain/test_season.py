@@ -161,7 +161,7 @@ def test_season_and_period_names_are_tidied_and_bounded(field: str) -> None:
     assert raised.value.message == f"at most {MAX_NAME_LENGTH} characters"
     [created] = create_season(
         SEASON,
-        name="  Saison \t 2026 ",
+        name="  Saison   2026 ",  # rule T-REG-5: plain spaces are tidied (a tab is refused)
         starts_on="2026-03-01",
         ends_on="2026-12-31",
         now=NOW,

@@ -183,7 +183,11 @@ def test_an_address_is_lowercased_but_not_casefolded(services: Services) -> None
 
 
 @pytest.mark.parametrize(
-    "invisible", ["\u200b", "\u200d", "\u2060", "\ufeff", "\u202e", "\x00", "\x1b", "\u034f"]
+    "invisible",
+    [
+        *("\u200b", "\u200d", "\u2060", "\ufeff", "\u202e", "\x00", "\x1b", "\u034f"),
+        *("\u2800", "\u3164", "\u115f", "\uffa0", "\u2028", "\u2029", "\u00a0", "\u3000"),
+    ],
 )
 def test_an_address_with_an_invisible_character_is_refused(
     services: Services, invisible: str
@@ -192,6 +196,49 @@ def test_an_address_with_an_invisible_character_is_refused(
         register_as(services, schedule(services), f"an{invisible}na@example.org")
     assert raised.value.field == "email"
     assert "anna" not in raised.value.detail
+
+
+def test_an_address_differing_only_by_a_braille_blank_is_no_new_person(
+    services: Services,
+) -> None:
+    # rule T-REG-5: U+2800 (category So) renders as a blank: "anna⠀@…" would read as Anna's
+    tournament_id = schedule(services)
+    register_as(services, tournament_id, "anna@example.org")
+    with pytest.raises(InvalidInputError) as raised:
+        register_as(services, tournament_id, "anna\u2800@example.org")
+    assert raised.value.field == "email"
+    assert "invisible" in raised.value.message
+    assert "anna" not in raised.value.detail
+    services.views.catch_up()
+    assert len(services.tournaments.list_registrations(tournament_id)) == 1
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "anna@[127.0.0.1]",
+        "anna@127.0.0.1",
+        "anna@[IPv6:::1]",
+        "anna@[IPv6:2001:db8::1]",
+        "anna@[IPv6:::ffff:127.0.0.1]",
+        "anna@127.1",  # resolvers read it as 127.0.0.1
+        "anna@0x7f.0.0.1",
+        "anna@\uff11\uff12\uff17.0.0.1",  # fullwidth digits: 127.0.0.1 after NFKC
+    ],
+)
+def test_an_address_at_an_ip_literal_is_refused(services: Services, address: str) -> None:
+    # rule T-REG-5: a mail domain, not a host's address
+    with pytest.raises(InvalidInputError) as raised:
+        register_as(services, schedule(services), address)
+    assert raised.value.field == "email"
+    assert raised.value.message == "must name a mail domain, not an IP address"
+    assert "anna" not in raised.value.detail
+
+
+def test_an_address_at_a_domain_with_digits_is_kept(services: Services) -> None:
+    tournament_id = schedule(services)
+    for address in ("anna@127.example.org", "bert@1and1.de", "carl@xn--p1ai.xn--p1ai"):
+        assert register_as(services, tournament_id, address).status == "registered"
 
 
 def test_a_registration_keyed_before_nfkc_still_counts_as_a_duplicate(
