@@ -14,6 +14,7 @@ from litestar.params import FromPath, JSONBody
 from api.auth import director_only
 from api.rounds import Reason, Withdrawal
 from api.schemas import ActorDep, ServicesDep, restate, restate_all
+from domain.tournament import MAX_TABLE
 from service.conduct import PenaltyView
 
 PenaltyPoints = Annotated[int, msgspec.Meta(ge=1, le=64)]
@@ -65,6 +66,19 @@ class Break(msgspec.Struct):
     next_match_id: UUID | None
     flagged: bool
     """The scheduler flagged the break as run over, for the director (rule C-BREAK-1)."""
+
+
+class PresentMarking(msgspec.Struct, forbid_unknown_fields=True):
+    """Who is back (rule C-BREAK-1): ``player_id``, both players of the current round's
+    ``table``, or, with neither, everyone playing in the current round."""
+
+    player_id: UUID | None = None
+    table: Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLE)] | None = None
+
+
+class Present(msgspec.Struct):
+    present: list[UUID]
+    """The players marked present: their breaks ended now."""
 
 
 class ReturnTime(msgspec.Struct, forbid_unknown_fields=True):
@@ -151,19 +165,23 @@ class ConductController(Controller):
         return restate_all(services.conduct.list_breaks(tournament_id, services.clock.now()), Break)
 
     @post(
-        "/breaks/{player_id:uuid}/present",
-        status_code=204,
+        "/breaks/present",
+        status_code=200,
         sync_to_thread=True,
-        summary="The player is back from the break, ready to play",
+        summary="Players back from their break, ready to play: one player, both players of a "
+        "table, or everyone in the current round",
     )
     def mark_present(
         self,
         tournament_id: FromPath[UUID],
-        player_id: FromPath[UUID],
+        data: JSONBody[PresentMarking],
         services: ServicesDep,
         actor: ActorDep,
-    ) -> None:
-        services.conduct.mark_present(tournament_id, player_id=player_id, actor=actor)
+    ) -> Present:
+        present = services.conduct.mark_present(
+            tournament_id, player_id=data.player_id, table=data.table, actor=actor
+        )
+        return Present(present)
 
     @post(
         "/breaks/{player_id:uuid}/return-time",

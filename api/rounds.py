@@ -36,6 +36,9 @@ class Pairing(msgspec.Struct):
     explanation: str
     disputed: bool = False
     """The players reported different results: the director decides (``POST .../results``)."""
+    result_id: UUID | None = None
+    """The result that counts for the match: what a correction names in ``corrects``
+    (rule T-FMT-6); null before a result."""
 
 
 class Round(msgspec.Struct):
@@ -174,6 +177,9 @@ class TournamentMatch(msgspec.Struct):
     winner: UUID | None
     played: bool | None
     """False for an unplayed forfeit, a win with 0 points (rule T-FMT-7); null while open."""
+    result_id: UUID | None
+    """The result that counts: what a correction names in ``corrects`` (rule T-FMT-6); null
+    before a result."""
 
 
 class Place(msgspec.Struct):
@@ -215,6 +221,7 @@ def round_response(view: RoundView) -> Round:
                 reason=t.reason,
                 explanation=t.explanation,
                 disputed=t.disputed,
+                result_id=t.result_id,
             )
             for t in view.pairings
         ],
@@ -418,6 +425,7 @@ class TournamentDayController(Controller):
                 score=Score(m.score_a, m.score_b),
                 winner=m.winner,
                 played=m.played,
+                result_id=m.result_id,
             )
             for m in services.rounds.list_matches(tournament_id)
         ]

@@ -42,6 +42,9 @@ class ReportAnswer(msgspec.Struct):
     status: ReportStatus
     """``awaiting_confirmation`` until the opponent reports; ``confirmed`` when both reports
     agree (the result is recorded); ``disputed`` when they differ: the director decides."""
+    result_id: UUID | None
+    """The recorded result once ``confirmed``: what a correction names in ``corrects``
+    (rule T-FMT-6); null otherwise."""
 
 
 class PairingOverride(msgspec.Struct, forbid_unknown_fields=True):
@@ -221,7 +224,7 @@ class VenueController(Controller):
         services: ServicesDep,
     ) -> ReportAnswer:
         token = require_token(request, _PLAYER_OF_THE_MATCH.whose)
-        status = services.venue.report(
+        reported = services.venue.report(
             tournament_id,
             player_token=token,
             match_id=data.match_id,
@@ -229,7 +232,7 @@ class VenueController(Controller):
             points_a=data.points_a,
             points_b=data.points_b,
         )
-        return ReportAnswer(status)
+        return ReportAnswer(reported.status, reported.result_id)
 
     @put(
         "/rounds/{number:int}/pairings",

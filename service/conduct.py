@@ -162,16 +162,26 @@ class ConductService:
                         began_at[table.match_id] = begun
         return tournament.breaks(held, began_at=began_at, now=now)
 
-    def mark_present(self, tournament_id: UUID, *, player_id: UUID, actor: str) -> None:
-        """rule C-BREAK-1: the player is back from the break, ready for the next match."""
-        self._commands.update(
+    def mark_present(
+        self,
+        tournament_id: UUID,
+        *,
+        player_id: UUID | None = None,
+        table: int | None = None,
+        actor: str,
+    ) -> list[UUID]:
+        """rule C-BREAK-1: players back from their break, ready for the next match, in one
+        action: the player, both players of the current round's table, or (neither given)
+        everyone in the current round. Answers who was marked."""
+        change = self._commands.update(
             lambda: self._load(tournament_id),
             tournament.evolve,
             lambda state, now: tournament.mark_present(
-                state, player_id=player_id, now=now, actor=actor
+                state, player_id=player_id, table=table, now=now, actor=actor
             ),
             DECIDE_AGAIN,
         )
+        return [e.player_id for e in change.events if isinstance(e, tournament.PlayerMarkedPresent)]
 
     def agree_return_time(
         self, tournament_id: UUID, *, player_id: UUID, until: datetime, actor: str

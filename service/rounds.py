@@ -58,6 +58,8 @@ class TableView:
     explanation: str
     disputed: bool = False
     """The players reported different results: the director decides."""
+    result_id: UUID | None = None
+    """The result that counts for the match, which a correction names (rule T-FMT-6)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +166,8 @@ class TournamentMatch:
     winner: UUID | None
     played: bool | None
     """False for an unplayed forfeit (rule T-FMT-7); None while undecided."""
+    result_id: UUID | None
+    """The result that counts, which a correction names (rule T-FMT-6); None while undecided."""
 
 
 class RoundService:
@@ -221,7 +225,7 @@ class RoundService:
                 if isinstance(e, tournament.StandbyNotSeated)
             ],
             swiss_rounds=state.swiss_rounds,
-            round=self._round_view(tournament_id, state.rounds[-1]),
+            round=self.round_view(state, state.rounds[-1]),
         )
 
     def pair_round(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> RoundView:
@@ -232,7 +236,7 @@ class RoundService:
             return self._paired(Change.of(tournament.evolve, held, ()), now, actor)
 
         state: Tournament = self._commands.run(attempt, DECIDE_AGAIN).changes[0].state
-        return self._round_view(tournament_id, state.rounds[-1])
+        return self.round_view(state, state.rounds[-1])
 
     def record_result(
         self, tournament_id: UUID, report: ReportedResult, *, actor: str = DIRECTOR
@@ -406,13 +410,13 @@ class RoundService:
     def latest_round(self, tournament_id: UUID) -> RoundView | None:
         """The round now being played (None before round 1)."""
         held = self._load(tournament_id)
-        return self._round_view(tournament_id, held.rounds[-1]) if held.rounds else None
+        return self.round_view(held, held.rounds[-1]) if held.rounds else None
 
     def get_round(self, tournament_id: UUID, number: int) -> RoundView:
         held = self._load(tournament_id)
         for paired in held.rounds:
             if paired.number == number:
-                return self._round_view(tournament_id, paired, frozenset(held.disputed))
+                return self.round_view(held, paired)
         raise tournament.RoundNotFoundError(f"tournament {tournament_id} has no round {number}")
 
     def list_standings(self, tournament_id: UUID) -> list[StandingView]:
@@ -440,8 +444,8 @@ class RoundService:
         ]
 
     def list_matches(self, tournament_id: UUID) -> list[TournamentMatch]:
-        """Every pairing's match with its status, score and winner."""
-        self._load(tournament_id)
+        """Every pairing's match with its status, score, winner and the result's id."""
+        held = self._load(tournament_id)
         self._views.catch_up()
         with self._views.reading() as db:
             rows = day.list_tables(db, str(tournament_id))
@@ -458,6 +462,7 @@ class RoundService:
                 score_b=row["score_b"],
                 winner=UUID(row["winner"]) if row["winner"] else None,
                 played=bool(row["played"]) if row["played"] is not None else None,
+                result_id=_result_id(held, UUID(row["match_id"])),
             )
             for row in rows
             if row["match_id"] is not None
@@ -520,15 +525,9 @@ class RoundService:
             openings.append(started)
         return openings
 
-    def round_view(
-        self, tournament_id: UUID, paired: Round, disputed: frozenset[UUID] = frozenset()
-    ) -> RoundView:
-        return self._round_view(tournament_id, paired, disputed)
-
-    def _round_view(
-        self, tournament_id: UUID, paired: Round, disputed: frozenset[UUID] = frozenset()
-    ) -> RoundView:
-        names = self._names(tournament_id)
+    def round_view(self, held: Tournament, paired: Round) -> RoundView:
+        """One of ``held``'s rounds as shown: each table with its disputes and its result."""
+        names = self._names(held.id)
         return RoundView(
             round=paired.number,
             stage=paired.stage,
@@ -545,7 +544,8 @@ class RoundService:
                     match_length=table.match_length,
                     reason=table.reason,
                     explanation=table.explanation,
-                    disputed=table.match_id in disputed,
+                    disputed=table.match_id in held.disputed,
+                    result_id=_result_id(held, table.match_id),
                 )
                 for table in paired.tables
             ],
@@ -567,6 +567,11 @@ def display_names(views: Views, tournament_id: UUID) -> dict[str, str]:
     views.catch_up()
     with views.reading() as db:
         return day.display_names(db, str(tournament_id))
+
+
+def _result_id(held: Tournament, match_id: UUID | None) -> UUID | None:
+    result = held.result_of(match_id) if match_id is not None else None
+    return result.id if result is not None else None
 
 
 def _seed() -> int:

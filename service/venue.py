@@ -92,6 +92,15 @@ class TableNow:
 
 
 @dataclass(frozen=True, slots=True)
+class Reported:
+    """Where a player's report stands, and the result it confirmed."""
+
+    status: ReportStatus
+    result_id: UUID | None
+    """The recorded result once the reports agree: what a correction names (rule T-FMT-6)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Board:
     tournament_id: UUID
     status: str
@@ -140,7 +149,7 @@ class VenueService:
         winner: UUID,
         points_a: int,
         points_b: int,
-    ) -> ReportStatus:
+    ) -> Reported:
         """A player's report from the table, with their own registration's token."""
         hashed = token_hash(player_token)
 
@@ -176,7 +185,11 @@ class VenueService:
             return Decision.of(reported, *ended)
 
         state: Tournament = self._commands.run(attempt, DECIDE_AGAIN).changes[0].state
-        return tournament.report_status(state, match_id)
+        result = state.result_of(match_id)
+        return Reported(
+            status=tournament.report_status(state, match_id),
+            result_id=result.id if result is not None else None,
+        )
 
     def repair(
         self,
@@ -223,7 +236,7 @@ class VenueService:
         before = computed[0]
         paired = next(r for r in state.rounds if r.number == number)
         return Repaired(
-            round=self._rounds.round_view(tournament_id, paired, frozenset(state.disputed)),
+            round=self._rounds.round_view(state, paired),
             warnings=tournament.pairing_warnings(state, number, pairings),
             replaced=_difference(before, paired),
         )
@@ -359,7 +372,7 @@ class VenueService:
         return Board(
             tournament_id=tournament_id,
             status=held.status(now),
-            round=self._rounds.round_view(tournament_id, paired, frozenset(held.disputed)),
+            round=self._rounds.round_view(held, paired),
             paired_at=paired.paired_at,
             elapsed_seconds=max(0, elapsed),
             tables=tables,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 import msgspec
@@ -14,7 +14,9 @@ from domain.tournament.defaults import (
     DEFAULT_BREAK_MINUTES,
     DEFAULT_PENALTY_GRACE_MINUTES,
     DEFAULT_PENALTY_STEP_MINUTES,
+    ResultSource,
 )
+from domain.tournament.errors import RoundNotFoundError
 from domain.tournament.events import (
     BreakOverrunFlagged,
     PairedTable,
@@ -23,7 +25,7 @@ from domain.tournament.events import (
     TournamentEvent,
 )
 from domain.tournament.rounds import require_active, require_running
-from domain.tournament.state import Tournament
+from domain.tournament.state import Result, Tournament
 
 
 class BreakScale(msgspec.Struct, frozen=True, kw_only=True):
@@ -66,10 +68,21 @@ def breaks(
 
     rule C-BREAK-1: between two matches: the break starts when the player's match is decided,
     or when the next one is paired if that is later (nobody is late for a match not yet
-    paired, nor while sitting out a bye), and ends when they are ready for it: the director
-    marks them present, or the match begins (``began_at``: match id -> its opening roll).
-    rule C-BREAK-3: an agreed return time later than the allowed break moves the limit. A
-    break that has not ended is late by ``now``.
+    paired, nor while sitting out a bye), and ends when the next match begins, in whatever
+    way the venue records that:
+
+    - the director marks the player present (alone, with their table, or the whole round);
+    - a match played through the service begins with its opening roll (``began_at``: match
+      id -> that roll);
+    - a match played at the board leaves no record of its beginning: its result comes from
+      the players' reports or the director. At such a venue (the player's last match played
+      was recorded so, or the next one is being reported) the pairing, the round's call to
+      the tables, is the beginning: nobody is late there by records that show nothing late.
+
+    rule C-BREAK-3: an agreed return time later than the allowed break moves the limit, and
+    a player away by one is back only when marked present or when the match's opening roll
+    comes; a report of the match shows they came back, not when, so it ends the break at
+    the agreed time. A break that has not ended is late by ``now``.
     """
     found = []
     for player_id in state.active_players():
@@ -87,6 +100,11 @@ def breaks(
         if agreed:
             allowed = max(allowed, agreed[-1])
         ended_at = _back_at(state, player_id, since, following, began_at)
+        if ended_at is None and _played_at_the_board(state, player_id, following):
+            if not agreed:
+                ended_at = since  # called to the table by the pairing
+            elif _reported(state, following):
+                ended_at = allowed  # back in time for all the records show
         late = max((ended_at or now) - allowed, timedelta(0))
         found.append(
             Break(
@@ -100,6 +118,35 @@ def breaks(
             )
         )
     return sorted(found, key=lambda b: (b.since, str(b.player_id)))
+
+
+BOARD_SOURCES: frozenset[ResultSource] = frozenset({"players", "director"})
+"""Results recorded from the board: the players' reports, or the director's entry."""
+
+
+def _played_at_the_board(state: Tournament, player_id: UUID, following: PairedTable) -> bool:
+    """Whether the venue records ``following`` (the player's next match) from the board, and
+    so not its beginning: it is being reported, or the player's latest match played (else
+    the tournament's) was recorded from the board."""
+    if _reported(state, following):
+        return True
+    played = [r for r in state.results if r.played]
+    own = [r for r in played if _plays(state, r.match_id, player_id)]
+    latest = max(own or played, key=_recorded_at, default=None)
+    return latest is not None and latest.source in BOARD_SOURCES
+
+
+def _reported(state: Tournament, table: PairedTable) -> bool:
+    return any(report.match_id == table.match_id for report in state.reports)
+
+
+def _plays(state: Tournament, match_id: UUID, player_id: UUID) -> bool:
+    located = state.table_of(match_id)
+    return located is not None and player_id in (located[1].player_a, located[1].player_b)
+
+
+def _recorded_at(result: Result) -> datetime:
+    return result.recorded_at or datetime.min.replace(tzinfo=UTC)
 
 
 def _last_decided(state: Tournament, player_id: UUID) -> tuple[datetime, int] | None:
@@ -168,14 +215,47 @@ def is_flagged(state: Tournament, found: Break) -> bool:
 
 
 def mark_present(
-    state: Tournament, *, player_id: UUID, now: datetime, actor: str
+    state: Tournament,
+    *,
+    player_id: UUID | None = None,
+    table: int | None = None,
+    now: datetime,
+    actor: str,
 ) -> list[TournamentEvent]:
-    """rule C-BREAK-1: the director sees the player back from the break, ready to play."""
+    """rule C-BREAK-1: the director sees players back from their break, ready to play, in one
+    action: ``player_id`` alone, both players of the current round's ``table``, or (neither
+    given) everyone playing in the current round."""
     require_running(state)
-    require_active(state, player_id)
+    if player_id is not None and table is not None:
+        raise InvalidInputError("table", "name a player or a table, not both")
+    if player_id is not None:
+        require_active(state, player_id)
+        present = [player_id]
+    else:
+        present = seated_players(state, table)
     batch = EventBatch[TournamentEvent].after(state, now, actor)
-    batch.add(PlayerMarkedPresent, player_id=player_id)
+    for player in present:
+        batch.add(PlayerMarkedPresent, player_id=player)
     return batch.events
+
+
+def seated_players(state: Tournament, table: int | None = None) -> list[UUID]:
+    """The active players with a match in the current round: at ``table``, or at every table
+    (``None``). A table the round does not have is not found."""
+    if not state.rounds:
+        raise RoundNotFoundError("no round is paired yet")
+    paired = state.rounds[-1]
+    tables = [t for t in paired.tables if table is None or t.table == table]
+    if table is not None and not tables:
+        raise RoundNotFoundError(f"round {paired.number} has no table {table}")
+    active = set(state.active_players())
+    return [
+        player
+        for t in tables
+        if t.match_id is not None
+        for player in (t.player_a, t.player_b)
+        if player is not None and player in active
+    ]
 
 
 def agree_return_time(

@@ -7,11 +7,20 @@ from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
+import pytest
 from litestar.testing import TestClient
 
 from service.clock import MovableClock
-from tests.api.test_tournament_day import Day, pair_next, report, standings, start_tournament
+from tests.api.test_tournament_day import (
+    Day,
+    pair_next,
+    play_through_api,
+    report,
+    standings,
+    start_tournament,
+)
 from tests.api.test_tournaments import CALENDAR, person, schedule
+from tests.api.test_venue import player_report
 from tests.conftest import DIRECTOR
 from tests.mailbox import confirmation_token
 
@@ -57,7 +66,7 @@ def test_a_player_back_21_minutes_after_the_match_is_proposed_2_penalty_points(
     # rules C-BREAK-1, C-BREAK-2: 10 minutes allowed, 11 late: 1 point after 5, 1 more after 10
     day = start_tournament(client, clock, 4)
     first, second = day.rounds[0]["pairings"]
-    report(client, day, first)
+    play_through_api(client, day, first, winner="a")  # a venue that records the matches
     report(client, day, second)
     paired = pair_next(client, day)  # the next match is paired as the last one ends
     late = first["player_a"]
@@ -67,8 +76,8 @@ def test_a_player_back_21_minutes_after_the_match_is_proposed_2_penalty_points(
     assert (row["late_minutes"], row["proposed_penalty"], row["ended_at"]) == (11, 2, None)
     assert row["next_match_id"] == table["match_id"]
 
-    back = client.post(day.url(f"/breaks/{late}/present"), headers=DIRECTOR)
-    assert back.status_code == 204
+    back = client.post(day.url("/breaks/present"), json={"player_id": late}, headers=DIRECTOR)
+    assert (back.status_code, back.json()) == (200, {"present": [late]})
     clock.advance(5 * 60)  # the lateness stays what it was when the player came back
     row = next(
         b for b in client.get(day.url("/breaks"), headers=DIRECTOR).json() if b["player_id"] == late
@@ -239,7 +248,7 @@ def test_nobody_is_on_a_break_before_the_next_match_is_paired(
     # rule C-BREAK-1: the break is between two matches; waiting for the pairing is not late
     day = start_tournament(client, clock, 4)
     for table in day.rounds[0]["pairings"]:
-        report(client, day, table)
+        play_through_api(client, day, table, winner="a")  # the matches' beginnings are recorded
     clock.advance(40 * 60)
     assert client.get(day.url("/breaks"), headers=DIRECTOR).json() == []
     pair_next(client, day)
@@ -265,7 +274,7 @@ def test_the_scheduler_flags_a_break_that_runs_over_once(
     # rule C-BREAK-1: the scheduler flags over-long breaks for the director
     day = start_tournament(client, clock, 4)
     for table in day.rounds[0]["pairings"]:
-        report(client, day, table)
+        play_through_api(client, day, table, winner="b")  # the matches' beginnings are recorded
     pair_next(client, day)
     services = client.app.state.services
     jobs = [j for j in services.jobs.list_jobs() if j.kind == "flag_break"]
@@ -280,3 +289,133 @@ def test_the_scheduler_flags_a_break_that_runs_over_once(
     flags = [e for e in stream if e["type"] == "BreakOverrunFlagged"]
     assert len(flags) == 4
     assert {e["actor"] for e in flags} == {"scheduler"}
+
+
+def breaks_now(client: Client, day: Day) -> list[dict[str, Any]]:
+    response = client.get(day.url("/breaks"), headers=DIRECTOR)
+    assert response.status_code == 200, response.text
+    rows: list[dict[str, Any]] = response.json()
+    return rows
+
+
+def flags(client: Client, day: Day) -> list[dict[str, Any]]:
+    stream = client.get(f"/api/v1/audit/streams/{day.id}", headers=DIRECTOR).json()
+    return [e for e in stream if e["type"] == "BreakOverrunFlagged"]
+
+
+def both_players_report(client: Client, day: Day, table: dict[str, Any]) -> None:
+    for player in (table["player_a"], table["player_b"]):
+        player_report(client, day, player, table, table["player_a"], 2)
+
+
+@pytest.mark.parametrize("recorded_by", ["players' reports", "the director"])
+def test_a_small_field_playing_at_the_board_is_never_flagged_late(
+    client: Client, clock: MovableClock, recorded_by: str
+) -> None:
+    # rules C-BREAK-1, C-BREAK-2: a venue that records only results (the players' reports or
+    # the director's entry) records the next match's beginning with its pairing: the round's
+    # call to the tables. Nobody is late by records that show nothing late, and no penalty
+    # point is proposed to anyone.
+    day = start_tournament(client, clock, 8)
+    services = client.app.state.services
+    for number in range(1, 4):
+        clock.advance(10 * 60)  # the players sit down and play at their boards
+        assert services.jobs.run_due(clock.now()) == []
+        assert breaks_now(client, day) == []
+        clock.advance(35 * 60)
+        assert services.jobs.run_due(clock.now()) == []
+        for table in day.rounds[number - 1]["pairings"]:
+            if recorded_by == "the director":
+                report(client, day, table)
+            else:
+                both_players_report(client, day, table)
+            clock.advance(2 * 60)
+        assert breaks_now(client, day) == []
+        pair_next(client, day)
+    assert flags(client, day) == []
+
+
+def test_a_table_or_the_whole_round_is_marked_present_in_one_action(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule C-BREAK-1: a venue recording its matches waits for each table's opening roll; the
+    # director who sees a table (or the whole room) seated ends those breaks with one action,
+    # and only the players still away are proposed penalty points (C-BREAK-2)
+    day = start_tournament(client, clock, 8)
+    for table in day.rounds[0]["pairings"]:
+        play_through_api(client, day, table, winner="a")
+    second = pair_next(client, day)
+    seated, away, *others = second["pairings"]
+    clock.advance(3 * 60)
+
+    marked = client.post(
+        day.url("/breaks/present"), json={"table": seated["table"]}, headers=DIRECTOR
+    )
+
+    assert marked.status_code == 200, marked.text
+    assert marked.json() == {"present": [seated["player_a"], seated["player_b"]]}
+    clock.advance(13 * 60)  # 16 minutes after the pairing: 6 late
+    late = {row["player_id"]: row["proposed_penalty"] for row in breaks_now(client, day)}
+    players_of = [(t["player_a"], t["player_b"]) for t in (away, *others)]
+    assert late == {player: 1 for pair in players_of for player in pair}
+
+    everyone = client.post(day.url("/breaks/present"), json={}, headers=DIRECTOR)
+
+    assert everyone.status_code == 200, everyone.text
+    assert set(everyone.json()["present"]) == set(day.players)
+    clock.advance(10 * 60)  # the lateness stays what it was when they were seen back
+    rows = breaks_now(client, day)
+    assert {row["player_id"] for row in rows} == set(late)
+    assert {(row["late_minutes"], row["proposed_penalty"]) for row in rows} == {(6, 1)}
+    events = [
+        e["data"]["player_id"]
+        for e in client.get(f"/api/v1/audit/streams/{day.id}", headers=DIRECTOR).json()
+        if e["type"] == "PlayerMarkedPresent"
+    ]
+    assert len(events) == 2 + 8
+
+
+def test_marking_present_needs_a_player_or_a_table_of_the_round_not_both(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)
+    table = day.rounds[0]["pairings"][0]
+    both = {"player_id": table["player_a"], "table": table["table"]}
+    refused = client.post(day.url("/breaks/present"), json=both, headers=DIRECTOR)
+    assert refused.status_code == 422
+    missing = client.post(day.url("/breaks/present"), json={"table": 99}, headers=DIRECTOR)
+    assert missing.status_code == 404
+    assert "no table 99" in missing.json()["detail"]
+    anonymous = client.post(day.url("/breaks/present"), json={})
+    assert anonymous.status_code == 401
+    stream = client.get(f"/api/v1/audit/streams/{day.id}", headers=DIRECTOR).json()
+    assert [e for e in stream if e["type"] == "PlayerMarkedPresent"] == []
+
+
+def test_at_a_board_venue_only_a_player_away_by_an_agreed_time_is_watched(
+    client: Client, clock: MovableClock
+) -> None:
+    # rules C-BREAK-1, C-BREAK-3: at a venue that records only results, the pairing calls the
+    # players to their boards; a player who left the venue is back when the director sees them
+    # (or, lacking that, by the agreed time: a report shows they came back, not when)
+    day = start_tournament(client, clock, 4)
+    for table in day.rounds[0]["pairings"]:
+        report(client, day, table)
+    watched, other = pair_next(client, day)["pairings"]
+    away = watched["player_a"]
+    until = (clock.now().replace(microsecond=0) + timedelta(minutes=15)).isoformat()
+    agreed = client.post(
+        day.url(f"/breaks/{away}/return-time"), json={"until": until}, headers=DIRECTOR
+    )
+    assert agreed.status_code == 204
+    clock.advance(25 * 60)
+    [row] = breaks_now(client, day)
+    assert (row["player_id"], row["late_minutes"], row["proposed_penalty"]) == (away, 10, 2)
+    [run] = client.app.state.services.jobs.run_due(clock.now())
+    assert run.effect == "BreakOverrunFlagged x1"
+    assert [e["data"]["player_id"] for e in flags(client, day)] == [away]
+
+    player_report(client, day, watched["player_b"], watched, watched["player_b"], 1)
+
+    assert breaks_now(client, day) == []
+    assert other["player_a"] not in {e["data"]["player_id"] for e in flags(client, day)}

@@ -63,7 +63,7 @@ def test_results_come_from_the_players_own_reports(client: Client, clock: Movabl
     agreed, disputed, played = tables_of(day, 1)
     # one player's report waits for the opponent's
     first = player_report(client, day, agreed["player_a"], agreed, agreed["player_a"], 3)
-    assert (first.status_code, first.json()) == (202, {"status": "awaiting_confirmation"})
+    assert (first.status_code, first.json()["status"]) == (202, "awaiting_confirmation")
     # a player of another match may not report this one
     stranger = player_report(client, day, played["player_a"], agreed, agreed["player_a"], 3)
     assert stranger.status_code == 403
@@ -71,13 +71,13 @@ def test_results_come_from_the_players_own_reports(client: Client, clock: Movabl
     assert client.post(day.url("/reports"), json={**anonymous, "points_b": 0}).status_code == 401
     # the opponent's equal report records the result
     second = player_report(client, day, agreed["player_b"], agreed, agreed["player_a"], 3)
-    assert (second.status_code, second.json()) == (202, {"status": "confirmed"})
+    assert (second.status_code, second.json()["status"]) == (202, "confirmed")
     recorded = [e["data"] for e in stream(client, day) if e["type"] == "ResultRecorded"]
     assert [(d["match_id"], d["source"]) for d in recorded] == [(agreed["match_id"], "players")]
     # different reports dispute the match: the director sees it and decides
     player_report(client, day, disputed["player_a"], disputed, disputed["player_a"], 2)
     clash = player_report(client, day, disputed["player_b"], disputed, disputed["player_b"], 2)
-    assert (clash.status_code, clash.json()) == (202, {"status": "disputed"})
+    assert (clash.status_code, clash.json()) == (202, {"status": "disputed", "result_id": None})
     matches = {m["match_id"]: m for m in client.get(day.url("/matches")).json()}
     assert matches[disputed["match_id"]]["status"] == "disputed"
     assert matches[agreed["match_id"]]["status"] == "decided"
@@ -536,3 +536,52 @@ def test_a_finalized_tournament_stays_completed_and_says_when_it_was_finalized(
     assert [t["finalized_at"] for t in listed if t["id"] == day.id] == [shown["finalized_at"]]
     client.post(day.url("/reopen"), json={"reason": "a typo"}, headers=DIRECTOR)
     assert client.get(day.url()).json()["finalized_at"] is None
+
+
+def test_the_result_id_a_correction_names_is_shown_with_the_match_and_the_report(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-6: a correction names the result it replaces, so the id is shown where the
+    # result is: the confirming report's answer, the match list and the round's pairing
+    day = start_tournament(client, clock, 4)
+    table, other = tables_of(day, 1)
+    first = player_report(client, day, table["player_a"], table, table["player_a"], 3)
+    assert first.json() == {"status": "awaiting_confirmation", "result_id": None}
+    listed = {m["match_id"]: m for m in client.get(day.url("/matches")).json()}
+    assert listed[table["match_id"]]["result_id"] is None
+
+    confirmed = player_report(client, day, table["player_b"], table, table["player_a"], 3)
+
+    result_id = confirmed.json()["result_id"]
+    assert confirmed.json() == {"status": "confirmed", "result_id": result_id}
+    stream_ids = [
+        e["data"]["result_id"] for e in stream(client, day) if e["type"] == "ResultRecorded"
+    ]
+    assert stream_ids == [result_id]
+    listed = {m["match_id"]: m for m in client.get(day.url("/matches")).json()}
+    assert (listed[table["match_id"]]["result_id"], listed[other["match_id"]]["result_id"]) == (
+        result_id,
+        None,
+    )
+    shown = {p["match_id"]: p for p in client.get(day.url("/rounds/1")).json()["pairings"]}
+    assert (shown[table["match_id"]]["result_id"], shown[other["match_id"]]["result_id"]) == (
+        result_id,
+        None,
+    )
+    # the id shown is the one a correction names; the correction's own id then takes its place
+    corrected = client.post(
+        day.url("/results"),
+        json={
+            "match_id": table["match_id"],
+            "winner": table["player_b"],
+            "points_a": 3,
+            "points_b": table["match_length"],
+            "corrects": result_id,
+            "reason": "the players swapped the names on the sheet",
+        },
+        headers=DIRECTOR,
+    )
+    assert corrected.status_code == 201, corrected.text
+    assert corrected.json()["corrects"] == result_id
+    listed = {m["match_id"]: m for m in client.get(day.url("/matches")).json()}
+    assert listed[table["match_id"]]["result_id"] == corrected.json()["result_id"] != result_id
