@@ -262,7 +262,7 @@ def test_events_stored_in_plain_text_before_sealing_still_load_and_read_erased_a
     services.views.rebuild()
     rows = services.tournaments.list_registrations(tournament_id)
     assert [(row.display_name, row.email) for row in rows] == [(alias, "")]
-    # what the erasure cannot do: bytes stored in plain text stay (docs/operations.md, "Personal data")
+    # what the erasure cannot do: bytes stored in plain text stay (docs/operations.md)
     assert [state for state in raw_states(services.store) if NAME in state]
 
 
