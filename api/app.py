@@ -23,6 +23,7 @@ from api.analysis import AnalysisController
 from api.audit import AuditController
 from api.auth import is_director_token, provide_acting_director, provide_actor
 from api.calendar_feed import CalendarFeedController
+from api.clients import ClientAddress
 from api.conduct import ConductController
 from api.directors import DirectorController
 from api.disputes import DisputeController, DisputeDecisionController
@@ -98,6 +99,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     """Build the service: event store, read models, scheduler and REST controllers."""
     services = bootstrap(settings, clock)
     live = live_feed(services)
+    client_address = ClientAddress(settings.trusted_proxies)
     idempotency = answer_store(services)
 
     def forget_answers(_: UUID) -> None:
@@ -140,6 +142,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             RateLimitConfig(
                 rate_limit=("minute", settings.registration_rate_limit),
                 check_throttle_handler=is_anonymous_registration,
+                identifier_for_request=client_address,
             ).middleware
         )
     app = ServiceApp(
