@@ -122,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from api.app import create_app
+    from api.live_slots import raise_open_file_limit
     from service.secret import SecretMismatchError
     from service.settings import Settings
 
@@ -156,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A request allocates many short-lived objects; collecting the young generation every
     # 100,000 allocations instead of 700 cuts the time of a match command by about a tenth.
     gc.set_threshold(100_000, 50, 50)
+    # each live stream holds a socket: their cap follows the limit of open files
+    raise_open_file_limit()
     try:
         app = create_app(settings)
     except SecretMismatchError as error:

@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
+from typing import Annotated
 from urllib.parse import quote
 
 import msgspec
@@ -36,8 +37,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     token is exempt."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks (CIDR) of the reverse proxies in front: only their
-    ``X-Forwarded-For`` names the client (for the rate limit). None by
+    ``X-Forwarded-For`` names the client (for the rate limit and the live caps). None by
     default: the connection's peer is the client, whatever a request claims."""
+    live_streams_per_client: Annotated[int, msgspec.Meta(ge=1)] = 50
+    """Live streams (SSE) one client address may hold open: a venue's phones often share one
+    address behind its router, so a few dozen."""
+    live_streams_total: Annotated[int, msgspec.Meta(ge=1)] = 1000
+    """Live streams the process holds open at most; the service lowers it to half its limit of
+    open files (each stream holds a socket)."""
     secret_key: str | None = None
     """Seals server dice seeds and keys player ids; default a key file in ``data_dir``.
     Processes sharing one PostgreSQL store must share it (``BGTD_SECRET_KEY``)."""
@@ -69,6 +76,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "secret_key": ("BGTD_SECRET_KEY", str),
             "registration_rate_limit": ("BGTD_REGISTRATION_RATE_LIMIT", int),
             "trusted_proxies": ("BGTD_TRUSTED_PROXIES", _items),
+            "live_streams_per_client": ("BGTD_LIVE_STREAMS_PER_CLIENT", int),
+            "live_streams_total": ("BGTD_LIVE_STREAMS_TOTAL", int),
             "public_url": ("BGTD_PUBLIC_URL", str),
             "smtp_url": ("BGTD_SMTP_URL", str),
             "mail_from": ("BGTD_MAIL_FROM", str),
