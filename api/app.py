@@ -23,6 +23,7 @@ from api.analysis import AnalysisController
 from api.audit import AuditController
 from api.auth import is_director_token, provide_acting_director, provide_actor
 from api.calendar_feed import CalendarFeedController
+from api.clients import ClientAddress
 from api.conduct import ConductController
 from api.directors import DirectorController
 from api.disputes import DisputeController, DisputeDecisionController
@@ -33,6 +34,7 @@ from api.idempotency import LIFETIME as ANSWER_LIFETIME
 from api.idempotency import IdempotencyMiddleware, answer_store
 from api.jobs import JobController
 from api.live import LiveController, live_feed
+from api.live_slots import LiveStreamSlots, stream_cap
 from api.mail import OutboxController, RegistrationConfirmationController
 from api.matches import MatchController
 from api.openapi import document_problems, document_request_bodies, document_security
@@ -98,6 +100,11 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     """Build the service: event store, read models, scheduler and REST controllers."""
     services = bootstrap(settings, clock)
     live = live_feed(services)
+    # one notion of "a client" for the rate limit and the live streams' caps
+    client_address = ClientAddress(settings.trusted_proxies)
+    live_slots = LiveStreamSlots(
+        per_client=settings.live_streams_per_client, total=stream_cap(settings.live_streams_total)
+    )
     idempotency = answer_store(services)
 
     def forget_answers(_: UUID) -> None:
@@ -131,6 +138,12 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     def provide_live() -> LiveFeed:
         return live
 
+    def provide_live_slots() -> LiveStreamSlots:
+        return live_slots
+
+    def provide_client_address() -> ClientAddress:
+        return client_address
+
     # outermost: a replayed answer is not rate-limited again
     middleware: list[Any] = [
         DefineMiddleware(IdempotencyMiddleware, store=idempotency, clock=services.clock)
@@ -140,6 +153,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             RateLimitConfig(
                 rate_limit=("minute", settings.registration_rate_limit),
                 check_throttle_handler=is_anonymous_registration,
+                identifier_for_request=client_address,
             ).middleware
         )
     app = ServiceApp(
@@ -156,6 +170,8 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
         dependencies={
             "services": Provide(provide_services, use_cache=True, sync_to_thread=False),
             "live": Provide(provide_live, use_cache=True, sync_to_thread=False),
+            "live_slots": Provide(provide_live_slots, use_cache=True, sync_to_thread=False),
+            "client_address": Provide(provide_client_address, use_cache=True, sync_to_thread=False),
             "acting_director": Provide(provide_acting_director, sync_to_thread=False),
             "actor": Provide(provide_actor, sync_to_thread=False),
         },
@@ -185,6 +201,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
         debug=False,
     )
     app.state.services = services
+    app.state.live_slots = live_slots
     document_problems(app)
     document_security(app)
     document_request_bodies(app)

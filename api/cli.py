@@ -11,11 +11,12 @@ import sys
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 if TYPE_CHECKING:
     from service.bootstrap import Services
+    from service.settings import Settings
 
 PROGRESS_WIDTH = 30
 
@@ -98,6 +99,17 @@ def backup(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's proxy headers as the settings say: believed only from
+    ``BGTD_TRUSTED_PROXIES``. uvicorn's own default trusts 127.0.0.1 (or its
+    ``FORWARDED_ALLOW_IPS``), so any local client, or a proxy on the host that passes the header
+    through, could name a new client address with each request."""
+    return {
+        "proxy_headers": bool(settings.trusted_proxies),
+        "forwarded_allow_ips": list(settings.trusted_proxies),
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = parser().parse_args(argv)
     if arguments.command == "backup":
@@ -110,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from api.app import create_app
+    from api.live_slots import raise_open_file_limit
     from service.secret import SecretMismatchError
     from service.settings import Settings
 
@@ -117,15 +130,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a poll a second is no news
-    settings = Settings.from_environment(
-        host=arguments.host,
-        port=arguments.port,
-        data_dir=arguments.data_dir,
-        database_url=arguments.database_url,
-        dev=arguments.dev or None,
-        start_time=arguments.start_time,
-        access_log=arguments.access_log,
-    )
+    try:
+        settings = Settings.from_environment(
+            host=arguments.host,
+            port=arguments.port,
+            data_dir=arguments.data_dir,
+            database_url=arguments.database_url,
+            dev=arguments.dev or None,
+            start_time=arguments.start_time,
+            access_log=arguments.access_log,
+        )
+    except ValueError as error:  # a value out of range, a mistyped proxy (msgspec says which)
+        print(f"bgtd: {error}", file=sys.stderr)
+        return 2
     if problem := missing_driver(settings.event_store_url):
         print(f"bgtd: {problem}", file=sys.stderr)
         return 2
@@ -140,6 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A request allocates many short-lived objects; collecting the young generation every
     # 100,000 allocations instead of 700 cuts the time of a match command by about a tenth.
     gc.set_threshold(100_000, 50, 50)
+    # each live stream holds a socket: their cap follows the limit of open files
+    raise_open_file_limit()
     try:
         app = create_app(settings)
     except SecretMismatchError as error:
@@ -151,6 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         port=settings.port,
         log_level="info",
         access_log=settings.access_log,
+        **proxy_options(settings),
     )
     return 0
 

@@ -59,7 +59,9 @@ _TITLES = {
     405: "Method not allowed",
     409: "Conflict",
     422: "Invalid input",
+    429: "Too many requests",
     500: "Internal error",
+    503: "Service unavailable",
 }
 
 
@@ -138,7 +140,9 @@ def http_error(_: Request[Any, Any, Any], error: HTTPException) -> Response[dict
         PermissionDeniedException: "forbidden",
         NotFoundException: "not-found",
     }
-    slug = next((s for cls, s in slugs.items() if isinstance(error, cls)), "http-error")
+    slug = getattr(error, "type_slug", None) or next(
+        (s for cls, s in slugs.items() if isinstance(error, cls)), "http-error"
+    )
     response = problem(error.status_code, slug, str(error.detail))
     if error.headers:
         response.headers.update(error.headers)

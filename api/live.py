@@ -13,11 +13,16 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, get
+from litestar import Controller, Request, get
+from litestar.background_tasks import BackgroundTask
 from litestar.di import NamedDependency, Provide
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
+from api.clients import ClientAddress
+from api.errors import PROBLEM_JSON
+from api.live_slots import LiveStreamSlots, StreamSlot
 from api.matches import match_view
 from api.rounds import round_response, standing_response
 from api.schemas import ServicesDep, restate
@@ -168,35 +173,69 @@ def live_feed(services: Services) -> LiveFeed:
 
 
 class Listener:
-    """One client's subscription: the process's feed and where the client resumes."""
+    """One client's subscription: the process's feed, where the client resumes, and the
+    slots its stream must find room in."""
 
-    def __init__(self, feed: LiveFeed, after: int | None) -> None:
+    def __init__(
+        self, feed: LiveFeed, after: int | None, slots: LiveStreamSlots, client: str
+    ) -> None:
         self.feed = feed
         self.after = after
+        self.slots = slots
+        self.client = client
 
     def stream(self, of: UUID) -> ServerSentEvent:
-        return ServerSentEvent(self._messages(of))
+        """The stream of ``of``, once it has a slot (else a 429 or 503 with ``Retry-After``)."""
+        slot = self.slots.take(self.client)
+        # the generator gives the slot back when it ends (the client went, the feed dropped it,
+        # an error); the background task when the answer is done, also for a body that was
+        # never asked for (a HEAD, a client gone before the first message)
+        return ServerSentEvent(self._messages(of, slot), background=BackgroundTask(slot.aclose))
 
-    async def _messages(self, of: UUID) -> AsyncIterator[ServerSentEventMessage]:
-        yield ServerSentEventMessage(comment="live", retry=RETRY_MS)
-        async for message in self.feed.listen(of, after=self.after):
-            if message is None:
-                yield ServerSentEventMessage(comment="keep-alive")
-            else:
-                yield ServerSentEventMessage(data=message.data, event=message.event, id=message.id)
+    async def _messages(self, of: UUID, slot: StreamSlot) -> AsyncIterator[ServerSentEventMessage]:
+        try:
+            yield ServerSentEventMessage(comment="live", retry=RETRY_MS)
+            async for message in self.feed.listen(of, after=self.after):
+                if message is None:
+                    yield ServerSentEventMessage(comment="keep-alive")
+                else:
+                    yield ServerSentEventMessage(
+                        data=message.data, event=message.event, id=message.id
+                    )
+        finally:
+            slot.release()
 
 
 def provide_listener(
-    live: NamedDependency[LiveFeed], last_event_id: LastEventId = None
+    request: Request[Any, Any, Any],
+    live: NamedDependency[LiveFeed],
+    live_slots: NamedDependency[LiveStreamSlots],
+    client_address: NamedDependency[ClientAddress],
+    last_event_id: LastEventId = None,
 ) -> Listener:
-    return Listener(live, last_event_id)
+    return Listener(live, last_event_id, live_slots, client_address(request))
 
 
 ListenerDep = NamedDependency[Listener]
 
 
-sse_route = partial(get, sync_to_thread=True)
-"""A live stream's route: its handler checks that the stream exists (a 404), in a thread."""
+REFUSALS = {
+    429: ResponseSpec(
+        None,
+        description="this client address holds its share of live streams already "
+        "(`BGTD_LIVE_STREAMS_PER_CLIENT`): try again after `Retry-After` seconds",
+        media_type=PROBLEM_JSON,
+    ),
+    503: ResponseSpec(
+        None,
+        description="the service holds as many live streams as it may "
+        "(`BGTD_LIVE_STREAMS_TOTAL`): try again after `Retry-After` seconds",
+        media_type=PROBLEM_JSON,
+    ),
+}
+sse_route = partial(get, sync_to_thread=True, responses=REFUSALS)
+"""A live stream's route: its handler checks that the stream exists (a 404), in a thread,
+and takes a slot for it (or refuses with one of the ``REFUSALS``)."""
 
 
 class LiveController(Controller):

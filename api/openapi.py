@@ -10,6 +10,7 @@ import msgspec
 from litestar import Litestar
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.spec import (
+    OpenAPIHeader,
     OpenAPIMediaType,
     OpenAPIResponse,
     Operation,
@@ -45,6 +46,10 @@ _PROBLEM = Schema(
     },
     description="RFC 9457 problem details; some problems add fields (e.g. cancellation_until)",
 )
+_RETRY_AFTER = {"429", "503"}
+_RETRY_AFTER_HEADER = OpenAPIHeader(
+    schema=Schema(type=OpenAPIType.INTEGER, minimum=0), description="seconds to wait"
+)
 _RESPONSES = {
     "422": "invalid input: the fields are named in `errors`",
     "4XX": "401 no or bad token, 403 wrong role or not your turn, 404 unknown id, "
@@ -68,6 +73,14 @@ def document_problems(app: Litestar) -> None:
             responses.pop("400", None)  # Litestar's own validation shape: never sent here
             for status, description in _RESPONSES.items():
                 responses[status] = OpenAPIResponse(description=description, content=problem)
+            for status, response in responses.items():
+                # a refusal a handler declares (a ResponseSpec without a body type) is a
+                # problem too; a declared 429 or 503 says when to try again
+                refusal = status.startswith(("4", "5"))
+                if refusal and isinstance(response, OpenAPIResponse) and response.content is None:
+                    response.content = problem
+                    if status in _RETRY_AFTER:
+                        response.headers = {"Retry-After": _RETRY_AFTER_HEADER}
             operation.responses = responses
 
 

@@ -63,6 +63,9 @@ def create_bench_app() -> Any:
         data_dir=Path(os.environ["BGTD_BENCH_DATA_DIR"]),
         database_url=os.environ.get("BGTD_BENCH_DATABASE_URL") or None,
         dev=True,
+        # bench/live.py's hundreds of listeners all come from 127.0.0.1
+        live_streams_per_client=10_000,
+        live_streams_total=10_000,
     )
     return create_app(settings)
 

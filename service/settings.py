@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
+from typing import Annotated
 from urllib.parse import quote
 
 import msgspec
 
 DEV_DIRECTOR_TOKEN = "dev-director-token"
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -32,6 +35,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     registration_rate_limit: int = 10
     """Anonymous registrations a client may send per minute (0: no limit); the director's
     token is exempt."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (CIDR) of the reverse proxies in front: only their
+    ``X-Forwarded-For`` names the client (for the rate limit and the live caps). None by
+    default: the connection's peer is the client, whatever a request claims."""
+    live_streams_per_client: Annotated[int, msgspec.Meta(ge=1)] = 50
+    """Live streams (SSE) one client address may hold open: a venue's phones often share one
+    address behind its router, so a few dozen."""
+    live_streams_total: Annotated[int, msgspec.Meta(ge=1)] = 1000
+    """Live streams the process holds open at most; the service lowers it to half its limit of
+    open files (each stream holds a socket)."""
     secret_key: str | None = None
     """Seals server dice seeds and keys player ids; default a key file in ``data_dir``.
     Processes sharing one PostgreSQL store must share it (``BGTD_SECRET_KEY``)."""
@@ -48,6 +61,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     logs requests and the line costs a command about 4 % of its CPU (every change is an event
     anyway, with who made it, in the audit stream)."""
 
+    def __post_init__(self) -> None:
+        trusted_networks(self.trusted_proxies)  # a mistyped proxy refuses to start
+
     @classmethod
     def from_environment(cls, **overrides: object) -> Settings:
         """Read ``BGTD_*`` variables, then apply explicit ``overrides`` (None means unset)."""
@@ -59,6 +75,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "timezone": ("BGTD_TIMEZONE", str),
             "secret_key": ("BGTD_SECRET_KEY", str),
             "registration_rate_limit": ("BGTD_REGISTRATION_RATE_LIMIT", int),
+            "trusted_proxies": ("BGTD_TRUSTED_PROXIES", _items),
+            "live_streams_per_client": ("BGTD_LIVE_STREAMS_PER_CLIENT", int),
+            "live_streams_total": ("BGTD_LIVE_STREAMS_TOTAL", int),
             "public_url": ("BGTD_PUBLIC_URL", str),
             "smtp_url": ("BGTD_SMTP_URL", str),
             "mail_from": ("BGTD_MAIL_FROM", str),
@@ -84,6 +103,27 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         if self.director_token:
             return self.director_token
         return DEV_DIRECTOR_TOKEN if self.dev else None
+
+
+def trusted_networks(entries: Iterable[str]) -> tuple[IPNetwork, ...]:
+    """The networks of ``BGTD_TRUSTED_PROXIES`` entries (``10.0.0.5``, ``10.0.0.0/24``,
+    ``::1``); a ``ValueError`` names an entry that is neither an address nor a network (no
+    wildcard: trusting everyone is trusting any client's claim)."""
+    networks = []
+    for entry in entries:
+        try:
+            networks.append(ipaddress.ip_network(entry.strip(), strict=False))
+        except ValueError:
+            raise ValueError(
+                f"BGTD_TRUSTED_PROXIES: {entry!r} is neither an IP address nor a network "
+                "(CIDR, e.g. 10.0.0.0/24)"
+            ) from None
+    return tuple(networks)
+
+
+def _items(value: str) -> tuple[str, ...]:
+    """A comma-separated list: ``10.0.0.5, 10.1.0.0/16``."""
+    return tuple(item.strip() for item in value.split(",") if item.strip())
 
 
 def _yes(value: str) -> bool:
