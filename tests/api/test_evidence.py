@@ -33,7 +33,8 @@ def events_of(client: Client, kind: str) -> list[Any]:
 
 
 def recording(settings: Settings, name: str = "table1-game1.mp4") -> Path:
-    path = settings.data_dir / "videos" / name
+    """A recording in the evidence folder (by default ``<data-dir>/evidence``)."""
+    path = settings.data_dir / "evidence" / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"\x00video")
     return path
@@ -69,7 +70,7 @@ def test_a_games_video_is_deleted_once_after_the_game_ends(
     # rule C-VIDEO-1
     created = create(client)
     path = recording(settings)
-    video = register(client, created["id"], 1, "videos/table1-game1.mp4")
+    video = register(client, created["id"], 1, "table1-game1.mp4")
     assert video["deleted_at"] is None
     assert run_jobs(client) == []  # the game is being played: the recording stays
     assert path.exists()
@@ -127,9 +128,9 @@ def test_a_video_that_cannot_be_deleted_is_retried_and_shown_to_the_director(
     client: Client, settings: Settings, clock: MovableClock
 ) -> None:
     created = create(client)
-    stuck = settings.data_dir / "videos" / "stuck.mp4"
+    stuck = settings.data_dir / "evidence" / "stuck.mp4"
     (stuck / "part").mkdir(parents=True)  # a directory: unlink fails
-    register(client, created["id"], 1, "videos/stuck.mp4")
+    register(client, created["id"], 1, "stuck.mp4")
     end_game_1(client, created)
 
     assert run_jobs(client)[0].effect.startswith("VideoDeletionFailed")

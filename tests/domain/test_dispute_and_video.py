@@ -52,7 +52,7 @@ def test_a_dispute_is_decided_once() -> None:
 
 
 def test_a_deleted_recording_records_no_second_deletion() -> None:
-    registered = video.register_video(uuid.uuid4(), MATCH, 1, "videos/a.mp4", NOW, actor="d")
+    registered = video.register_video(uuid.uuid4(), MATCH, 1, "a.mp4", "a.mp4", NOW, actor="d")
     state = fold(video.evolve, None, registered)
     assert state is not None
     failed = fold(video.evolve, state, video.record_deletion(state, "busy", NOW, actor="s"))

@@ -73,12 +73,13 @@ def test_the_data_files_are_readable_by_their_owner_only(tmp_path: Path) -> None
         )
     finally:
         services.close()
-    files = sorted(path.name for path in data_dir.iterdir())
+    files = sorted(path.name for path in data_dir.iterdir() if path.is_file())
     assert {"events.sqlite3", "views.sqlite3", "secret.key"} <= set(files)
     assert {name: (data_dir / name).stat().st_mode & 0o777 for name in files} == dict.fromkeys(
         files, 0o600
     )
     assert data_dir.stat().st_mode & 0o777 == 0o700
+    assert (data_dir / "evidence").stat().st_mode & 0o777 == 0o700  # rule C-VIDEO-1
 
 
 def test_a_lost_secret_key_file_stops_the_service_instead_of_rekeying_everyone(
