@@ -181,8 +181,8 @@ def _local_path(uri: str) -> Path:
     if parts.scheme.lower() != "file":
         raise InvalidInputError("uri", f"{_WHERE}, not a {parts.scheme}: URI")
     if parts.netloc.lower() not in _LOCAL_HOSTS:
-        raise InvalidInputError("uri", f"a file:// URI on this host, not on {parts.netloc}")
+        raise InvalidInputError("uri", f"{_WHERE}, on this host (not {parts.netloc})")
     path = Path(unquote(parts.path))
     if not path.is_absolute():
-        raise InvalidInputError("uri", "a file:// URI names an absolute path (file:///...)")
+        raise InvalidInputError("uri", f"{_WHERE}, with an absolute path (file:///...)")
     return path
