@@ -107,17 +107,17 @@ class EvidenceFolder:
         """A recording registered before the evidence folder: its URI was resolved against the
         data directory. It is deleted only if it lies inside the evidence folder, taken as
         written (no ``..``, no link followed); otherwise the reason it stays."""
+        before = f"registered before the evidence folder as {uri!r}"
         try:
             path = _local_path(uri)
-        except InvalidInputError as other:
-            return Refused(f"registered before the evidence folder and {other.message}")
+        except InvalidInputError:
+            return Refused(f"{before}, not a local file: not deleted (delete it at its source)")
         candidate = self._data_dir.resolve() / path
         root = self.root
         if ".." in candidate.parts or not candidate.is_relative_to(root) or candidate == root:
             return Refused(
-                f"registered before the evidence folder as {candidate}, which lies outside "
-                f"the evidence folder {root}: not deleted (delete it by hand if it is a "
-                f"recording)"
+                f"{before} (relative to the data directory), which lies outside the evidence "
+                f"folder: not deleted (delete it by hand if it is a recording)"
             )
         return candidate.relative_to(root).as_posix()
 
@@ -129,7 +129,7 @@ class EvidenceFolder:
         try:
             opened = [os.open(self.root, os.O_RDONLY | os.O_DIRECTORY)]
         except OSError as error:  # e.g. a folder on a disk that is not mounted: retried
-            return Failed(f"the evidence folder {self.root}: {error.strerror or error}")
+            return Failed(f"the evidence folder: {error.strerror or error}")
         try:
             for depth, name in enumerate(parts[:-1], start=1):
                 try:

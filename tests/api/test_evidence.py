@@ -588,3 +588,24 @@ def test_a_run_out_clock_is_flagged_once_and_the_opponent_claims(
     assert [j["effect"] for j in jobs if j["kind"] == "flag_clock"] == [
         "ClockFlagged: side a out of time"
     ]
+
+
+def test_the_evidence_folder_is_a_setting_and_recordings_are_relative_to_it(
+    tmp_path: Path, clock: MovableClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BGTD_EVIDENCE_DIR", str(tmp_path / "cameras"))
+    settings = Settings.from_environment(data_dir=tmp_path / "data", dev=True, run_scheduler=False)
+    assert settings.evidence_path == tmp_path / "cameras"
+    with TestClient(create_app(settings, clock=clock)) as client:
+        assert (tmp_path / "cameras").is_dir()  # made at the start
+        footage = tmp_path / "cameras" / "table1" / "game1.mp4"
+        footage.parent.mkdir()
+        footage.write_bytes(b"\x00video")
+        created = create(client)
+        assert register(client, created["id"], 1, "table1/game1.mp4")["uri"] == "table1/game1.mp4"
+        refused(client, created["id"], "../data/secret.key")
+        end_game_1(client, created)
+
+        assert [run.effect for run in run_jobs(client)] == ["VideoDeleted"]
+        assert not footage.exists()
+        assert footage.parent.is_dir()  # only the file
