@@ -123,7 +123,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from api.app import create_app
     from api.live_slots import raise_open_file_limit
-    from service.secret import SecretMismatchError
     from service.settings import Settings
 
     logging.basicConfig(
@@ -161,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     raise_open_file_limit()
     try:
         app = create_app(settings)
-    except SecretMismatchError as error:
+    except _refusals() as error:
         print(f"bgtd: {error}", file=sys.stderr)
         return 2
     uvicorn.run(
@@ -175,6 +174,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _refusals() -> tuple[type[Exception], ...]:
+    """A start refused rather than lose or hide data: the message says what to do."""
+    from service.secret import SecretMismatchError
+    from service.startup import StartRefusedError
+
+    return (StartRefusedError, SecretMismatchError)
+
+
 def _offline(arguments: argparse.Namespace) -> int:
     """The commands that read the store without serving it."""
     from domain.errors import DomainError
@@ -184,7 +191,11 @@ def _offline(arguments: argparse.Namespace) -> int:
     settings = Settings.from_environment(
         data_dir=arguments.data_dir, database_url=arguments.database_url, run_scheduler=False
     )
-    services = bootstrap(settings)
+    try:
+        services = bootstrap(settings)
+    except _refusals() as error:
+        print(f"bgtd: {error}", file=sys.stderr)
+        return 2
     try:
         if arguments.command == "replay":
             return _replay(services, arguments.match_id, arguments.at)

@@ -420,7 +420,7 @@ class PostgresIdempotencyStore:
 def answer_store(services: Services) -> AnswerStore:
     """The keys of this process: in the event store's PostgreSQL schema, shared by every
     process of the store, or in a file of the data directory beside an SQLite store."""
-    path = services.settings.data_dir / "idempotency.sqlite"
+    path = services.settings.idempotency_path
     seal = AnswerSeal(services.answer_key)
     if not services.store.is_shared:
         return IdempotencyStore(path, seal)

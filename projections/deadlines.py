@@ -28,7 +28,13 @@ from domain.tournament import (
     TournamentStarted,
     TournamentStartFailed,
 )
-from domain.video import VideoDeleted, VideoDeletionFailed, VideoRegistered, retry_at
+from domain.video import (
+    VideoDeleted,
+    VideoDeletionFailed,
+    VideoDeletionRefused,
+    VideoRegistered,
+    retry_at,
+)
 from projections.runner import Projection
 
 CLOSE_CANCELLATION = "close_cancellation"
@@ -180,6 +186,13 @@ class DeadlinesProjection(Projection):
             [instant(event.timestamp), video_id],
         )
         _done(db, job_id(DELETE_VIDEO, video_id), event, "VideoDeleted")
+
+    def video_deletion_refused(
+        self, event: VideoDeletionRefused, db: sqlite_utils.Database
+    ) -> None:
+        # the job is done: it records why the recording stays, and tries no more
+        effect = f"VideoDeletionRefused: {event.reason}"
+        _done(db, job_id(DELETE_VIDEO, str(event.originator_id)), event, effect)
 
     def dispute_opened(self, event: DisputeOpened, db: sqlite_utils.Database) -> None:
         db.execute(

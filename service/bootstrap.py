@@ -20,6 +20,7 @@ from service.commands import CommandRunner
 from service.conduct import ConductService
 from service.directors import DirectorService
 from service.disputes import DisputeService
+from service.evidence import EvidenceFolder
 from service.jobs import JobService
 from service.mail import OutboxService, transport_for
 from service.mail_ledger import MailLedger
@@ -37,6 +38,13 @@ from service.rounds import RoundService
 from service.seasons import SeasonService
 from service.secret import SecretMismatchError, check_secret, derived_key, load_secret_key
 from service.settings import Settings
+from service.startup import (
+    StartRefusedError,
+    check_secret_key_file,
+    check_store_file,
+    check_store_history,
+    own_files,
+)
 from service.store import EventStore, StoreEventSource
 from service.tournaments import TournamentService
 from service.venue import VenueService
@@ -112,19 +120,28 @@ def outbox_origin(views: Views, ledger: MailLedger, store: EventStore) -> int:
 
 
 def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
+    """The running service; ``StartRefusedError`` (or ``SecretMismatchError``) instead of a
+    start that would lose or hide data (``service.startup``)."""
     settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    evidence = EvidenceFolder(settings.evidence_path, settings.data_dir)
+    evidence.check_apart_from(own_files(settings))
+    check_store_file(settings)  # before opening the store creates an empty one
     event_file = sqlite_path(settings.event_store_url)
     create_private_files(settings.views_path, *([event_file] if event_file else []))
     store = EventStore(env=persistence_environment(settings.event_store_url))
-    # The server's secret: seals server dice seeds and keys player ids (shared by every
-    # process of one store, which refuses another one).
-    secret = load_secret_key(settings.secret_key, settings.data_dir)
+    name = store_name(settings.event_store_url)
     try:
+        check_store_history(store, name, settings.views_path)
+        check_secret_key_file(settings, store)
+        # The server's secret: seals server dice seeds and keys player ids (shared by every
+        # process of one store, which refuses another one).
+        secret = load_secret_key(settings.secret_key, settings.data_dir)
         check_secret(store, secret)
-    except SecretMismatchError:
+    except (StartRefusedError, SecretMismatchError):
         store.close()
         raise
-    source = StoreEventSource(store, store_name(settings.event_store_url))
+    evidence.create()
+    source = StoreEventSource(store, name)
     views = Views(settings.views_path, source, projections())
     ledger = MailLedger(store)
     origin = outbox_origin(views, ledger, store)
@@ -137,7 +154,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     rounds = RoundService(store, views, zone, matches, commands)
     places = PlaceService(store, views)
     conduct = ConductService(store, views, zone, matches, commands)
-    videos = VideoService(store, views, commands, settings.data_dir)
+    videos = VideoService(store, views, commands, evidence)
     tournaments = TournamentService(
         store,
         views,

@@ -22,6 +22,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     host: str = "127.0.0.1"
     port: int = 8000
     data_dir: Path = Path("data")
+    evidence_dir: Path | None = None
+    """Where recordings live, the only files the service deletes (rule C-VIDEO-1); ``None``
+    means ``data_dir/evidence``."""
     database_url: str | None = None
     """Event store URL; ``None`` means SQLite in ``data_dir`` (``postgresql://...`` to scale)."""
     dev: bool = False
@@ -70,6 +73,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         values: dict[str, object] = {}
         environment: dict[str, tuple[str, Callable[[str], object]]] = {
             "data_dir": ("BGTD_DATA_DIR", Path),
+            "evidence_dir": ("BGTD_EVIDENCE_DIR", Path),
             "database_url": ("BGTD_DATABASE_URL", str),
             "director_token": ("BGTD_DIRECTOR_TOKEN", str),
             "timezone": ("BGTD_TIMEZONE", str),
@@ -97,6 +101,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     def views_path(self) -> Path:
         """Read models live beside the service, rebuilt from the event store when missing."""
         return self.data_dir / "views.sqlite3"
+
+    @property
+    def idempotency_path(self) -> Path:
+        """The kept answers to idempotent requests, beside an SQLite store."""
+        return self.data_dir / "idempotency.sqlite"
+
+    @property
+    def evidence_path(self) -> Path:
+        return self.evidence_dir or self.data_dir / "evidence"
 
     @property
     def effective_director_token(self) -> str | None:

@@ -386,6 +386,12 @@ class EventStore(Application[UUID]):
         stored = self.snapshots.get(SERVER_ID, lte=1)
         return cast(ServerRecord, next(iter(stored))).secret_fingerprint
 
+    def recorded_fingerprint(self) -> str | None:
+        """The secret's fingerprint if the store has started before (None: never)."""
+        assert self.snapshots is not None, "snapshotting is always on"
+        stored = list(self.snapshots.get(SERVER_ID, lte=1))
+        return cast(ServerRecord, stored[0]).secret_fingerprint if stored else None
+
     def stream(self, aggregate_id: UUID, until_version: int | None = None) -> list[Any]:
         """The aggregate's events in order, up to ``until_version``."""
         return list(self.events.get(aggregate_id, lte=until_version))

@@ -6,19 +6,17 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
-from urllib.parse import unquote, urlsplit
 from uuid import UUID
 
 import sqlite_utils
 
 from domain import match, video
-from domain.errors import InvalidInputError
 from domain.events import SCHEDULER
 from domain.match import Match
 from domain.video import Video
 from projections.runner import Views
 from service.commands import DECIDE_AGAIN, CommandRunner
+from service.evidence import Deleted, EvidenceFolder, Failed, Outcome, Refused
 from service.store import EventStore
 
 
@@ -43,21 +41,23 @@ class VideoService:
     """Registers recordings and deletes them when due (the file first, then the event)."""
 
     def __init__(
-        self, store: EventStore, views: Views, commands: CommandRunner, data_dir: Path
+        self, store: EventStore, views: Views, commands: CommandRunner, evidence: EvidenceFolder
     ) -> None:
         self._store = store
         self._views = views
         self._commands = commands
-        self._data_dir = data_dir
+        self._evidence = evidence
 
     def register(self, match_id: UUID, game: int, uri: str, *, actor: str) -> VideoView:
-        """The director registers game ``game``'s recording; a local file must lie in the data
-        directory (the scheduler deletes nothing else)."""
+        """The director registers game ``game``'s recording: a file in the evidence folder
+        (the scheduler deletes nothing else); anything else is refused on field ``uri``."""
         self._load_match(match_id)
-        self.local_path(uri)
+        path = self._evidence.locate(uri)
         state = self._commands.create(
             video.evolve,
-            lambda now: video.register_video(uuid.uuid4(), match_id, game, uri, now, actor=actor),
+            lambda now: video.register_video(
+                uuid.uuid4(), match_id, game, uri, path, now, actor=actor
+            ),
             DECIDE_AGAIN,
         )
         return self.list_videos(match_id, only=state.id)[0]
@@ -78,53 +78,40 @@ class VideoService:
 
     def delete_due(self, video_id: UUID) -> str | None:
         """Delete the recording (an effect after the log), then record it once; a failure is
-        recorded to be retried. Nothing while a dispute holds it or once it is deleted."""
+        recorded to be retried, a refusal (outside the folder, a link now) for good. Nothing
+        while a dispute holds it or once it is settled."""
         state = self._load(video_id)
         with self._views.reading() as db:
             held = _is_held(db, state.match_id)
-        if state.deleted_at is not None or held:
+        if video.is_settled(state) or held:
             return None
-        error = self._delete(state.uri)
+        outcome = self._delete(state)
         change = self._commands.update(
             lambda: self._load(video_id),
             video.evolve,
-            lambda latest, now: video.record_deletion(latest, error, now, actor=SCHEDULER),
+            lambda latest, now: _record(latest, outcome, now),
             DECIDE_AGAIN,
         )
         if not change.events:
             return None
-        return "VideoDeleted" if error is None else f"VideoDeletionFailed: {error}"
+        match outcome:
+            case Deleted():
+                return "VideoDeleted"
+            case Failed(error):
+                return f"VideoDeletionFailed: {error}"
+            case Refused(reason):
+                return f"VideoDeletionRefused: {reason}"
 
-    def local_path(self, uri: str) -> Path | None:
-        """The file a URI names in the data directory; None for another scheme's URI."""
-        parts = urlsplit(uri)
-        if parts.scheme == "file":
-            path = Path(unquote(parts.path))
-        elif parts.scheme and len(parts.scheme) > 1:  # a drive letter is no scheme
-            return None
-        else:
-            path = Path(uri)
-        root = self._data_dir.resolve()
-        resolved = (root / path).resolve()
-        if not resolved.is_relative_to(root):
-            raise InvalidInputError(
-                "uri", f"a recording's file must lie in the data directory {root}"
-            )
-        return resolved
-
-    def _delete(self, uri: str) -> str | None:
-        """None when the file is gone (also when another run deleted it first), else why not."""
-        try:
-            path = self.local_path(uri)
-        except InvalidInputError as outside:  # e.g. a data directory moved since: retried
-            return outside.message
+    def _delete(self, state: Video) -> Outcome:
+        """The file as resolved at registration; a recording registered before the evidence
+        folder is resolved as it was then, and deleted only if it lies in the folder."""
+        path = state.path
         if path is None:
-            return f"cannot delete {urlsplit(uri).scheme}: URIs: delete the recording at its source"
-        try:
-            path.unlink(missing_ok=True)
-        except OSError as error:
-            return f"{type(error).__name__}: {error.strerror or error}"
-        return None
+            path_or_refusal = self._evidence.locate_legacy(state.uri)
+            if isinstance(path_or_refusal, Refused):
+                return path_or_refusal
+            path = path_or_refusal
+        return self._evidence.delete(path)
 
     def _load(self, video_id: UUID) -> Video:
         return self._store.load_as(
@@ -141,6 +128,16 @@ class VideoService:
             Match,
             lambda: match.NotAMatchError(f"no match with id {match_id}"),
         )
+
+
+def _record(state: Video, outcome: Outcome, now: datetime) -> list[video.VideoEvent]:
+    match outcome:
+        case Deleted():
+            return video.record_deletion(state, None, now, actor=SCHEDULER)
+        case Failed(error):
+            return video.record_deletion(state, error, now, actor=SCHEDULER)
+        case Refused(reason):
+            return video.refuse_deletion(state, reason, now, actor=SCHEDULER)
 
 
 def _is_held(db: sqlite_utils.Database, match_id: UUID) -> bool:

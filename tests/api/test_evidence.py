@@ -3,13 +3,18 @@ decided; disputes replayed from the history (C-DISPUTE-1); run-out clocks flagge
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import pytest
 from litestar.testing import TestClient
 
+from api.app import create_app
+from domain import video
 from service.clock import MovableClock
+from service.commands import DECIDE_AGAIN, CommandRunner
 from service.settings import Settings
 from tests.api.test_matches import bearer, create, post
 from tests.conftest import DIRECTOR
@@ -32,8 +37,16 @@ def events_of(client: Client, kind: str) -> list[Any]:
     ]
 
 
+def evidence_folder(settings: Settings) -> Path:
+    """The evidence folder by default (``<data-dir>/evidence``, made at the start)."""
+    folder = settings.data_dir / "evidence"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
 def recording(settings: Settings, name: str = "table1-game1.mp4") -> Path:
-    path = settings.data_dir / "videos" / name
+    """A recording in the evidence folder."""
+    path = evidence_folder(settings) / name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"\x00video")
     return path
@@ -69,7 +82,7 @@ def test_a_games_video_is_deleted_once_after_the_game_ends(
     # rule C-VIDEO-1
     created = create(client)
     path = recording(settings)
-    video = register(client, created["id"], 1, "videos/table1-game1.mp4")
+    video = register(client, created["id"], 1, "table1-game1.mp4")
     assert video["deleted_at"] is None
     assert run_jobs(client) == []  # the game is being played: the recording stays
     assert path.exists()
@@ -127,9 +140,9 @@ def test_a_video_that_cannot_be_deleted_is_retried_and_shown_to_the_director(
     client: Client, settings: Settings, clock: MovableClock
 ) -> None:
     created = create(client)
-    stuck = settings.data_dir / "videos" / "stuck.mp4"
+    stuck = settings.data_dir / "evidence" / "stuck.mp4"
     (stuck / "part").mkdir(parents=True)  # a directory: unlink fails
-    register(client, created["id"], 1, "videos/stuck.mp4")
+    register(client, created["id"], 1, "stuck.mp4")
     end_game_1(client, created)
 
     assert run_jobs(client)[0].effect.startswith("VideoDeletionFailed")
@@ -145,15 +158,317 @@ def test_a_video_that_cannot_be_deleted_is_retried_and_shown_to_the_director(
     assert videos(client, created["id"])[0]["deleted_at"] is not None
 
 
-def test_a_recording_outside_the_data_directory_is_refused(client: Client) -> None:
+# --- the evidence folder: the only files the job deletes (rule C-VIDEO-1) --------------------
+
+STORE_FILES = ("secret.key", "events.sqlite3", "views.sqlite3", "idempotency.sqlite")
+"""The service's own files in the data directory (the idempotency store beside SQLite)."""
+
+
+def refused(client: Client, match_id: str, uri: str) -> dict[str, Any]:
+    """Registering ``uri`` is a 422 naming the field ``uri``, and nothing is registered."""
+    before = videos(client, match_id)
+    response = client.post(
+        f"/api/v1/matches/{match_id}/videos", json={"game": 1, "uri": uri}, headers=DIRECTOR
+    )
+    assert response.status_code == 422, response.text
+    problem: dict[str, Any] = response.json()
+    assert [error["field"] for error in problem["errors"]] == ["uri"]
+    assert "evidence folder" in problem["detail"]
+    assert videos(client, match_id) == before
+    return problem
+
+
+def store_files_intact(settings: Settings) -> None:
+    for name in STORE_FILES:
+        assert (settings.data_dir / name).is_file(), f"{name} was deleted"
+    assert (settings.data_dir / "secret.key").read_text().strip()
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A folder beside the data directory, with a file the job must never delete."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    (folder / "victim.mp4").write_bytes(b"not evidence")
+    return folder
+
+
+@pytest.mark.parametrize("name", STORE_FILES)
+@pytest.mark.parametrize("form", ["absolute path", "file:// URI", "../ out of the folder"])
+def test_no_way_of_naming_a_store_file_registers_it_as_a_recording(
+    client: Client, settings: Settings, name: str, form: str
+) -> None:
+    # rule C-VIDEO-1: the service's own files lie outside the evidence folder
+    store_file = (settings.data_dir / name).resolve()
+    assert store_file.is_file()
+    uri = {
+        "absolute path": str(store_file),
+        "file:// URI": store_file.as_uri(),
+        "../ out of the folder": f"../{name}",
+    }[form]
+    created = create(client)
+
+    refused(client, created["id"], uri)
+
+    end_game_1(client, created)
+    assert run_jobs(client) == []
+    store_files_intact(settings)
+
+
+def test_a_store_files_bare_name_names_a_file_in_the_evidence_folder_not_the_store_file(
+    client: Client, settings: Settings
+) -> None:
+    # rule C-VIDEO-1: a uri is relative to the evidence folder, no longer to the data directory
+    created = create(client)
+    for game, name in enumerate(STORE_FILES, start=1):
+        recording(settings, name)
+        register(client, created["id"], game, name)
+    end_game_1(client, created)
+
+    assert [run.effect for run in run_jobs(client)] == ["VideoDeleted"]  # game 1's recording
+    store_files_intact(settings)
+    assert not (settings.data_dir / "evidence" / STORE_FILES[0]).exists()
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "evidence/../../secret.key",
+        "games/../../events.sqlite3",
+        "..",
+        ".",
+        "",
+    ],
+    ids=["evidence/../../", "a subfolder's ../../", "the data directory", "the folder", "empty"],
+)
+def test_a_path_that_climbs_out_of_the_evidence_folder_is_refused(
+    client: Client, settings: Settings, uri: str
+) -> None:
     created = create(client)
     response = client.post(
-        f"/api/v1/matches/{created['id']}/videos",
-        json={"game": 1, "uri": "/etc/passwd"},
-        headers=DIRECTOR,
+        f"/api/v1/matches/{created['id']}/videos", json={"game": 1, "uri": uri}, headers=DIRECTOR
     )
-    assert response.status_code == 422
-    assert client.get(f"/api/v1/matches/{created['id']}/videos", headers=DIRECTOR).json() == []
+    assert response.status_code == 422, response.text
+    assert [error["field"] for error in response.json()["errors"]] == ["uri"]
+    assert videos(client, created["id"]) == []
+    store_files_intact(settings)
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "https://cams.example/table1.mp4",
+        "smb://nas/evidence/table1.mp4",
+        "ftp://nas/table1.mp4",
+        "data:video/mp4;base64,AAAA",
+        "FILE://nas.example/evidence/table1.mp4",
+        "file:evidence/table1.mp4",
+    ],
+)
+def test_uris_of_other_schemes_or_hosts_are_refused(client: Client, uri: str) -> None:
+    # rule C-VIDEO-1: the job can delete only a local file, so only those are recordings
+    created = create(client)
+    refused(client, created["id"], uri)
+
+
+def test_a_file_uri_or_an_absolute_path_outside_the_folder_is_refused(
+    client: Client, outside: Path
+) -> None:
+    created = create(client)
+    for uri in [(outside / "victim.mp4").as_uri(), str(outside / "victim.mp4"), "/etc/passwd"]:
+        refused(client, created["id"], uri)
+    assert (outside / "victim.mp4").exists()
+
+
+def test_a_file_uri_or_an_absolute_path_inside_the_folder_is_a_recording(
+    client: Client, settings: Settings
+) -> None:
+    created = create(client)
+    by_uri, by_path = recording(settings, "a.mp4"), recording(settings, "sub/b.mp4")
+    register(client, created["id"], 1, by_uri.resolve().as_uri())
+    register(client, created["id"], 1, str(by_path.resolve()))
+    end_game_1(client, created)
+
+    assert [run.effect for run in run_jobs(client)] == ["VideoDeleted", "VideoDeleted"]
+    assert not by_uri.exists()
+    assert not by_path.exists()
+
+
+def test_a_symlink_pointing_out_of_the_folder_is_refused(
+    client: Client, settings: Settings, outside: Path
+) -> None:
+    evidence = evidence_folder(settings)
+    (evidence / "key.mp4").symlink_to(settings.data_dir / "secret.key")
+    (evidence / "victim.mp4").symlink_to(outside / "victim.mp4")
+    (evidence / "club").symlink_to(settings.data_dir, target_is_directory=True)
+    created = create(client)
+
+    for uri in ["key.mp4", "victim.mp4", "club/events.sqlite3", (evidence / "key.mp4").as_uri()]:
+        refused(client, created["id"], uri)
+
+    store_files_intact(settings)
+    assert (outside / "victim.mp4").exists()
+
+
+def test_a_symlink_inside_the_folder_registers_the_file_it_resolves_to(
+    client: Client, settings: Settings
+) -> None:
+    # only the resolved path decides: the job deletes the recording, not the link
+    target = recording(settings, "raw/table1-game1.mp4")
+    link = settings.data_dir / "evidence" / "table1.mp4"
+    link.symlink_to(target)
+    created = create(client)
+    register(client, created["id"], 1, "table1.mp4")
+    end_game_1(client, created)
+
+    assert [run.effect for run in run_jobs(client)] == ["VideoDeleted"]
+    assert not target.exists()
+    assert link.is_symlink()
+
+
+def test_a_file_swapped_for_a_symlink_after_registration_is_not_deleted_nor_its_target(
+    client: Client, settings: Settings, outside: Path
+) -> None:
+    # rule C-VIDEO-1: the job re-checks at deletion time and follows no link; it refuses
+    # (deleting the link alone would record a deletion while the target lives on)
+    created = create(client)
+    swapped = recording(settings, "game1.mp4")
+    register(client, created["id"], 1, "game1.mp4")
+    swapped.unlink()
+    swapped.symlink_to(settings.data_dir / "secret.key")
+    end_game_1(client, created)
+
+    runs = run_jobs(client)
+
+    assert len(runs) == 1
+    assert runs[0].effect.startswith("VideoDeletionRefused: game1.mp4 in the evidence folder ")
+    assert "symbolic link" in runs[0].effect
+    store_files_intact(settings)
+    assert swapped.is_symlink()
+    refusals = events_of(client, "VideoDeletionRefused")
+    assert [(event.actor, event.reason) for event in refusals] == [
+        ("scheduler", runs[0].effect[22:])
+    ]
+    job = next(
+        j
+        for j in client.get("/api/v1/jobs", headers=DIRECTOR).json()
+        if j["kind"] == "delete_video"
+    )
+    assert (job["status"], job["effect"]) == ("done", runs[0].effect)
+    assert run_jobs(client) == []  # refused for good, not retried
+    assert videos(client, created["id"])[0]["deleted_at"] is None
+
+
+def test_a_folder_swapped_for_a_symlink_after_registration_is_not_followed(
+    client: Client, settings: Settings, outside: Path
+) -> None:
+    created = create(client)
+    recording(settings, "table1/victim.mp4")
+    register(client, created["id"], 1, "table1/victim.mp4")
+    table1 = settings.data_dir / "evidence" / "table1"
+    (table1 / "victim.mp4").unlink()
+    table1.rmdir()
+    table1.symlink_to(outside, target_is_directory=True)
+    end_game_1(client, created)
+
+    runs = run_jobs(client)
+
+    assert [run.effect.split(":")[0] for run in runs] == ["VideoDeletionRefused"]
+    assert "table1 in the evidence folder is a symbolic link" in runs[0].effect
+    assert (outside / "victim.mp4").exists()
+
+
+def test_after_the_job_ran_a_restart_shows_the_same_tournaments_and_match_events(
+    settings: Settings, clock: MovableClock, outside: Path
+) -> None:
+    # the attack of issue 19: recordings named after the store's files, by several forms, and
+    # the job run; the service comes back with its whole history and its key
+    with TestClient(create_app(settings, clock=clock)) as client:
+        evidence = evidence_folder(settings)
+        key = (settings.data_dir / "secret.key").read_text()
+        tournament = client.post(
+            "/api/v1/tournaments",
+            json={"name": "Frühlingsturnier", "date": "2026-04-18", "venue": "Amberg"},
+            headers=DIRECTOR,
+        )
+        assert tournament.status_code == 201, tournament.text
+        created = create(client)
+        (evidence / "link.mp4").symlink_to(settings.data_dir / "events.sqlite3")
+        for name in STORE_FILES:  # all of game 1, deleted when it ends
+            register(client, created["id"], 1, name)  # a file in the evidence folder
+            for uri in [f"../{name}", (settings.data_dir / name).resolve().as_uri(), "link.mp4"]:
+                client.post(
+                    f"/api/v1/matches/{created['id']}/videos",
+                    json={"game": 1, "uri": uri},
+                    headers=DIRECTOR,
+                )  # refused (see the tests above); the attack tries them all the same
+        end_game_1(client, created)
+        run_jobs(client)
+        tournaments = client.get("/api/v1/tournaments").json()
+        events = client.get(f"/api/v1/matches/{created['id']}/events").json()
+
+    with TestClient(create_app(settings, clock=clock)) as restarted:
+        assert restarted.get("/api/v1/tournaments").json() == tournaments
+        assert restarted.get(f"/api/v1/matches/{created['id']}/events").json() == events
+        assert [t["name"] for t in tournaments] == ["Frühlingsturnier"]
+        assert len(events) > 4
+    assert (settings.data_dir / "secret.key").read_text() == key
+    store_files_intact(settings)
+
+
+# --- recordings registered before the evidence folder ---------------------------------------
+
+
+def register_as_before(client: Client, match_id: str, game: int, uri: str) -> None:
+    """A registration recorded by an earlier version: its path resolved against the data
+    directory, nothing recorded about the evidence folder."""
+    services = client.app.state.services
+    commands = CommandRunner(services.store, services.clock, services.views)
+    commands.create(
+        video.evolve,
+        lambda now: [
+            video.VideoRegistered(
+                originator_id=uuid.uuid4(),
+                originator_version=1,
+                timestamp=now,
+                actor="director",
+                match_id=UUID(match_id),
+                game=game,
+                uri=uri,
+            )
+        ],
+        DECIDE_AGAIN,
+    )
+
+
+def test_a_recording_registered_before_the_rule_is_deleted_only_inside_the_evidence_folder(
+    client: Client, settings: Settings
+) -> None:
+    # API.md: old recordings keep their resolution (relative to the data dir)
+    created = create(client)
+    inside = recording(settings, "old-inside.mp4")
+    beside = settings.data_dir / "videos" / "old-beside.mp4"
+    beside.parent.mkdir()
+    beside.write_bytes(b"\x00video")
+    register_as_before(client, created["id"], 1, "evidence/old-inside.mp4")
+    register_as_before(client, created["id"], 1, "videos/old-beside.mp4")
+    register_as_before(client, created["id"], 1, "secret.key")
+    register_as_before(client, created["id"], 1, (settings.data_dir / "events.sqlite3").as_uri())
+    register_as_before(client, created["id"], 1, "evidence/../secret.key")
+    register_as_before(client, created["id"], 1, "https://cams.example/table1.mp4")
+    end_game_1(client, created)
+
+    effects = sorted(run.effect for run in run_jobs(client))
+
+    assert effects[0] == "VideoDeleted"
+    assert [effect.split(":")[0] for effect in effects[1:]] == ["VideoDeletionRefused"] * 5
+    assert sum("registered before the evidence folder" in effect for effect in effects) == 5
+    assert not inside.exists()
+    assert beside.exists()
+    store_files_intact(settings)
+    assert run_jobs(client) == []  # the refusals are recorded once, not retried
+    done = [j for j in client.get("/api/v1/jobs", headers=DIRECTOR).json() if j["status"] == "done"]
+    assert sorted(j["effect"] for j in done) == effects
 
 
 def test_videos_are_for_the_director_only(client: Client) -> None:
@@ -273,3 +588,24 @@ def test_a_run_out_clock_is_flagged_once_and_the_opponent_claims(
     assert [j["effect"] for j in jobs if j["kind"] == "flag_clock"] == [
         "ClockFlagged: side a out of time"
     ]
+
+
+def test_the_evidence_folder_is_a_setting_and_recordings_are_relative_to_it(
+    tmp_path: Path, clock: MovableClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BGTD_EVIDENCE_DIR", str(tmp_path / "cameras"))
+    settings = Settings.from_environment(data_dir=tmp_path / "data", dev=True, run_scheduler=False)
+    assert settings.evidence_path == tmp_path / "cameras"
+    with TestClient(create_app(settings, clock=clock)) as client:
+        assert (tmp_path / "cameras").is_dir()  # made at the start
+        footage = tmp_path / "cameras" / "table1" / "game1.mp4"
+        footage.parent.mkdir()
+        footage.write_bytes(b"\x00video")
+        created = create(client)
+        assert register(client, created["id"], 1, "table1/game1.mp4")["uri"] == "table1/game1.mp4"
+        refused(client, created["id"], "../data/secret.key")
+        end_game_1(client, created)
+
+        assert [run.effect for run in run_jobs(client)] == ["VideoDeleted"]
+        assert not footage.exists()
+        assert footage.parent.is_dir()  # only the file

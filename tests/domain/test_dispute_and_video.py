@@ -52,7 +52,7 @@ def test_a_dispute_is_decided_once() -> None:
 
 
 def test_a_deleted_recording_records_no_second_deletion() -> None:
-    registered = video.register_video(uuid.uuid4(), MATCH, 1, "videos/a.mp4", NOW, actor="d")
+    registered = video.register_video(uuid.uuid4(), MATCH, 1, "a.mp4", "a.mp4", NOW, actor="d")
     state = fold(video.evolve, None, registered)
     assert state is not None
     failed = fold(video.evolve, state, video.record_deletion(state, "busy", NOW, actor="s"))
@@ -71,3 +71,18 @@ def test_a_failed_deletion_is_retried_after_a_pause_that_doubles_up_to_an_hour()
         timedelta(minutes=4),
         timedelta(hours=1),
     ]
+
+
+def test_a_refused_deletion_is_recorded_once_and_settles_the_recording() -> None:
+    # rule C-VIDEO-1: the job leaves a file it may not delete alone, and says why
+    registered = video.register_video(uuid.uuid4(), MATCH, 1, "a.mp4", None, NOW, actor="d")
+    state = fold(video.evolve, None, registered)
+    assert state is not None
+    assert state.path is None  # registered as before the evidence folder
+    reason = "outside the evidence folder"
+    refused = fold(video.evolve, state, video.refuse_deletion(state, reason, NOW, actor="s"))
+    assert refused is not None
+    assert (refused.refused, refused.deleted_at) == (reason, None)
+    assert video.is_settled(refused)
+    assert video.refuse_deletion(refused, reason, NOW, actor="s") == []
+    assert video.record_deletion(refused, None, NOW, actor="s") == []

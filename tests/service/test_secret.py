@@ -13,6 +13,7 @@ from domain.tournament import TournamentPlan
 from service.bootstrap import bootstrap
 from service.secret import SecretMismatchError, derived_key, load_secret_key
 from service.settings import Settings
+from service.startup import SecretKeyMissingError
 
 
 def test_the_secret_key_is_made_once_in_the_data_directory(tmp_path: Path) -> None:
@@ -73,12 +74,13 @@ def test_the_data_files_are_readable_by_their_owner_only(tmp_path: Path) -> None
         )
     finally:
         services.close()
-    files = sorted(path.name for path in data_dir.iterdir())
+    files = sorted(path.name for path in data_dir.iterdir() if path.is_file())
     assert {"events.sqlite3", "views.sqlite3", "secret.key"} <= set(files)
     assert {name: (data_dir / name).stat().st_mode & 0o777 for name in files} == dict.fromkeys(
         files, 0o600
     )
     assert data_dir.stat().st_mode & 0o777 == 0o700
+    assert (data_dir / "evidence").stat().st_mode & 0o777 == 0o700  # rule C-VIDEO-1
 
 
 def test_a_lost_secret_key_file_stops_the_service_instead_of_rekeying_everyone(
@@ -88,8 +90,9 @@ def test_a_lost_secret_key_file_stops_the_service_instead_of_rekeying_everyone(
     bootstrap(settings).close()
     bootstrap(settings).close()  # the same key: starts again
     (tmp_path / "secret.key").unlink()
-    with pytest.raises(SecretMismatchError, match=r"secret\.key or set BGTD_SECRET_KEY"):
+    with pytest.raises(SecretKeyMissingError, match=r"secret\.key or set BGTD_SECRET_KEY"):
         bootstrap(settings)
+    assert not (tmp_path / "secret.key").exists()  # no new key left to restore over
 
 
 @pytest.mark.postgres
