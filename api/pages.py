@@ -33,7 +33,8 @@ KNOCKOUT_STAGES = ("semi_final", "final", "third_place")
 SUMMARIES = {
     "season": "Page: the season's calendar with tournaments, dates and free seats",
     "ranking": "Page: the season ranking with its tiebreak columns",
-    "tournament": "Page: one tournament with its date, venue, free seats, deadlines and the form",
+    "tournament": "Page: one tournament with its date, venue, free seats, deadlines and the form; "
+    "once it is completed, its final places",
     "standings": "Page: live pairings, results and standings (updates without reload)",
     "bracket": "Page: the knockout bracket",
     "confirm": "Page: the link of the confirmation mail; its button confirms the registration "
@@ -304,8 +305,12 @@ class PageController(Controller):
 
     @page_route("/tournaments/{tournament_id:uuid}", summary=SUMMARIES["tournament"])
     def tournament(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
-        tournament = page.services.tournaments.get_tournament(tournament_id)
-        return page.render("tournament.html", tournament=tournament)
+        services = page.services
+        return page.render(
+            "tournament.html",
+            tournament=services.tournaments.get_tournament(tournament_id),
+            places=services.places.list_fixed_places(tournament_id),
+        )
 
     @page_route("/registrations/confirm", sync_to_thread=False, summary=SUMMARIES["confirm"])
     def confirm_registration(self, page: NamedDependency[Page]) -> Template:
