@@ -220,3 +220,41 @@ def test_the_access_log_is_off_unless_asked_for(
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.update(options))
     assert main(["serve", "--dev", "--data-dir", str(tmp_path), *arguments]) == 0
     assert served["access_log"] is logged
+
+
+@pytest.mark.parametrize(
+    ("arguments", "public_url", "base"),
+    [
+        (["--port", "8123"], None, "http://localhost:8123"),
+        (["--host", "0.0.0.0", "--port", "8124"], None, "http://localhost:8124"),
+        (["--host", "192.168.1.20", "--port", "8080"], None, "http://192.168.1.20:8080"),
+        (["--host", "fd00::20", "--port", "8080"], None, "http://[fd00::20]:8080"),
+        (["--port", "8123"], "https://bgtd.example.org", "https://bgtd.example.org"),
+    ],
+)
+def test_the_tables_and_mails_link_to_the_address_served_unless_bgtd_public_url_says(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    arguments: list[str],
+    public_url: str | None,
+    base: str,
+) -> None:
+    import uuid
+
+    import uvicorn
+
+    monkeypatch.delenv("BGTD_PUBLIC_URL", raising=False)
+    if public_url is not None:
+        monkeypatch.setenv("BGTD_PUBLIC_URL", public_url)
+    served: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.update(app=app))
+    assert main(["serve", "--dev", "--data-dir", str(tmp_path), *arguments]) == 0
+    services = served["app"].state.services  # type: ignore[attr-defined]
+    tournament = uuid.uuid4()
+    try:
+        assert services.venue.table_url(tournament, 3) == (
+            f"{base}/api/v1/tournaments/{tournament}/tables/3"
+        )
+        assert services.settings.effective_public_url == base  # the mails' links too
+    finally:
+        services.close()
