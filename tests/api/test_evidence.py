@@ -3,7 +3,9 @@ decided; disputes replayed from the history (C-DISPUTE-1); run-out clocks flagge
 
 from __future__ import annotations
 
+import sqlite3
 import uuid
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -140,22 +142,24 @@ def test_a_video_that_cannot_be_deleted_is_retried_and_shown_to_the_director(
     client: Client, settings: Settings, clock: MovableClock
 ) -> None:
     created = create(client)
-    stuck = settings.data_dir / "evidence" / "stuck.mp4"
-    (stuck / "part").mkdir(parents=True)  # a directory: unlink fails
+    stuck = recording(settings, "stuck.mp4")
     register(client, created["id"], 1, "stuck.mp4")
     end_game_1(client, created)
+    evidence = settings.data_dir / "evidence"
+    unmounted = evidence.rename(settings.data_dir / "unmounted")  # a disk that is not there
 
-    assert run_jobs(client)[0].effect.startswith("VideoDeletionFailed")
+    assert run_jobs(client)[0].effect.startswith("VideoDeletionFailed: the evidence folder")
     shown = videos(client, created["id"])[0]
     assert shown["deleted_at"] is None
     assert shown["failure"]["failures"] == 1
+    assert shown["refused_at"] is None  # a failure passes: it is retried
     assert run_jobs(client) == []  # retried after a pause, not at every poll
 
-    (stuck / "part").rmdir()
-    stuck.rmdir()
+    unmounted.rename(evidence)
     clock.advance(61)
     assert [run.effect for run in run_jobs(client)] == ["VideoDeleted"]
     assert videos(client, created["id"])[0]["deleted_at"] is not None
+    assert not stuck.exists()
 
 
 # --- the evidence folder: the only files the job deletes (rule C-VIDEO-1) --------------------
@@ -357,6 +361,55 @@ def test_a_file_swapped_for_a_symlink_after_registration_is_not_deleted_nor_its_
     assert (job["status"], job["effect"]) == ("done", runs[0].effect)
     assert run_jobs(client) == []  # refused for good, not retried
     assert videos(client, created["id"])[0]["deleted_at"] is None
+
+
+def test_a_recording_the_job_refused_to_delete_shows_the_refusal_unlike_one_still_waiting(
+    client: Client, settings: Settings
+) -> None:
+    # rule C-VIDEO-1: the director sees which recordings a person must delete by hand
+    created = create(client)
+    swapped = recording(settings, "game1.mp4")
+    register(client, created["id"], 1, "game1.mp4")
+    register(client, created["id"], 2, "game2.mp4")  # game 2 has not ended: still waiting
+    swapped.unlink()
+    swapped.symlink_to(settings.data_dir / "secret.key")
+    end_game_1(client, created)
+    (run,) = run_jobs(client)
+
+    refused_one, waiting = videos(client, created["id"])
+
+    assert refused_one["deleted_at"] is None
+    assert refused_one["refused_reason"] == run.effect.removeprefix("VideoDeletionRefused: ")
+    assert "symbolic link" in refused_one["refused_reason"]
+    refusal = events_of(client, "VideoDeletionRefused")[0]
+    assert datetime.fromisoformat(refused_one["refused_at"]) == refusal.timestamp
+    assert (waiting["deleted_at"], waiting["refused_at"], waiting["refused_reason"]) == (
+        None,
+        None,
+        None,
+    )
+
+
+def test_views_of_the_version_without_refusals_are_rebuilt_with_them(
+    settings: Settings, clock: MovableClock
+) -> None:
+    # a views file written before the refusal was shown has no column for it
+    with TestClient(create_app(settings, clock=clock)) as client:
+        created = create(client)
+        register(client, created["id"], 1, "game1.mp4")
+    with sqlite3.connect(settings.data_dir / "views.sqlite3") as views:
+        views.execute("ALTER TABLE videos DROP COLUMN refused_reason")
+        views.execute("ALTER TABLE videos DROP COLUMN refused_at")
+        views.execute("UPDATE view_positions SET version = 2 WHERE name = 'deadlines'")
+    views.close()
+
+    with TestClient(create_app(settings, clock=clock)) as restarted:
+        (shown,) = videos(restarted, created["id"])
+        assert (shown["uri"], shown["refused_at"], shown["refused_reason"]) == (
+            "game1.mp4",
+            None,
+            None,
+        )
 
 
 def test_a_folder_swapped_for_a_symlink_after_registration_is_not_followed(
