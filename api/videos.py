@@ -19,8 +19,8 @@ from service.videos import VideoView
 
 class VideoCreate(msgspec.Struct, forbid_unknown_fields=True):
     """Game ``game``'s recording: a file in the evidence folder (``BGTD_EVIDENCE_DIR``): a
-    path relative to it, or a ``file://`` URI inside it. Anything that resolves outside it is
-    refused (422 on ``uri``)."""
+    path relative to it, or a ``file://`` URI inside it (``#`` and ``?`` percent-encoded).
+    Anything that resolves outside it, or an existing folder, is refused (422 on ``uri``)."""
 
     game: Annotated[int, msgspec.Meta(ge=1, le=10_000)]
     uri: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_URI_LENGTH)]
