@@ -37,7 +37,12 @@ from api.live import LiveController, live_feed
 from api.live_slots import LiveStreamSlots, stream_cap
 from api.mail import OutboxController, RegistrationConfirmationController
 from api.matches import MatchController
-from api.openapi import document_problems, document_request_bodies, document_security
+from api.openapi import (
+    document_parameters,
+    document_problems,
+    document_request_bodies,
+    document_security,
+)
 from api.pages import PageController, template_config
 from api.people import PeopleController
 from api.print import PrintController
@@ -205,4 +210,5 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     document_problems(app)
     document_security(app)
     document_request_bodies(app)
+    document_parameters(app)
     return app

@@ -332,6 +332,7 @@ class VenueController(Controller):
     @get(
         "/tables/{number:int}/qr.svg",
         sync_to_thread=True,
+        media_type="image/svg+xml",
         summary="A QR code of the table's page, for the phones at the table",
         response_description="An SVG image",
     )

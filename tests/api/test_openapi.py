@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
+from service.settings import DEV_DIRECTOR_TOKEN
+
 CONTRACT = Path(__file__).resolve().parents[2].parent / "shared" / "API.md"
 ROW = re.compile(r"^\|\s*((?:(?:GET|POST|PUT|PATCH|DELETE)\s+`[^`]+`[,\s]*)+)\|", re.MULTILINE)
 ENDPOINT = re.compile(r"(GET|POST|PUT|PATCH|DELETE)\s+`([^`]+)`")
@@ -199,3 +201,69 @@ def test_an_if_match_header_is_a_version_in_the_schema(client: TestClient[Any]) 
     pattern = if_match["schema"]["pattern"]
     assert all(re.fullmatch(pattern, value) for value in ('"7"', "7", 'W/"7"'))
     assert not any(re.fullmatch(pattern, value) for value in ("null", "", "3x", "9" * 11))
+
+
+def test_the_live_streams_and_the_qr_code_are_documented_as_what_they_send(
+    client: TestClient[Any],
+) -> None:
+    # a client generated from the document would parse them as JSON
+    paths = client.get("/schema/openapi.json").json()["paths"]
+    for live in ("/api/v1/tournaments/{tournament_id}/live", "/api/v1/matches/{match_id}/live"):
+        assert list(paths[live]["get"]["responses"]["200"]["content"]) == ["text/event-stream"]
+    qr_code = paths["/api/v1/tournaments/{tournament_id}/tables/{number}/qr.svg"]["get"]
+    assert list(qr_code["responses"]["200"]["content"]) == ["image/svg+xml"]
+
+
+def test_optional_headers_are_typed_by_their_values_and_keep_their_bounds(
+    client: TestClient[Any],
+) -> None:
+    # a header is sent or left out (required: false); "null" is no value a client can send
+    paths = client.get("/schema/openapi.json").json()["paths"]
+    (if_match,) = (
+        p
+        for p in paths["/api/v1/matches/{match_id}/plays"]["post"]["parameters"]
+        if p["name"] == "If-Match"
+    )
+    assert if_match["required"] is False
+    assert if_match["schema"]["type"] == "string"
+    assert "oneOf" not in if_match["schema"]
+    for live in ("/api/v1/tournaments/{tournament_id}/live", "/api/v1/matches/{match_id}/live"):
+        (last_event_id,) = (
+            p for p in paths[live]["get"]["parameters"] if p["name"] == "Last-Event-ID"
+        )
+        assert last_event_id["required"] is False
+        schema = last_event_id["schema"]
+        assert (schema["type"], schema["minimum"], schema["maximum"]) == ("integer", 0, 2**63 - 1)
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                assert "null" not in str(parameter["schema"]), f"{method} {path} {parameter}"
+
+
+NAMES_TYPED = {
+    "SeasonCreate": ("name",),
+    "PeriodCreate": ("name",),
+    "TournamentCreate": ("name", "venue"),
+    "RegistrationCreate": ("first_name", "last_name"),
+    "DirectorCreate": ("name",),
+    "MatchCreate": ("player_a", "player_b"),
+}
+
+
+def test_names_in_request_bodies_are_never_empty_in_the_schema(client: TestClient[Any]) -> None:
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    for body, names in NAMES_TYPED.items():
+        for name in names:
+            assert schemas[body]["properties"][name]["minLength"] == 1, f"{body}.{name}"
+
+
+def test_an_empty_name_is_refused_naming_the_field(client: TestClient[Any]) -> None:
+    director = {"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}"}
+    season = {"name": "", "starts_on": "2026-01-01", "ends_on": "2026-12-31"}
+    answer = client.post("/api/v1/seasons", json=season, headers=director)
+    assert answer.status_code == 422
+    assert [error["field"] for error in answer.json()["errors"]] == ["name"]
+    tournament = {"name": "Frühjahrsturnier", "date": "2026-04-18", "venue": ""}
+    answer = client.post("/api/v1/tournaments", json=tournament, headers=director)
+    assert answer.status_code == 422
+    assert [error["field"] for error in answer.json()["errors"]] == ["venue"]
