@@ -267,3 +267,18 @@ def test_an_empty_name_is_refused_naming_the_field(client: TestClient[Any]) -> N
     answer = client.post("/api/v1/tournaments", json=tournament, headers=director)
     assert answer.status_code == 422
     assert [error["field"] for error in answer.json()["errors"]] == ["venue"]
+
+
+def test_the_openapi_ui_is_swagger_ui_5_which_renders_openapi_3_1(
+    client: TestClient[Any],
+) -> None:
+    # Swagger UI 4 showed "Unable to render this definition" for the 3.1 document
+    assert client.get("/schema/openapi.json").json()["openapi"].startswith("3.1.")
+    html = client.get("/schema").text
+    (bundle,) = re.findall(r"src=['\"](/schema/static/swagger-ui-bundle\.js)['\"]", html)
+    answer = client.get(bundle)
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/javascript")
+    version = re.search(r'PACKAGE_VERSION:"(\d+)\.\d+\.\d+"', answer.text)
+    assert version is not None
+    assert int(version.group(1)) >= 5
