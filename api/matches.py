@@ -20,7 +20,14 @@ from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
-from api.auth import MATCH_PLAYER, any_director, director_only, in_thread, require_token
+from api.auth import (
+    MATCH_PLAYER,
+    any_director,
+    director_only,
+    in_thread,
+    refuse_unknown_token_in_thread,
+    require_token,
+)
 from api.schemas import (
     MAX_VERSION,
     ActingDirectorDep,
@@ -36,7 +43,7 @@ from api.schemas import (
 )
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.clock import ClockPresetName
-from domain.errors import InvalidInputError
+from domain.errors import ForbiddenError, InvalidInputError
 from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
 from service.bootstrap import Services
@@ -283,7 +290,14 @@ class MatchCommand:
         the interpreter lock), measured with ``bench/postgres.py``.
         """
         caller = self.caller.acting_for(side)
-        state = use_case(self.match_id, caller, *args, expected_version=self.expected_version, **kw)
+        try:
+            state = use_case(
+                self.match_id, caller, *args, expected_version=self.expected_version, **kw
+            )
+        except ForbiddenError:
+            if caller.token is not None:  # a token nobody holds is a 401
+                await refuse_unknown_token_in_thread(self.services, caller.token)
+            raise
         return match_view(state, state.updated_at)
 
 

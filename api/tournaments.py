@@ -12,7 +12,14 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED
 
-from api.auth import REGISTERED_PLAYER, any_director, director_of, director_only, require_token
+from api.auth import (
+    REGISTERED_PLAYER,
+    any_director,
+    director_of,
+    director_only,
+    require_token,
+    unknown_token_refused,
+)
 from api.schemas import (
     ActingDirectorDep,
     ActorDep,
@@ -420,14 +427,15 @@ class RegistrationController(Controller):
     ) -> RegistrationCancellation:
         token = require_token(request, REGISTERED_PLAYER.whose)
         acting = _director_in(request, services, tournament_id)
-        cancellation = services.tournaments.cancel_registration(
-            tournament_id,
-            registration_id,
-            player_token=None if acting else token,
-            by_director=acting is not None,
-            director_actor=acting.actor if acting else None,
-            reason=reason,
-        )
+        with unknown_token_refused(services, token):
+            cancellation = services.tournaments.cancel_registration(
+                tournament_id,
+                registration_id,
+                player_token=None if acting else token,
+                by_director=acting is not None,
+                director_actor=acting.actor if acting else None,
+                reason=reason,
+            )
         return restate(cancellation, RegistrationCancellation)
 
     @post(
