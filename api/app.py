@@ -39,7 +39,6 @@ from api.live_slots import LiveStreamSlots, stream_cap
 from api.mail import OutboxController, RegistrationConfirmationController
 from api.matches import MatchController
 from api.openapi import (
-    document_parameters,
     document_problems,
     document_request_bodies,
     document_security,
@@ -213,5 +212,4 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     document_problems(app)
     document_security(app)
     document_request_bodies(app)
-    document_parameters(app)
     return app

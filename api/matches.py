@@ -58,8 +58,9 @@ IfMatch = Annotated[
         required=False,
         description="the version the command expects",
         # documented only (schemathesis sent "null"): _expected_version checks it, naming the
-        # header as the client wrote it
-        schema_extra={"pattern": r'^\s*(W/)?"?[0-9]{1,10}"?\s*$'},
+        # header as the client wrote it. A string, not string-or-null: the text "null" is
+        # refused like any other non-version (Litestar would document ``str | None`` so)
+        schema_extra={"pattern": r'^\s*(W/)?"?[0-9]{1,10}"?\s*$', "one_of": None, "type": "string"},
     ),
 ]
 

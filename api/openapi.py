@@ -3,7 +3,6 @@ bearer security where a token is required, request bodies as strict as their Str
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +14,6 @@ from litestar.openapi.spec import (
     OpenAPIMediaType,
     OpenAPIResponse,
     Operation,
-    Parameter,
     Reference,
     Schema,
 )
@@ -114,38 +112,6 @@ def document_request_bodies(app: Litestar) -> None:
             for field in struct.fields:
                 prop = (schema.properties or {}).get(field.encode_name)
                 _bound_list_items(field.type, prop)
-
-
-def document_parameters(app: Litestar) -> None:
-    """Type optional parameters by their values only.
-
-    Litestar documents a parameter declared ``int | None = None`` as ``oneOf: [integer, null]``;
-    but no client can send a null header or query value: an optional parameter is one left out
-    (``required: false``), and ``null`` would be the text "null", which the service refuses.
-    """
-    for path_item in (app.openapi_schema.paths or {}).values():
-        for operation in (path_item.get, path_item.post, path_item.put, path_item.delete):
-            for parameter in (operation.parameters or []) if operation is not None else []:
-                if isinstance(parameter, Parameter) and isinstance(parameter.schema, Schema):
-                    _drop_null(parameter.schema)
-
-
-def _drop_null(schema: Schema) -> None:
-    """``oneOf: [X, null]`` and the keywords beside it (bounds, pattern) as one schema."""
-    values = [member for member in schema.one_of or [] if not _is_null(member)]
-    if len(values) == len(schema.one_of or []) or len(values) != 1:
-        return
-    (value,) = values
-    if not isinstance(value, Schema):
-        return
-    schema.one_of = None
-    for field in dataclasses.fields(Schema):
-        if getattr(schema, field.name) is None:
-            setattr(schema, field.name, getattr(value, field.name))
-
-
-def _is_null(schema: Schema | Reference) -> bool:
-    return isinstance(schema, Schema) and schema.type == OpenAPIType.NULL
 
 
 def _operations(app: Litestar) -> Iterator[tuple[HTTPRouteHandler, Operation]]:
