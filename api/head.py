@@ -87,7 +87,7 @@ class ServiceApp(Litestar):
     def _methods(self) -> dict[str, str]:
         """Every path's methods, by its template, as an Allow header lists them."""
         return {
-            route.path: ", ".join(sorted(route.methods))
+            route.path_format: ", ".join(sorted(route.methods))
             for route in self.routes
             if isinstance(route, HTTPRoute)
         }

@@ -127,3 +127,13 @@ def test_options_names_every_method_of_a_path_its_handlers_serve(client: Client)
     }
     season = client.options("/api/v1/seasons/6a3c4c5e-0000-4000-8000-000000000000")
     assert {m.strip() for m in season.headers["allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}
+    # a path with parameters: the videos of a match, listed (GET) and registered (POST)
+    videos = client.options(
+        "/api/v1/matches/6a3c4c5e-0000-4000-8000-000000000000/videos", headers=DIRECTOR
+    )
+    assert {m.strip() for m in videos.headers["allow"].split(",")} == {
+        "GET",
+        "HEAD",
+        "OPTIONS",
+        "POST",
+    }
