@@ -217,7 +217,7 @@ def test_erasing_twice_answers_the_same_pseudonym(client: Client, clock: Movable
 
 @pytest.mark.parametrize(
     ("headers", "status"),
-    [({}, 401), ({"Authorization": "Bearer not-the-director"}, 403)],
+    [({}, 401), ({"Authorization": "Bearer not-the-director"}, 401)],
 )
 def test_only_a_director_erases(
     client: Client, clock: MovableClock, headers: dict[str, str], status: int
