@@ -30,7 +30,7 @@ from domain.events import DomainEvent
 from domain.match import Match, MatchWon, evolve, play, roll, start_match
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.rounds import ReportedResult, RoundView
+from service.rounds.rounds import ReportedResult, RoundView
 from service.settings import Settings
 
 EVENTS = int(os.environ.get("BENCH_REBUILD_EVENTS", "1000000"))

@@ -13,7 +13,7 @@ from uuid import UUID
 from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.rounds import ReportedResult, RoundView
+from service.rounds.rounds import ReportedResult, RoundView
 from service.settings import Settings
 
 TOURNAMENTS = 12

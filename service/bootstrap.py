@@ -16,39 +16,39 @@ from projections.runner import Projection, Views
 from projections.seats import SeatsProjection
 from projections.standings import StandingsProjection
 from service.clock import Clock, MovableClock, SystemClock
-from service.commands import CommandRunner
-from service.conduct import ConductService
-from service.directors import DirectorService
-from service.disputes import DisputeService
-from service.evidence import EvidenceFolder
-from service.jobs import JobService
-from service.mail import OutboxService, transport_for
-from service.mail_ledger import MailLedger
-from service.matches import MatchService
-from service.people import PeopleService
-from service.persistence import (
+from service.conduct.conduct import ConductService
+from service.evidence.disputes import DisputeService
+from service.evidence.folder import EvidenceFolder
+from service.evidence.videos import VideoService
+from service.jobs.jobs import JobService
+from service.mail.outbox import OutboxService, transport_for
+from service.matches.matches import MatchService
+from service.people.directors import DirectorService
+from service.people.erasure import PeopleService
+from service.places.places import PlaceService
+from service.registration.requests import RegistrationRequestService
+from service.registration.tournaments import TournamentService
+from service.rounds.rounds import RoundService
+from service.seasons.seasons import SeasonService
+from service.settings import Settings
+from service.shared.commands import CommandRunner
+from service.storage.events import EventStore, StoreEventSource
+from service.storage.mail_ledger import MailLedger
+from service.storage.persistence import (
     create_private_files,
     persistence_environment,
     sqlite_path,
     store_name,
 )
-from service.places import PlaceService
-from service.registration_requests import RegistrationRequestService
-from service.rounds import RoundService
-from service.seasons import SeasonService
-from service.secret import SecretMismatchError, check_secret, derived_key, load_secret_key
-from service.settings import Settings
-from service.startup import (
+from service.storage.secret import SecretMismatchError, check_secret, derived_key, load_secret_key
+from service.storage.startup import (
     StartRefusedError,
     check_secret_key_file,
     check_store_file,
     check_store_history,
     own_files,
 )
-from service.store import EventStore, StoreEventSource
-from service.tournaments import TournamentService
-from service.venue import VenueService
-from service.videos import VideoService
+from service.venue.venue import VenueService
 
 
 @dataclass
@@ -121,7 +121,7 @@ def outbox_origin(views: Views, ledger: MailLedger, store: EventStore) -> int:
 
 def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     """The running service; ``StartRefusedError`` (or ``SecretMismatchError``) instead of a
-    start that would lose or hide data (``service.startup``)."""
+    start that would lose or hide data (``service.storage.startup``)."""
     settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     evidence = EvidenceFolder(settings.evidence_path, settings.data_dir)
     evidence.check_apart_from(own_files(settings))

@@ -16,7 +16,7 @@ from projections.seats import SeatCounts
 from service.bootstrap import Services, bootstrap, projections
 from service.clock import MovableClock
 from service.settings import Settings
-from service.store import StoreEventSource
+from service.storage.events import StoreEventSource
 
 VIEW_NAMES = ("seats", "calendar", "participants", "ranking")
 

@@ -22,10 +22,10 @@ from domain.people import pseudonym
 from domain.tournament import Applicant, PlayerRegistered, Tournament, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.mapper import MsgspecMapper
-from service.persistence import persistence_environment
 from service.settings import Settings
-from service.store import Change, EventStore, Snapshot
+from service.storage.events import Change, EventStore, Snapshot
+from service.storage.mapper import MsgspecMapper
+from service.storage.persistence import persistence_environment
 
 NAME = b"Zyxwella"
 EMAIL = "zyxwella.quorvant@example.org"

@@ -17,15 +17,15 @@ from domain.errors import ConflictError
 from domain.events import Aggregate, DomainEvent, fold
 from domain.tokens import token_hash
 from service.clock import MovableClock
-from service.matches import (
+from service.matches.matches import (
     Caller,
     DiceKeyMismatchError,
     MatchService,
     seal_seed,
     unseal_seed,
 )
-from service.persistence import persistence_environment
-from service.store import EventStore, StaleVersionError
+from service.storage.events import EventStore, StaleVersionError
+from service.storage.persistence import persistence_environment
 
 KEY = b"k" * 32
 

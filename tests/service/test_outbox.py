@@ -17,10 +17,10 @@ import pytest
 from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.commands import CommandRunner
-from service.mail_ledger import CLAIM_TIMEOUT, MailLedger
-from service.registration_requests import RegistrationRequestService
+from service.registration.requests import RegistrationRequestService
 from service.settings import Settings
+from service.shared.commands import CommandRunner
+from service.storage.mail_ledger import CLAIM_TIMEOUT, MailLedger
 from tests.mailbox import body_of, links_in, read_mails, token_in
 from tests.smtp_sink import Sink, sink
 

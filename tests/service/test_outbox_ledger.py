@@ -25,7 +25,7 @@ from projections.runner import Projection
 from service import bootstrap as bootstrap_module
 from service.bootstrap import Services
 from service.clock import MovableClock
-from service.mail_ledger import LEDGER_TABLE, ORIGIN_TABLE
+from service.storage.mail_ledger import LEDGER_TABLE, ORIGIN_TABLE
 from tests.service.test_outbox import build, clock, schedule, services
 from tests.smtp_sink import Sink, sink
 
@@ -175,7 +175,7 @@ def test_a_failed_send_is_logged_by_its_type_and_mail_id_without_the_address(
 ) -> None:
     ask(services, schedule(services))
     services.outbox.transport = RefusingTransport()
-    with caplog.at_level(logging.WARNING, logger="service.mail"):
+    with caplog.at_level(logging.WARNING, logger="service.mail.outbox"):
         services.outbox.send_due()
     [mail] = services.outbox.list()
     [record] = caplog.records
