@@ -28,8 +28,7 @@ from api.http.clients import ClientAddress
 from api.http.errors import exception_handlers
 from api.http.head import ServiceApp
 from api.http.health import DevClockController, HealthController
-from api.http.idempotency import LIFETIME as ANSWER_LIFETIME
-from api.http.idempotency import IdempotencyMiddleware, answer_store
+from api.http.idempotency import IdempotencyMiddleware
 from api.http.openapi import document_problems, document_request_bodies, document_security
 from api.jobs.jobs import JobController
 from api.live.slots import LiveStreamSlots, stream_cap
@@ -52,6 +51,8 @@ from service.bootstrap import Services, bootstrap
 from service.clock import Clock
 from service.live.feed import LiveFeed
 from service.settings import Settings
+from service.storage.answers import LIFETIME as ANSWER_LIFETIME
+from service.storage.answers import open_answer_store
 
 CONTROLLERS: list[Any] = [
     HealthController,
@@ -106,7 +107,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     live_slots = LiveStreamSlots(
         per_client=settings.live_streams_per_client, total=stream_cap(settings.live_streams_total)
     )
-    idempotency = answer_store(services)
+    idempotency = open_answer_store(services.store, settings.idempotency_path, services.answer_key)
 
     def forget_answers(_: UUID) -> None:
         idempotency.forget_answers()  # a kept answer may show the erased person's data

@@ -5,16 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from projections import outbox as outbox_rows
-from projections.calendar import CalendarProjection
-from projections.deadlines import DeadlinesProjection
-from projections.directors import DirectorsProjection
-from projections.outbox import OutboxProjection
-from projections.participants import ParticipantsProjection
-from projections.ranking import RankingProjection
-from projections.runner import Projection, Views
-from projections.seats import SeatsProjection
-from projections.standings import StandingsProjection
+from projections.runner import Views
 from service.clock import Clock, MovableClock, SystemClock
 from service.conduct.conduct import ConductService
 from service.evidence.disputes import DisputeService
@@ -32,7 +23,7 @@ from service.rounds.rounds import RoundService
 from service.seasons.seasons import SeasonService
 from service.settings import Settings
 from service.shared.commands import CommandRunner
-from service.storage.events import EventStore, StoreEventSource
+from service.storage.events import EventStore
 from service.storage.mail_ledger import MailLedger
 from service.storage.persistence import (
     create_private_files,
@@ -48,6 +39,7 @@ from service.storage.startup import (
     check_store_history,
     own_files,
 )
+from service.storage.views import open_views, outbox_origin
 from service.venue.venue import VenueService
 
 
@@ -88,37 +80,6 @@ def build_clock(settings: Settings) -> Clock:
     return MovableClock(settings.start_time) if settings.dev else SystemClock()
 
 
-def projections() -> list[Projection]:
-    """Every read model the service keeps (one module each in ``projections/``)."""
-    return [
-        CalendarProjection(),
-        SeatsProjection(),
-        ParticipantsProjection(),
-        StandingsProjection(),
-        RankingProjection(),
-        DeadlinesProjection(),
-        DirectorsProjection(),
-        OutboxProjection(),
-    ]
-
-
-def outbox_origin(views: Views, ledger: MailLedger, store: EventStore) -> int:
-    """The log position the outbox began at on this store (rule P-MAIL-1): mails of events at
-    or below it are never sent. Recorded by the first process that runs the outbox: the end of
-    the log then (a store written by a version without outbox), or 0 when these views ran the
-    outbox before the shared ledger existed (their sent mails move into the ledger)."""
-    if not any(isinstance(p, OutboxProjection) for p in views.projections):
-        return 0
-    with views.reading() as db:
-        legacy = outbox_rows.legacy_sent(db)
-    origin = ledger.origin(store.latest_notification_id() if legacy is None else 0)
-    if legacy is not None:
-        ledger.import_sent(legacy)
-        with views.writing() as db:
-            outbox_rows.drop_legacy_sent(db)
-    return origin
-
-
 def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     """The running service; ``StartRefusedError`` (or ``SecretMismatchError``) instead of a
     start that would lose or hide data (``service.storage.startup``)."""
@@ -141,8 +102,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         store.close()
         raise
     evidence.create()
-    source = StoreEventSource(store, name)
-    views = Views(settings.views_path, source, projections())
+    views = open_views(settings.views_path, store, name)
     ledger = MailLedger(store)
     origin = outbox_origin(views, ledger, store)
     views.catch_up()
