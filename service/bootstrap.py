@@ -23,6 +23,8 @@ from service.rounds.rounds import RoundService
 from service.seasons.seasons import SeasonService
 from service.settings import Settings
 from service.shared.commands import CommandRunner
+from service.shared.match_play import MatchPlay
+from service.shared.registrants import Registrants
 from service.storage.events import EventStore
 from service.storage.mail_ledger import MailLedger
 from service.storage.persistence import (
@@ -65,6 +67,8 @@ class Services:
     venue: VenueService
     directors: DirectorService
     people: PeopleService
+    registrants: Registrants
+    """Player ids and tokens, keyed with the server's secret (shared by registration and mail)."""
     requests: RegistrationRequestService
     """Anonymous registrations confirmed by e-mail (rule P-MAIL-1)."""
     outbox: OutboxService
@@ -108,26 +112,27 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     views.catch_up()
     clock = clock or build_clock(settings)
     zone = ZoneInfo(settings.timezone)
+    # What several use cases share, built once: they never call one another.
     commands = CommandRunner(store, clock, views)
-    seasons = SeasonService(store, views, clock, commands=commands)
-    matches = MatchService(store, clock, derived_key(secret, "dice seeds"), commands=commands)
-    rounds = RoundService(store, views, zone, matches, commands)
-    places = PlaceService(store, views)
-    conduct = ConductService(store, views, zone, matches, commands)
-    videos = VideoService(store, views, commands, evidence)
-    tournaments = TournamentService(
+    play = MatchPlay(store, commands, derived_key(secret, "dice seeds"))
+    registrants = Registrants(
         store,
         views,
-        clock,
-        zone,
         player_key=derived_key(secret, "player ids"),
         token_key=derived_key(secret, "player tokens"),
-        commands=commands,
-        seasons=seasons,
     )
-    requests = RegistrationRequestService(
-        store, commands, tournaments, zone, link_key=derived_key(secret, "confirmation links")
+    link_key = derived_key(secret, "confirmation links")
+    # The use cases, one slice each.
+    seasons = SeasonService(store, views, clock, commands=commands)
+    matches = MatchService(store, clock, b"", commands=commands, play=play)
+    rounds = RoundService(store, views, zone, play, commands)
+    places = PlaceService(store, views)
+    conduct = ConductService(store, views, zone, play, commands)
+    videos = VideoService(store, views, commands, evidence)
+    tournaments = TournamentService(
+        store, views, clock, zone, commands=commands, registrants=registrants
     )
+    requests = RegistrationRequestService(store, commands, registrants, zone, link_key=link_key)
     outbox = OutboxService(
         views,
         clock,
@@ -136,10 +141,10 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         origin=origin,
         mail_from=settings.mail_from,
         public_url=settings.effective_public_url,
-        tournaments=tournaments,
-        requests=requests,
+        registrants=registrants,
+        link_key=link_key,
     )
-    people = PeopleService(store, views, clock, commands, outbox)
+    people = PeopleService(store, views, clock, commands, outbox.forget_erased)
     people.complete_erasures()  # an erasure the last process recorded but did not finish
     return Services(
         settings=settings,
@@ -154,11 +159,12 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         places=places,
         conduct=conduct,
         videos=videos,
-        disputes=DisputeService(store, matches, commands),
+        disputes=DisputeService(store, play, commands),
         jobs=JobService(store, views, commands, rounds, videos, conduct),
-        venue=VenueService(store, rounds, places, matches, commands, settings.effective_public_url),
+        venue=VenueService(store, views, play, commands, settings.effective_public_url),
         directors=DirectorService(store, views, commands, settings.effective_director_token),
         people=people,
+        registrants=registrants,
         requests=requests,
         outbox=outbox,
         answer_key=derived_key(secret, "idempotent answers"),

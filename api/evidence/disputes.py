@@ -18,7 +18,7 @@ from api.http.schemas import MAX_VERSION, Actor, ActorDep, ServicesDep, actor_vi
 from domain.dispute import MAX_TEXT_LENGTH, DisputeStatus
 from domain.dispute import Dispute as DisputeRecord
 from service.bootstrap import Services
-from service.matches.matches import Caller
+from service.shared.match_play import Caller
 
 Text = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT_LENGTH)]
 

@@ -40,7 +40,8 @@ from domain.errors import InvalidInputError
 from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
 from service.bootstrap import Services
-from service.matches.matches import Caller, MatchService
+from service.matches.matches import MatchService
+from service.shared.match_play import Caller
 
 T = TypeVar("T")
 SideName = Side

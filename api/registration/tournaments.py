@@ -43,7 +43,8 @@ from domain.tournament import (
 )
 from projections.seats import SeatCounts
 from service.bootstrap import Services
-from service.registration.tournaments import Registered, TournamentView
+from service.registration.tournaments import TournamentView
+from service.shared.registrants import Registered
 
 TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
 BirthDateText = Annotated[

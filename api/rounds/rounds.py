@@ -15,7 +15,8 @@ from api.http.auth import director_only
 from api.http.schemas import ActorDep, ServicesDep, restate
 from api.http.tabular import csv_response, table_route, wants_csv
 from domain.tournament import TournamentStatus
-from service.rounds.rounds import Recorded, ReportedResult, RoundView, StandingView, Started
+from service.rounds.rounds import Recorded, ReportedResult, Started
+from service.shared.day_views import RoundView, StandingView
 
 Reason = Annotated[str, msgspec.Meta(max_length=500)]
 

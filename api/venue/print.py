@@ -15,8 +15,7 @@ from litestar.params import FromPath, FromQuery
 
 from api.http.schemas import ServicesDep
 from service.bootstrap import Services
-from service.places.places import Place
-from service.rounds.rounds import RoundView, StandingView, TableView
+from service.shared.day_views import Place, RoundView, StandingView, TableView
 
 STAGES = {
     "swiss": "Schweizer Runde",

@@ -12,14 +12,14 @@ from zoneinfo import ZoneInfo
 
 from domain import match, tournament
 from domain.errors import InvalidInputError
+from domain.events import DIRECTOR
 from domain.match import Match, PenaltyNotFoundError
 from domain.tournament import Tournament
 from projections import standings as day
 from projections.runner import Views
-from service.matches.matches import MatchService
-from service.registration.tournaments import load_tournament
-from service.rounds.rounds import display_names
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
+from service.shared.loading import display_names, load_tournament
+from service.shared.match_play import MatchPlay
 from service.storage.events import EventStore
 
 
@@ -59,13 +59,13 @@ class ConductService:
         store: EventStore,
         views: Views,
         zone: ZoneInfo,
-        matches: MatchService,
+        play: MatchPlay,
         commands: CommandRunner,
     ) -> None:
         self._store = store
         self._views = views
         self._zone = zone
-        self._matches = matches
+        self._play = play
         self._commands = commands
 
     def award_penalty(
@@ -82,8 +82,21 @@ class ConductService:
         go to the opponent's score; too many decide the match (and record its result)."""
         side = self._side_of(tournament_id, match_id, player_id)
         penalty_id = uuid.uuid4()
-        state = self._matches.award_penalty(
-            match_id, penalty_id=penalty_id, side=side, points=points, reason=reason, actor=actor
+        state = self._play.run(
+            match_id,
+            None,
+            lambda held, now: (
+                DIRECTOR,
+                match.award_penalty(
+                    held,
+                    penalty_id=penalty_id,
+                    side=side,
+                    points=points,
+                    reason=reason,
+                    now=now,
+                    actor=actor,
+                ),
+            ),
         )
         return _penalty_view(state, penalty_id, player_id, reason)
 
@@ -96,12 +109,15 @@ class ConductService:
             found = day.find_penalty(db, str(penalty_id))
         if found is None or found["tournament_id"] != str(tournament_id):
             raise PenaltyNotFoundError(f"tournament {tournament_id} has no penalty {penalty_id}")
-        state = self._matches.change_penalty(
+        state = self._play.run(
             UUID(found["match_id"]),
-            penalty_id=penalty_id,
-            points=points,
-            reason=reason,
-            actor=actor,
+            None,
+            lambda held, now: (
+                DIRECTOR,
+                match.change_penalty(
+                    held, penalty_id=penalty_id, points=points, reason=reason, now=now, actor=actor
+                ),
+            ),
         )
         return _penalty_view(state, penalty_id, UUID(found["player_id"]), reason)
 
@@ -157,7 +173,7 @@ class ConductService:
         for paired in held.rounds:
             for table in paired.tables:
                 if table.match_id is not None and not held.result_of(table.match_id):
-                    begun = self._matches.get(table.match_id).began_at
+                    begun = self._play.get(table.match_id).began_at
                     if begun is not None:
                         began_at[table.match_id] = begun
         return tournament.breaks(held, began_at=began_at, now=now)

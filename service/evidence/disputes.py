@@ -11,21 +11,21 @@ from domain.dispute import Dispute
 from domain.errors import ForbiddenError
 from domain.match import Match
 from domain.tokens import token_matches
-from service.matches.matches import Caller, MatchService
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
+from service.shared.match_play import Caller, MatchPlay
 from service.storage.events import EventStore
 
 
 class DisputeService:
     """Open, decide and show disputes; an open dispute holds the match's videos (C-VIDEO-1)."""
 
-    def __init__(self, store: EventStore, matches: MatchService, commands: CommandRunner) -> None:
+    def __init__(self, store: EventStore, play: MatchPlay, commands: CommandRunner) -> None:
         self._store = store
-        self._matches = matches
+        self._play = play
         self._commands = commands
 
     def open(self, match_id: UUID, version: int, claim: str, caller: Caller) -> Dispute:
-        state = self._matches.get(match_id)
+        state = self._play.get(match_id)
         actor = _actor(state, caller)
         return self._commands.create(
             dispute.evolve,
@@ -54,7 +54,7 @@ class DisputeService:
     def get(self, dispute_id: UUID, caller: Caller) -> Dispute:
         """The dispute, for a player of its match or a director."""
         state = self.load(dispute_id)
-        _actor(self._matches.get(state.match_id), caller)
+        _actor(self._play.get(state.match_id), caller)
         return state
 
     def load(self, dispute_id: UUID) -> Dispute:

@@ -10,10 +10,10 @@ to the projection and its runner to ``JobService.runners``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Literal, Protocol
 from uuid import UUID
 
 from domain import match, tournament
@@ -30,12 +30,43 @@ from projections.deadlines import (
     job_id,
 )
 from projections.runner import Views
-from service.conduct.conduct import ConductService
-from service.evidence.videos import VideoService
-from service.registration.tournaments import load_tournament
-from service.rounds.rounds import RoundService
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
+from service.shared.loading import load_tournament
 from service.storage.events import EventStore
+
+
+class PairedRound(Protocol):
+    @property
+    def round(self) -> int: ...
+
+
+class StartedTournament(Protocol):
+    @property
+    def players(self) -> int: ...
+    @property
+    def no_shows(self) -> Sequence[UUID]: ...
+    @property
+    def round(self) -> PairedRound: ...
+
+
+class Rounds(Protocol):
+    """What a due start asks of the rounds (``service/rounds``)."""
+
+    def start(self, tournament_id: UUID, *, actor: str = ...) -> StartedTournament: ...
+
+
+class Conduct(Protocol):
+    """What the breaks' flags ask of conduct (``service/conduct``)."""
+
+    def next_overrun(self, tournament_id: UUID) -> datetime | None: ...
+    def flag_overruns(self, tournament_id: UUID, *, actor: str) -> int: ...
+
+
+class Videos(Protocol):
+    """What a due deletion asks of the evidence (``service/evidence``)."""
+
+    def delete_due(self, video_id: UUID) -> str | None: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -84,9 +115,9 @@ class JobService:
         store: EventStore,
         views: Views,
         commands: CommandRunner,
-        rounds: RoundService,
-        videos: VideoService,
-        conduct: ConductService,
+        rounds: Rounds,
+        videos: Videos,
+        conduct: Conduct,
     ) -> None:
         self._store = store
         self._views = views

@@ -31,8 +31,7 @@ from projections.outbox import MailRow
 from projections.runner import Views
 from service.clock import Clock
 from service.mail.texts import Links, render
-from service.registration.requests import RegistrationRequestService
-from service.registration.tournaments import TournamentService
+from service.shared.registrants import Registrants, confirmation_token
 from service.storage.mail_ledger import MailLedger
 
 log = logging.getLogger(__name__)
@@ -143,9 +142,11 @@ class OutboxService:
         origin: int,
         mail_from: str,
         public_url: str,
-        tournaments: TournamentService,
-        requests: RegistrationRequestService,
+        registrants: Registrants,
+        link_key: bytes,
     ) -> None:
+        """``registrants`` derives the player tokens of cancellation links, ``link_key`` the
+        tokens of confirmation links (rule P-MAIL-1)."""
         self._views = views
         self._ledger = ledger
         self._origin = origin
@@ -156,8 +157,8 @@ class OutboxService:
         self.transport = transport
         self._mail_from = mail_from
         self._public_url = public_url.rstrip("/")
-        self._tournaments = tournaments
-        self._requests = requests
+        self._registrants = registrants
+        self._link_key = link_key
         domain = parseaddr(mail_from)[1].rpartition("@")[2]
         self._message_domain = domain or "bgtd.invalid"
 
@@ -267,7 +268,7 @@ class OutboxService:
     def _links(self, mail: MailRow) -> Links:
         language = "&lang=en" if mail.language == "en" else ""
         if mail.kind == "confirmation_link":
-            token = self._requests.confirmation_token(mail.subject_id)
+            token = confirmation_token(self._link_key, mail.subject_id)
             return Links(
                 confirm=f"{self._public_url}/pages/registrations/confirm?"
                 + urlencode({"token": token})
@@ -277,7 +278,7 @@ class OutboxService:
             query = {
                 "tournament": str(mail.tournament_id),
                 "registration": str(mail.subject_id),
-                "token": self._tournaments.player_token(mail.subject_id),
+                "token": self._registrants.player_token(mail.subject_id),
             }
             return Links(
                 cancel=f"{self._public_url}/pages/registrations/cancel?"

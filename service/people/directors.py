@@ -37,8 +37,8 @@ from domain.video import VideoRegistered
 from projections import directors as directors_view
 from projections.directors import DirectorRow
 from projections.runner import Views
-from service.registration.tournaments import load_tournament
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
+from service.shared.loading import load_tournament
 from service.storage.events import EventStore
 
 DIRECTOR_TOKEN_PREFIX = "bgtd-director-"

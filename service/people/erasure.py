@@ -9,6 +9,7 @@ views read the event (it names the key by its fingerprint), the next start compl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from uuid import UUID
 
@@ -17,7 +18,6 @@ from domain.people import Person, PersonNotFoundError
 from projections import participants
 from projections.runner import Views
 from service.clock import Clock
-from service.mail.outbox import OutboxService
 from service.shared.commands import CommandRunner, Policy
 from service.storage.events import Change, EventStore, UnknownAggregateError
 from service.storage.personal import key_fingerprint
@@ -33,13 +33,15 @@ class PeopleService:
         views: Views,
         clock: Clock,
         commands: CommandRunner,
-        outbox: OutboxService,
+        forget_erased_mails: Callable[[], object],
     ) -> None:
+        """``forget_erased_mails``: the outbox's, so that mails written to files lose the
+        erased address (composed at start-up, ``service/bootstrap.py``)."""
         self._store = store
         self._views = views
         self._clock = clock
         self._commands = commands
-        self._outbox = outbox
+        self._forget_erased_mails = forget_erased_mails
 
     def erase(self, player_id: UUID, *, actor: str) -> str:
         """Erase the person everywhere; returns their pseudonym (the same on every request).
@@ -60,7 +62,7 @@ class PeopleService:
         self._store.keys.shred([player_id], self._clock.now())
         self._store.forget_person(player_id)
         self._views.catch_up()  # the views show the pseudonym and are compacted
-        self._outbox.forget_erased()  # and the mails written to files lose their address
+        self._forget_erased_mails()  # and the mails written to files lose their address
         return decision.state.pseudonym
 
     def complete_erasures(self) -> list[UUID]:

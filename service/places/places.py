@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from uuid import UUID
 
 from domain import tournament
 from domain.errors import ConflictError
 from domain.tournament import Tournament
 from projections.runner import Views
-from service.registration.tournaments import load_tournament
-from service.rounds.rounds import display_names
+from service.shared.day_views import Place, Prizes, prizes
+from service.shared.loading import display_names, load_tournament
 from service.storage.events import EventStore
 
 
@@ -18,29 +17,6 @@ class PlacesNotFinalError(ConflictError):
     """Places are fixed when the tournament is completed (rule T-FMT-8)."""
 
     type_slug = "places-not-final"
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    place: int
-    player_id: UUID
-    display_name: str
-
-
-@dataclass(frozen=True, slots=True)
-class Payout:
-    place: int
-    player_id: UUID | None
-    """None until the tournament is completed and its places are fixed."""
-    amount_cents: int
-
-
-@dataclass(frozen=True, slots=True)
-class Prizes:
-    pot_cents: int
-    payout_percent: list[int]
-    payouts: list[Payout]
-    unpaid_cents: int
 
 
 class PlaceService:
@@ -71,24 +47,7 @@ class PlaceService:
 
     def get_prizes(self, tournament_id: UUID) -> Prizes:
         """rule T-BUYIN-1: the pot and its split; who gets each share once places are fixed."""
-        held = self._load(tournament_id)
-        split = tournament.prizes(held) if held.completed_at else None
-        shares = list(held.payout_percent)
-        if split is None:
-            amounts = [held.pot_cents * share // 100 for share in shares]
-            if amounts and sum(shares) == 100:
-                amounts[0] += held.pot_cents - sum(amounts)
-            payouts = [
-                Payout(place=number, player_id=None, amount_cents=amount)
-                for number, amount in enumerate(amounts, start=1)
-            ]
-            return Prizes(held.pot_cents, shares, payouts, held.pot_cents - sum(amounts))
-        return Prizes(
-            pot_cents=held.pot_cents,
-            payout_percent=shares,
-            payouts=[Payout(p.place, p.player_id, p.amount_cents) for p in split.payouts],
-            unpaid_cents=split.unpaid_cents,
-        )
+        return prizes(self._load(tournament_id))
 
     def _names(self, tournament_id: UUID) -> dict[str, str]:
         return display_names(self._views, tournament_id)

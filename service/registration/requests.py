@@ -25,17 +25,12 @@ from domain.registration_request import (
 )
 from domain.tokens import token_hash
 from domain.tournament import Applicant
-from service.registration.tournaments import Registered, TournamentService, load_tournament
 from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
+from service.shared.loading import load_tournament
+from service.shared.registrants import Registered, Registrants, confirmation_token
 from service.storage.events import Change, EventStore
-from service.storage.secret import keyed_token
 
 DEVELOPMENT_KEY = b"bgtd development confirmation key: not a secret"
-
-
-def confirmation_token(key: bytes, request_id: UUID) -> str:
-    """The token of the request's confirmation link: its id, then a keyed part."""
-    return f"{request_id.hex}.{keyed_token(key, request_id)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +48,14 @@ class RegistrationRequestService:
         self,
         store: EventStore,
         commands: CommandRunner,
-        tournaments: TournamentService,
+        registrants: Registrants,
         zone: ZoneInfo,
         *,
         link_key: bytes = DEVELOPMENT_KEY,
     ) -> None:
         self._store = store
         self._commands = commands
-        self._tournaments = tournaments
+        self._registrants = registrants
         self._zone = zone
         self._link_key = link_key
 
@@ -78,13 +73,13 @@ class RegistrationRequestService:
         answer never tells (a stranger learns nothing about who is registered).
         """
         request_id = uuid.uuid4()
-        player_id = self._tournaments.player_id_for(applicant.email)
+        player_id = self._registrants.player_id_for(applicant.email)
         tournament = load_tournament(self._store, tournament_id)
         same_person = {
             player_id,
-            *self._tournaments.ids_of_same_address(tournament_id, applicant.email, player_id),
+            *self._registrants.ids_of_same_address(tournament_id, applicant.email, player_id),
         }
-        duplicate = self._tournaments.is_registered(tournament_id, same_person)
+        duplicate = self._registrants.is_registered(tournament_id, same_person)
         with self._store.keys.typed_in(player_id):  # a new key even after an erasure
             request = self._commands.create(
                 requests.evolve,
@@ -121,9 +116,9 @@ class RegistrationRequestService:
                 request,
                 tournament,
                 registration_id=registration_id,
-                player_token_hash=token_hash(self._tournaments.player_token(registration_id)),
-                banned_until=self._tournaments.banned_until(tournament, request.player_id),
-                also_known_as=self._tournaments.ids_of_same_address(
+                player_token_hash=token_hash(self._registrants.player_token(registration_id)),
+                banned_until=self._registrants.banned_until(tournament, request.player_id),
+                also_known_as=self._registrants.ids_of_same_address(
                     tournament.id, request.email, request.player_id
                 ),
                 now=now,
@@ -145,7 +140,7 @@ class RegistrationRequestService:
                 "this registration was confirmed and has since been cancelled or has checked in",
                 registration_id=str(request.registration_id),
             )
-        return self._tournaments.registered(tournament, request.registration_id)
+        return self._registrants.registered(tournament, request.registration_id)
 
     def _load(self, request_id: UUID) -> RegistrationRequest:
         return self._store.load_as(

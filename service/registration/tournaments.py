@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import hmac
 import uuid
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal, cast
@@ -19,7 +18,6 @@ from domain.calendar import deadline_policy
 from domain.events import DIRECTOR
 from domain.tokens import token_hash
 from domain.tournament import (
-    ACTIVE,
     Applicant,
     Tournament,
     TournamentEvent,
@@ -33,26 +31,10 @@ from projections.participants import ParticipantRow, RegistrationRow
 from projections.runner import Views
 from projections.seats import SeatCounts
 from service.clock import Clock
-from service.seasons.seasons import SeasonService
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
+from service.shared.loading import load_tournament, season_of
+from service.shared.registrants import DEVELOPMENT_KEY, Registered, Registrants
 from service.storage.events import Change, EventStore
-from service.storage.secret import keyed_token
-
-PLAYER_NAMESPACE = UUID("6f1c7f0e-5a43-4c52-9a7e-0c4b1f3d2a90")
-DEVELOPMENT_KEY = b"bgtd development key: not a secret"
-"""Only for a service built without a server key (tests, tools): its player ids are guessable."""
-
-
-def player_id_for(key: bytes, email: str) -> UUID:
-    """One id per person (``email_key``: NFKC, then lowercase) in every tournament here.
-
-    The public participant list shows player ids: keyed with a server secret, an id tells
-    nobody without the key whether a given e-mail address is registered. Ids stored before
-    the NFKC key were derived from the casefolded address: the same for an ASCII address,
-    another one for some others (see ``TournamentService.register``).
-    """
-    address = tournaments.email_key(email).encode("utf-8", "surrogateescape")
-    return uuid.uuid5(PLAYER_NAMESPACE, hmac.new(key, address, "sha256").hexdigest())
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,17 +70,6 @@ class TournamentView:
 
 
 @dataclass(frozen=True, slots=True)
-class Registered:
-    registration_id: UUID
-    tournament_id: UUID
-    player_id: UUID
-    status: Literal["registered", "waitlisted"]
-    player_token: str
-    """Shown once: the events keep only its hash."""
-    waitlist_position: int | None
-
-
-@dataclass(frozen=True, slots=True)
 class Cancelled:
     registration_id: UUID
     status: Literal["cancelled", "withdrawn"]
@@ -129,7 +100,7 @@ class TournamentService:
         player_key: bytes = DEVELOPMENT_KEY,
         token_key: bytes = DEVELOPMENT_KEY,
         commands: CommandRunner | None = None,
-        seasons: SeasonService | None = None,
+        registrants: Registrants | None = None,
     ) -> None:
         """``player_key`` keys player ids, ``token_key`` player tokens: both derived from the
         server's secret (service.storage.secret)."""
@@ -138,9 +109,9 @@ class TournamentService:
         self._clock = clock
         self._zone = zone
         self._commands = commands or CommandRunner(store, clock, views)
-        self._seasons = seasons or SeasonService(store, views, clock, commands=self._commands)
-        self._player_key = player_key
-        self._token_key = token_key
+        self._registrants = registrants or Registrants(
+            store, views, player_key=player_key, token_key=token_key
+        )
 
     # Tournaments ----------------------------------------------------------------------------
 
@@ -162,7 +133,7 @@ class TournamentService:
             check_in_time=check_in_time,
             start_time=start_time,
         )
-        season = self._seasons.season_of("season_id", season_id, plan.date)
+        season = season_of(self._store, self._views, "season_id", season_id, plan.date)
         tournament_id = uuid.uuid4()
 
         self._commands.create(
@@ -265,57 +236,22 @@ class TournamentService:
 
     def registered(self, state: Tournament, registration_id: UUID) -> Registered:
         """The answer to a registration: its place and its player token (derived again)."""
-        registration = state.registration(registration_id)
-        return Registered(
-            registration_id=registration_id,
-            tournament_id=state.id,
-            player_id=registration.player_id,
-            status=cast(Literal["registered", "waitlisted"], registration.status),
-            player_token=self.player_token(registration_id),
-            waitlist_position=_waitlist_position(state, registration_id),
-        )
+        return self._registrants.registered(state, registration_id)
 
     def player_id_for(self, email: str) -> UUID:
-        return player_id_for(self._player_key, email)
+        return self._registrants.player_id_for(email)
 
     def player_token(self, registration_id: UUID) -> str:
-        """The registration's player token: the mails' cancellation link carries it (rule
-        P-MAIL-1), so the service derives it from the registration id with a server key."""
-        return keyed_token(self._token_key, registration_id)
+        return self._registrants.player_token(registration_id)
 
     def banned_until(self, state: Tournament, player_id: UUID) -> date | None:
         """The end of the season whose director banned the person, if so (rule C-EXCL-1)."""
-        if state.season_id is None:
-            return None
-        season = self._seasons.load(state.season_id)
-        return season.ends_on if player_id in season.banned else None
-
-    def is_registered(self, tournament_id: UUID, player_ids: Collection[UUID]) -> bool:
-        """Whether one of ``player_ids`` holds a seat or a waitlist place (the views' word)."""
-        with self._views.reading() as db:
-            rows = participants.list_registrations(db, str(tournament_id))
-        return any(row.player_id in player_ids and row.status in ACTIVE for row in rows)
+        return self._registrants.banned_until(state, player_id)
 
     def ids_of_same_address(
         self, tournament_id: UUID, email: str, player_id: UUID
     ) -> tuple[UUID, ...]:
-        """Other player ids under which this address is registered in the tournament.
-
-        Only a non-ASCII address can have one: an id derived before the NFKC key (from the
-        casefolded address). The views know every such old registration by its address.
-        """
-        if email.isascii():
-            return ()
-        key = tournaments.email_key(email)
-        with self._views.reading() as db:
-            rows = participants.list_registrations(db, str(tournament_id))
-        return tuple(
-            {
-                row.player_id
-                for row in rows
-                if row.player_id != player_id and tournaments.email_key(row.email) == key
-            }
-        )
+        return self._registrants.ids_of_same_address(tournament_id, email, player_id)
 
     def cancel_registration(
         self,
@@ -448,21 +384,6 @@ class TournamentService:
             # the start
             pot_cents=row.pot_cents if started_at else seat_counts.checked_in * row.pot_share_cents,
         )
-
-
-def load_tournament(store: EventStore, tournament_id: UUID) -> Tournament:
-    """The tournament, or a 404 when the id is unknown or names another aggregate."""
-    return store.load_as(
-        tournament_id,
-        tournaments.evolve,
-        Tournament,
-        lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
-    )
-
-
-def _waitlist_position(state: Tournament, registration_id: UUID) -> int | None:
-    waiting = state.waiting()
-    return next((i for i, r in enumerate(waiting, start=1) if r.id == registration_id), None)
 
 
 def _local(instant: datetime | None, zone: ZoneInfo) -> datetime | None:

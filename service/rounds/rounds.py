@@ -12,17 +12,16 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
 from domain import match, tournament
 from domain.errors import InvalidInputError
 from domain.events import DIRECTOR
-from domain.match import Match, TournamentPairing
+from domain.match import Match
 from domain.standings import Standing
 from domain.tournament import (
-    PairedTable,
     Round,
     Tournament,
     TournamentEvent,
@@ -31,9 +30,10 @@ from domain.tournament import (
 from domain.tournament.rounds import MatchScore
 from projections import standings as day
 from projections.runner import Views
-from service.matches.matches import MatchService, MatchTerms
-from service.registration.tournaments import load_tournament
 from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
+from service.shared.day_views import RoundView, StandingView, list_standings, result_id, round_view
+from service.shared.loading import display_names, load_tournament
+from service.shared.match_play import MatchPlay
 from service.storage.events import Change, EventStore
 
 SEED_BITS = 63
@@ -42,32 +42,6 @@ SEED_BITS = 63
 
 class NotATournamentMatchError(InvalidInputError):
     """A match given with a tournament must be between two of its seated players."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableView:
-    table: int
-    stage: str
-    player_a: UUID
-    player_b: UUID | None
-    player_a_name: str
-    player_b_name: str | None
-    match_id: UUID | None
-    match_length: int
-    reason: str
-    explanation: str
-    disputed: bool = False
-    """The players reported different results: the director decides."""
-    result_id: UUID | None = None
-    """The result that counts for the match, which a correction names (rule T-FMT-6)."""
-
-
-@dataclass(frozen=True, slots=True)
-class RoundView:
-    round: int
-    stage: Literal["swiss", "knockout"]
-    seed: int
-    pairings: list[TableView]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,25 +110,6 @@ class Withdrawn:
 
 
 @dataclass(frozen=True, slots=True)
-class StandingView:
-    rank: int
-    player_id: UUID
-    display_name: str
-    wins: int
-    points: int
-    buchholz: int
-    head_to_head: int
-    lot: int
-    matches: int
-    byes: int
-    withdrawn: bool
-    penalty_points: int
-    """Penalty points given against the player in the tournament (rule C-BREAK-2)."""
-    place: int | None = None
-    """The final place once the tournament is completed (rule T-FMT-4), else None."""
-
-
-@dataclass(frozen=True, slots=True)
 class TournamentMatch:
     match_id: UUID
     round: int
@@ -180,13 +135,13 @@ class RoundService:
         store: EventStore,
         views: Views,
         zone: ZoneInfo,
-        matches: MatchService,
+        play: MatchPlay,
         commands: CommandRunner,
     ) -> None:
         self._store = store
         self._views = views
         self._zone = zone
-        self._matches = matches
+        self._play = play
         self._commands = commands
 
     # Commands ---------------------------------------------------------------------------------
@@ -266,7 +221,7 @@ class RoundService:
                     actor=actor,
                 ),
             )
-            ended = self._matches.conclusions(recorded.state, recorded.events, now, actor)
+            ended = self._play.conclusions(recorded.state, recorded.events, now, actor)
             return Decision.of(recorded, *ended)
 
         change: Change[Tournament] = self._commands.run(attempt, DECIDE_AGAIN).changes[0]
@@ -353,7 +308,7 @@ class RoundService:
         def attempt(now: datetime) -> Decision:
             held = self._load(tournament_id)
             open_matches = {
-                table.match_id: self._matches.get(table.match_id)
+                table.match_id: self._play.get(table.match_id)
                 for paired in held.rounds
                 for table in held.open_tables(paired)
                 if table.match_id is not None and player_id in (table.player_a, table.player_b)
@@ -421,34 +376,14 @@ class RoundService:
                 return self.round_view(held, paired)
         raise tournament.RoundNotFoundError(f"tournament {tournament_id} has no round {number}")
 
+    def round_view(self, held: Tournament, paired: Round) -> RoundView:
+        """One of ``held``'s rounds as shown: each table with its disputes and its result."""
+        return round_view(self._views, held, paired)
+
     def list_standings(self, tournament_id: UUID) -> list[StandingView]:
         """rule T-FMT-3: wins, points, Buchholz, head-to-head, lot; from the standings view.
         Once the tournament is completed each row also has its final place (rule T-FMT-4)."""
-        held = self._load(tournament_id)
-        finished = held.completed_at is not None
-        places = enumerate(tournament.places(held), start=1) if finished else ()
-        place_of = {player: number for number, player in places}
-        self._views.catch_up()
-        with self._views.reading() as db:
-            rows = day.list_standings(db, str(tournament_id))
-        return [
-            StandingView(
-                rank=row["rank"],
-                player_id=UUID(row["player_id"]),
-                display_name=row["display_name"],
-                wins=row["wins"],
-                points=row["points"],
-                buchholz=row["buchholz"],
-                head_to_head=row["head_to_head"],
-                lot=row["lot"],
-                matches=row["matches"],
-                byes=row["byes"],
-                withdrawn=bool(row["withdrawn"]),
-                penalty_points=row["penalty_points"],
-                place=place_of.get(UUID(row["player_id"])),
-            )
-            for row in rows
-        ]
+        return list_standings(self._store, self._views, tournament_id)
 
     def list_matches(self, tournament_id: UUID) -> list[TournamentMatch]:
         """Every pairing's match with its status, score, winner and the result's id."""
@@ -469,7 +404,7 @@ class RoundService:
                 score_b=row["score_b"],
                 winner=UUID(row["winner"]) if row["winner"] else None,
                 played=bool(row["played"]) if row["played"] is not None else None,
-                result_id=_result_id(held, UUID(row["match_id"])),
+                result_id=result_id(held, UUID(row["match_id"])),
             )
             for row in rows
             if row["match_id"] is not None
@@ -487,75 +422,11 @@ class RoundService:
             ),
         )
         state = change.state
-        return Decision.of(change, *self.openings(state, state.rounds[-1].tables, now, actor))
-
-    def openings(
-        self, state: Tournament, tables: tuple[PairedTable, ...], now: datetime, actor: str
-    ) -> list[Change[Any]]:
-        """A match started at each of ``tables`` (of the tournament's latest round)."""
-        paired = state.rounds[-1]
-        names = self._names(state.id)
-        # a player's latest registration (one who left since still has the table's side)
-        registrations = {r.player_id: r for r in state.registrations}
-        openings: list[Change[Any]] = []
-        for table in tables:
-            if table.match_id is None or table.player_b is None:
-                continue
-            terms = MatchTerms(
-                player_a=names[str(table.player_a)],
-                player_b=names[str(table.player_b)],
-                match_length=table.match_length,
-                dice=state.dice,
-                clock=state.clock,
-                tournament_id=str(state.id),
-                pairing=TournamentPairing(
-                    round=paired.number,
-                    table=table.table,
-                    stage=table.stage,
-                    player_a_id=table.player_a,
-                    player_b_id=table.player_b,
-                ),
-                # the registration's player token plays the player's side (and nothing else)
-                token_hashes={
-                    "a": registrations[table.player_a].token_hash,
-                    "b": registrations[table.player_b].token_hash,
-                },
-            )
-            opening = self._matches.opening(table.match_id, terms, actor=actor)
-            started = Change.of(match.evolve, None, opening.events(now))
-            result = state.result_of(table.match_id)
-            if result is not None:  # decided at the pairing: the opponent had left (T-FMT-5)
-                side: match.Side = "a" if result.winner == table.player_a else "b"
-                started = started.then(
-                    match.evolve, match.forfeit(started.state, side, now, actor=actor)
-                )
-            openings.append(started)
-        return openings
-
-    def round_view(self, held: Tournament, paired: Round) -> RoundView:
-        """One of ``held``'s rounds as shown: each table with its disputes and its result."""
-        names = self._names(held.id)
-        return RoundView(
-            round=paired.number,
-            stage=paired.stage,
-            seed=paired.seed,
-            pairings=[
-                TableView(
-                    table=table.table,
-                    stage=table.stage,
-                    player_a=table.player_a,
-                    player_b=table.player_b,
-                    player_a_name=names.get(str(table.player_a), ""),
-                    player_b_name=names.get(str(table.player_b)) if table.player_b else None,
-                    match_id=table.match_id,
-                    match_length=table.match_length,
-                    reason=table.reason,
-                    explanation=table.explanation,
-                    disputed=table.match_id in held.disputed,
-                    result_id=_result_id(held, table.match_id),
-                )
-                for table in paired.tables
-            ],
+        return Decision.of(
+            change,
+            *self._play.open_tables(
+                state, state.rounds[-1].tables, self._names(state.id), now, actor
+            ),
         )
 
     def display_names(self, tournament_id: UUID) -> dict[str, str]:
@@ -567,18 +438,6 @@ class RoundService:
 
     def _load(self, tournament_id: UUID) -> Tournament:
         return load_tournament(self._store, tournament_id)
-
-
-def display_names(views: Views, tournament_id: UUID) -> dict[str, str]:
-    """Display names ("Anna M.") of the tournament's players, by player id."""
-    views.catch_up()
-    with views.reading() as db:
-        return day.display_names(db, str(tournament_id))
-
-
-def _result_id(held: Tournament, match_id: UUID | None) -> UUID | None:
-    result = held.result_of(match_id) if match_id is not None else None
-    return result.id if result is not None else None
 
 
 def _seed() -> int:

@@ -7,8 +7,6 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from domain import season as seasons
-from domain.calendar import parse_date
-from domain.errors import InvalidInputError
 from domain.events import DIRECTOR
 from domain.ranking import PlayerNotRankedError
 from domain.season import PeriodInput, Season, SeasonNotFoundError
@@ -18,6 +16,7 @@ from projections.ranking import PlayerRanking, SeasonRankingRow
 from projections.runner import Views
 from service.clock import Clock
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
+from service.shared.loading import load_season, season_of
 from service.storage.events import EventStore
 
 
@@ -121,24 +120,9 @@ class SeasonService:
         return found
 
     def load(self, season_id: UUID) -> Season:
-        return self._store.load_as(
-            season_id,
-            seasons.evolve,
-            Season,
-            lambda: SeasonNotFoundError(f"no season with id {season_id}"),
-        )
+        return load_season(self._store, season_id)
 
     def season_of(self, field: str, season_id: UUID | None, play_date: str) -> Season | None:
         """The season named by ``field`` (a 422 if there is none), or without an id the season
         whose dates include ``play_date`` (None if there is no such season)."""
-        if season_id is None:
-            day = parse_date("date", play_date).isoformat()
-            with self._views.reading() as db:
-                found = calendar.find_season_of(db, day)
-            if found is None:
-                return None
-            season_id = UUID(found)
-        try:
-            return self.load(season_id)
-        except SeasonNotFoundError:
-            raise InvalidInputError(field, f"no season with id {season_id}") from None
+        return season_of(self._store, self._views, field, season_id, play_date)

@@ -29,11 +29,18 @@ from domain.tournament import (
     Round,
     Tournament,
 )
-from service.matches.matches import MatchService
-from service.places.places import PlaceService, Prizes
-from service.registration.tournaments import load_tournament
-from service.rounds.rounds import RoundService, RoundView, StandingView
+from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
+from service.shared.day_views import (
+    Prizes,
+    RoundView,
+    StandingView,
+    list_standings,
+    prizes,
+    round_view,
+)
+from service.shared.loading import display_names, load_tournament
+from service.shared.match_play import MatchPlay
 from service.storage.events import Change, EventStore
 
 PLAYERS = "players"
@@ -121,21 +128,19 @@ class Finalized:
 
 
 class VenueService:
-    """The tournament day as the venue lives it, beside ``RoundService``'s rounds and results."""
+    """The tournament day as the venue lives it, beside the rounds and results (service/rounds)."""
 
     def __init__(
         self,
         store: EventStore,
-        rounds: RoundService,
-        places: PlaceService,
-        matches: MatchService,
+        views: Views,
+        play: MatchPlay,
         commands: CommandRunner,
         public_url: str,
     ) -> None:
         self._store = store
-        self._rounds = rounds
-        self._places = places
-        self._matches = matches
+        self._views = views
+        self._play = play
         self._commands = commands
         self._public_url = public_url.rstrip("/")
 
@@ -182,7 +187,7 @@ class VenueService:
             held = self.load(tournament_id)
             reported = Change.of(tournament.evolve, held, decide(held, now))
             # a confirmed report ends the match itself too (its clock, its plays)
-            ended = self._matches.conclusions(reported.state, reported.events, now, DIRECTOR)
+            ended = self._play.conclusions(reported.state, reported.events, now, DIRECTOR)
             return Decision.of(reported, *ended)
 
         state: Tournament = self._commands.run(attempt, DECIDE_AGAIN).changes[0].state
@@ -229,7 +234,9 @@ class VenueService:
             return Decision.of(
                 repaired,
                 *self._voided(events[0].voided, now, actor, f"round {number} repaired"),
-                *self._rounds.openings(repaired.state, fresh, now, actor),
+                *self._play.open_tables(
+                    repaired.state, fresh, self._names(tournament_id), now, actor
+                ),
             )
 
         decision = self._commands.run(attempt, DECIDE_AGAIN)
@@ -237,7 +244,7 @@ class VenueService:
         before = computed[0]
         paired = next(r for r in state.rounds if r.number == number)
         return Repaired(
-            round=self._rounds.round_view(state, paired),
+            round=round_view(self._views, state, paired),
             warnings=tournament.pairing_warnings(state, number, pairings),
             replaced=_difference(before, paired),
         )
@@ -314,7 +321,7 @@ class VenueService:
         return Finalized(
             status="final",
             finalized_at=change.state.finalized_at,
-            prizes=self._places.get_prizes(tournament_id),
+            prizes=prizes(self.load(tournament_id)),
         )
 
     def reopen_tournament(
@@ -363,7 +370,7 @@ class VenueService:
         """The wallboard: the round, each table's live score, those still to report, the round
         timer and the standings, in one answer."""
         held = self.load(tournament_id)
-        standings = self._rounds.list_standings(tournament_id)
+        standings = list_standings(self._store, self._views, tournament_id)
         if not held.rounds:
             return Board(tournament_id, held.status(now), None, None, 0, [], [], standings)
         paired = held.rounds[-1]
@@ -373,7 +380,7 @@ class VenueService:
         return Board(
             tournament_id=tournament_id,
             status=held.status(now),
-            round=self._rounds.round_view(held, paired),
+            round=round_view(self._views, held, paired),
             paired_at=paired.paired_at,
             elapsed_seconds=max(0, elapsed),
             tables=tables,
@@ -387,7 +394,7 @@ class VenueService:
     # Plumbing ---------------------------------------------------------------------------------
 
     def _names(self, tournament_id: UUID) -> dict[str, str]:
-        return self._rounds.display_names(tournament_id)
+        return display_names(self._views, tournament_id)
 
     def _table_now(
         self,
@@ -401,7 +408,7 @@ class VenueService:
         begun = False
         result = held.result_of(table.match_id) if table.match_id else None
         if table.match_id is not None:
-            state = self._matches.get(table.match_id)
+            state = self._play.get(table.match_id)
             score_a, score_b, phase = state.score_a, state.score_b, state.phase
             begun = state.has_begun
             if result is not None and not state.is_over:
@@ -430,7 +437,7 @@ class VenueService:
     ) -> list[Change[Any]]:
         changes: list[Change[Any]] = []
         for match_id in match_ids:
-            state = self._matches.get(match_id)
+            state = self._play.get(match_id)
             if not state.is_over:
                 changes.append(
                     Change.of(

@@ -18,8 +18,8 @@ from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.live.feed import LiveFeed, LiveMessage
-from service.matches.matches import Caller
 from service.settings import Settings
+from service.shared.match_play import Caller
 from service.storage.events import EventStore
 
 SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")

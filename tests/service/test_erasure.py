@@ -23,8 +23,7 @@ from domain.tournament import Applicant, PlayerRegistered, Tournament, Tournamen
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
-from service.storage.events import Change, EventStore, Snapshot
-from service.storage.mapper import MsgspecMapper
+from service.storage.events import Change, EventStore, MsgspecMapper, Snapshot
 from service.storage.persistence import persistence_environment
 
 NAME = b"Zyxwella"

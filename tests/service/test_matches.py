@@ -17,13 +17,8 @@ from domain.errors import ConflictError
 from domain.events import Aggregate, DomainEvent, fold
 from domain.tokens import token_hash
 from service.clock import MovableClock
-from service.matches.matches import (
-    Caller,
-    DiceKeyMismatchError,
-    MatchService,
-    seal_seed,
-    unseal_seed,
-)
+from service.matches.matches import MatchService
+from service.shared.match_play import Caller, DiceKeyMismatchError, seal_seed, unseal_seed
 from service.storage.events import EventStore, StaleVersionError
 from service.storage.persistence import persistence_environment
 

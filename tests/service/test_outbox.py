@@ -148,7 +148,7 @@ def test_an_event_stored_before_its_outbox_row_was_written_mails_once_after_rest
     first = build(tmp_path, clock, sink.url)
     tournament = schedule(first)
     without_views = RegistrationRequestService(
-        first.store, CommandRunner(first.store, clock), first.tournaments, first.zone
+        first.store, CommandRunner(first.store, clock), first.registrants, first.zone
     )
     without_views.request(
         tournament, Applicant(first_name="Anna", last_name="M", email="anna@example.org", age=30)

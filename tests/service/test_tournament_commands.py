@@ -22,13 +22,9 @@ from domain.tournament import (
 )
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.registration.tournaments import (
-    PLAYER_NAMESPACE,
-    Registered,
-    TournamentService,
-    player_id_for,
-)
+from service.registration.tournaments import TournamentService
 from service.settings import Settings
+from service.shared.registrants import PLAYER_NAMESPACE, Registered, player_id_for
 from service.storage.events import Change
 from service.storage.secret import derived_key
 
