@@ -302,7 +302,7 @@ def test_a_confirmation_that_read_its_request_before_the_erasure_stores_no_reada
         if "Requested" in n.topic
     ]
     token = services.requests.confirmation_token(request_id)
-    decide = services.tournaments.banned_until
+    decide = services.registrants.banned_until
     erased: list[str] = []
 
     def erased_while_deciding(state: Tournament, person: UUID) -> date | None:
@@ -310,7 +310,7 @@ def test_a_confirmation_that_read_its_request_before_the_erasure_stores_no_reada
             erased.append(services.people.erase(player_id, actor=DIRECTOR))
         return decide(state, person)
 
-    monkeypatch.setattr(services.tournaments, "banned_until", erased_while_deciding)
+    monkeypatch.setattr(services.registrants, "banned_until", erased_while_deciding)
     services.requests.confirm(token)
 
     assert erased == [pseudonym(player_id)]
