@@ -22,42 +22,40 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from api.analysis import AnalysisController
-from api.audit import AuditController
-from api.auth import is_director_token, provide_acting_director, provide_actor
-from api.calendar_feed import CalendarFeedController
-from api.clients import ClientAddress
-from api.conduct import ConductController
-from api.directors import DirectorController
-from api.disputes import DisputeController, DisputeDecisionController
-from api.errors import exception_handlers
-from api.head import ServiceApp
-from api.health import DevClockController, HealthController
-from api.idempotency import LIFETIME as ANSWER_LIFETIME
-from api.idempotency import IdempotencyMiddleware, answer_store
-from api.jobs import JobController
-from api.live import LiveController, live_feed
-from api.live_slots import LiveStreamSlots, stream_cap
-from api.mail import OutboxController, RegistrationConfirmationController
-from api.matches import MatchController
-from api.openapi import (
-    document_problems,
-    document_request_bodies,
-    document_security,
-)
-from api.pages import PageController, template_config
-from api.people import PeopleController
-from api.print import PrintController
-from api.rounds import TournamentDayController
-from api.seasons import SeasonController
-from api.tournaments import RegistrationController, TournamentController
-from api.venue import VenueController
-from api.videos import VideoController
+from api.conduct.conduct import ConductController
+from api.evidence.audit import AuditController
+from api.evidence.disputes import DisputeController, DisputeDecisionController
+from api.evidence.videos import VideoController
+from api.http.auth import is_director_token, provide_acting_director, provide_actor
+from api.http.clients import ClientAddress
+from api.http.errors import exception_handlers
+from api.http.head import ServiceApp
+from api.http.health import DevClockController, HealthController
+from api.http.idempotency import IdempotencyMiddleware
+from api.http.openapi import document_problems, document_request_bodies, document_security
+from api.jobs.jobs import JobController
+from api.live.slots import LiveStreamSlots, stream_cap
+from api.live.streams import LiveController, live_feed
+from api.mail.outbox import OutboxController
+from api.matches.analysis import AnalysisController
+from api.matches.matches import MatchController
+from api.pages.pages import PageController, template_config
+from api.people.directors import DirectorController
+from api.people.erasure import PeopleController
+from api.registration.requests import RegistrationConfirmationController
+from api.registration.tournaments import RegistrationController, TournamentController
+from api.rounds.rounds import TournamentDayController
+from api.seasons.calendar_feed import CalendarFeedController
+from api.seasons.seasons import SeasonController
+from api.venue.print import PrintController
+from api.venue.venue import VenueController
 from scheduler import start_scheduler
 from service.bootstrap import Services, bootstrap
 from service.clock import Clock
-from service.live import LiveFeed
+from service.live.feed import LiveFeed
 from service.settings import Settings
+from service.storage.answers import LIFETIME as ANSWER_LIFETIME
+from service.storage.answers import open_answer_store
 
 CONTROLLERS: list[Any] = [
     HealthController,
@@ -137,7 +135,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     live_slots = LiveStreamSlots(
         per_client=settings.live_streams_per_client, total=stream_cap(settings.live_streams_total)
     )
-    idempotency = answer_store(services)
+    idempotency = open_answer_store(services.store, settings.idempotency_path, services.answer_key)
 
     def forget_answers(_: UUID) -> None:
         idempotency.forget_answers()  # a kept answer may show the erased person's data

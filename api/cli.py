@@ -82,10 +82,10 @@ def missing_driver(database_url: str) -> str | None:
 
 
 def backup(arguments: argparse.Namespace) -> int:
-    """``bgtd backup FILE``: see ``service.backup`` and the README on restoring."""
-    from service.backup import PostgresBackupError
-    from service.backup import backup as write_backup
+    """``bgtd backup FILE``: see ``service.storage.backup`` and the README on restoring."""
     from service.settings import Settings
+    from service.storage.backup import PostgresBackupError
+    from service.storage.backup import backup as write_backup
 
     settings = Settings.from_environment(
         data_dir=arguments.data_dir, database_url=arguments.database_url
@@ -122,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     from api.app import create_app
-    from api.live_slots import raise_open_file_limit
+    from api.live.slots import raise_open_file_limit
     from service.settings import Settings
 
     logging.basicConfig(
@@ -176,8 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _refusals() -> tuple[type[Exception], ...]:
     """A start refused rather than lose or hide data: the message says what to do."""
-    from service.secret import SecretMismatchError
-    from service.startup import StartRefusedError
+    from service.storage.secret import SecretMismatchError
+    from service.storage.startup import StartRefusedError
 
     return (StartRefusedError, SecretMismatchError)
 
@@ -210,7 +210,7 @@ def _offline(arguments: argparse.Namespace) -> int:
 
 
 def _replay(services: Services, match_id: UUID, at: int | None) -> int:
-    from api.board import board, player_names, story
+    from api.matches.board import board, player_names, story
 
     events = services.matches.events(match_id, at)
     state = services.matches.get(match_id, at)

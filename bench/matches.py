@@ -256,8 +256,8 @@ def load_300_event_match() -> dict[str, float]:
     from domain import match as rules
     from domain.backgammon.cache import cached_format_play
     from domain.events import fold
-    from service.persistence import persistence_environment
-    from service.store import EventStore
+    from service.storage.events import EventStore
+    from service.storage.persistence import persistence_environment
 
     with tempfile.TemporaryDirectory(prefix="bgtd-bench-load-") as directory:
         url = f"sqlite:///{Path(directory) / 'events.sqlite3'}"

@@ -30,8 +30,9 @@ from domain.events import DomainEvent
 from domain.match import Match, MatchWon, evolve, play, roll, start_match
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.rounds import ReportedResult, RoundView
+from service.rounds.rounds import ReportedResult
 from service.settings import Settings
+from service.shared.day_views import RoundView
 
 EVENTS = int(os.environ.get("BENCH_REBUILD_EVENTS", "1000000"))
 TARGET_EVENTS_PER_SECOND = 50_000

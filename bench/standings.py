@@ -13,8 +13,9 @@ from uuid import UUID
 from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.rounds import ReportedResult, RoundView
+from service.rounds.rounds import ReportedResult
 from service.settings import Settings
+from service.shared.day_views import RoundView
 
 TOURNAMENTS = 12
 PLAYERS = 20

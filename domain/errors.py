@@ -1,6 +1,6 @@
 """Error categories of the domain; each aggregate module derives its own ``*Error`` classes.
 
-The API maps these categories to HTTP status codes in one place (``api/errors.py``).
+The API maps these categories to HTTP status codes in one place (``api/http/errors.py``).
 """
 
 from __future__ import annotations

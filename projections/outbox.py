@@ -2,16 +2,16 @@
 
 A projection like the others: its rows and its position in the log are written in one
 transaction, so each event yields its mails exactly once, also when the process dies between
-the event and the send. A sender (``service/mail.py``) delivers the pending rows and marks
+the event and the send. A sender (``service/mail/outbox.py``) delivers the pending rows and marks
 them sent. A row keeps what the mail says as facts (``params``), never a token: the sender
 derives the links' tokens with the server key when it writes the mail.
 
 Rows have stable ids derived from their event. Which of them went out or were given up is
-recorded in the ledger shared by every process of the store (``service/mail_ledger.py``); the
-rows here follow it (``settle``), so a rebuilt outbox or another process's outbox shows them
-sent or failed. Each row keeps its event's log position (``position``): mails of events
-stored before the outbox existed on the store are given up (``give_up_stored_before``).
-"""
+recorded in the ledger shared by every process of the store
+(``service/storage/mail_ledger.py``); the rows here follow it (``settle``), so a rebuilt outbox
+or another process's outbox shows them sent or failed. Each row keeps its event's log position
+(``position``): mails of events stored before the outbox existed on the store are given up
+(``give_up_stored_before``)."""
 
 from __future__ import annotations
 
@@ -410,7 +410,7 @@ def drop_legacy_sent(db: sqlite_utils.Database) -> None:
 
 
 def mark_sent(db: sqlite_utils.Database, mail_id: str, now: datetime) -> None:
-    """The mail went out (the shared ledger says so first: see ``service/mail.py``)."""
+    """The mail went out (the shared ledger says so first: see ``service/mail/outbox.py``)."""
     db.execute(
         "UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, "
         "next_attempt_at = NULL, last_error = NULL WHERE id = ?",

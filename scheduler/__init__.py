@@ -10,7 +10,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 
 from scheduler.leader import Leadership
 from service.bootstrap import Services
-from service.jobs import JobRun
+from service.jobs.jobs import JobRun
 
 VIEW_POLL_SECONDS = 1.0
 JOB_POLL_SECONDS = 1.0

@@ -5,52 +5,45 @@ from __future__ import annotations
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from projections import outbox as outbox_rows
-from projections.calendar import CalendarProjection
-from projections.deadlines import DeadlinesProjection
-from projections.directors import DirectorsProjection
-from projections.outbox import OutboxProjection
-from projections.participants import ParticipantsProjection
-from projections.ranking import RankingProjection
-from projections.runner import Projection, Views
-from projections.seats import SeatsProjection
-from projections.standings import StandingsProjection
-from projections.tokens import PlayerTokensProjection
+from projections.runner import Views
 from service.clock import Clock, MovableClock, SystemClock
-from service.commands import CommandRunner
-from service.conduct import ConductService
-from service.directors import DirectorService
-from service.disputes import DisputeService
-from service.evidence import EvidenceFolder
-from service.jobs import JobService
-from service.mail import OutboxService, transport_for
-from service.mail_ledger import MailLedger
-from service.matches import MatchService
-from service.people import PeopleService
-from service.persistence import (
+from service.conduct.conduct import ConductService
+from service.evidence.disputes import DisputeService
+from service.evidence.folder import EvidenceFolder
+from service.evidence.videos import VideoService
+from service.jobs.jobs import JobService
+from service.mail.outbox import OutboxService, transport_for
+from service.matches.matches import MatchService
+from service.people.directors import DirectorService
+from service.people.erasure import PeopleService
+from service.people.tokens import TokenService
+from service.places.places import PlaceService
+from service.registration.requests import RegistrationRequestService
+from service.registration.tournaments import TournamentService
+from service.rounds.rounds import RoundService
+from service.seasons.seasons import SeasonService
+from service.settings import Settings
+from service.shared.commands import CommandRunner
+from service.shared.match_play import MatchPlay
+from service.shared.registrants import Registrants
+from service.storage.events import EventStore
+from service.storage.mail_ledger import MailLedger
+from service.storage.persistence import (
     create_private_files,
     persistence_environment,
     sqlite_path,
     store_name,
 )
-from service.places import PlaceService
-from service.registration_requests import RegistrationRequestService
-from service.rounds import RoundService
-from service.seasons import SeasonService
-from service.secret import SecretMismatchError, check_secret, derived_key, load_secret_key
-from service.settings import Settings
-from service.startup import (
+from service.storage.secret import SecretMismatchError, check_secret, derived_key, load_secret_key
+from service.storage.startup import (
     StartRefusedError,
     check_secret_key_file,
     check_store_file,
     check_store_history,
     own_files,
 )
-from service.store import EventStore, StoreEventSource
-from service.tokens import TokenService
-from service.tournaments import TournamentService
-from service.venue import VenueService
-from service.videos import VideoService
+from service.storage.views import open_views, outbox_origin
+from service.venue.venue import VenueService
 
 
 @dataclass
@@ -77,6 +70,8 @@ class Services:
     tokens: TokenService
     """Whose a bearer token is: nobody's (401) or somebody's without the right (403)."""
     people: PeopleService
+    registrants: Registrants
+    """Player ids and tokens, keyed with the server's secret (shared by registration and mail)."""
     requests: RegistrationRequestService
     """Anonymous registrations confirmed by e-mail (rule P-MAIL-1)."""
     outbox: OutboxService
@@ -92,41 +87,9 @@ def build_clock(settings: Settings) -> Clock:
     return MovableClock(settings.start_time) if settings.dev else SystemClock()
 
 
-def projections() -> list[Projection]:
-    """Every read model the service keeps (one module each in ``projections/``)."""
-    return [
-        CalendarProjection(),
-        SeatsProjection(),
-        ParticipantsProjection(),
-        StandingsProjection(),
-        RankingProjection(),
-        DeadlinesProjection(),
-        DirectorsProjection(),
-        OutboxProjection(),
-        PlayerTokensProjection(),
-    ]
-
-
-def outbox_origin(views: Views, ledger: MailLedger, store: EventStore) -> int:
-    """The log position the outbox began at on this store (rule P-MAIL-1): mails of events at
-    or below it are never sent. Recorded by the first process that runs the outbox: the end of
-    the log then (a store written by a version without outbox), or 0 when these views ran the
-    outbox before the shared ledger existed (their sent mails move into the ledger)."""
-    if not any(isinstance(p, OutboxProjection) for p in views.projections):
-        return 0
-    with views.reading() as db:
-        legacy = outbox_rows.legacy_sent(db)
-    origin = ledger.origin(store.latest_notification_id() if legacy is None else 0)
-    if legacy is not None:
-        ledger.import_sent(legacy)
-        with views.writing() as db:
-            outbox_rows.drop_legacy_sent(db)
-    return origin
-
-
 def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     """The running service; ``StartRefusedError`` (or ``SecretMismatchError``) instead of a
-    start that would lose or hide data (``service.startup``)."""
+    start that would lose or hide data (``service.storage.startup``)."""
     settings.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     evidence = EvidenceFolder(settings.evidence_path, settings.data_dir)
     evidence.check_apart_from(own_files(settings))
@@ -146,33 +109,33 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         store.close()
         raise
     evidence.create()
-    source = StoreEventSource(store, name)
-    views = Views(settings.views_path, source, projections())
+    views = open_views(settings.views_path, store, name)
     ledger = MailLedger(store)
     origin = outbox_origin(views, ledger, store)
     views.catch_up()
     clock = clock or build_clock(settings)
     zone = ZoneInfo(settings.timezone)
+    # What several use cases share, built once: they never call one another.
     commands = CommandRunner(store, clock, views)
-    seasons = SeasonService(store, views, clock, commands=commands)
-    matches = MatchService(store, clock, derived_key(secret, "dice seeds"), commands=commands)
-    rounds = RoundService(store, views, zone, matches, commands)
-    places = PlaceService(store, views)
-    conduct = ConductService(store, views, zone, matches, commands)
-    videos = VideoService(store, views, commands, evidence)
-    tournaments = TournamentService(
+    play = MatchPlay(store, commands, derived_key(secret, "dice seeds"))
+    registrants = Registrants(
         store,
         views,
-        clock,
-        zone,
         player_key=derived_key(secret, "player ids"),
         token_key=derived_key(secret, "player tokens"),
-        commands=commands,
-        seasons=seasons,
     )
-    requests = RegistrationRequestService(
-        store, commands, tournaments, zone, link_key=derived_key(secret, "confirmation links")
+    link_key = derived_key(secret, "confirmation links")
+    # The use cases, one slice each.
+    seasons = SeasonService(store, views, clock, commands=commands)
+    matches = MatchService(store, clock, b"", commands=commands, play=play)
+    rounds = RoundService(store, views, zone, play, commands)
+    places = PlaceService(store, views)
+    conduct = ConductService(store, views, zone, play, commands)
+    videos = VideoService(store, views, commands, evidence)
+    tournaments = TournamentService(
+        store, views, clock, zone, commands=commands, registrants=registrants
     )
+    requests = RegistrationRequestService(store, commands, registrants, zone, link_key=link_key)
     outbox = OutboxService(
         views,
         clock,
@@ -181,10 +144,10 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         origin=origin,
         mail_from=settings.mail_from,
         public_url=settings.effective_public_url,
-        tournaments=tournaments,
-        requests=requests,
+        registrants=registrants,
+        link_key=link_key,
     )
-    people = PeopleService(store, views, clock, commands, outbox)
+    people = PeopleService(store, views, clock, commands, outbox.forget_erased)
     people.complete_erasures()  # an erasure the last process recorded but did not finish
     directors = DirectorService(store, views, commands, settings.effective_director_token)
     return Services(
@@ -200,12 +163,13 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         places=places,
         conduct=conduct,
         videos=videos,
-        disputes=DisputeService(store, matches, commands),
+        disputes=DisputeService(store, play, commands),
         jobs=JobService(store, views, commands, rounds, videos, conduct),
-        venue=VenueService(store, rounds, places, matches, commands, settings.effective_public_url),
+        venue=VenueService(store, views, play, commands, settings.effective_public_url),
         directors=directors,
         tokens=TokenService(views, directors),
         people=people,
+        registrants=registrants,
         requests=requests,
         outbox=outbox,
         answer_key=derived_key(secret, "idempotent answers"),

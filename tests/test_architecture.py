@@ -48,3 +48,89 @@ def test_the_domain_reads_no_clock_and_draws_no_random_numbers() -> None:
         if word in path.read_text(encoding="utf-8")
     ]
     assert not offending
+
+
+MAX_MODULES_PER_FOLDER = 16
+SLICED = ("projections", "service", "scheduler", "api")
+"""The layers held to the folder limit. ``domain/`` (17 modules at its root) is reshaped by
+the results' one fold (issue 20, item 2) and joins them then."""
+MAX_SERVICE_FLOORS = 6
+
+
+def modules_of(folder: Path) -> list[Path]:
+    """The modules of one folder (a package's empty ``__init__.py`` is no module)."""
+    return [
+        path
+        for path in folder.glob("*.py")
+        if path.name != "__init__.py" or path.read_text(encoding="utf-8").strip()
+    ]
+
+
+def test_no_folder_holds_more_than_sixteen_modules() -> None:
+    # Issue 20: a flat folder of 30 modules hides what belongs together; a concept is a slice.
+    crowded = {
+        str(folder.relative_to(ROOT)): len(modules_of(folder))
+        for layer in SLICED
+        for folder in [ROOT / layer, *(ROOT / layer).rglob("*")]
+        if folder.is_dir() and len(modules_of(folder)) > MAX_MODULES_PER_FOLDER
+    }
+    assert not crowded
+
+
+def service_imports() -> dict[str, set[str]]:
+    """Each module of ``service/`` with the service modules it imports."""
+    modules = {
+        ".".join(path.relative_to(ROOT).with_suffix("").parts): path
+        for path in (ROOT / "service").rglob("*.py")
+        if path.name != "__init__.py"
+    }
+    imports: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        named: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                named.add(node.module)
+                named.update(f"{node.module}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.Import):
+                named.update(alias.name for alias in node.names)
+        imports[name] = (named & modules.keys()) - {name}
+    return imports
+
+
+def floors(imports: dict[str, set[str]]) -> dict[str, int]:
+    """A module's floor: one above the highest module it imports (a circle fails the test)."""
+    floor: dict[str, int] = {}
+
+    def floor_of(module: str, below: tuple[str, ...]) -> int:
+        assert module not in below, f"a circle of imports: {' -> '.join((*below, module))}"
+        if module not in floor:
+            floor[module] = 1 + max(
+                (floor_of(each, (*below, module)) for each in imports[module]), default=0
+            )
+        return floor[module]
+
+    for module in imports:
+        floor_of(module, ())
+    return floor
+
+
+def test_the_service_is_at_most_six_floors_deep_and_has_no_circle() -> None:
+    # Use cases never call one another: what they share lives below them (service/shared,
+    # service/storage) and only the composition root (service/bootstrap.py) sees them all.
+    floor = floors(service_imports())
+    too_high = {module: number for module, number in floor.items() if number > MAX_SERVICE_FLOORS}
+    assert not too_high
+    assert floor["service.bootstrap"] == max(floor.values())
+
+
+def test_no_use_case_slice_imports_another() -> None:
+    # A slice's folder is a table of contents of what a director can do there; it may import
+    # service/shared, service/storage and the root's clock and settings, never another slice.
+    below = {"shared", "storage", "clock", "settings"}
+    crossing = {
+        module: sorted(each for each in imported if each.split(".")[1] not in {slice_, *below})
+        for module, imported in service_imports().items()
+        if (slice_ := module.split(".")[1]) not in {*below, "bootstrap"}
+        and any(each.split(".")[1] not in {slice_, *below} for each in imported)
+    }
+    assert not crossing

@@ -10,9 +10,9 @@ import pytest
 
 from api.cli import main, parser
 from bench.server import running_service
-from service.bootstrap import projections
-from service.persistence import persistence_environment
 from service.settings import Settings
+from service.storage.persistence import persistence_environment
+from service.storage.views import projections
 
 
 def test_bgtd_serve_answers_health_on_its_port() -> None:

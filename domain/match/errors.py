@@ -1,4 +1,4 @@
-"""Errors of match commands: each maps to an HTTP status in one place (``api/errors.py``)."""
+"""Errors of match commands: each maps to an HTTP status in one place (``api/http/errors.py``)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from litestar.types import HTTPScope
 
 from api.app import create_app
 from api.cli import main, proxy_options
-from api.clients import ClientAddress
+from api.http.clients import ClientAddress
 from service.settings import Settings
 from tests.api.test_tournaments import SPRING, person
 from tests.conftest import DIRECTOR

@@ -17,8 +17,8 @@ from litestar.testing import TestClient
 from api.app import create_app
 from domain import video
 from service.clock import MovableClock
-from service.commands import DECIDE_AGAIN, CommandRunner
 from service.settings import Settings
+from service.shared.commands import DECIDE_AGAIN, CommandRunner
 from tests.api.test_matches import bearer, create, post
 from tests.conftest import DIRECTOR
 

@@ -13,7 +13,11 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from api.idempotency import (
+from api.http.idempotency import IdempotencyMiddleware
+from service.bootstrap import Services
+from service.clock import MovableClock
+from service.settings import Settings
+from service.storage.answers import (
     LIFETIME,
     PENDING_TIMEOUT,
     TABLE,
@@ -22,16 +26,12 @@ from api.idempotency import (
     IdempotencyAnswerErasedError,
     IdempotencyKeyInUseError,
     IdempotencyKeyReusedError,
-    IdempotencyMiddleware,
     IdempotencyStore,
     PostgresIdempotencyStore,
     StoredAnswer,
 )
-from service.bootstrap import Services
-from service.clock import MovableClock
-from service.persistence import persistence_environment
-from service.settings import Settings
-from service.store import EventStore
+from service.storage.events import EventStore
+from service.storage.persistence import persistence_environment
 from tests.api.test_erasure import FIRST, readable, start_with_zyxwella, stored_bytes
 from tests.api.test_matches import bearer, create, version_of
 from tests.api.test_ranking import create_season

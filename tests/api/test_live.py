@@ -13,14 +13,14 @@ from uuid import UUID
 
 import pytest
 
-from api.live import live_feed, render_changes
+from api.live.streams import live_feed, render_changes
 from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.live import LiveFeed, LiveMessage
-from service.matches import Caller
+from service.live.feed import LiveFeed, LiveMessage
 from service.settings import Settings
-from service.store import EventStore
+from service.shared.match_play import Caller
+from service.storage.events import EventStore
 
 SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
 

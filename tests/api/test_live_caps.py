@@ -18,10 +18,10 @@ from typing import Any
 import httpx
 import pytest
 
-from api import live_slots
 from api.app import create_app
 from api.cli import proxy_options
-from api.live_slots import LiveStreamSlots, stream_cap
+from api.live import slots as live_slots
+from api.live.slots import LiveStreamSlots, stream_cap
 from service.clock import MovableClock
 from service.settings import Settings
 from tests.api.test_tournaments import SPRING

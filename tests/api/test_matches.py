@@ -17,7 +17,7 @@ from api.app import create_app
 from domain.backgammon.match_id import GameState, MatchState
 from domain.dice import roll_from_seed
 from service.clock import MovableClock
-from service.matches import MatchService
+from service.matches.matches import MatchService
 from service.settings import Settings
 from tests.api.match_script import DIRECTOR, PlayedMatch, play_seven_point_match
 

@@ -7,7 +7,7 @@ from typing import Any, get_args
 
 from litestar.testing import TestClient
 
-from api.pages import TEXT
+from api.pages.pages import TEXT
 from domain.tournament import TournamentStatus
 from service.clock import MovableClock
 from tests.api.test_calendar_feed import season

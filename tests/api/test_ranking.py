@@ -20,7 +20,7 @@ from domain.tournament import Tournament, TournamentNotFoundError, evolve, start
 from domain.tournament.rounds import pair_next_round, record_result
 from service.bootstrap import Services
 from service.clock import MovableClock
-from service.commands import DECIDE_AGAIN, CommandRunner
+from service.shared.commands import DECIDE_AGAIN, CommandRunner
 from tests.api.test_tournaments import CHECK_IN_OPENS, advance_to, register, schedule
 from tests.conftest import DIRECTOR
 

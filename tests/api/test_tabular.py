@@ -11,7 +11,7 @@ from uuid import UUID
 
 import pytest
 
-from api.tabular import csv_cell, csv_response
+from api.http.tabular import csv_cell, csv_response
 
 BERLIN_SUMMER = timezone(timedelta(hours=2))
 

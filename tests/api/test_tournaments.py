@@ -14,8 +14,8 @@ import pytest
 from litestar.params import BodyKwarg, ParameterKwarg
 from litestar.testing import TestClient
 
-from api import tournaments as tournament_api
 from api.app import create_app
+from api.registration import tournaments as tournament_api
 from domain.tournament import KnockoutLengths, TournamentPlan
 from service.clock import MovableClock
 from service.settings import Settings

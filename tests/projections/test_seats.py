@@ -13,10 +13,11 @@ import pytest
 from domain.tournament import Applicant, TournamentPlan
 from projections.runner import Views
 from projections.seats import SeatCounts
-from service.bootstrap import Services, bootstrap, projections
+from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
-from service.store import StoreEventSource
+from service.storage.events import StoreEventSource
+from service.storage.views import projections
 
 VIEW_NAMES = ("seats", "calendar", "participants", "ranking")
 

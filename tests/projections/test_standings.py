@@ -14,7 +14,7 @@ import pytest
 from domain.tournament import Applicant, Tournament, TournamentPlan, evolve, swiss_standings
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.rounds import ReportedResult
+from service.rounds.rounds import ReportedResult
 from service.settings import Settings
 
 CHECK_IN_OPENS = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)

@@ -14,7 +14,7 @@ from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
-from service.store import EventStore
+from service.storage.events import EventStore
 
 
 def register_until(services: Services, stop: threading.Event, registered: list[int]) -> None:

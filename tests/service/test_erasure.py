@@ -22,10 +22,9 @@ from domain.people import pseudonym
 from domain.tournament import Applicant, PlayerRegistered, Tournament, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.mapper import MsgspecMapper
-from service.persistence import persistence_environment
 from service.settings import Settings
-from service.store import Change, EventStore, Snapshot
+from service.storage.events import Change, EventStore, MsgspecMapper, Snapshot
+from service.storage.persistence import persistence_environment
 
 NAME = b"Zyxwella"
 EMAIL = "zyxwella.quorvant@example.org"
@@ -303,7 +302,7 @@ def test_a_confirmation_that_read_its_request_before_the_erasure_stores_no_reada
         if "Requested" in n.topic
     ]
     token = services.requests.confirmation_token(request_id)
-    decide = services.tournaments.banned_until
+    decide = services.registrants.banned_until
     erased: list[str] = []
 
     def erased_while_deciding(state: Tournament, person: UUID) -> date | None:
@@ -311,7 +310,7 @@ def test_a_confirmation_that_read_its_request_before_the_erasure_stores_no_reada
             erased.append(services.people.erase(player_id, actor=DIRECTOR))
         return decide(state, person)
 
-    monkeypatch.setattr(services.tournaments, "banned_until", erased_while_deciding)
+    monkeypatch.setattr(services.registrants, "banned_until", erased_while_deciding)
     services.requests.confirm(token)
 
     assert erased == [pseudonym(player_id)]

@@ -21,10 +21,11 @@ from domain.backgammon.cache import cached_format_play
 from domain.events import fold
 from domain.match.errors import WrongPhaseError
 from service.clock import MovableClock
-from service.commands import CommandRunner
-from service.matches import Caller, MatchCreated, MatchService
-from service.persistence import persistence_environment
-from service.store import Change, EventStore, StaleVersionError
+from service.matches.matches import MatchCreated, MatchService
+from service.shared.commands import CommandRunner
+from service.shared.match_play import Caller
+from service.storage.events import Change, EventStore, StaleVersionError
+from service.storage.persistence import persistence_environment
 from tests.service.test_store import Counter, evolve, increase, start
 
 pytestmark = pytest.mark.postgres

@@ -15,8 +15,8 @@ from domain.match import MatchOverError
 from domain.tournament import Applicant, ResultRecorded, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.matches import Caller
 from service.settings import Settings
+from service.shared.match_play import Caller
 
 CHECK_IN_OPENS = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)
 

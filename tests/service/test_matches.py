@@ -17,15 +17,10 @@ from domain.errors import ConflictError
 from domain.events import Aggregate, DomainEvent, fold
 from domain.tokens import token_hash
 from service.clock import MovableClock
-from service.matches import (
-    Caller,
-    DiceKeyMismatchError,
-    MatchService,
-    seal_seed,
-    unseal_seed,
-)
-from service.persistence import persistence_environment
-from service.store import EventStore, StaleVersionError
+from service.matches.matches import MatchService
+from service.shared.match_play import Caller, DiceKeyMismatchError, seal_seed, unseal_seed
+from service.storage.events import EventStore, StaleVersionError
+from service.storage.persistence import persistence_environment
 
 KEY = b"k" * 32
 

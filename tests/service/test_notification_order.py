@@ -2,7 +2,7 @@
 
 A reader tails the log by position: it asks for ids after the last one it saw. Writers commit
 side by side, so id n+1 may be committed while id n is still in flight; a reader polling in
-between must not move past n for good. ``service.postgres.SettledLogRecorder`` reads only up
+between must not move past n for good. ``service.storage.postgres.SettledLogRecorder`` reads only up
 to the settled end of the log (it waits for the inserts in flight). These tests make writers
 slow on purpose (a trigger that sleeps after the row is inserted, before the commit) and check
 what a reader sees meanwhile. Writers use separate stores, each with its own connection
@@ -20,9 +20,9 @@ import pytest
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 
-from service.persistence import persistence_environment
-from service.postgres import SettledLogRecorder
-from service.store import EventStore
+from service.storage.events import EventStore
+from service.storage.persistence import persistence_environment
+from service.storage.postgres import SettledLogRecorder
 
 pytestmark = pytest.mark.postgres
 

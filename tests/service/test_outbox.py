@@ -17,10 +17,10 @@ import pytest
 from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.commands import CommandRunner
-from service.mail_ledger import CLAIM_TIMEOUT, MailLedger
-from service.registration_requests import RegistrationRequestService
+from service.registration.requests import RegistrationRequestService
 from service.settings import Settings
+from service.shared.commands import CommandRunner
+from service.storage.mail_ledger import CLAIM_TIMEOUT, MailLedger
 from tests.mailbox import body_of, links_in, read_mails, token_in
 from tests.smtp_sink import Sink, sink
 
@@ -148,7 +148,7 @@ def test_an_event_stored_before_its_outbox_row_was_written_mails_once_after_rest
     first = build(tmp_path, clock, sink.url)
     tournament = schedule(first)
     without_views = RegistrationRequestService(
-        first.store, CommandRunner(first.store, clock), first.tournaments, first.zone
+        first.store, CommandRunner(first.store, clock), first.registrants, first.zone
     )
     without_views.request(
         tournament, Applicant(first_name="Anna", last_name="M", email="anna@example.org", age=30)

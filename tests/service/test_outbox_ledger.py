@@ -22,10 +22,10 @@ from domain.tournament import Applicant
 from projections import outbox
 from projections.outbox import BEFORE_OUTBOX, ERASED, OutboxProjection
 from projections.runner import Projection
-from service import bootstrap as bootstrap_module
 from service.bootstrap import Services
 from service.clock import MovableClock
-from service.mail_ledger import LEDGER_TABLE, ORIGIN_TABLE
+from service.storage import views as views_module
+from service.storage.mail_ledger import LEDGER_TABLE, ORIGIN_TABLE
 from tests.service.test_outbox import build, clock, schedule, services
 from tests.smtp_sink import Sink, sink
 
@@ -146,8 +146,8 @@ def test_a_store_written_before_the_outbox_existed_mails_nobody_about_its_old_ev
     def without_outbox() -> list[Projection]:
         return [p for p in projections() if not isinstance(p, OutboxProjection)]
 
-    projections = bootstrap_module.projections
-    monkeypatch.setattr(bootstrap_module, "projections", without_outbox)
+    projections = views_module.projections
+    monkeypatch.setattr(views_module, "projections", without_outbox)
     old = build(tmp_path, clock, sink.url)
     tournament = schedule(old)
     ask(old, tournament)  # a registration of the version without outbox
@@ -175,7 +175,7 @@ def test_a_failed_send_is_logged_by_its_type_and_mail_id_without_the_address(
 ) -> None:
     ask(services, schedule(services))
     services.outbox.transport = RefusingTransport()
-    with caplog.at_level(logging.WARNING, logger="service.mail"):
+    with caplog.at_level(logging.WARNING, logger="service.mail.outbox"):
         services.outbox.send_due()
     [mail] = services.outbox.list()
     [record] = caplog.records

@@ -11,9 +11,9 @@ import pytest
 
 from domain.tournament import TournamentPlan
 from service.bootstrap import bootstrap
-from service.secret import SecretMismatchError, derived_key, load_secret_key
 from service.settings import Settings
-from service.startup import SecretKeyMissingError
+from service.storage.secret import SecretMismatchError, derived_key, load_secret_key
+from service.storage.startup import SecretKeyMissingError
 
 
 def test_the_secret_key_is_made_once_in_the_data_directory(tmp_path: Path) -> None:

@@ -10,9 +10,9 @@ import pytest
 from api.cli import main
 from domain.tournament import TournamentPlan
 from service.bootstrap import bootstrap
-from service.evidence import EvidenceFolderError
+from service.evidence.folder import EvidenceFolderError
 from service.settings import Settings
-from service.startup import SecretKeyMissingError, StoreMissingError
+from service.storage.startup import SecretKeyMissingError, StoreMissingError
 
 
 def a_club_with_a_tournament(settings: Settings) -> None:

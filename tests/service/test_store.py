@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -10,14 +11,14 @@ from uuid import UUID, uuid4
 import pytest
 
 from domain.events import Aggregate, DomainEvent
-from service.persistence import persistence_environment
-from service.store import (
+from service.storage.events import (
     EventStore,
     Guess,
     StaleVersionError,
     StateCache,
     UnknownAggregateError,
 )
+from service.storage.persistence import persistence_environment
 
 NOW = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)
 
@@ -238,5 +239,27 @@ def test_only_the_latest_snapshot_of_an_aggregate_is_kept(store: EventStore) -> 
     try:
         assert fresh.load(counter_id, evolve).total == 3 * store.snapshot_interval + 5
         assert fresh.load(counter_id, evolve, version=150).total == 149
+    finally:
+        fresh.close()
+
+
+def test_a_snapshot_stored_under_the_old_module_name_still_loads(tmp_path: Path) -> None:
+    """Snapshots name their record by module: ``service.store`` before the storage package."""
+    url = f"sqlite:///{tmp_path / 'events.sqlite3'}"
+    store = EventStore(env=persistence_environment(url))
+    counter_id = start(store)
+    for _ in range(store.snapshot_interval + 2):
+        store.append(increase(store.load(counter_id, evolve), 1))
+    store.snapshot_if_due(store.load(counter_id, evolve, version=store.snapshot_interval), NOW)
+    store.close()
+    with sqlite3.connect(tmp_path / "events.sqlite3") as db:
+        renamed = db.execute(
+            "UPDATE stored_snapshots SET topic = 'service.store:Snapshot'"
+            " WHERE topic LIKE '%:Snapshot'"
+        ).rowcount
+    assert renamed == 1
+    fresh = EventStore(env=store.env)
+    try:
+        assert fresh.load(counter_id, evolve).total == store.snapshot_interval + 2
     finally:
         fresh.close()

@@ -22,15 +22,11 @@ from domain.tournament import (
 )
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.secret import derived_key
+from service.registration.tournaments import TournamentService
 from service.settings import Settings
-from service.store import Change
-from service.tournaments import (
-    PLAYER_NAMESPACE,
-    Registered,
-    TournamentService,
-    player_id_for,
-)
+from service.shared.registrants import PLAYER_NAMESPACE, Registered, player_id_for
+from service.storage.events import Change
+from service.storage.secret import derived_key
 
 BERLIN = ZoneInfo("Europe/Berlin")
 SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")

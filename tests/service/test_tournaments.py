@@ -12,9 +12,9 @@ from domain import tournament
 from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.persistence import persistence_environment
 from service.settings import Settings
-from service.store import EventStore, Snapshot
+from service.storage.events import EventStore, Snapshot
+from service.storage.persistence import persistence_environment
 
 
 @pytest.fixture

@@ -1,0 +1,215 @@
+"""Conduct on the tournament day: penalty points, breaks and late returns, exclusions
+(rules C-BREAK-1..3, C-EXCL-1, T-FMT-7)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, get, post
+from litestar.params import FromPath, JSONBody
+
+from api.http.auth import director_only
+from api.http.schemas import ActorDep, ServicesDep, restate, restate_all
+from api.rounds.rounds import Reason, Withdrawal
+from domain.tournament import MAX_TABLE
+from service.conduct.conduct import PenaltyView
+
+PenaltyPoints = Annotated[int, msgspec.Meta(ge=1, le=64)]
+
+
+class PenaltyCreate(msgspec.Struct, forbid_unknown_fields=True):
+    """Penalty points against ``player_id`` in ``match_id``: they go to the opponent's score."""
+
+    player_id: UUID
+    match_id: UUID
+    points: PenaltyPoints
+    reason: Reason
+
+
+class PenaltyWaiver(msgspec.Struct, forbid_unknown_fields=True):
+    reason: Reason
+
+
+class PenaltyAdjustment(msgspec.Struct, forbid_unknown_fields=True):
+    points: Annotated[int, msgspec.Meta(ge=0, le=64)]
+    reason: Reason
+
+
+class Penalty(msgspec.Struct):
+    penalty_id: UUID
+    match_id: UUID
+    player_id: UUID
+    points: int
+    """Now counting: 0 once waived."""
+    reason: str
+    score_a: int
+    score_b: int
+    """The match score after it, penalty points included."""
+    match_status: Literal["playing", "finished"]
+    """``finished`` when the penalty decided the match (rule C-BREAK-2, T-FMT-7)."""
+
+
+class Break(msgspec.Struct):
+    player_id: UUID
+    display_name: str
+    since: datetime
+    """When the player's last match was decided."""
+    allowed_until: datetime
+    """10 minutes later by default, or the agreed return time (rule C-BREAK-3)."""
+    ended_at: datetime | None
+    late_minutes: int
+    proposed_penalty: int
+    """The penalty scale's points for the lateness; the director confirms, adjusts or waives."""
+    next_match_id: UUID | None
+    flagged: bool
+    """The scheduler flagged the break as run over, for the director (rule C-BREAK-1)."""
+
+
+class PresentMarking(msgspec.Struct, forbid_unknown_fields=True):
+    """Who is back (rule C-BREAK-1): ``player_id``, both players of the current round's
+    ``table``, or, with neither, everyone playing in the current round."""
+
+    player_id: UUID | None = None
+    table: Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLE)] | None = None
+
+
+class Present(msgspec.Struct):
+    present: list[UUID]
+    """The players marked present: their breaks ended now."""
+
+
+class ReturnTime(msgspec.Struct, forbid_unknown_fields=True):
+    until: Annotated[datetime, msgspec.Meta(tz=True)]
+    """An instant with its offset, e.g. 2026-04-18T15:30:00+02:00."""
+
+
+class ExclusionCreate(msgspec.Struct, forbid_unknown_fields=True):
+    player_id: UUID
+    reason: Reason
+
+
+def penalty_response(view: PenaltyView) -> Penalty:
+    return restate(view, Penalty)
+
+
+class ConductController(Controller):
+    path = "/api/v1/tournaments/{tournament_id:uuid}"
+    tags = ["conduct"]  # noqa: RUF012
+    guards = [director_only]  # noqa: RUF012
+
+    @post("/penalties", sync_to_thread=True, summary="Penalty points to the opponent's score")
+    def award_penalty(
+        self,
+        tournament_id: FromPath[UUID],
+        data: JSONBody[PenaltyCreate],
+        services: ServicesDep,
+        actor: ActorDep,
+    ) -> Penalty:
+        view = services.conduct.award_penalty(
+            tournament_id,
+            match_id=data.match_id,
+            player_id=data.player_id,
+            points=data.points,
+            reason=data.reason,
+            actor=actor,
+        )
+        return penalty_response(view)
+
+    @post(
+        "/penalties/{penalty_id:uuid}/waive",
+        status_code=200,
+        sync_to_thread=True,
+        summary="Waive a penalty: its points leave the opponent's score",
+    )
+    def waive_penalty(
+        self,
+        tournament_id: FromPath[UUID],
+        penalty_id: FromPath[UUID],
+        data: JSONBody[PenaltyWaiver],
+        services: ServicesDep,
+        actor: ActorDep,
+    ) -> Penalty:
+        view = services.conduct.change_penalty(
+            tournament_id, penalty_id, points=0, reason=data.reason, actor=actor
+        )
+        return penalty_response(view)
+
+    @post(
+        "/penalties/{penalty_id:uuid}/adjust",
+        status_code=200,
+        sync_to_thread=True,
+        summary="Adjust a penalty's points",
+    )
+    def adjust_penalty(
+        self,
+        tournament_id: FromPath[UUID],
+        penalty_id: FromPath[UUID],
+        data: JSONBody[PenaltyAdjustment],
+        services: ServicesDep,
+        actor: ActorDep,
+    ) -> Penalty:
+        view = services.conduct.change_penalty(
+            tournament_id,
+            penalty_id,
+            points=data.points,
+            reason=data.reason,
+            actor=actor,
+        )
+        return penalty_response(view)
+
+    @get("/breaks", sync_to_thread=True, summary="Who is on a break, for how long, how late")
+    def breaks(self, tournament_id: FromPath[UUID], services: ServicesDep) -> list[Break]:
+        return restate_all(services.conduct.list_breaks(tournament_id, services.clock.now()), Break)
+
+    @post(
+        "/breaks/present",
+        status_code=200,
+        sync_to_thread=True,
+        summary="Players back from their break, ready to play: one player, both players of a "
+        "table, or everyone in the current round",
+    )
+    def mark_present(
+        self,
+        tournament_id: FromPath[UUID],
+        data: JSONBody[PresentMarking],
+        services: ServicesDep,
+        actor: ActorDep,
+    ) -> Present:
+        present = services.conduct.mark_present(
+            tournament_id, player_id=data.player_id, table=data.table, actor=actor
+        )
+        return Present(present)
+
+    @post(
+        "/breaks/{player_id:uuid}/return-time",
+        status_code=204,
+        sync_to_thread=True,
+        summary="A player leaving the venue agrees a time to be back",
+    )
+    def agree_return_time(
+        self,
+        tournament_id: FromPath[UUID],
+        player_id: FromPath[UUID],
+        data: JSONBody[ReturnTime],
+        services: ServicesDep,
+        actor: ActorDep,
+    ) -> None:
+        services.conduct.agree_return_time(
+            tournament_id, player_id=player_id, until=data.until, actor=actor
+        )
+
+    @post("/exclusions", sync_to_thread=True, summary="Exclude a player: no refund, not paired")
+    def exclude(
+        self,
+        tournament_id: FromPath[UUID],
+        data: JSONBody[ExclusionCreate],
+        services: ServicesDep,
+        actor: ActorDep,
+    ) -> Withdrawal:
+        excluded = services.rounds.exclude(
+            tournament_id, player_id=data.player_id, reason=data.reason, actor=actor
+        )
+        return Withdrawal(excluded.player_id, excluded.left_early, excluded.forfeits)

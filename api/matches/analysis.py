@@ -1,0 +1,134 @@
+"""Stateless analysis: legal plays of a roll, and a decoded position and match id."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, get, post
+from litestar.params import JSONBody, QueryParameter
+
+from api.http.schemas import Die, LegalPlay, PositionId, legal_play
+from domain.backgammon import APP_RULES, TOURNAMENT_RULES, Position, RulesOptions
+from domain.backgammon.cache import (
+    cached_legal_plays,
+    position_from_id,
+    sorted_roll,
+)
+from domain.backgammon.match_id import CubeOwner, MatchState
+from domain.backgammon.plays import Dice
+from domain.backgammon.position import CHECKERS_PER_SIDE, pip_count
+from domain.match import RulesName
+
+
+class LegalPlaysRequest(msgspec.Struct, forbid_unknown_fields=True):
+    position_id: PositionId
+    dice: Annotated[list[Die], msgspec.Meta(min_length=2, max_length=2)]
+    rules: RulesName = "tournament"
+    """``app`` adds rule G-OFF-2 (no bear-off pip waste when another order wastes less)."""
+
+
+class LegalPlays(msgspec.Struct):
+    plays: list[LegalPlay]
+
+
+class Board(msgspec.Struct):
+    """One side's checkers: ``points[i]`` is the side's own point i + 1."""
+
+    points: list[int]
+    bar: int
+    borne_off: int
+    pip_count: int
+
+
+class MatchIdFields(msgspec.Struct):
+    match_id: str
+    match_length: int
+    score: list[int]
+    cube_value: int
+    cube_owner: int | None
+    player_on_roll: int
+    turn: int
+    crawford: bool
+    game_state: str
+    double_offered: bool
+    resignation: int
+    dice: list[int]
+    jacoby: bool
+
+
+class PositionView(msgspec.Struct):
+    position_id: str
+    on_roll: Board
+    opponent: Board
+    match: MatchIdFields | None = None
+
+
+def legal_play_items(
+    position: Position, dice: Iterable[int], options: RulesOptions = TOURNAMENT_RULES
+) -> tuple[LegalPlay, ...]:
+    """The items of ``legal_plays`` as the API shows them: the analysis endpoint and match
+    states, remembered per position, roll (in either order) and rules."""
+    return _legal_play_items(position, sorted_roll(dice), options)
+
+
+@lru_cache(maxsize=1024)
+def _legal_play_items(
+    position: Position, roll: Dice, options: RulesOptions
+) -> tuple[LegalPlay, ...]:
+    return tuple(legal_play(play) for play in cached_legal_plays(position, roll, options))
+
+
+class AnalysisController(Controller):
+    path = "/api/v1/analysis"
+    tags = ["analysis"]  # noqa: RUF012
+
+    @post("/legal-plays", status_code=200, summary="Every legal play of a roll in a position")
+    async def legal_plays(self, data: JSONBody[LegalPlaysRequest]) -> LegalPlays:
+        options = APP_RULES if data.rules == "app" else TOURNAMENT_RULES
+        items = legal_play_items(position_from_id(data.position_id), data.dice, options)
+        return LegalPlays(list(items))
+
+    @get("/position", summary="Decode a Position ID (and optionally a Match ID)")
+    async def position(
+        self,
+        position_id: Annotated[str, QueryParameter(min_length=14, max_length=14)],
+        match_id: Annotated[str | None, QueryParameter(min_length=12, max_length=12)] = None,
+    ) -> PositionView:
+        position = Position.from_position_id(position_id)
+        return PositionView(
+            position_id=position.position_id,
+            on_roll=_board(position.on_roll),
+            opponent=_board(position.opponent),
+            match=_match_fields(match_id) if match_id else None,
+        )
+
+
+def _board(side: tuple[int, ...]) -> Board:
+    return Board(
+        points=list(side[:24]),
+        bar=side[24],
+        borne_off=CHECKERS_PER_SIDE - sum(side),
+        pip_count=pip_count(side),
+    )
+
+
+def _match_fields(match_id: str) -> MatchIdFields:
+    state = MatchState.from_match_id(match_id)
+    return MatchIdFields(
+        match_id=state.match_id,
+        match_length=state.match_length,
+        score=list(state.score),
+        cube_value=state.cube_value,
+        cube_owner=None if state.cube_owner is CubeOwner.CENTRED else int(state.cube_owner),
+        player_on_roll=state.player_on_roll,
+        turn=state.turn,
+        crawford=state.crawford,
+        game_state=state.game_state.name.lower(),
+        double_offered=state.double_offered,
+        resignation=state.resignation,
+        dice=list(state.dice),
+        jacoby=state.jacoby,
+    )

@@ -1,0 +1,361 @@
+"""Public pages for the club's website and the wallboard (rule P-PUB-1): the season's calendar,
+a tournament with its registration form, live standings, the knockout bracket, the ranking.
+
+Server-rendered with Jinja2, no build step and nothing from a CDN: the style and the few lines
+of script are inline, so a page works in an ``<iframe>`` of any site. German by default,
+English with ``?lang=en`` or ``Accept-Language: en``. Display names only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import partial
+from pathlib import Path
+from typing import Any, Literal, cast
+from uuid import UUID
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from litestar import Controller, Request, get
+from litestar.di import NamedDependency, Provide
+from litestar.params import FromPath
+from litestar.plugins.jinja import JinjaTemplateEngine
+from litestar.response import Template
+from litestar.template import TemplateConfig
+
+from api.http.schemas import ServicesDep
+from service.bootstrap import Services
+from service.rounds.rounds import TournamentMatch
+
+Lang = Literal["de", "en"]
+TEMPLATES = Path(__file__).parent / "templates"
+KNOCKOUT_STAGES = ("semi_final", "final", "third_place")
+SUMMARIES = {
+    "season": "Page: the season's calendar with tournaments, dates and free seats",
+    "ranking": "Page: the season ranking with its tiebreak columns",
+    "tournament": "Page: one tournament with its date, venue, free seats, deadlines and the form; "
+    "once it is completed, its final places",
+    "standings": "Page: live pairings, results and standings (updates without reload)",
+    "bracket": "Page: the knockout bracket",
+    "confirm": "Page: the link of the confirmation mail; its button confirms the registration "
+    "(the token stays in the page's address)",
+    "cancel": "Page: the self-service cancellation link of the registration mail; its button "
+    "cancels with the player token of the link",
+}
+
+TEXT: dict[Lang, dict[str, str]] = {
+    "de": {
+        "calendar": "Turnierkalender",
+        "tournament": "Turnier",
+        "date": "Datum",
+        "venue": "Ort",
+        "seats": "Plätze",
+        "seats_free": "{free} von {capacity} Plätzen frei",
+        "waitlist": "{waitlist} auf der Warteliste",
+        "deadlines": "Fristen",
+        "cancellation_until": "Abmeldeschluss",
+        "check_in": "Check-in",
+        "starts_at": "Spätester Beginn",
+        "register": "Anmelden",
+        "first_name": "Vorname",
+        "last_name": "Nachname",
+        "email": "E-Mail",
+        "birth_date": "Geburtsdatum",
+        "registered": "Angemeldet. Bewahre diesen Code für eine Abmeldung auf:",
+        "waitlisted": "Auf der Warteliste (Platz {position}). Code für eine Abmeldung:",
+        "failed": "Die Anmeldung ging nicht durch:",
+        "check_mail": "Fast geschafft: wir haben dir eine E-Mail geschickt. Bitte bestätige "
+        "die Anmeldung über den Link darin bis {confirm_by}; erst dann zählt sie.",
+        "confirm_title": "Anmeldung bestätigen",
+        "confirm_lead": "Mit der Bestätigung wird deine Anmeldung gültig: du bekommst einen "
+        "freien Platz oder einen Platz auf der Warteliste.",
+        "confirm_button": "Anmeldung bestätigen",
+        "confirmed_registered": "Bestätigt: du hast einen Platz. Code für eine Abmeldung:",
+        "confirmed_waitlisted": "Bestätigt: du stehst auf der Warteliste (Platz {position}). "
+        "Code für eine Abmeldung:",
+        "cancel_title": "Abmelden",
+        "cancel_lead": "Willst du deine Anmeldung stornieren?",
+        "cancel_button": "Abmelden",
+        "cancel_done": "Du bist abgemeldet.",
+        "registration_closed": "Die Anmeldung ist geschlossen.",
+        "standings": "Tabelle",
+        "pairings": "Paarungen",
+        "round": "Runde",
+        "table": "Tisch",
+        "bye": "spielfrei",
+        "rank": "Platz",
+        "swiss_rank": "Rang",
+        "place": "Platz",
+        "swiss_standings": "Tabelle der Schweizer Runden",
+        "final_places": "Endstand",
+        "player": "Spieler",
+        "wins": "Siege",
+        "points": "Punkte",
+        "buchholz": "Buchholz",
+        "matches": "Partien",
+        "no_standings": "Die Tabelle erscheint, sobald das Turnier beginnt.",
+        "bracket": "K.-o.-Runde",
+        "semi_final": "Halbfinale",
+        "final": "Finale",
+        "third_place": "Spiel um Platz 3",
+        "no_bracket": "Die K.-o.-Runde beginnt nach den Schweizer Runden.",
+        "ranking": "Jahreswertung",
+        "no_ranking": "Die Jahreswertung erscheint, sobald das erste Turnier Ergebnisse bringt.",
+        "attendance": "Anwesenheit",
+        "match_points": "Siegpunkte",
+        "tournament_wins": "Turniersiege",
+        "tournaments_played": "Turniere",
+        "status_open": "Anmeldung offen",
+        "status_cancellation_closed": "Abmeldeschluss vorbei",
+        "status_check_in": "Check-in läuft",
+        "status_running": "läuft",
+        "status_completed": "beendet",
+        "status_final": "beendet, Endstand bestätigt",
+        "live": "live",
+        "calendar_feed": "Kalender abonnieren (iCal)",
+        "language": "English",
+        "language_link": "en",
+        "oclock": " Uhr",
+    },
+    "en": {
+        "calendar": "Tournament calendar",
+        "tournament": "Tournament",
+        "date": "Date",
+        "venue": "Venue",
+        "seats": "Seats",
+        "seats_free": "{free} of {capacity} seats free",
+        "waitlist": "{waitlist} on the waitlist",
+        "deadlines": "Deadlines",
+        "cancellation_until": "Cancellation deadline",
+        "check_in": "Check-in",
+        "starts_at": "Latest start",
+        "register": "Register",
+        "first_name": "First name",
+        "last_name": "Last name",
+        "email": "E-mail",
+        "birth_date": "Date of birth",
+        "registered": "Registered. Keep this code to cancel later:",
+        "waitlisted": "On the waitlist (place {position}). Code to cancel:",
+        "failed": "The registration did not go through:",
+        "check_mail": "Almost done: we have sent you an e-mail. Please confirm the "
+        "registration with its link by {confirm_by}; it counts only then.",
+        "confirm_title": "Confirm your registration",
+        "confirm_lead": "Confirming makes your registration count: you get a free seat or a "
+        "place on the waitlist.",
+        "confirm_button": "Confirm registration",
+        "confirmed_registered": "Confirmed: you have a seat. Code to cancel:",
+        "confirmed_waitlisted": "Confirmed: you are on the waitlist (place {position}). "
+        "Code to cancel:",
+        "cancel_title": "Cancel",
+        "cancel_lead": "Do you want to cancel your registration?",
+        "cancel_button": "Cancel registration",
+        "cancel_done": "Your registration is cancelled.",
+        "registration_closed": "Registration is closed.",
+        "standings": "Standings",
+        "pairings": "Pairings",
+        "round": "Round",
+        "table": "Table",
+        "bye": "bye",
+        "rank": "Rank",
+        "swiss_rank": "Swiss rank",
+        "place": "Place",
+        "swiss_standings": "Swiss standings",
+        "final_places": "Final places",
+        "player": "Player",
+        "wins": "Wins",
+        "points": "Points",
+        "buchholz": "Buchholz",
+        "matches": "Matches",
+        "no_standings": "The standings appear once the tournament starts.",
+        "bracket": "Knockout",
+        "semi_final": "Semi-final",
+        "final": "Final",
+        "third_place": "Third place",
+        "no_bracket": "The knockout begins after the Swiss rounds.",
+        "ranking": "Season ranking",
+        "no_ranking": "The season ranking appears once the first tournament brings results.",
+        "attendance": "Attendance",
+        "match_points": "Match points",
+        "tournament_wins": "Tournament wins",
+        "tournaments_played": "Tournaments",
+        "status_open": "registration open",
+        "status_cancellation_closed": "cancellation closed",
+        "status_check_in": "check-in open",
+        "status_running": "running",
+        "status_completed": "completed",
+        "status_final": "completed, places confirmed",
+        "live": "live",
+        "calendar_feed": "Subscribe to the calendar (iCal)",
+        "language": "Deutsch",
+        "language_link": "de",
+        "oclock": "",
+    },
+}
+WEEKDAYS: dict[Lang, tuple[str, ...]] = {
+    "de": ("Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"),
+    "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
+}
+
+
+def text(lang: Lang) -> dict[str, str]:
+    return TEXT[lang]
+
+
+def language(request: Request[Any, Any, Any]) -> Lang:
+    """``?lang=`` first, then the first of ``Accept-Language`` we speak; German by default."""
+    asked = request.query_params.get("lang", "")
+    if asked in TEXT:
+        return cast(Lang, asked)
+    wanted: list[tuple[float, str]] = []
+    for part in request.headers.get("accept-language", "").split(","):
+        tag, _, parameters = part.strip().partition(";")
+        quality = 1.0
+        if parameters.strip().startswith("q="):
+            try:
+                quality = float(parameters.strip()[2:])
+            except ValueError:
+                continue
+        wanted.append((-quality, tag.strip().lower()[:2]))
+    for _, tag in sorted(wanted, key=lambda pair: pair[0]):
+        if tag in TEXT:
+            return tag
+    return "de"
+
+
+def local_date(day: date, lang: Lang) -> str:
+    weekday = WEEKDAYS[lang][day.weekday()]
+    if lang == "de":
+        return f"{weekday}, {day:%d.%m.%Y}"
+    return f"{weekday} {day.day} {day:%b %Y}"
+
+
+def local_time(instant: datetime, lang: Lang) -> str:
+    """An instant already in the club's zone, as people there read it."""
+    return f"{local_date(instant.date(), lang)}, {instant:%H:%M}{TEXT[lang]['oclock']}"
+
+
+def template_config() -> TemplateConfig[JinjaTemplateEngine]:
+    environment = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment))
+
+
+@dataclass(frozen=True, slots=True)
+class BracketMatch:
+    stage: str
+    player_a: str
+    player_b: str
+    score_a: int
+    score_b: int
+    winner: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """What every page handler needs: the reader's language, the page's path, the services."""
+
+    lang: Lang
+    path: str
+    services: Services
+
+    def render(self, name: str, **context: Any) -> Template:
+        lang = self.lang
+        return Template(
+            template_name=name,
+            context={
+                "lang": lang,
+                "t": TEXT[lang],
+                "local_date": lambda day: local_date(day, lang),
+                "local_time": lambda instant: local_time(instant, lang),
+                "path": self.path,
+                **context,
+            },
+            headers={"Content-Language": lang, "Vary": "Accept-Language"},
+        )
+
+
+def provide_page(request: Request[Any, Any, Any], services: ServicesDep) -> Page:
+    return Page(lang=language(request), path=request.url.path, services=services)
+
+
+page_route = partial(get, sync_to_thread=True)
+"""A page's route: pages read the view database, so their handlers run in a thread."""
+
+
+class PageController(Controller):
+    path = "/pages"
+    tags = ["pages"]  # noqa: RUF012
+    dependencies = {"page": Provide(provide_page, sync_to_thread=False)}  # noqa: RUF012
+
+    @page_route("/seasons/{season_id:uuid}", summary=SUMMARIES["season"])
+    def season(self, season_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        season = page.services.seasons.get_season(season_id)
+        tournaments = page.services.tournaments.list_tournaments(season_id)
+        return page.render("season.html", season=season, tournaments=tournaments)
+
+    @page_route("/seasons/{season_id:uuid}/ranking", summary=SUMMARIES["ranking"])
+    def ranking(self, season_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        season = page.services.seasons.get_season(season_id)
+        lines = page.services.seasons.get_ranking(season_id)
+        return page.render("ranking.html", season=season, lines=lines)
+
+    @page_route("/tournaments/{tournament_id:uuid}", summary=SUMMARIES["tournament"])
+    def tournament(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        services = page.services
+        return page.render(
+            "tournament.html",
+            tournament=services.tournaments.get_tournament(tournament_id),
+            places=services.places.list_fixed_places(tournament_id),
+        )
+
+    @page_route("/registrations/confirm", sync_to_thread=False, summary=SUMMARIES["confirm"])
+    def confirm_registration(self, page: NamedDependency[Page]) -> Template:
+        return page.render("registration_action.html", action="confirm")
+
+    @page_route("/registrations/cancel", sync_to_thread=False, summary=SUMMARIES["cancel"])
+    def cancel_registration(self, page: NamedDependency[Page]) -> Template:
+        return page.render("registration_action.html", action="cancel")
+
+    @page_route("/tournaments/{tournament_id:uuid}/standings", summary=SUMMARIES["standings"])
+    def standings(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        services = page.services
+        matches = services.rounds.list_matches(tournament_id)
+        current = max((m.round for m in matches), default=0)
+        return page.render(
+            "standings.html",
+            tournament=services.tournaments.get_tournament(tournament_id),
+            standings=services.rounds.list_standings(tournament_id),
+            places=services.places.list_fixed_places(tournament_id),
+            round=services.rounds.get_round(tournament_id, current) if current else None,
+            scores={m.match_id: m for m in matches},
+        )
+
+    @page_route("/tournaments/{tournament_id:uuid}/bracket", summary=SUMMARIES["bracket"])
+    def bracket(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        services = page.services
+        names = {
+            row.player_id: row.display_name for row in services.rounds.list_standings(tournament_id)
+        }
+        matches = [
+            _bracket_match(m, names)
+            for m in services.rounds.list_matches(tournament_id)
+            if m.stage in KNOCKOUT_STAGES
+        ]
+        stages = {stage: [m for m in matches if m.stage == stage] for stage in KNOCKOUT_STAGES}
+        tournament = services.tournaments.get_tournament(tournament_id)
+        return page.render("bracket.html", tournament=tournament, stages=stages)
+
+
+def _bracket_match(found: TournamentMatch, names: dict[UUID, str]) -> BracketMatch:
+    return BracketMatch(
+        stage=found.stage,
+        player_a=names.get(found.player_a, ""),
+        player_b=names.get(found.player_b, ""),
+        score_a=found.score_a,
+        score_b=found.score_b,
+        winner=names.get(found.winner) if found.winner else None,
+    )

@@ -1,0 +1,475 @@
+"""Tournaments, their seats and registrations: the calendar, sign-up, cancellation, check-in."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, Request, Response, delete, get, post
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
+from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED
+
+from api.http.auth import (
+    REGISTERED_PLAYER,
+    any_director,
+    director_of,
+    director_only,
+    require_token,
+    unknown_token_refused,
+)
+from api.http.schemas import (
+    ActingDirectorDep,
+    ActorDep,
+    DateText,
+    NameText,
+    ServicesDep,
+    restate,
+    restate_all,
+)
+from api.http.tabular import csv_response, table_route, wants_csv
+from domain.clock import ClockPresetName
+from domain.director import ActingDirector, Target
+from domain.match import DiceMode
+from domain.tournament import (
+    DEFAULT_BUY_IN_CENTS,
+    DEFAULT_CAPACITY,
+    DEFAULT_CLASS,
+    DEFAULT_CLOCK,
+    DEFAULT_DICE,
+    DEFAULT_MATCH_LENGTH,
+    DEFAULT_MIN_AGE,
+    DEFAULT_PAYOUT_PERCENT,
+    DEFAULT_POT_SHARE_CENTS,
+    DEFAULT_SWISS_ROUNDS,
+    Applicant,
+    RegistrationStatus,
+    TournamentPlan,
+    TournamentStatus,
+)
+from projections.seats import SeatCounts
+from service.bootstrap import Services
+from service.registration.tournaments import TournamentView
+from service.shared.registrants import Registered
+
+TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
+BirthDateText = Annotated[
+    str,
+    msgspec.Meta(
+        description="YYYY-MM-DD, DD.MM.YYYY or DD.MM.YY, from 1900 to the play date; a two-digit "
+        "year is 20YY, or 19YY when 20YY would lie after the play date (05.07.85 is 1985)",
+        examples=["1985-07-05"],
+    ),
+]
+CLUB_VENUE = "Sportverein Raigering e.V., Am Pandurenpark 2, 92224 Amberg"
+
+
+class MatchLengths(msgspec.Struct, forbid_unknown_fields=True):
+    """Match lengths of the knockout stages (rule T-FMT-8)."""
+
+    semi_final: int = DEFAULT_MATCH_LENGTH
+    final: int = DEFAULT_MATCH_LENGTH
+    third_place: int = DEFAULT_MATCH_LENGTH
+
+
+class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
+    """A tournament; the defaults are the club's (seed 000). Deadlines are local wall times."""
+
+    name: NameText
+    date: DateText
+    season_id: UUID | None = None
+    """Default: the season whose dates include ``date`` (none if there is no such season)."""
+    venue: NameText = CLUB_VENUE
+    capacity: int = DEFAULT_CAPACITY
+    min_age: int = DEFAULT_MIN_AGE
+    buy_in_cents: int = DEFAULT_BUY_IN_CENTS
+    pot_share_cents: int = DEFAULT_POT_SHARE_CENTS
+    """The part of each buy-in that goes to the prize pot; the rest is for the organisation."""
+    payout_percent: list[int] = msgspec.field(default_factory=lambda: list(DEFAULT_PAYOUT_PERCENT))
+    waitlist: bool = True
+    waitlist_limit: int | None = None
+    """Places on the waitlist (default: twice the capacity); beyond them registration is a 409."""
+    swiss_rounds: int = DEFAULT_SWISS_ROUNDS
+    match_length: int = DEFAULT_MATCH_LENGTH
+    """The Swiss rounds' match length (rule T-FMT-8)."""
+    match_lengths: MatchLengths | None = None
+    """The knockout stages' match lengths; default: ``match_length`` for each."""
+    dice: DiceMode = DEFAULT_DICE
+    """How the tournament's matches roll: ``entered`` (physical dice) or ``server``."""
+    clock: ClockPresetName = DEFAULT_CLOCK
+    class_: str = msgspec.field(name="class", default=DEFAULT_CLASS)
+    cancellation_weekday: str = "thursday"
+    """Cancellation is possible until this weekday before the play date ..."""
+    cancellation_time: TimeText = "18:00"
+    """... at this local time (rule T-CANCEL-1)."""
+    check_in_time: TimeText = "12:30"
+    start_time: TimeText = "13:00"
+    """The latest start on the play date (rule T-CHECKIN-1)."""
+
+
+class Deadlines(msgspec.Struct):
+    cancellation_until: datetime
+    check_in_opens: datetime
+    starts_at: datetime
+
+
+class Seats(msgspec.Struct):
+    capacity: int
+    taken: int
+    free: int
+    waitlist: int
+    checked_in: int
+
+
+class Tournament(msgspec.Struct):
+    id: UUID
+    season_id: UUID | None
+    period: str | None
+    name: str
+    date: date
+    venue: str
+    capacity: int
+    min_age: int
+    buy_in_cents: int
+    pot_share_cents: int
+    organisation_cents: int
+    payout_percent: list[int]
+    waitlist: bool
+    swiss_rounds: int
+    match_length: int
+    class_: str = msgspec.field(name="class")
+    time_zone: str
+    status: TournamentStatus
+    deadlines: Deadlines
+    seats: Seats
+    pot_cents: int
+    """``pot_share_cents`` (80 EUR by default) per checked-in player (rule T-BUYIN-1); fixed when
+    the tournament starts."""
+    started_at: datetime | None
+    completed_at: datetime | None
+    finalized_at: datetime | None = None
+    """Set while the director's finalize stands (places and prizes fixed, rule T-FMT-8): the
+    status is then ``final``; a reopen clears it and returns the status to ``completed``."""
+
+
+class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
+    """Give ``age`` or ``birth_date`` (or both)."""
+
+    first_name: NameText
+    last_name: NameText
+    email: str
+    age: int | None = None
+    birth_date: BirthDateText | None = None
+    language: Literal["de", "en"] = "de"
+    """The language of the person's mails (rule P-MAIL-1)."""
+
+    @property
+    def applicant(self) -> Applicant:
+        """The person as the form gives them, for both ways to register."""
+        return Applicant(
+            first_name=self.first_name,
+            last_name=self.last_name,
+            email=self.email,
+            age=self.age,
+            birth_date=self.birth_date,
+            language=self.language,
+        )
+
+
+class RegistrationUnconfirmed(msgspec.Struct):
+    """An anonymous registration waits for the link in its mail (rule P-MAIL-1); the same
+    answer whether the address is new or registered already."""
+
+    status: Literal["unconfirmed"]
+    tournament_id: UUID
+    confirm_by: datetime
+    """The link expires then (24 hours): an unconfirmed registration never takes a seat."""
+
+
+class Registration(msgspec.Struct):
+    registration_id: UUID
+    tournament_id: UUID
+    player_id: UUID
+    status: Literal["registered", "waitlisted"]
+    player_token: str
+    """Bearer token for self-service (cancellation); shown once, stored only as a hash."""
+    waitlist_position: int | None
+
+
+class RegistrationCancellation(msgspec.Struct):
+    registration_id: UUID
+    status: Literal["cancelled", "withdrawn"]
+    promoted_registration_id: UUID | None
+    """The first waitlisted registration, which got the freed seat."""
+    refund_cents: int
+    """A standby leaving the waitlist gets the buy-in paid at check-in back."""
+
+
+class CheckInCreate(msgspec.Struct, forbid_unknown_fields=True):
+    id_document_seen: bool
+    buy_in_paid_cents: int
+
+
+class CheckIn(msgspec.Struct):
+    registration_id: UUID
+    status: Literal["checked_in", "standby"]
+    """``standby`` for a waitlisted person: a seat released at the start goes to them."""
+    checked_in_at: datetime
+    checked_in: int
+    """Checked-in seat holders (standbys not counted)."""
+    standbys: int
+    pot_cents: int
+    """``pot_share_cents`` (80 EUR by default) per checked-in seat holder (rule T-BUYIN-1)."""
+
+
+class Participant(msgspec.Struct):
+    """Public: a display name such as "Anna M.", never the full name or e-mail."""
+
+    player_id: UUID
+    display_name: str
+    status: RegistrationStatus
+    waitlist_position: int | None
+
+
+class RegistrationRecord(msgspec.Struct):
+    """Director: the registration with the person's data."""
+
+    registration_id: UUID
+    player_id: UUID
+    first_name: str
+    last_name: str
+    display_name: str
+    email: str
+    age: int | None
+    birth_date: date | None
+    status: RegistrationStatus
+    waitlist_position: int | None
+    registered_at: datetime
+    updated_at: datetime
+    checked_in_at: datetime | None
+    buy_in_paid_cents: int | None
+    withdrawal_reason: str | None
+    refund_cents: int | None
+    """The buy-in to hand back to a standby who left or got no seat."""
+
+
+REGISTRATION_COLUMNS = tuple(RegistrationRecord.__struct_fields__)
+
+
+def registration_response(registration: Registered) -> Registration:
+    return restate(registration, Registration)
+
+
+def tournament_response(view: TournamentView) -> Tournament:
+    row, seats = view.row, view.seats
+    return Tournament(
+        id=row.id,
+        season_id=row.season_id,
+        period=row.period,
+        name=row.name,
+        date=row.play_date,
+        venue=row.venue,
+        capacity=row.capacity,
+        min_age=row.min_age,
+        buy_in_cents=row.buy_in_cents,
+        pot_share_cents=row.pot_share_cents,
+        organisation_cents=view.organisation_cents,
+        payout_percent=row.payout_percent,
+        waitlist=row.waitlist,
+        swiss_rounds=row.swiss_rounds,
+        match_length=row.match_length,
+        class_=row.class_name,
+        time_zone=row.time_zone,
+        status=view.status,
+        deadlines=restate(view.deadlines, Deadlines),
+        seats=seats_response(seats),
+        pot_cents=view.pot_cents,
+        started_at=view.started_at,
+        completed_at=view.completed_at,
+        finalized_at=view.finalized_at,
+    )
+
+
+def seats_response(seats: SeatCounts) -> Seats:
+    return restate(seats, Seats)
+
+
+def tournament_plan(data: TournamentCreate) -> TournamentPlan:
+    """The request as the domain's plan: the same fields, but ``class`` is ``class_name`` and
+    ``match_lengths`` is ``knockout_lengths``."""
+    renamed = {"class_name": data.class_, "knockout_lengths": data.match_lengths}
+    return restate({**msgspec.structs.asdict(data), **renamed}, TournamentPlan)
+
+
+class TournamentController(Controller):
+    path = "/api/v1/tournaments"
+    tags = ["tournaments"]  # noqa: RUF012
+
+    @post("/", guards=[any_director], sync_to_thread=True, summary="Schedule a tournament")
+    def create(
+        self,
+        data: JSONBody[TournamentCreate],
+        services: ServicesDep,
+        acting_director: ActingDirectorDep,
+    ) -> Tournament:
+        if acting_director.scope.kind != "club":
+            # rule C-DIR-1: a season's director schedules the season's tournaments only
+            season = services.seasons.season_of("season_id", data.season_id, data.date)
+            acting_director.authorize(Target(season_id=season.id if season else None))
+        tournament = services.tournaments.schedule_tournament(
+            tournament_plan(data),
+            season_id=data.season_id,
+            cancellation_weekday=data.cancellation_weekday,
+            cancellation_time=data.cancellation_time,
+            check_in_time=data.check_in_time,
+            start_time=data.start_time,
+            actor=acting_director.actor,
+        )
+        return tournament_response(tournament)
+
+    @get("/", sync_to_thread=True, summary="The calendar: tournaments in date order")
+    def list_tournaments(
+        self, services: ServicesDep, season_id: FromQuery[UUID | None] = None
+    ) -> list[Tournament]:
+        return [tournament_response(t) for t in services.tournaments.list_tournaments(season_id)]
+
+    @get("/{tournament_id:uuid}", sync_to_thread=True, summary="One tournament and its status")
+    def show(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Tournament:
+        return tournament_response(services.tournaments.get_tournament(tournament_id))
+
+    @get("/{tournament_id:uuid}/seats", sync_to_thread=True, summary="Free seats and waitlist")
+    def seats(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Seats:
+        return seats_response(services.tournaments.get_seats(tournament_id))
+
+    @get(
+        "/{tournament_id:uuid}/participants",
+        sync_to_thread=True,
+        summary="Public participant list (display names only) and the waitlist",
+    )
+    def participants(
+        self, tournament_id: FromPath[UUID], services: ServicesDep
+    ) -> list[Participant]:
+        return restate_all(services.tournaments.list_participants(tournament_id), Participant)
+
+
+class RegistrationController(Controller):
+    path = "/api/v1/tournaments/{tournament_id:uuid}/registrations"
+    tags = ["registrations"]  # noqa: RUF012
+
+    @post(
+        "/",
+        sync_to_thread=True,
+        status_code=201,
+        summary="Register: the director at once (201); anyone else by e-mail confirmation (202)",
+        responses={
+            201: ResponseSpec(
+                data_container=Registration,
+                description="With the director's token: registered or waitlisted at once",
+            ),
+            202: ResponseSpec(
+                data_container=RegistrationUnconfirmed,
+                description="Anonymous: stored unconfirmed, the mail carries the link "
+                "(rule P-MAIL-1); the same answer for an address registered already",
+            ),
+        },
+    )
+    def register(
+        self,
+        tournament_id: FromPath[UUID],
+        data: JSONBody[RegistrationCreate],
+        request: Request[Any, Any, Any],
+        services: ServicesDep,
+    ) -> Response[Registration | RegistrationUnconfirmed]:
+        acting = _director_in(request, services, tournament_id)
+        applicant = data.applicant
+        if acting is None:
+            unconfirmed = services.requests.request(tournament_id, applicant)
+            answer = RegistrationUnconfirmed(
+                status="unconfirmed",
+                tournament_id=unconfirmed.tournament_id,
+                confirm_by=unconfirmed.confirm_by,
+            )
+            return Response(answer, status_code=HTTP_202_ACCEPTED)
+        # after the start, the director's registration is a late entry's
+        registration = services.tournaments.register(tournament_id, applicant, actor=acting.actor)
+        return Response(registration_response(registration), status_code=HTTP_201_CREATED)
+
+    @table_route(
+        "/",
+        guards=[director_only],
+        summary="Every registration with personal data (director; also as CSV with Accept: "
+        "text/csv)",
+    )
+    def list_registrations(
+        self, tournament_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
+    ) -> Response[list[RegistrationRecord]]:
+        rows = services.tournaments.list_registrations(tournament_id)
+        if wants_csv(request):
+            return csv_response(rows, REGISTRATION_COLUMNS)
+        return Response(restate_all(rows, RegistrationRecord))
+
+    @delete(
+        "/{registration_id:uuid}",
+        guards=[REGISTERED_PLAYER],
+        status_code=200,
+        sync_to_thread=True,
+        summary="Cancel: the player with their token until the deadline (the waitlist until the "
+        "start), the director always until the start",
+    )
+    def cancel(
+        self,
+        request: Request[Any, Any, Any],
+        tournament_id: FromPath[UUID],
+        registration_id: FromPath[UUID],
+        services: ServicesDep,
+        reason: Annotated[str, QueryParameter(max_length=500)] = "",
+    ) -> RegistrationCancellation:
+        token = require_token(request, REGISTERED_PLAYER.whose)
+        acting = _director_in(request, services, tournament_id)
+        with unknown_token_refused(services, token):
+            cancellation = services.tournaments.cancel_registration(
+                tournament_id,
+                registration_id,
+                player_token=None if acting else token,
+                by_director=acting is not None,
+                director_actor=acting.actor if acting else None,
+                reason=reason,
+            )
+        return restate(cancellation, RegistrationCancellation)
+
+    @post(
+        "/{registration_id:uuid}/check-in",
+        guards=[director_only],
+        status_code=200,
+        sync_to_thread=True,
+        summary="Check in on site: ID document seen, buy-in paid (waitlisted: as a standby)",
+    )
+    def check_in(
+        self,
+        tournament_id: FromPath[UUID],
+        registration_id: FromPath[UUID],
+        data: JSONBody[CheckInCreate],
+        services: ServicesDep,
+        actor: ActorDep,
+    ) -> CheckIn:
+        checked_in = services.tournaments.check_in(
+            tournament_id,
+            registration_id,
+            id_document_seen=data.id_document_seen,
+            buy_in_paid_cents=data.buy_in_paid_cents,
+            actor=actor,
+        )
+        return restate(checked_in, CheckIn)
+
+
+def _director_in(
+    request: Request[Any, Any, Any], services: Services, tournament_id: UUID
+) -> ActingDirector | None:
+    """The director sending the request (None: a player or the public); a director outside
+    the tournament's scope gets a 403 (rule C-DIR-1)."""
+    acting = director_of(request)
+    if acting is not None and acting.scope.kind != "club":
+        acting.authorize(services.directors.tournament_target(tournament_id))
+    return acting

@@ -1,0 +1,227 @@
+"""Seasons and the club's calendar periods (rules CAL-1, CAL-2)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, Request, Response, get, post
+from litestar.params import FromPath, JSONBody
+
+from api.http.auth import director_only
+from api.http.schemas import ActorDep, DateText, NameText, ServicesDep, restate
+from api.http.tabular import csv_response, table_route, wants_csv
+from domain.ranking import EntryKind
+from domain.season import PeriodInput, PeriodKind
+from projections.calendar import SeasonRow
+from projections.ranking import PlayerRanking, SeasonRankingRow
+
+
+class PeriodCreate(msgspec.Struct, forbid_unknown_fields=True):
+    """A named period: tournaments are played in it (``tournament``) or it is a ``break``."""
+
+    name: NameText
+    starts_on: DateText
+    ends_on: DateText
+    kind: PeriodKind = "tournament"
+
+
+class Period(msgspec.Struct):
+    name: str
+    kind: PeriodKind
+    starts_on: date
+    ends_on: date
+
+
+class SeasonCreate(msgspec.Struct, forbid_unknown_fields=True):
+    name: NameText
+    starts_on: DateText
+    ends_on: DateText
+    periods: list[PeriodCreate] = msgspec.field(default_factory=list)
+
+
+class Season(msgspec.Struct):
+    id: UUID
+    name: str
+    starts_on: date
+    ends_on: date
+    periods: list[Period]
+
+
+def season_response(row: SeasonRow) -> Season:
+    return restate(row, Season)
+
+
+class RankingRow(msgspec.Struct):
+    """One player's line of the season ranking (rules R-ATT-1..2, R-MATCH-1, R-TIE-1)."""
+
+    rank: int
+    """Shared by full ties (1, 2, 2, 4)."""
+    player_id: UUID
+    display_name: str
+    points: int
+    """``attendance_points + match_points``, or 0 when the season's points were revoked."""
+    attendance_points: int
+    match_points: int
+    tournament_wins: int
+    tournaments_played: int
+    season_revoked: bool
+
+
+RANKING_COLUMNS = (
+    "rank",
+    "player_id",
+    "display_name",
+    "points",
+    "attendance_points",
+    "match_points",
+    "tournament_wins",
+    "tournaments_played",
+    "season_revoked",
+)
+
+
+class RankingEntry(msgspec.Struct):
+    """What gave or took points: attendance, its revocation, a match, a tournament won..."""
+
+    kind: EntryKind
+    points: int
+    """Signed: a revocation takes points back."""
+    rule: str
+    tournament_id: UUID | None
+    """None for the season's revocation, which concerns no single tournament."""
+    tournament_name: str
+    match_id: UUID | None
+    """None for a bye (no match was played) and for entries about a whole tournament."""
+    round: int | None
+    stage: Literal["swiss", "semi_final", "final", "third_place"] | None
+
+
+class RankingExplained(RankingRow):
+    """One row and the entries, tournament by tournament, that add up to its points."""
+
+    entries: list[RankingEntry]
+
+
+def ranking_row(row: SeasonRankingRow) -> RankingRow:
+    return restate(row, RankingRow)
+
+
+def ranking_explained(found: PlayerRanking) -> RankingExplained:
+    return restate(
+        {**msgspec.structs.asdict(found.row), "entries": found.entries}, RankingExplained
+    )
+
+
+def _period(data: PeriodCreate) -> PeriodInput:
+    return PeriodInput(
+        name=data.name, kind=data.kind, starts_on=data.starts_on, ends_on=data.ends_on
+    )
+
+
+class BanCreate(msgspec.Struct, forbid_unknown_fields=True):
+    player_id: UUID
+    reason: Annotated[str, msgspec.Meta(max_length=500)]
+    revoke_points: bool = True
+    """rule R-ATT-2: take all the player's points of the season."""
+
+
+class Ban(msgspec.Struct):
+    season_id: UUID
+    player_id: UUID
+    reason: str
+    revoke_points: bool
+    until: date
+    """Registrations for the season's tournaments are refused until its end (``banned``)."""
+
+
+class SeasonController(Controller):
+    path = "/api/v1/seasons"
+    tags = ["seasons"]  # noqa: RUF012
+
+    @post("/", guards=[director_only], sync_to_thread=True, summary="Create a season")
+    def create(
+        self, data: JSONBody[SeasonCreate], services: ServicesDep, actor: ActorDep
+    ) -> Season:
+        season = services.seasons.create_season(
+            name=data.name,
+            starts_on=data.starts_on,
+            ends_on=data.ends_on,
+            periods=[_period(period) for period in data.periods],
+            actor=actor,
+        )
+        return season_response(season)
+
+    @get("/", sync_to_thread=True, summary="Every season with its calendar periods")
+    def list_seasons(self, services: ServicesDep) -> list[Season]:
+        return [season_response(row) for row in services.seasons.list_seasons()]
+
+    @get("/{season_id:uuid}", sync_to_thread=True, summary="One season with its calendar periods")
+    def show(self, season_id: FromPath[UUID], services: ServicesDep) -> Season:
+        return season_response(services.seasons.get_season(season_id))
+
+    @post(
+        "/{season_id:uuid}/periods",
+        guards=[director_only],
+        sync_to_thread=True,
+        summary="Add a period to the season's calendar (e.g. Sommerpause as a break)",
+    )
+    def add_period(
+        self,
+        season_id: FromPath[UUID],
+        data: JSONBody[PeriodCreate],
+        services: ServicesDep,
+        actor: ActorDep,
+    ) -> Season:
+        season = services.seasons.add_period(season_id, _period(data), actor=actor)
+        return season_response(season)
+
+    @post(
+        "/{season_id:uuid}/bans",
+        guards=[director_only],
+        sync_to_thread=True,
+        summary="Ban a repeat offender from the season's further tournaments",
+    )
+    def ban(
+        self,
+        season_id: FromPath[UUID],
+        data: JSONBody[BanCreate],
+        services: ServicesDep,
+        actor: ActorDep,
+    ) -> Ban:
+        season = services.seasons.ban(
+            season_id,
+            player_id=data.player_id,
+            reason=data.reason,
+            revoke_points=data.revoke_points,
+            actor=actor,
+        )
+        return Ban(season.id, data.player_id, data.reason, data.revoke_points, season.ends_on)
+
+    @table_route(
+        "/{season_id:uuid}/ranking",
+        summary="The season ranking (also as CSV with Accept: text/csv)",
+        description="Players of the class Champions who attended a tournament of the season: "
+        "7 points for attendance, the match length for each won match, 0 for byes and "
+        "unplayed matches; ordered by points, then tournament wins, then fewer tournaments "
+        "played (rules R-ATT-1, R-ATT-2, R-MATCH-1, R-BYE-1, R-CLASS-1, R-TIE-1).",
+    )
+    def ranking(
+        self, season_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
+    ) -> Response[list[RankingRow]]:
+        rows = [ranking_row(row) for row in services.seasons.get_ranking(season_id)]
+        if wants_csv(request):
+            return csv_response(rows, RANKING_COLUMNS)
+        return Response(rows)
+
+    @get(
+        "/{season_id:uuid}/ranking/{player_id:uuid}",
+        sync_to_thread=True,
+        summary="One player's ranking row explained: every entry that gave or took points",
+    )
+    def player_ranking(
+        self, season_id: FromPath[UUID], player_id: FromPath[UUID], services: ServicesDep
+    ) -> RankingExplained:
+        return ranking_explained(services.seasons.get_player_ranking(season_id, player_id))

@@ -1,0 +1,246 @@
+"""Use cases of conduct on the tournament day: penalty points, breaks and late returns
+(rules C-BREAK-1..3, T-FMT-7)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+from uuid import UUID
+from zoneinfo import ZoneInfo
+
+from domain import match, tournament
+from domain.errors import InvalidInputError
+from domain.events import DIRECTOR
+from domain.match import Match, PenaltyNotFoundError
+from domain.tournament import Tournament
+from projections import standings as day
+from projections.runner import Views
+from service.shared.commands import DECIDE_AGAIN, CommandRunner
+from service.shared.loading import display_names, load_tournament
+from service.shared.match_play import MatchPlay
+from service.storage.events import EventStore
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyView:
+    penalty_id: UUID
+    match_id: UUID
+    player_id: UUID
+    points: int
+    reason: str
+    score_a: int
+    score_b: int
+    match_status: Literal["playing", "finished"]
+
+
+@dataclass(frozen=True, slots=True)
+class BreakView:
+    player_id: UUID
+    display_name: str
+    since: datetime
+    allowed_until: datetime
+    ended_at: datetime | None
+    late_minutes: int
+    proposed_penalty: int
+    """What the penalty scale gives for the lateness (rule C-BREAK-2); the director confirms,
+    adjusts or waives it."""
+    next_match_id: UUID | None
+    flagged: bool
+    """The scheduler flagged the break as run over (rule C-BREAK-1)."""
+
+
+class ConductService:
+    """Penalties given by the director, breaks watched against the penalty scale."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        views: Views,
+        zone: ZoneInfo,
+        play: MatchPlay,
+        commands: CommandRunner,
+    ) -> None:
+        self._store = store
+        self._views = views
+        self._zone = zone
+        self._play = play
+        self._commands = commands
+
+    def award_penalty(
+        self,
+        tournament_id: UUID,
+        *,
+        match_id: UUID,
+        player_id: UUID,
+        points: int,
+        reason: str,
+        actor: str,
+    ) -> PenaltyView:
+        """rule C-BREAK-2: penalty points against a player of one of the tournament's matches
+        go to the opponent's score; too many decide the match (and record its result)."""
+        side = self._side_of(tournament_id, match_id, player_id)
+        penalty_id = uuid.uuid4()
+        state = self._play.run(
+            match_id,
+            None,
+            lambda held, now: (
+                DIRECTOR,
+                match.award_penalty(
+                    held,
+                    penalty_id=penalty_id,
+                    side=side,
+                    points=points,
+                    reason=reason,
+                    now=now,
+                    actor=actor,
+                ),
+            ),
+        )
+        return _penalty_view(state, penalty_id, player_id, reason)
+
+    def change_penalty(
+        self, tournament_id: UUID, penalty_id: UUID, *, points: int, reason: str, actor: str
+    ) -> PenaltyView:
+        """A penalty adjusted, or waived with 0 points: a later event, never an edit."""
+        self._views.catch_up()
+        with self._views.reading() as db:
+            found = day.find_penalty(db, str(penalty_id))
+        if found is None or found["tournament_id"] != str(tournament_id):
+            raise PenaltyNotFoundError(f"tournament {tournament_id} has no penalty {penalty_id}")
+        state = self._play.run(
+            UUID(found["match_id"]),
+            None,
+            lambda held, now: (
+                DIRECTOR,
+                match.change_penalty(
+                    held, penalty_id=penalty_id, points=points, reason=reason, now=now, actor=actor
+                ),
+            ),
+        )
+        return _penalty_view(state, penalty_id, UUID(found["player_id"]), reason)
+
+    def list_breaks(self, tournament_id: UUID, now: datetime) -> list[BreakView]:
+        """Who is on a break and for how long, with the penalty a late return earns
+        (rules C-BREAK-1..3); a break that ended on time is not listed."""
+        held = self._load(tournament_id)
+        names = self._names(tournament_id)
+        return [
+            BreakView(
+                player_id=found.player_id,
+                display_name=names.get(str(found.player_id), ""),
+                since=found.since.astimezone(self._zone),
+                allowed_until=found.allowed_until.astimezone(self._zone),
+                ended_at=found.ended_at.astimezone(self._zone) if found.ended_at else None,
+                late_minutes=int(found.late.total_seconds() // 60),
+                proposed_penalty=found.proposed_penalty,
+                next_match_id=found.next_match_id,
+                flagged=tournament.is_flagged(held, found),
+            )
+            for found in self._breaks(held, now)
+            if found.ended_at is None or found.proposed_penalty
+            if found.next_match_id is None or not held.result_of(found.next_match_id)
+        ]
+
+    def next_overrun(self, tournament_id: UUID) -> datetime | None:
+        """When the next break of a running tournament runs over, unless flagged already."""
+        held = self._load(tournament_id)
+        if held.started_at is None or held.completed_at is not None:
+            return None
+        ends = [
+            found.allowed_until
+            # only the limits matter here, not how late anyone is by some instant
+            for found in self._breaks(held, held.started_at)
+            if found.ended_at is None and not tournament.is_flagged(held, found)
+        ]
+        return min(ends, default=None)
+
+    def flag_overruns(self, tournament_id: UUID, *, actor: str) -> int:
+        """rule C-BREAK-1: flag the breaks run over, for the director's penalty decision."""
+        change = self._commands.update(
+            lambda: self._load(tournament_id),
+            tournament.evolve,
+            lambda state, now: tournament.flag_overruns(
+                state, self._breaks(state, now), now=now, actor=actor
+            ),
+            DECIDE_AGAIN,
+        )
+        return len(change.events)
+
+    def _breaks(self, held: Tournament, now: datetime) -> list[tournament.Break]:
+        began_at = {}
+        for paired in held.rounds:
+            for table in paired.tables:
+                if table.match_id is not None and not held.result_of(table.match_id):
+                    begun = self._play.get(table.match_id).began_at
+                    if begun is not None:
+                        began_at[table.match_id] = begun
+        return tournament.breaks(held, began_at=began_at, now=now)
+
+    def mark_present(
+        self,
+        tournament_id: UUID,
+        *,
+        player_id: UUID | None = None,
+        table: int | None = None,
+        actor: str,
+    ) -> list[UUID]:
+        """rule C-BREAK-1: players back from their break, ready for the next match, in one
+        action: the player, both players of the current round's table, or (neither given)
+        everyone in the current round. Answers who was marked."""
+        change = self._commands.update(
+            lambda: self._load(tournament_id),
+            tournament.evolve,
+            lambda state, now: tournament.mark_present(
+                state, player_id=player_id, table=table, now=now, actor=actor
+            ),
+            DECIDE_AGAIN,
+        )
+        return [e.player_id for e in change.events if isinstance(e, tournament.PlayerMarkedPresent)]
+
+    def agree_return_time(
+        self, tournament_id: UUID, *, player_id: UUID, until: datetime, actor: str
+    ) -> None:
+        """rule C-BREAK-3: a player leaving the venue agrees a time to be back."""
+        self._commands.update(
+            lambda: self._load(tournament_id),
+            tournament.evolve,
+            lambda state, now: tournament.agree_return_time(
+                state, player_id=player_id, until=until, now=now, actor=actor
+            ),
+            DECIDE_AGAIN,
+        )
+
+    def _side_of(self, tournament_id: UUID, match_id: UUID, player_id: UUID) -> match.Side:
+        held = self._load(tournament_id)
+        located = held.table_of(match_id)
+        if located is None:
+            raise tournament.MatchNotInTournamentError(
+                f"no pairing of this tournament started match {match_id}"
+            )
+        table = located[1]
+        if player_id == table.player_a:
+            return "a"
+        if player_id == table.player_b:
+            return "b"
+        raise InvalidInputError("player_id", f"{player_id} does not play match {match_id}")
+
+    def _names(self, tournament_id: UUID) -> dict[str, str]:
+        return display_names(self._views, tournament_id)
+
+    def _load(self, tournament_id: UUID) -> Tournament:
+        return load_tournament(self._store, tournament_id)
+
+
+def _penalty_view(state: Match, penalty_id: UUID, player_id: UUID, reason: str) -> PenaltyView:
+    return PenaltyView(
+        penalty_id=penalty_id,
+        match_id=state.id,
+        player_id=player_id,
+        points=state.penalty(penalty_id).points,
+        reason=reason,
+        score_a=state.score_a,
+        score_b=state.score_b,
+        match_status="finished" if state.is_over else "playing",
+    )

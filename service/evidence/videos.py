@@ -1,0 +1,177 @@
+"""Video evidence (rule C-VIDEO-1): recordings registered per game, deleted after the game ends
+unless a dispute on the match holds them; a failed deletion is retried and shown."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+import sqlite_utils
+
+from domain import match, video
+from domain.events import SCHEDULER
+from domain.match import Match
+from domain.video import Video
+from projections.runner import Views
+from service.evidence.folder import Deleted, EvidenceFolder, Failed, Outcome, Refused
+from service.shared.commands import DECIDE_AGAIN, CommandRunner
+from service.storage.events import EventStore
+
+
+@dataclass(frozen=True, slots=True)
+class VideoView:
+    id: UUID
+    match_id: UUID
+    game: int
+    uri: str
+    registered_at: datetime
+    game_ended_at: datetime | None
+    """When the game ended: its deletion is due from then (None: still playing)."""
+    deleted_at: datetime | None
+    held: bool
+    """An open dispute on the match holds the deletion until it is decided."""
+    failures: int
+    last_error: str | None
+    last_failed_at: datetime | None
+    refused_at: datetime | None
+    """When the job refused to delete the recording, for good (a person deletes it)."""
+    refused_reason: str | None
+
+
+class VideoService:
+    """Registers recordings and deletes them when due (the file first, then the event)."""
+
+    def __init__(
+        self, store: EventStore, views: Views, commands: CommandRunner, evidence: EvidenceFolder
+    ) -> None:
+        self._store = store
+        self._views = views
+        self._commands = commands
+        self._evidence = evidence
+
+    def register(self, match_id: UUID, game: int, uri: str, *, actor: str) -> VideoView:
+        """The director registers game ``game``'s recording: a file in the evidence folder
+        (the scheduler deletes nothing else); anything else is refused on field ``uri``."""
+        self._load_match(match_id)
+        path = self._evidence.locate(uri)
+        state = self._commands.create(
+            video.evolve,
+            lambda now: video.register_video(
+                uuid.uuid4(), match_id, game, uri, path, now, actor=actor
+            ),
+            DECIDE_AGAIN,
+        )
+        return self.list_videos(match_id, only=state.id)[0]
+
+    def list_videos(self, match_id: UUID, only: UUID | None = None) -> list[VideoView]:
+        self._load_match(match_id)
+        with self._views.reading() as db:
+            rows = db.execute(
+                "SELECT v.video_id, v.match_id, v.game, v.uri, v.registered_at, "
+                "v.game_ended_at, v.deleted_at, "
+                "EXISTS (SELECT 1 FROM open_disputes d WHERE d.match_id = v.match_id), "
+                "v.failures, v.last_error, v.last_failed_at, v.refused_at, v.refused_reason "
+                "FROM videos v "
+                "WHERE v.match_id = ? ORDER BY v.game, v.registered_at",
+                [str(match_id)],
+            ).fetchall()
+        views = [_video_view(row) for row in rows]
+        return [v for v in views if only is None or v.id == only]
+
+    def delete_due(self, video_id: UUID) -> str | None:
+        """Delete the recording (an effect after the log), then record it once; a failure is
+        recorded to be retried, a refusal (outside the folder, a link now) for good. Nothing
+        while a dispute holds it or once it is settled."""
+        state = self._load(video_id)
+        with self._views.reading() as db:
+            held = _is_held(db, state.match_id)
+        if video.is_settled(state) or held:
+            return None
+        outcome = self._delete(state)
+        change = self._commands.update(
+            lambda: self._load(video_id),
+            video.evolve,
+            lambda latest, now: _record(latest, outcome, now),
+            DECIDE_AGAIN,
+        )
+        if not change.events:
+            return None
+        match outcome:
+            case Deleted():
+                return "VideoDeleted"
+            case Failed(error):
+                return f"VideoDeletionFailed: {error}"
+            case Refused(reason):
+                return f"VideoDeletionRefused: {reason}"
+
+    def _delete(self, state: Video) -> Outcome:
+        """The file as resolved at registration; a recording registered before the evidence
+        folder is resolved as it was then, and deleted only if it lies in the folder."""
+        path = state.path
+        if path is None:
+            path_or_refusal = self._evidence.locate_legacy(state.uri)
+            if isinstance(path_or_refusal, Refused):
+                return path_or_refusal
+            path = path_or_refusal
+        return self._evidence.delete(path)
+
+    def _load(self, video_id: UUID) -> Video:
+        return self._store.load_as(
+            video_id,
+            video.evolve,
+            Video,
+            lambda: video.VideoNotFoundError(f"no video with id {video_id}"),
+        )
+
+    def _load_match(self, match_id: UUID) -> Match:
+        return self._store.load_as(
+            match_id,
+            match.evolve,
+            Match,
+            lambda: match.NotAMatchError(f"no match with id {match_id}"),
+        )
+
+
+def _record(state: Video, outcome: Outcome, now: datetime) -> list[video.VideoEvent]:
+    match outcome:
+        case Deleted():
+            return video.record_deletion(state, None, now, actor=SCHEDULER)
+        case Failed(error):
+            return video.record_deletion(state, error, now, actor=SCHEDULER)
+        case Refused(reason):
+            return video.refuse_deletion(state, reason, now, actor=SCHEDULER)
+
+
+def _is_held(db: sqlite_utils.Database, match_id: UUID) -> bool:
+    row = db.execute(
+        "SELECT 1 FROM open_disputes WHERE match_id = ? LIMIT 1", [str(match_id)]
+    ).fetchone()
+    return row is not None
+
+
+def _instant(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+def _video_view(row: tuple[object, ...]) -> VideoView:
+    (video_id, match_id, game, uri, registered, ended, deleted, held) = row[:8]
+    (failures, error, failed, refused, reason) = row[8:]
+    registered_at = _instant(str(registered))
+    assert registered_at is not None
+    return VideoView(
+        id=UUID(str(video_id)),
+        match_id=UUID(str(match_id)),
+        game=int(str(game)),
+        uri=str(uri),
+        registered_at=registered_at,
+        game_ended_at=_instant(ended if isinstance(ended, str) else None),
+        deleted_at=_instant(deleted if isinstance(deleted, str) else None),
+        held=bool(held),
+        failures=int(str(failures)),
+        last_error=error if isinstance(error, str) else None,
+        last_failed_at=_instant(failed if isinstance(failed, str) else None),
+        refused_at=_instant(refused if isinstance(refused, str) else None),
+        refused_reason=reason if isinstance(reason, str) else None,
+    )

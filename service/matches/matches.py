@@ -1,0 +1,305 @@
+"""Use cases of match play: load the match, decide, append the events, return the new state.
+
+Server dice (rule G-DICE-1): at creation the service draws a 32-byte seed with ``secrets`` and
+stores two things in ``MatchStarted``: the public commitment (SHA-256 of the seed) and the seed
+sealed with the service's dice key (XOR with HMAC-SHA256(key, match id), so only a process
+holding the key can read it). Every roll is ``domain.dice.roll_from_seed(seed, n)``. When the
+match ends, ``DiceSeedRevealed`` with the plain seed is appended in the same transaction as
+``MatchWon``; from then on anyone can recompute every roll. The API never shows the sealed seed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from uuid import UUID
+
+from domain import match
+from domain.dice import roll_from_seed, verify_rolls
+from domain.director import is_director_actor
+from domain.errors import ConflictError, ForbiddenError, InvalidInputError
+from domain.events import DIRECTOR, DomainEvent
+from domain.mat import format_mat
+from domain.match import Match, Side
+from domain.tokens import token_matches
+from service.clock import Clock
+from service.shared.commands import CONDITIONAL, CommandRunner
+from service.shared.match_play import Caller, MatchPlay, MatchTerms
+from service.storage.events import EventStore, UnknownAggregateError
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCreated:
+    match: Match
+    tokens: dict[str, str]
+    """Each side's player token, shown once: the events keep only their hashes."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceProof:
+    dice_mode: str
+    commitment: str | None
+    seed: str | None
+    rolls: list[tuple[int, int, tuple[int, int]]]
+    """(version, roll index, dice) of every server roll so far."""
+    verified: bool | None
+    """Whether the revealed seed reproduces every roll (None before the reveal)."""
+
+
+class MatchService:
+    """Match play: creation, rolls, plays, cube, resignations, time claims, audit, export."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        clock: Clock,
+        dice_key: bytes,
+        *,
+        commands: CommandRunner | None = None,
+        play: MatchPlay | None = None,
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self._commands = commands or CommandRunner(store, clock)
+        self._play = play or MatchPlay(store, self._commands, dice_key)
+
+    # Creation and queries --------------------------------------------------------------------
+
+    def get(self, match_id: UUID, version: int | None = None) -> Match:
+        """The match now, or as it was right after event ``version`` (audit replay)."""
+        return self._play.get(match_id, version)
+
+    def create(
+        self,
+        *,
+        player_a: str,
+        player_b: str,
+        match_length: int,
+        dice: str = "entered",
+        clock: str = "none",
+        rules_preset: str = "tournament",
+        jacoby: bool = False,
+        beavers: bool = False,
+        tournament_id: str | None = None,
+        seated: match.SeatedPlayers | None = None,
+        token_hashes: dict[str, str] | None = None,
+        actor: str = DIRECTOR,
+    ) -> MatchCreated:
+        """A new match. ``token_hashes`` lets a side play with a token it already has (the
+        player token of its registration); the other sides get a new token, returned once."""
+        opening = self._play.opening(
+            uuid.uuid4(),
+            MatchTerms(
+                player_a=player_a,
+                player_b=player_b,
+                match_length=match_length,
+                dice=dice,
+                clock=clock,
+                rules_preset=rules_preset,
+                jacoby=jacoby,
+                beavers=beavers,
+                tournament_id=tournament_id,
+                seated=seated,
+                token_hashes=token_hashes or {},
+            ),
+            actor=actor,
+        )
+        state = self._commands.create(match.evolve, opening.events, CONDITIONAL)
+        return MatchCreated(match=state, tokens=opening.tokens)
+
+    def events(self, match_id: UUID, until_version: int | None = None) -> list[DomainEvent]:
+        """The match's events up to ``until_version``: a 404 for an unknown match or version."""
+        if until_version is not None and until_version < 1:
+            raise InvalidInputError("version", "event versions count from 1")
+        events: list[DomainEvent] = self._store.stream(match_id, until_version)
+        if not events:
+            raise UnknownAggregateError(f"no record with id {match_id}")
+        match.evolve(None, events[0])  # NotAMatchError unless the stream starts a match
+        last = events[-1].originator_version
+        if until_version is not None and last < until_version:
+            raise UnknownAggregateError(
+                f"match {match_id} has {last} events, no version {until_version}"
+            )
+        return events
+
+    def export_mat(self, match_id: UUID, zone: tzinfo) -> str:
+        """The match as a ``.mat`` file, dated in the club's time zone ``zone`` (rule CAL-3)."""
+        return format_mat(self.events(match_id), zone)
+
+    def dice_proof(self, match_id: UUID) -> DiceProof:
+        state = self.get(match_id)
+        if state.dice_mode != "server":
+            return DiceProof("entered", None, None, [], None)
+        rolls: list[tuple[int, int, tuple[int, int]]] = []
+        for event in self._store.stream(match_id):
+            if isinstance(event, match.OpeningRollMade) and event.roll_index is not None:
+                rolls.append(
+                    (event.originator_version, event.roll_index, (event.die_a, event.die_b))
+                )
+            elif isinstance(event, match.DiceRolled) and event.roll_index is not None:
+                rolls.append((event.originator_version, event.roll_index, event.dice))
+        verified = None
+        if state.revealed_seed is not None and state.seed_commitment is not None:
+            seed = bytes.fromhex(state.revealed_seed)
+            verified = verify_rolls(
+                seed, state.seed_commitment, [(index, dice) for _, index, dice in rolls]
+            )
+        return DiceProof("server", state.seed_commitment, state.revealed_seed, rolls, verified)
+
+    # Commands --------------------------------------------------------------------------------
+
+    def roll(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        dice: Sequence[int] | None,
+        expected_version: int | None = None,
+    ) -> Match:
+        """Entered dice come in ``dice``; server dice are derived from the sealed seed."""
+
+        def decide(state: Match, side: Side | None, actor: str, now: datetime) -> list[DomainEvent]:
+            if state.dice_mode == "server":
+                if dice is not None:
+                    raise InvalidInputError(
+                        "dice", "this match rolls server dice: send {} and the service rolls"
+                    )
+                seed = self._play.seed(state)
+                index = state.server_rolls
+                return match.roll(
+                    state, side, roll_from_seed(seed, index), now, actor=actor, roll_index=index
+                )
+            if dice is None:
+                raise InvalidInputError("dice", "this match uses entered dice: send the two dice")
+            entered_by = (
+                None if is_director_actor(actor) else side
+            )  # a player's token names its side
+            return match.roll(state, side, dice, now, actor=actor, entered_by=entered_by)
+
+        return self._execute(match_id, caller, expected_version, decide, side_optional=True)
+
+    def play(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        *,
+        notation: str | None = None,
+        position_id: str | None = None,
+        expected_version: int | None = None,
+    ) -> Match:
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: match.play(
+                state, side, now, notation=notation, position_id=position_id, actor=actor
+            ),
+        )
+
+    def cube(
+        self, match_id: UUID, caller: Caller, action: str, expected_version: int | None = None
+    ) -> Match:
+        command = _CUBE_COMMANDS.get(action)
+        if command is None:
+            raise InvalidInputError("action", f"is one of {', '.join(_CUBE_COMMANDS)}")
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: command(state, side, now, actor=actor),
+        )
+
+    def resign(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        level: str | None,
+        expected_version: int | None = None,
+    ) -> Match:
+        def decide(state: Match, side: Side | None, actor: str, now: datetime) -> list[DomainEvent]:
+            if side is None:
+                raise InvalidInputError("side", "name the side that resigns ('a' or 'b')")
+            return match.offer_resignation(state, side, level, now, actor=actor)
+
+        return self._execute(match_id, caller, expected_version, decide, side_optional=True)
+
+    def answer_resignation(
+        self, match_id: UUID, caller: Caller, accept: bool, expected_version: int | None = None
+    ) -> Match:
+        command = match.accept_resignation if accept else match.reject_resignation
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: command(state, side, now, actor=actor),
+        )
+
+    def claim_timeout(
+        self, match_id: UUID, caller: Caller, expected_version: int | None = None
+    ) -> Match:
+        def decide(state: Match, side: Side | None, actor: str, now: datetime) -> list[DomainEvent]:
+            running = state.clock.running
+            claimant = side or (match.other(running) if running else None)
+            if claimant is None:
+                raise ConflictError("no clock is running: there is nothing to claim")
+            return match.claim_timeout(state, claimant, now, actor=actor)
+
+        return self._execute(match_id, caller, expected_version, decide, side_optional=True)
+
+    def close_session(
+        self, match_id: UUID, caller: Caller, expected_version: int | None = None
+    ) -> Match:
+        if not caller.director:
+            raise ForbiddenError("only a director closes a money session")
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: match.close_session(state, now, actor=actor),
+            side_optional=True,
+        )
+
+    # The one shape of a use case -------------------------------------------------------------
+
+    def _execute(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        expected_version: int | None,
+        decide: Callable[[Match, Side | None, str, datetime], list[DomainEvent]],
+        *,
+        side_optional: bool = False,
+    ) -> Match:
+        """The caller's command on the match (``MatchPlay.run``): the caller's side decides."""
+
+        def act(state: Match, now: datetime) -> tuple[str, list[DomainEvent]]:
+            side, actor = self._authorise(state, caller, side_optional)
+            return actor, decide(state, side, actor, now)
+
+        return self._play.run(match_id, expected_version, act)
+
+    def _authorise(
+        self, state: Match, caller: Caller, side_optional: bool
+    ) -> tuple[Side | None, str]:
+        """The side the caller acts for, and the actor recorded in the events."""
+        if caller.director:
+            side = caller.side
+            if side is None and not side_optional:
+                side = state.turn
+            return side, caller.actor
+        for side in match.SIDES:
+            if caller.token is not None and token_matches(caller.token, state.token_hash(side)):
+                if caller.side is not None and caller.side != side:
+                    raise ForbiddenError(f"this token plays side {side}, not side {caller.side}")
+                return side, state.actor(side)
+        raise ForbiddenError("this token is not a player token of this match")
+
+
+_CUBE_COMMANDS: dict[str, Callable[..., list[DomainEvent]]] = {
+    "double": match.double,
+    "take": match.take,
+    "drop": match.drop,
+    "beaver": match.beaver,
+    "raccoon": match.raccoon,
+}

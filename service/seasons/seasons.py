@@ -1,0 +1,128 @@
+"""Use cases of seasons and the club's calendar periods (rules CAL-1, CAL-2)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from uuid import UUID
+
+from domain import season as seasons
+from domain.events import DIRECTOR
+from domain.ranking import PlayerNotRankedError
+from domain.season import PeriodInput, Season, SeasonNotFoundError
+from projections import calendar, ranking
+from projections.calendar import SeasonRow
+from projections.ranking import PlayerRanking, SeasonRankingRow
+from projections.runner import Views
+from service.clock import Clock
+from service.shared.commands import DECIDE_AGAIN, CommandRunner
+from service.shared.loading import load_season, season_of
+from service.storage.events import EventStore
+
+
+class SeasonService:
+    """Seasons with their calendar periods; the season a tournament's date falls in."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        views: Views,
+        clock: Clock,
+        *,
+        commands: CommandRunner | None = None,
+    ) -> None:
+        self._store = store
+        self._views = views
+        self._commands = commands or CommandRunner(store, clock, views)
+
+    def create_season(
+        self,
+        *,
+        name: str,
+        starts_on: str,
+        ends_on: str,
+        periods: Sequence[PeriodInput] = (),
+        actor: str = DIRECTOR,
+    ) -> SeasonRow:
+        season_id = uuid.uuid4()
+
+        self._commands.create(
+            seasons.evolve,
+            lambda now: seasons.create_season(
+                season_id,
+                name=name,
+                starts_on=starts_on,
+                ends_on=ends_on,
+                periods=periods,
+                now=now,
+                actor=actor,
+            ),
+            DECIDE_AGAIN,
+        )
+        return self.get_season(season_id)
+
+    def add_period(
+        self, season_id: UUID, period: PeriodInput, *, actor: str = DIRECTOR
+    ) -> SeasonRow:
+        self._commands.update(
+            lambda: self.load(season_id),
+            seasons.evolve,
+            lambda state, now: seasons.add_period(state, period, now=now, actor=actor),
+            DECIDE_AGAIN,
+        )
+        return self.get_season(season_id)
+
+    def ban(
+        self, season_id: UUID, *, player_id: UUID, reason: str, revoke_points: bool, actor: str
+    ) -> Season:
+        """rule C-EXCL-1, R-ATT-2: a repeat offender banned from the season's further
+        tournaments; with ``revoke_points`` all their season points are taken."""
+        return self._commands.update(
+            lambda: self.load(season_id),
+            seasons.evolve,
+            lambda state, now: seasons.ban(
+                state,
+                player_id=player_id,
+                reason=reason,
+                revoke_points=revoke_points,
+                now=now,
+                actor=actor,
+            ),
+            DECIDE_AGAIN,
+        ).state
+
+    def get_season(self, season_id: UUID) -> SeasonRow:
+        season = self._views.find(lambda db: calendar.get_season(db, str(season_id)))
+        if season is None:
+            raise SeasonNotFoundError(f"no season with id {season_id}")
+        return season
+
+    def list_seasons(self) -> list[SeasonRow]:
+        with self._views.reading() as db:
+            return calendar.list_seasons(db)
+
+    def get_ranking(self, season_id: UUID) -> list[SeasonRankingRow]:
+        """The season ranking in rank order (rules R-ATT-1..2, R-MATCH-1, R-BYE-1, R-TIE-1)."""
+        self.get_season(season_id)
+        with self._views.reading() as db:
+            return ranking.list_ranking(db, str(season_id))
+
+    def get_player_ranking(self, season_id: UUID, player_id: UUID) -> PlayerRanking:
+        """One player's ranking row with every entry that gave or took points."""
+        self.get_season(season_id)
+        found = self._views.find(
+            lambda db: ranking.get_player_ranking(db, str(season_id), str(player_id))
+        )
+        if found is None:
+            raise PlayerNotRankedError(
+                f"player {player_id} has no row in the ranking of season {season_id}"
+            )
+        return found
+
+    def load(self, season_id: UUID) -> Season:
+        return load_season(self._store, season_id)
+
+    def season_of(self, field: str, season_id: UUID | None, play_date: str) -> Season | None:
+        """The season named by ``field`` (a 422 if there is none), or without an id the season
+        whose dates include ``play_date`` (None if there is no such season)."""
+        return season_of(self._store, self._views, field, season_id, play_date)

@@ -1,0 +1,61 @@
+"""Loading what several use cases decide on: a tournament, a season, the players' names."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from domain import season as seasons
+from domain import tournament as tournaments
+from domain.calendar import parse_date
+from domain.errors import InvalidInputError
+from domain.season import Season, SeasonNotFoundError
+from domain.tournament import Tournament, TournamentNotFoundError
+from projections import calendar
+from projections import standings as day
+from projections.runner import Views
+from service.storage.events import EventStore
+
+
+def load_tournament(store: EventStore, tournament_id: UUID) -> Tournament:
+    """The tournament, or a 404 when the id is unknown or names another aggregate."""
+    return store.load_as(
+        tournament_id,
+        tournaments.evolve,
+        Tournament,
+        lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
+    )
+
+
+def load_season(store: EventStore, season_id: UUID) -> Season:
+    """The season, or a 404 when the id is unknown or names another aggregate."""
+    return store.load_as(
+        season_id,
+        seasons.evolve,
+        Season,
+        lambda: SeasonNotFoundError(f"no season with id {season_id}"),
+    )
+
+
+def season_of(
+    store: EventStore, views: Views, field: str, season_id: UUID | None, play_date: str
+) -> Season | None:
+    """The season named by ``field`` (a 422 if there is none), or without an id the season
+    whose dates include ``play_date`` (None if there is no such season)."""
+    if season_id is None:
+        day_of_play = parse_date("date", play_date).isoformat()
+        with views.reading() as db:
+            found = calendar.find_season_of(db, day_of_play)
+        if found is None:
+            return None
+        season_id = UUID(found)
+    try:
+        return load_season(store, season_id)
+    except SeasonNotFoundError:
+        raise InvalidInputError(field, f"no season with id {season_id}") from None
+
+
+def display_names(views: Views, tournament_id: UUID) -> dict[str, str]:
+    """Display names ("Anna M.") of the tournament's players, by player id."""
+    views.catch_up()
+    with views.reading() as db:
+        return day.display_names(db, str(tournament_id))

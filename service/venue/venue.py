@@ -1,0 +1,474 @@
+"""Use cases at the venue: results reported by the players, pairing overrides and unpaired
+rounds, late entries, fixed tables, the tables' pages and QR codes, the wallboard, printing,
+and the director's final word on places and prizes.
+
+A repaired or unpaired round voids the matches of the tables it replaces and starts the new
+tables' matches in the same transaction as the tournament's event.
+"""
+
+from __future__ import annotations
+
+import io
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+import segno
+
+from domain import match, tournament
+from domain.events import DIRECTOR
+from domain.tokens import token_hash
+from domain.tournament import (
+    MAX_TABLE,
+    MissedRounds,
+    PairingWarning,
+    ReportStatus,
+    Round,
+    Tournament,
+)
+from projections.runner import Views
+from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
+from service.shared.day_views import (
+    Prizes,
+    RoundView,
+    StandingView,
+    list_standings,
+    prizes,
+    round_view,
+)
+from service.shared.loading import display_names, load_tournament
+from service.shared.match_play import MatchPlay
+from service.storage.events import Change, EventStore
+
+PLAYERS = "players"
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    table: int
+    before: tuple[UUID, UUID | None] | None
+    after: tuple[UUID, UUID | None] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Repaired:
+    round: RoundView
+    warnings: list[PairingWarning]
+    replaced: list[Replacement]
+    """The tables that differ from the pairing as it stood (the computed one, or the last
+    override)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unpaired:
+    round: int
+    voided: list[UUID]
+
+
+@dataclass(frozen=True, slots=True)
+class LateEntered:
+    registration_id: UUID
+    player_id: UUID
+    from_round: int
+    missed: MissedRounds
+    players: int
+    pot_cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableNow:
+    tournament_id: UUID
+    table: int
+    round: int
+    match_id: UUID | None
+    player_a: UUID
+    player_b: UUID | None
+    player_a_name: str
+    player_b_name: str | None
+    score_a: int
+    score_b: int
+    match_length: int
+    phase: str
+    """The match's phase (``opening`` .. ``match_over``), ``bye``, or ``decided`` where the
+    result was reported without the match being played through the API."""
+    status: str
+    """``pending``, ``playing``, ``awaiting_confirmation``, ``disputed``, ``decided``, ``bye``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reported:
+    """Where a player's report stands, and the result it confirmed."""
+
+    status: ReportStatus
+    result_id: UUID | None
+    """The recorded result once the reports agree: what a correction names (rule T-FMT-6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    tournament_id: UUID
+    status: str
+    round: RoundView | None
+    paired_at: datetime | None
+    elapsed_seconds: int
+    tables: list[TableNow]
+    to_report: list[int]
+    standings: list[StandingView]
+
+
+@dataclass(frozen=True, slots=True)
+class Finalized:
+    status: Literal["final", "completed"]
+    """The tournament's status after the command, as GET shows it."""
+    finalized_at: datetime | None
+    prizes: Prizes | None
+
+
+class VenueService:
+    """The tournament day as the venue lives it, beside the rounds and results (service/rounds)."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        views: Views,
+        play: MatchPlay,
+        commands: CommandRunner,
+        public_url: str,
+    ) -> None:
+        self._store = store
+        self._views = views
+        self._play = play
+        self._commands = commands
+        self._public_url = public_url.rstrip("/")
+
+    # Commands ---------------------------------------------------------------------------------
+
+    def report(
+        self,
+        tournament_id: UUID,
+        *,
+        player_token: str,
+        match_id: UUID,
+        winner: UUID,
+        points_a: int,
+        points_b: int,
+    ) -> Reported:
+        """A player's report from the table, with their own registration's token."""
+        hashed = token_hash(player_token)
+
+        def decide(state: Tournament, now: datetime) -> list[tournament.TournamentEvent]:
+            # the token of a registration that plays: not a cancelled or withdrawn one
+            player = next(
+                (
+                    r.player_id
+                    for r in state.registrations
+                    if r.token_hash == hashed and r.status == "checked_in"
+                ),
+                None,
+            )
+            if player is None:
+                raise tournament.NotInMatchError("only the two players of a match report it")
+            return tournament.report_result(
+                state,
+                match_id=match_id,
+                player_id=player,
+                winner=winner,
+                points_a=points_a,
+                points_b=points_b,
+                new_result_id=uuid.uuid4,
+                now=now,
+                actor=f"player:{player}",
+            )
+
+        def attempt(now: datetime) -> Decision:
+            held = self.load(tournament_id)
+            reported = Change.of(tournament.evolve, held, decide(held, now))
+            # a confirmed report ends the match itself too (its clock, its plays)
+            ended = self._play.conclusions(reported.state, reported.events, now, DIRECTOR)
+            return Decision.of(reported, *ended)
+
+        state: Tournament = self._commands.run(attempt, DECIDE_AGAIN).changes[0].state
+        result = state.result_of(match_id)
+        return Reported(
+            status=tournament.report_status(state, match_id),
+            result_id=result.id if result is not None else None,
+        )
+
+    def repair(
+        self,
+        tournament_id: UUID,
+        number: int,
+        *,
+        pairings: Sequence[tuple[UUID, UUID | None]],
+        reason: str,
+        actor: str = DIRECTOR,
+    ) -> Repaired:
+        """The director's pairing of the latest round before its first result: the replaced
+        tables' matches are void, the new tables' matches start, in one transaction."""
+        computed: list[Round] = []
+
+        def attempt(now: datetime) -> Decision:
+            held = self.load(tournament_id)
+            computed[:] = [r for r in held.rounds if r.number == number]
+            repaired = Change.of(
+                tournament.evolve,
+                held,
+                tournament.repair_round(
+                    held,
+                    number=number,
+                    pairings=pairings,
+                    reason=reason,
+                    new_match_id=uuid.uuid4,
+                    now=now,
+                    actor=actor,
+                ),
+            )
+            events = [e for e in repaired.events if isinstance(e, tournament.RoundRepaired)]
+            if not events:
+                return Decision.of(repaired)
+            kept = {t.match_id for t in held.rounds[-1].tables}
+            fresh = tuple(t for t in events[0].tables if t.match_id not in kept)
+            return Decision.of(
+                repaired,
+                *self._voided(events[0].voided, now, actor, f"round {number} repaired"),
+                *self._play.open_tables(
+                    repaired.state, fresh, self._names(tournament_id), now, actor
+                ),
+            )
+
+        decision = self._commands.run(attempt, DECIDE_AGAIN)
+        state: Tournament = decision.changes[0].state
+        before = computed[0]
+        paired = next(r for r in state.rounds if r.number == number)
+        return Repaired(
+            round=round_view(self._views, state, paired),
+            warnings=tournament.pairing_warnings(state, number, pairings),
+            replaced=_difference(before, paired),
+        )
+
+    def unpair(
+        self, tournament_id: UUID, number: int, *, reason: str = "", actor: str = DIRECTOR
+    ) -> Unpaired:
+        """Take back the latest round before its first result; its matches are void."""
+
+        def attempt(now: datetime) -> Decision:
+            held = self.load(tournament_id)
+            unpaired = Change.of(
+                tournament.evolve,
+                held,
+                tournament.unpair_round(held, number=number, reason=reason, now=now, actor=actor),
+            )
+            event = unpaired.events[0]
+            assert isinstance(event, tournament.RoundUnpaired)
+            voided = self._voided(event.voided, now, actor, f"round {number} unpaired")
+            return Decision.of(unpaired, *voided)
+
+        event = self._commands.run(attempt, DECIDE_AGAIN).changes[0].events[0]
+        assert isinstance(event, tournament.RoundUnpaired)
+        return Unpaired(round=number, voided=list(event.voided))
+
+    def admit_late_entry(
+        self,
+        tournament_id: UUID,
+        *,
+        registration_id: UUID,
+        missed: MissedRounds = "losses",
+        actor: str = DIRECTOR,
+    ) -> LateEntered:
+        change = self._commands.update(
+            lambda: self.load(tournament_id),
+            tournament.evolve,
+            lambda state, now: tournament.admit_late_entry(
+                state, registration_id=registration_id, missed=missed, now=now, actor=actor
+            ),
+            DECIDE_AGAIN,
+        )
+        state = change.state
+        registration = state.registration(registration_id)
+        entry = state.late_entry_of(registration.player_id)
+        assert entry is not None
+        return LateEntered(
+            registration_id=registration_id,
+            player_id=registration.player_id,
+            from_round=entry.from_round,
+            missed=entry.missed,
+            players=state.players,
+            pot_cents=state.pot_cents,
+        )
+
+    def fix_table(
+        self, tournament_id: UUID, *, player_id: UUID, table: int, actor: str = DIRECTOR
+    ) -> None:
+        self._commands.update(
+            lambda: self.load(tournament_id),
+            tournament.evolve,
+            lambda state, now: tournament.assign_fixed_table(
+                state, player_id=player_id, table=table, now=now, actor=actor
+            ),
+            DECIDE_AGAIN,
+        )
+
+    def finalize(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Finalized:
+        change = self._commands.update(
+            lambda: self.load(tournament_id),
+            tournament.evolve,
+            lambda state, now: tournament.finalize(state, now=now, actor=actor),
+            DECIDE_AGAIN,
+        )
+        return Finalized(
+            status="final",
+            finalized_at=change.state.finalized_at,
+            prizes=prizes(self.load(tournament_id)),
+        )
+
+    def reopen_tournament(
+        self, tournament_id: UUID, *, reason: str, actor: str = DIRECTOR
+    ) -> Finalized:
+        self._commands.update(
+            lambda: self.load(tournament_id),
+            tournament.evolve,
+            lambda state, now: tournament.reopen_tournament(
+                state, reason=reason, now=now, actor=actor
+            ),
+            DECIDE_AGAIN,
+        )
+        return Finalized(status="completed", finalized_at=None, prizes=None)
+
+    # Queries ----------------------------------------------------------------------------------
+
+    def get_table(self, tournament_id: UUID, number: int) -> TableNow:
+        """The match now played at table ``number``: the latest round's table of that number."""
+        held = self.load(tournament_id)
+        if not held.rounds:
+            raise tournament.RoundNotFoundError("no round is paired yet")
+        paired = held.rounds[-1]
+        names = self._names(tournament_id)
+        for table in paired.tables:
+            if table.table == number:
+                return self._table_now(held, paired, table, names)
+        raise TableNotFoundError(f"round {paired.number} has no table {number}")
+
+    def table_url(self, tournament_id: UUID, number: int) -> str:
+        """The table's page: what a phone at the table opens."""
+        return f"{self._public_url}/api/v1/tournaments/{tournament_id}/tables/{number}"
+
+    def table_qr_svg(self, tournament_id: UUID, number: int) -> str:
+        """A QR code (SVG) of the table's page URL."""
+        self.load(tournament_id)
+        if not 1 <= number <= MAX_TABLE:
+            raise TableNotFoundError(f"there is no table {number}")
+        out = io.BytesIO()
+        segno.make(self.table_url(tournament_id, number), error="m").save(
+            out, kind="svg", scale=8, border=4, xmldecl=False, title=f"Table {number}"
+        )
+        return out.getvalue().decode()
+
+    def board(self, tournament_id: UUID, now: datetime) -> Board:
+        """The wallboard: the round, each table's live score, those still to report, the round
+        timer and the standings, in one answer."""
+        held = self.load(tournament_id)
+        standings = list_standings(self._store, self._views, tournament_id)
+        if not held.rounds:
+            return Board(tournament_id, held.status(now), None, None, 0, [], [], standings)
+        paired = held.rounds[-1]
+        names = self._names(tournament_id)
+        tables = [self._table_now(held, paired, table, names) for table in paired.tables]
+        elapsed = int((now - paired.paired_at).total_seconds()) if paired.paired_at else 0
+        return Board(
+            tournament_id=tournament_id,
+            status=held.status(now),
+            round=round_view(self._views, held, paired),
+            paired_at=paired.paired_at,
+            elapsed_seconds=max(0, elapsed),
+            tables=tables,
+            to_report=[t.table for t in held.open_tables(paired)],
+            standings=standings,
+        )
+
+    def load(self, tournament_id: UUID) -> Tournament:
+        return load_tournament(self._store, tournament_id)
+
+    # Plumbing ---------------------------------------------------------------------------------
+
+    def _names(self, tournament_id: UUID) -> dict[str, str]:
+        return display_names(self._views, tournament_id)
+
+    def _table_now(
+        self,
+        held: Tournament,
+        paired: Round,
+        table: tournament.PairedTable,
+        names: dict[str, str],
+    ) -> TableNow:
+        score_a = score_b = 0
+        phase = "bye"
+        begun = False
+        result = held.result_of(table.match_id) if table.match_id else None
+        if table.match_id is not None:
+            state = self._play.get(table.match_id)
+            score_a, score_b, phase = state.score_a, state.score_b, state.phase
+            begun = state.has_begun
+            if result is not None and not state.is_over:
+                phase = "decided"
+        if result is not None:
+            score_a, score_b = result.points_a, result.points_b
+        status = _table_status(held, table, begun=begun)
+        return TableNow(
+            tournament_id=held.id,
+            table=table.table,
+            round=paired.number,
+            match_id=table.match_id,
+            player_a=table.player_a,
+            player_b=table.player_b,
+            player_a_name=names.get(str(table.player_a), ""),
+            player_b_name=names.get(str(table.player_b)) if table.player_b else None,
+            score_a=score_a,
+            score_b=score_b,
+            match_length=table.match_length,
+            phase=phase,
+            status=status,
+        )
+
+    def _voided(
+        self, match_ids: Sequence[UUID], now: datetime, actor: str, reason: str
+    ) -> list[Change[Any]]:
+        changes: list[Change[Any]] = []
+        for match_id in match_ids:
+            state = self._play.get(match_id)
+            if not state.is_over:
+                changes.append(
+                    Change.of(
+                        match.evolve, state, match.void(state, now, reason=reason, actor=actor)
+                    )
+                )
+        return changes
+
+
+class TableNotFoundError(tournament.RoundNotFoundError):
+    """The current round has no table with this number."""
+
+
+def _table_status(held: Tournament, table: tournament.PairedTable, *, begun: bool) -> str:
+    if table.match_id is None:
+        return "bye"
+    if held.result_of(table.match_id) is not None:
+        return "decided"
+    if table.match_id in held.disputed:
+        return "disputed"
+    if any(r.match_id == table.match_id for r in held.reports):
+        return "awaiting_confirmation"
+    return "playing" if begun else "pending"
+
+
+def _difference(before: Round, after: Round) -> list[Replacement]:
+    """The tables of ``after`` that are not as they were in ``before``, by table number."""
+    old = {t.table: (t.player_a, t.player_b) for t in before.tables}
+    new = {t.table: (t.player_a, t.player_b) for t in after.tables}
+    return [
+        Replacement(table=number, before=old.get(number), after=new.get(number))
+        for number in sorted(set(old) | set(new))
+        if old.get(number) != new.get(number)
+    ]
