@@ -294,5 +294,9 @@ def _places(
     seeded = [p for t in first for p in (t.player_a, t.player_b) if p is not None]
     rest = [s.player_id for s in standings if s.player_id not in seeded]
     stayed = [p for p in rest if p not in facts.left]
-    order = seeded + stayed + [p for p in rest if p in facts.left]
-    return final_places(order, final=final, third_place=third_place)
+    # the places stand provisionally while the knockout is played: the finalists first once the
+    # final is decided, a match for 3rd place counts with the final only
+    finalists = [final.winner, final.loser] if final is not None else []
+    order = finalists + [p for p in seeded if p not in finalists]
+    order += stayed + [p for p in rest if p in facts.left]
+    return final_places(order, final=final, third_place=third_place if final else None)
