@@ -336,9 +336,8 @@ def _compute(db: sqlite_utils.Database, season_id: str) -> None:
     records = [
         _record(db, tournament_id, name, class_name, match_length, lot_seed, bool(completed))
         for tournament_id, name, class_name, match_length, lot_seed, completed in db.execute(
-            "SELECT tournament_id, name, class_name, match_length, lot_seed, completed "
-            "FROM ranking_tournaments WHERE season_id = ? AND started = 1 "
-            "ORDER BY play_date, starts_at, name, tournament_id",
+            f"SELECT {_RECORD_COLUMNS} FROM ranking_tournaments WHERE season_id = ? "
+            "AND started = 1 ORDER BY play_date, starts_at, name, tournament_id",
             [season_id],
         ).fetchall()
     ]
@@ -388,6 +387,22 @@ def _compute(db: sqlite_utils.Database, season_id: str) -> None:
                     entry.stage,
                 ],
             )
+
+
+_RECORD_COLUMNS = "tournament_id, name, class_name, match_length, lot_seed, completed"
+
+
+def tournament_record(db: sqlite_utils.Database, tournament_id: str) -> TournamentRecord | None:
+    """What a started tournament contributes to its season's ranking (None: not started)."""
+    row = db.execute(
+        f"SELECT {_RECORD_COLUMNS} FROM ranking_tournaments WHERE tournament_id = ? "
+        "AND started = 1",
+        [tournament_id],
+    ).fetchone()
+    if row is None:
+        return None
+    _, name, class_name, match_length, lot_seed, completed = row
+    return _record(db, tournament_id, name, class_name, match_length, lot_seed, bool(completed))
 
 
 def _record(
