@@ -11,12 +11,14 @@ from uuid import UUID
 import anyio.to_thread
 from litestar import Litestar, Request
 from litestar.di import Provide
+from litestar.enums import ScopeType
 from litestar.middleware import DefineMiddleware
 from litestar.middleware.rate_limit import RateLimitConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.static_files import create_static_files_router
+from litestar.types import ASGIApp, Receive, Scope, Send
 from swagger_ui_bundle import swagger_ui_path
 
 from api.analysis import AnalysisController
@@ -96,6 +98,29 @@ async def is_anonymous_registration(request: Request[Any, Any, Any]) -> bool:
     return not await anyio.to_thread.run_sync(is_director_token, request)
 
 
+class RegistrationRateLimit:
+    """ASGI middleware: the rate limit, entered only by a POST that may be a registration.
+
+    Litestar's rate limit builds a request and asks ``is_anonymous_registration`` of every
+    request; a look at the raw method and path first spares a match command that work. The
+    look only lets fewer requests through to that question, never more: the question decides
+    as before."""
+
+    def __init__(self, app: ASGIApp, config: RateLimitConfig) -> None:
+        self.app = app
+        self.limited = config.middleware(app)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] == ScopeType.HTTP
+            and scope["method"] == "POST"
+            and scope["path"].rstrip("/").endswith("/registrations")
+        ):
+            await self.limited(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+
 def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
     """Build the service: event store, read models, scheduler and REST controllers."""
     services = bootstrap(settings, clock)
@@ -149,13 +174,12 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
         DefineMiddleware(IdempotencyMiddleware, store=idempotency, clock=services.clock)
     ]
     if settings.registration_rate_limit > 0:
-        middleware.append(
-            RateLimitConfig(
-                rate_limit=("minute", settings.registration_rate_limit),
-                check_throttle_handler=is_anonymous_registration,
-                identifier_for_request=client_address,
-            ).middleware
+        rate_limit = RateLimitConfig(
+            rate_limit=("minute", settings.registration_rate_limit),
+            check_throttle_handler=is_anonymous_registration,
+            identifier_for_request=client_address,
         )
+        middleware.append(DefineMiddleware(RegistrationRateLimit, config=rate_limit))
     app = ServiceApp(
         route_handlers=[
             *CONTROLLERS,

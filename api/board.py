@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, tzinfo
+from uuid import UUID
 
 from api.schemas import DirectorActor, stream_events
 from domain.backgammon.position import Side as Checkers
 from domain.events import DomainEvent
-from domain.match import Match
+from domain.match import Match, Side
 
 CHECKERS = 15
 ROWS = 5
@@ -17,15 +18,36 @@ TOP = tuple(range(13, 25))
 BOTTOM = tuple(range(12, 0, -1))
 
 
-def story(events: Iterable[DomainEvent], zone: tzinfo) -> list[str]:
-    """One line per event: version, local time, actor, type and its facts."""
+def story(
+    events: Iterable[DomainEvent],
+    zone: tzinfo,
+    *,
+    players: Mapping[str, str] | None = None,
+    director_names: Mapping[UUID, str] | None = None,
+) -> list[str]:
+    """One line per event: version, local time, who, type and its facts.
+
+    Who is told by name: ``players`` names the actors of the match's sides (``player_names``),
+    ``director_names`` the named directors; any other actor as the event records it.
+    """
     lines = []
-    for event in stream_events(events):
+    for event in stream_events(events, director_names):
         facts = " ".join(f"{key}={_fact(value)}" for key, value in event.data.items())
         when = event.timestamp.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
-        actor = event.actor.name if isinstance(event.actor, DirectorActor) else event.actor
+        actor = event.actor
+        if isinstance(actor, DirectorActor):
+            actor = actor.name
+        elif actor is not None:
+            actor = (players or {}).get(actor, actor)
         lines.append(f"{event.version:>4} {when} {actor or '-':<16} {event.type} {facts}")
     return lines
+
+
+def player_names(state: Match) -> dict[str, str]:
+    """The actors of the match's two sides (``player:<id>`` in a tournament's match) by the
+    names the match shows: the pseudonym once a player's data is erased."""
+    sides: tuple[Side, Side] = ("a", "b")
+    return {state.actor(side): state.player(side) for side in sides}
 
 
 def board(state: Match, at: datetime) -> list[str]:

@@ -45,7 +45,7 @@ def _tournament_events(
     row, deadlines = tournament.row, tournament.deadlines
     page = f"{base_url}/pages/tournaments/{row.id}"
     seats = tournament.seats
-    begun = tournament.status in ("running", "completed")  # free seats no longer matter
+    begun = tournament.status in ("running", "completed", "final")  # free seats no longer matter
     free = "" if begun else words["seats_free"].format(free=seats.free, capacity=seats.capacity)
 
     def event(kind: str, summary: str, start: datetime, end: datetime | None) -> Event:

@@ -210,11 +210,12 @@ def _offline(arguments: argparse.Namespace) -> int:
 
 
 def _replay(services: Services, match_id: UUID, at: int | None) -> int:
-    from api.board import board, story
+    from api.board import board, player_names, story
 
     events = services.matches.events(match_id, at)
     state = services.matches.get(match_id, at)
-    for line in story(events, services.zone):
+    directors = services.directors.names(event.actor for event in events)
+    for line in story(events, services.zone, players=player_names(state), director_names=directors):
         print(line)
     print()
     for line in board(state, state.updated_at):

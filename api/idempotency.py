@@ -443,8 +443,7 @@ class IdempotencyMiddleware:
         if scope["type"] != ScopeType.HTTP or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        headers = dict(_headers(scope))
-        key = headers.get(HEADER)
+        key = _header(scope, HEADER)
         if key is None:
             await self.app(scope, receive, send)
             return
@@ -457,7 +456,7 @@ class IdempotencyMiddleware:
             return
         # an anonymous caller is told apart by its address, never sharing another's answers
         client = scope.get("client") or ("", 0)
-        who = headers.get("authorization") or f"anonymous {client[0]}"
+        who = _header(scope, "authorization") or f"anonymous {client[0]}"
         caller = hashlib.sha256(who.encode()).hexdigest()
         key_scope = (key, "POST", scope["path"], caller)
         erasures = self.store.erasures
@@ -507,8 +506,15 @@ class IdempotencyMiddleware:
             log.exception("the answer to Idempotency-Key %r was not kept", key)
 
 
-def _headers(scope: Scope) -> list[tuple[str, str]]:
-    return [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope["headers"]]
+def _header(scope: Scope, name: str) -> str | None:
+    """The last value of the header ``name`` (lower case), or None. Every POST asks for the
+    key: the names are compared as bytes, and only the value found is decoded."""
+    wanted = name.encode("latin-1")
+    found = None
+    for header, value in scope["headers"]:
+        if header.lower() == wanted:
+            found = value
+    return None if found is None else found.decode("latin-1")
 
 
 async def _buffered(receive: Receive) -> tuple[bytes | None, Receive]:

@@ -20,7 +20,14 @@ from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
-from api.auth import MATCH_PLAYER, any_director, director_only, in_thread, require_token
+from api.auth import (
+    MATCH_PLAYER,
+    any_director,
+    director_only,
+    guarded_post,
+    in_thread,
+    require_token,
+)
 from api.schemas import (
     MAX_VERSION,
     ActingDirectorDep,
@@ -382,14 +389,14 @@ class MatchController(Controller):
         at = state.updated_at if version is not None else services.clock.now()
         return match_view(state, at)
 
-    @post("/{match_id:uuid}/rolls", guards=[MATCH_PLAYER], status_code=200, summary="Roll")
+    @guarded_post("/{match_id:uuid}/rolls", guards=[MATCH_PLAYER], status_code=200, summary="Roll")
     async def roll(
         self, command: NamedDependency[MatchCommand], data: JSONBody[RollCreate | None] = None
     ) -> Match:
         body = data or RollCreate()
         return await command.run(body.side, command.matches.roll, body.dice)
 
-    @post("/{match_id:uuid}/plays", guards=[MATCH_PLAYER], status_code=200, summary="Play")
+    @guarded_post("/{match_id:uuid}/plays", guards=[MATCH_PLAYER], status_code=200, summary="Play")
     async def play(
         self, command: NamedDependency[MatchCommand], data: JSONBody[PlayCreate]
     ) -> Match:
@@ -397,7 +404,7 @@ class MatchController(Controller):
             data.side, command.matches.play, notation=data.play, position_id=data.position_id
         )
 
-    @post(
+    @guarded_post(
         "/{match_id:uuid}/cube",
         guards=[MATCH_PLAYER],
         status_code=200,
@@ -408,7 +415,7 @@ class MatchController(Controller):
     ) -> Match:
         return await command.run(data.side, command.matches.cube, data.action)
 
-    @post(
+    @guarded_post(
         "/{match_id:uuid}/resignations",
         guards=[MATCH_PLAYER],
         status_code=200,
@@ -422,7 +429,7 @@ class MatchController(Controller):
         body = data or ResignationCreate()
         return await command.run(body.side, command.matches.resign, body.level)
 
-    @post(
+    @guarded_post(
         "/{match_id:uuid}/resignations/accept",
         guards=[MATCH_PLAYER],
         status_code=200,
@@ -433,7 +440,7 @@ class MatchController(Controller):
     ) -> Match:
         return await command.run(_side(data), command.matches.answer_resignation, True)
 
-    @post(
+    @guarded_post(
         "/{match_id:uuid}/resignations/reject",
         guards=[MATCH_PLAYER],
         status_code=200,
@@ -444,7 +451,7 @@ class MatchController(Controller):
     ) -> Match:
         return await command.run(_side(data), command.matches.answer_resignation, False)
 
-    @post(
+    @guarded_post(
         "/{match_id:uuid}/timeouts",
         guards=[MATCH_PLAYER],
         status_code=200,

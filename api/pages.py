@@ -33,7 +33,8 @@ KNOCKOUT_STAGES = ("semi_final", "final", "third_place")
 SUMMARIES = {
     "season": "Page: the season's calendar with tournaments, dates and free seats",
     "ranking": "Page: the season ranking with its tiebreak columns",
-    "tournament": "Page: one tournament with its date, venue, free seats, deadlines and the form",
+    "tournament": "Page: one tournament with its date, venue, free seats, deadlines and the form; "
+    "once it is completed, its final places",
     "standings": "Page: live pairings, results and standings (updates without reload)",
     "bracket": "Page: the knockout bracket",
     "confirm": "Page: the link of the confirmation mail; its button confirms the registration "
@@ -109,6 +110,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "status_check_in": "Check-in läuft",
         "status_running": "läuft",
         "status_completed": "beendet",
+        "status_final": "beendet, Endstand bestätigt",
         "live": "live",
         "calendar_feed": "Kalender abonnieren (iCal)",
         "language": "English",
@@ -181,6 +183,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "status_check_in": "check-in open",
         "status_running": "running",
         "status_completed": "completed",
+        "status_final": "completed, places confirmed",
         "live": "live",
         "calendar_feed": "Subscribe to the calendar (iCal)",
         "language": "Deutsch",
@@ -302,8 +305,12 @@ class PageController(Controller):
 
     @page_route("/tournaments/{tournament_id:uuid}", summary=SUMMARIES["tournament"])
     def tournament(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
-        tournament = page.services.tournaments.get_tournament(tournament_id)
-        return page.render("tournament.html", tournament=tournament)
+        services = page.services
+        return page.render(
+            "tournament.html",
+            tournament=services.tournaments.get_tournament(tournament_id),
+            places=services.places.list_fixed_places(tournament_id),
+        )
 
     @page_route("/registrations/confirm", sync_to_thread=False, summary=SUMMARIES["confirm"])
     def confirm_registration(self, page: NamedDependency[Page]) -> Template:

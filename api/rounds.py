@@ -145,7 +145,7 @@ class Tiebreaks(msgspec.Struct):
 class Standing(msgspec.Struct):
     rank: int
     """The rank in the Swiss standings (rule T-FMT-3), not a final place: after the knockout
-    places 1-4 come from it, at ``.../places`` (rule T-FMT-4)."""
+    places 1-4 come from it, at ``.../places`` and in ``place`` (rule T-FMT-4)."""
     player_id: UUID
     display_name: str
     wins: int
@@ -158,6 +158,9 @@ class Standing(msgspec.Struct):
     withdrawn: bool
     penalty_points: int
     """Penalty points given against the player (rule C-BREAK-2)."""
+    place: int | None
+    """The final place once the tournament is completed (rule T-FMT-4: 1-4 from the knockout,
+    5.. from the Swiss standings), null before."""
 
 
 class Score(msgspec.Struct):
@@ -285,10 +288,12 @@ def standing_response(row: StandingView) -> Standing:
         byes=row.byes,
         withdrawn=row.withdrawn,
         penalty_points=row.penalty_points,
+        place=row.place,
     )
 
 
 STANDING_COLUMNS = (
+    "place",
     "rank",
     "player_id",
     "display_name",
@@ -302,7 +307,8 @@ STANDING_COLUMNS = (
     "withdrawn",
     "penalty_points",
 )
-"""The standings as a spreadsheet opens them: every tiebreak a column."""
+"""The standings as a spreadsheet opens them: the final place first (empty until the tournament
+is completed, rule T-FMT-4), then the Swiss rank and every tiebreak a column."""
 
 
 class TournamentDayController(Controller):

@@ -134,8 +134,8 @@ class Tournament(msgspec.Struct):
     started_at: datetime | None
     completed_at: datetime | None
     finalized_at: datetime | None = None
-    """Set while the director's finalize stands (places and prizes fixed, rule T-FMT-8); the
-    status stays ``completed``, a reopen clears it."""
+    """Set while the director's finalize stands (places and prizes fixed, rule T-FMT-8): the
+    status is then ``final``; a reopen clears it and returns the status to ``completed``."""
 
 
 class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):

@@ -151,7 +151,9 @@ class ReopenRequest(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Finality(msgspec.Struct):
-    status: Literal["final", "open"]
+    status: Literal["final", "completed"]
+    """The tournament's status after finalize (``final``) or reopen (``completed``), as
+    GET ``/tournaments/{id}`` shows it."""
     finalized_at: datetime | None
     prizes: Prizes | None
 

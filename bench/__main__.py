@@ -24,17 +24,35 @@ BENCHMARKS = [
 
 
 def summary(results: dict[str, Any]) -> str:
-    """The table of the figures docs/benchmarks.md keeps: plays on each store and number of
-    processes, plays with live listeners, and the rebuild rate."""
+    """The table of the figures docs/benchmarks.md keeps: match play on SQLite against the bare
+    eventsourcing save rate of the same run, plays on each store and number of processes,
+    plays with live listeners, and the rebuild rate."""
     from bench.postgres import CLIENTS
 
     load = ", ".join(f"{each:.1f}" for each in os.getloadavg())
     lines = ["", f"summary (load average {load} at the end):"]
+    matches = results.get("bench.matches")
+    if matches:
+        from bench.matches import CLIENTS as MATCH_CLIENTS
+
+        title = f"match play, {MATCH_CLIENTS} server-dice clients"
+        lines.append(
+            f"  {title:<36} {'plays/s':>9} {'p50':>9} {'p99':>9}   bare saves/s   ratio"
+            "   server's CPU per command"
+        )
+        lines.append(
+            f"  {'SQLite, 1 process':<36} {matches['plays_per_second']:>9,.0f} "
+            f"{matches['play_p50_ms']:>6.1f} ms {matches['play_p99_ms']:>6.1f} ms   "
+            f"{matches['bare_saves_per_second']:>12,.0f}   {matches['ratio_to_bare_save']:.2f}x"
+            f"   {matches['server_cpu_ms_per_command']:.3f} ms"
+        )
+    processes = results.get("bench.postgres") or []
     title = f"match play, {CLIENTS} entered-dice clients"
-    lines.append(
-        f"  {title:<36} {'plays/s':>9} {'p50':>9} {'p99':>9}   load   servers' CPU per command"
-    )
-    for figures in results.get("bench.postgres") or []:
+    if processes:
+        lines.append(
+            f"  {title:<36} {'plays/s':>9} {'p50':>9} {'p99':>9}   load   servers' CPU per command"
+        )
+    for figures in processes:
         if figures.plays_per_second is None:
             lines.append(f"  {figures.label:<36} {figures.note}")
         else:

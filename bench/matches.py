@@ -5,9 +5,11 @@ The service runs in a child process (``bgtd serve`` on SQLite); the load generat
 dice: roll, then a random play from the ``legal_plays`` of the response, until the time or the
 play budget is used up. The client is the standard library's ``http.client`` with msgspec: it
 shares the machine's two cores with the server, so the less it spends per request, the more
-the figure measures the server. It prints accepted plays per second and the latency of the
-play requests, then the time to load a 300-event match from the event store (cold, from its
-snapshot, and replayed).
+the figure measures the server. After a short warm-up it prints accepted plays per second,
+the latency of the play requests and the server process's CPU time per command (a roll or a
+play), next to the bare eventsourcing save rate measured in the same run just before and just
+after the load (``bench/bare_save.py``) and the ratio of the two; then the time to load a
+300-event match from the event store (cold, from its snapshot, and replayed).
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from bench.server import _wait_until_healthy, free_port
+from bench import bare_save
+from bench.server import _wait_until_healthy, cpu_seconds, free_port
 from service.settings import DEV_DIRECTOR_TOKEN
 
 CLIENTS = int(os.environ.get("BENCH_MATCH_CLIENTS", "16"))
@@ -41,6 +44,9 @@ MATCH_LENGTH = 25
 TARGET_PLAYS_PER_SECOND = 1_000
 TARGET_P99_MS = 50.0
 TARGET_LOAD_MS = 5.0
+TARGET_RATIO_TO_BARE_SAVE = 0.3
+"""Accepted plays per second over bare eventsourcing saves per second (issue 20, item 8)."""
+WARM_UP_SECONDS = float(os.environ.get("BENCH_MATCH_WARM_UP_SECONDS", "1"))
 DIRECTOR = {"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}"}
 WORKERS = int(os.environ.get("BENCH_MATCH_WORKERS", "1"))
 DATABASE_URL = os.environ.get("BENCH_MATCH_DATABASE_URL")
@@ -91,7 +97,14 @@ def fresh_schema(database_url: str | None) -> Iterator[str]:
 @contextmanager
 def serving_app() -> Iterator[str]:
     """uvicorn serving ``create_app`` (dev settings, no access log) in a child process, on
-    SQLite or on ``BENCH_MATCH_DATABASE_URL``."""
+    SQLite or on ``BENCH_MATCH_DATABASE_URL``; yields its base URL."""
+    with serving_process() as (base_url, _):
+        yield base_url
+
+
+@contextmanager
+def serving_process() -> Iterator[tuple[str, int]]:
+    """As ``serving_app``; yields the base URL and the server's process id."""
     port = free_port()
     with (
         tempfile.TemporaryDirectory(prefix="bgtd-bench-matches-") as data_dir,
@@ -110,7 +123,7 @@ def serving_app() -> Iterator[str]:
         base_url = f"http://127.0.0.1:{port}"
         try:
             _wait_until_healthy(base_url)
-            yield base_url
+            yield base_url, process.pid
         finally:
             process.terminate()
             process.wait(timeout=10)
@@ -303,13 +316,22 @@ def load_300_event_match() -> dict[str, float]:
 
 
 def run() -> dict[str, float]:
-    with serving_app() as base_url:
+    bare_before = bare_save.measure()
+    with serving_process() as (base_url, pid):
+        if WARM_UP_SECONDS > 0:
+            _load(base_url, seconds=WARM_UP_SECONDS)  # the server fills its caches
+        server_cpu, client_cpu = cpu_seconds([str(pid)]), time.process_time()
         tally, elapsed = _load(base_url)
+        server_cpu = cpu_seconds([str(pid)]) - server_cpu
+        client_cpu = time.process_time() - client_cpu
+    bare_after = bare_save.measure()
+    saves = (bare_before.saves_per_second + bare_after.saves_per_second) / 2
     plays = len(tally.play_latencies)
     rate = plays / elapsed
     play_q = statistics.quantiles(tally.play_latencies, n=100)
     all_q = statistics.quantiles(tally.request_latencies, n=100)
-    requests = len(tally.request_latencies) / elapsed
+    commands = len(tally.request_latencies)
+    requests = commands / elapsed
     print(
         f"match play: {rate:,.0f} accepted plays/s ({requests:,.0f} commands/s) with {CLIENTS} "
         f"clients over {elapsed:.1f} s on {'PostgreSQL' if DATABASE_URL else 'SQLite'}, "
@@ -317,6 +339,13 @@ def run() -> dict[str, float]:
         f"plays p50 {play_q[49] * 1000:.1f} ms, p99 {play_q[98] * 1000:.1f} ms; "
         f"all commands p99 {all_q[98] * 1000:.1f} ms "
         f"(targets: >= {TARGET_PLAYS_PER_SECOND} plays/s, p99 < {TARGET_P99_MS:.0f} ms)"
+    )
+    print(
+        f"  CPU per command: server {1000 * server_cpu / commands:.3f} ms, load generator "
+        f"{1000 * client_cpu / commands:.3f} ms; bare eventsourcing save on SQLite "
+        f"{bare_before.saves_per_second:,.0f} before, {bare_after.saves_per_second:,.0f} after "
+        f"({bare_before.cpu_ms_per_save:.3f} ms CPU per save): plays/s {rate / saves:.2f}x "
+        f"the bare save rate (target >= {TARGET_RATIO_TO_BARE_SAVE}x)"
     )
     load = load_300_event_match()
     print(
@@ -328,6 +357,10 @@ def run() -> dict[str, float]:
         "plays_per_second": rate,
         "play_p50_ms": play_q[49] * 1000,
         "play_p99_ms": play_q[98] * 1000,
+        "server_cpu_ms_per_command": 1000 * server_cpu / commands,
+        "client_cpu_ms_per_command": 1000 * client_cpu / commands,
+        "bare_saves_per_second": saves,
+        "ratio_to_bare_save": rate / saves,
         "load_300_ms": load["latest_ms"],
     }
 

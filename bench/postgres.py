@@ -29,11 +29,10 @@ import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bench.matches import _load
-from bench.server import running_service
+from bench.server import cpu_seconds, running_service
 from service.settings import DEV_DIRECTOR_TOKEN
 
 SERVER_URL = os.environ.get("BENCH_PG_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -84,18 +83,6 @@ class CommandCpu:
             f"load generator {self.client:.2f} ms (servers / load generator "
             f"{self.servers / self.client:.1f})"
         )
-
-
-def cpu_seconds(pids: list[str]) -> float:
-    """The CPU time (user and system) the processes have used so far (0 where /proc is not)."""
-    ticks = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # ended meanwhile, or no /proc here
-        ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def pids_of(*pgrep_arguments: str) -> list[str]:

@@ -10,6 +10,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 
@@ -56,3 +57,15 @@ def _wait_until_healthy(base_url: str, timeout: float = 30.0) -> None:
             pass
         time.sleep(0.1)
     raise RuntimeError(f"the service did not answer at {base_url} within {timeout} s")
+
+
+def cpu_seconds(pids: list[str]) -> float:
+    """The CPU time (user and system) the processes have used so far (0 where /proc is not)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile, or no /proc here
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")

@@ -21,6 +21,7 @@ from domain.tournament import (
     StandbyCheckedIn,
     StandbyNotSeated,
     TournamentScheduled,
+    TournamentStarted,
     WaitlistPromoted,
     status_after,
 )
@@ -32,6 +33,11 @@ _COUNTED: dict[str, tuple[RegistrationStatus, ...]] = {
     "waitlist": WAITING,  # standbys too: checked in on site, still waiting for a seat
     "checked_in": ("checked_in",),
 }
+WAITED_IN_VAIN = "waited_in_vain"
+"""The view's mark of a registration still waiting when its tournament started: from then on
+nobody gets a seat through the waitlist (a cancellation is refused, a withdrawal frees no
+seat for it, a late entry is a registration of its own), so it counts in no counter. A standby
+among them got the buy-in back at the start (rules T-CHECKIN-2, T-REG-3)."""
 
 
 class SeatCounts(msgspec.Struct, frozen=True, kw_only=True):
@@ -49,7 +55,7 @@ class SeatsProjection(Projection):
 
     name = "seats"
     tables = ("seats", "seat_registrations")
-    version = 4
+    version = 5
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -108,6 +114,17 @@ class SeatsProjection(Projection):
     def no_show_released(self, event: NoShowReleased, db: sqlite_utils.Database) -> None:
         # rule T-CHECKIN-2: a no-show's seat is released at the start
         _move(db, event)
+
+    def tournament_started(self, event: TournamentStarted, db: sqlite_utils.Database) -> None:
+        # the start closes the waitlist: the standbys it left without a seat were refused and
+        # refunded, and nobody registered before it gets a seat afterwards
+        tournament_id = str(event.originator_id)
+        db.execute(
+            "UPDATE seat_registrations SET status = ? "
+            f"WHERE tournament_id = ? AND status IN ({', '.join('?' for _ in WAITING)})",
+            [WAITED_IN_VAIN, tournament_id, *WAITING],
+        )
+        db.execute("UPDATE seats SET waitlist = 0 WHERE tournament_id = ?", [tournament_id])
 
 
 def _add(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:

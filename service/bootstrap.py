@@ -175,7 +175,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         ledger=ledger,
         origin=origin,
         mail_from=settings.mail_from,
-        public_url=settings.public_url,
+        public_url=settings.effective_public_url,
         tournaments=tournaments,
         requests=requests,
     )
@@ -196,7 +196,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         videos=videos,
         disputes=DisputeService(store, matches, commands),
         jobs=JobService(store, views, commands, rounds, videos, conduct),
-        venue=VenueService(store, rounds, places, matches, commands, settings.public_url),
+        venue=VenueService(store, rounds, places, matches, commands, settings.effective_public_url),
         directors=DirectorService(store, views, commands, settings.effective_director_token),
         people=people,
         requests=requests,

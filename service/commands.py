@@ -101,7 +101,8 @@ class CommandRunner:
         attempt is made again at once on what the store holds, and that is the command's
         first real attempt.
         """
-        guess: Guess | None = Guess()
+        # an SQLite store's loads always answer what this process holds: nothing to guess
+        guess: Guess | None = Guess() if self._store.is_shared else None
         tried = 0
         while True:
             try:

@@ -150,6 +150,8 @@ class StandingView:
     withdrawn: bool
     penalty_points: int
     """Penalty points given against the player in the tournament (rule C-BREAK-2)."""
+    place: int | None = None
+    """The final place once the tournament is completed (rule T-FMT-4), else None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,8 +422,12 @@ class RoundService:
         raise tournament.RoundNotFoundError(f"tournament {tournament_id} has no round {number}")
 
     def list_standings(self, tournament_id: UUID) -> list[StandingView]:
-        """rule T-FMT-3: wins, points, Buchholz, head-to-head, lot; from the standings view."""
-        self._load(tournament_id)
+        """rule T-FMT-3: wins, points, Buchholz, head-to-head, lot; from the standings view.
+        Once the tournament is completed each row also has its final place (rule T-FMT-4)."""
+        held = self._load(tournament_id)
+        finished = held.completed_at is not None
+        places = enumerate(tournament.places(held), start=1) if finished else ()
+        place_of = {player: number for number, player in places}
         self._views.catch_up()
         with self._views.reading() as db:
             rows = day.list_standings(db, str(tournament_id))
@@ -439,6 +445,7 @@ class RoundService:
                 byes=row["byes"],
                 withdrawn=bool(row["withdrawn"]),
                 penalty_points=row["penalty_points"],
+                place=place_of.get(UUID(row["player_id"])),
             )
             for row in rows
         ]

@@ -15,6 +15,10 @@ import msgspec
 DEV_DIRECTOR_TOKEN = "dev-director-token"
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
+LOCAL_HOSTS = frozenset({"127.0.0.1", "::1", "localhost", "0.0.0.0", "::", ""})
+"""Hosts whose public address is ``localhost``: the loopback, and every interface (whose
+address on the venue's network the service cannot know: set ``BGTD_PUBLIC_URL``)."""
+
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Everything the composition root needs to build a running service."""
@@ -51,9 +55,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     secret_key: str | None = None
     """Seals server dice seeds and keys player ids; default a key file in ``data_dir``.
     Processes sharing one PostgreSQL store must share it (``BGTD_SECRET_KEY``)."""
-    public_url: str = "http://localhost:8000"
+    public_url: str | None = None
     """Where players' phones reach the service: the base of the tables' QR codes and of the
-    links in mails."""
+    links in mails; by default the host and port served (``effective_public_url``)."""
     smtp_url: str | None = None
     """``smtp://host:port``, ``smtp+starttls://user:password@host:587`` or
     ``smtps://user:password@host:465``; without it mails go to ``data_dir/outbox/*.eml``."""
@@ -110,6 +114,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def evidence_path(self) -> Path:
         return self.evidence_dir or self.data_dir / "evidence"
+
+    @property
+    def effective_public_url(self) -> str:
+        """``public_url``, else the address served: ``--port 8080`` links to port 8080."""
+        if self.public_url:
+            return self.public_url
+        host = "localhost" if self.host in LOCAL_HOSTS else self.host
+        return f"http://{f'[{host}]' if ':' in host else host}:{self.port}"
 
     @property
     def effective_director_token(self) -> str | None:

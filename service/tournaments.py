@@ -432,6 +432,7 @@ class TournamentService:
             check_in_opens=deadlines.check_in_opens,
             started=started_at is not None,
             completed=row.completed_at is not None,
+            finalized=row.finalized_at is not None,
         )
         # The seats view is written in the same transaction as the calendar's row.
         assert seat_counts is not None, f"no seats for tournament {row.id}"

@@ -114,7 +114,8 @@ class Board:
 
 @dataclass(frozen=True, slots=True)
 class Finalized:
-    status: Literal["final", "open"]
+    status: Literal["final", "completed"]
+    """The tournament's status after the command, as GET shows it."""
     finalized_at: datetime | None
     prizes: Prizes | None
 
@@ -327,7 +328,7 @@ class VenueService:
             ),
             DECIDE_AGAIN,
         )
-        return Finalized(status="open", finalized_at=None, prizes=None)
+        return Finalized(status="completed", finalized_at=None, prizes=None)
 
     # Queries ----------------------------------------------------------------------------------
 

@@ -86,6 +86,52 @@ def test_bgtd_replay_of_the_whole_match_shows_the_play(
     assert "(on roll)" in out
 
 
+def test_bgtd_replay_names_a_tournament_matchs_players_as_the_match_shows_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the events name a tournament's player by id (a name is personal data, kept sealed); the
+    # story tells who moved by the name the match shows, and by the pseudonym after an erasure
+    from datetime import UTC, datetime
+
+    from litestar.testing import TestClient
+
+    from api.app import create_app
+    from service.clock import MovableClock
+    from tests.api.test_tournament_day import start_tournament
+    from tests.conftest import DIRECTOR
+
+    data_dir = tmp_path / "data"
+    settings = Settings(data_dir=data_dir, dev=True, run_scheduler=False)
+    clock = MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
+    with TestClient(create_app(settings, clock=clock)) as client:
+        day = start_tournament(client, clock, 2)
+        [table] = day.rounds[0]["pairings"]
+        side_a = {"Authorization": f"Bearer {day.players[table['player_a']]['player_token']}"}
+        url = f"/api/v1/matches/{table['match_id']}"
+        assert client.post(f"{url}/rolls", json={"dice": [3, 1]}, headers=side_a).is_success
+        assert client.post(f"{url}/plays", json={"play": "8/5 6/5"}, headers=side_a).is_success
+        names = {
+            r["player_id"]: r["display_name"] for r in client.get(day.url("/standings")).json()
+        }
+
+    assert main(["replay", table["match_id"], "--data-dir", str(data_dir)]) == 0
+
+    told = capsys.readouterr().out
+    [played] = [line for line in told.splitlines() if "CheckersPlayed" in line]
+    assert names[table["player_a"]] in played
+    assert "player:" not in told
+    with TestClient(create_app(settings, clock=clock)) as client:
+        erased = client.post(f"/api/v1/people/{table['player_a']}/erasure", headers=DIRECTOR)
+        assert erased.status_code == 200, erased.text
+        pseudonym = client.get(url).json()["players"]["a"]
+    assert pseudonym != names[table["player_a"]]
+    assert main(["replay", table["match_id"], "--data-dir", str(data_dir)]) == 0
+    told = capsys.readouterr().out
+    [played] = [line for line in told.splitlines() if "CheckersPlayed" in line]
+    assert pseudonym in played
+    assert names[table["player_a"]] not in told
+
+
 def test_bgtd_replay_of_an_unknown_match_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -174,3 +220,41 @@ def test_the_access_log_is_off_unless_asked_for(
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.update(options))
     assert main(["serve", "--dev", "--data-dir", str(tmp_path), *arguments]) == 0
     assert served["access_log"] is logged
+
+
+@pytest.mark.parametrize(
+    ("arguments", "public_url", "base"),
+    [
+        (["--port", "8123"], None, "http://localhost:8123"),
+        (["--host", "0.0.0.0", "--port", "8124"], None, "http://localhost:8124"),
+        (["--host", "192.168.1.20", "--port", "8080"], None, "http://192.168.1.20:8080"),
+        (["--host", "fd00::20", "--port", "8080"], None, "http://[fd00::20]:8080"),
+        (["--port", "8123"], "https://bgtd.example.org", "https://bgtd.example.org"),
+    ],
+)
+def test_the_tables_and_mails_link_to_the_address_served_unless_bgtd_public_url_says(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    arguments: list[str],
+    public_url: str | None,
+    base: str,
+) -> None:
+    import uuid
+
+    import uvicorn
+
+    monkeypatch.delenv("BGTD_PUBLIC_URL", raising=False)
+    if public_url is not None:
+        monkeypatch.setenv("BGTD_PUBLIC_URL", public_url)
+    served: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.update(app=app))
+    assert main(["serve", "--dev", "--data-dir", str(tmp_path), *arguments]) == 0
+    services = served["app"].state.services  # type: ignore[attr-defined]
+    tournament = uuid.uuid4()
+    try:
+        assert services.venue.table_url(tournament, 3) == (
+            f"{base}/api/v1/tournaments/{tournament}/tables/3"
+        )
+        assert services.settings.effective_public_url == base  # the mails' links too
+    finally:
+        services.close()

@@ -23,7 +23,6 @@ G-LEGAL-1: anything else is rejected with the reason.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -58,9 +57,9 @@ def format_play(play: Play | Iterable[Move]) -> str:
     moves = play.moves if isinstance(play, Play) else tuple(play)
     # Points that held an opposing blot before the play: the moves that landed there first hit.
     blots = {move.destination for move in moves if move.hit}
+    # by source, then destination, descending (moves alike but for the hit give equal chains)
     chains: list[list[int] | None] = [
-        [move.source, move.destination]
-        for move in sorted(moves, key=lambda move: (move.source, move.destination), reverse=True)
+        [move.source, move.destination] for move in sorted(moves, reverse=True)
     ]
     # Join a checker's moves: a later move that starts where a chain ends continues it (gnubg
     # joins in this greedy order, so ``8/4 6/4`` rather than ``8/6 6/4(2)``); the point in
@@ -75,7 +74,11 @@ def format_play(play: Play | Iterable[Move]) -> str:
             else:
                 chain[-1] = follow_up[1]
             chains[j] = None
-    counts = Counter(tuple(chain) for chain in chains if chain is not None)
+    counts: dict[tuple[int, ...], int] = {}  # a plain dict: Counter costs a third of the time
+    for chain in chains:
+        if chain is not None:
+            path = tuple(chain)
+            counts[path] = counts.get(path, 0) + 1
     marked: set[int] = set()
     parts = []
     for path, count in counts.items():  # insertion order is gnubg's order

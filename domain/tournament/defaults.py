@@ -16,7 +16,11 @@ RegistrationStatus = Literal[
     "excluded",
 ]
 """``standby``: waitlisted and checked in on site, ready to take a seat freed at the start."""
-TournamentStatus = Literal["open", "cancellation_closed", "check_in", "running", "completed"]
+TournamentStatus = Literal[
+    "open", "cancellation_closed", "check_in", "running", "completed", "final"
+]
+"""``final`` while the director's finalize stands (rule T-FMT-8); a reopen returns the
+tournament to ``completed``."""
 Stage = Literal["swiss", "semi_final", "final", "third_place"]
 """rule T-FMT-4: Swiss rounds, then semi-finals, then the final and the match for 3rd place."""
 RoundStage = Literal["swiss", "knockout"]

@@ -263,7 +263,8 @@ def check_registrant(
 ) -> Registrant:
     """What a registration needs besides a free place (rules T-REG-1, C-EXCL-1): valid data,
     the minimum age, no ban, and a tournament that has not started. Checked when a person asks
-    to register (rule P-MAIL-1) and again when the registration is decided."""
+    to register (rule P-MAIL-1), without ``banned_until`` (a ban is told only to whoever
+    follows the mail's link), and again, with it, when the registration is decided."""
     first = visible_name("first_name", applicant.first_name, MAX_PERSON_NAME_LENGTH)
     last = visible_name("last_name", applicant.last_name, MAX_PERSON_NAME_LENGTH)
     address = _email(applicant.email)

@@ -265,6 +265,7 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
             check_in_opens=self.check_in_opens,
             started=self.started_at is not None,
             completed=self.completed_at is not None,
+            finalized=self.finalized_at is not None,
         )
 
     def local(self, instant: datetime) -> str:
@@ -279,8 +280,12 @@ def tournament_status(
     check_in_opens: datetime,
     started: bool,
     completed: bool,
+    finalized: bool,
 ) -> TournamentStatus:
-    """Derived from events and the clock: open -> cancellation_closed -> check_in -> running."""
+    """Derived from events and the clock: open -> cancellation_closed -> check_in -> running
+    -> completed -> final (the director's finalize; a reopen returns it to completed)."""
+    if finalized:
+        return "final"
     if completed:
         return "completed"
     if started:

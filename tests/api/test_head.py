@@ -3,12 +3,15 @@ and the OpenAPI document gains no HEAD operations for it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import httpx
 from litestar.testing import TestClient
 
+from bench.server import running_service
 from tests.api.test_calendar_feed import season
-from tests.api.test_tournaments import schedule
+from tests.api.test_tournaments import CALENDAR, SPRING, schedule
 from tests.conftest import DIRECTOR
 
 Client = TestClient[Any]
@@ -77,3 +80,35 @@ def test_options_names_head_beside_get(client: Client) -> None:
     options = client.options(f"/api/v1/tournaments/{tournament}/standings")
     assert options.status_code == 204
     assert {m.strip() for m in options.headers["allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}
+
+
+def test_the_served_service_answers_head_wherever_it_answers_get() -> None:
+    # through `bgtd serve` (what `make run` starts): uvicorn, the pages, /schema and its assets
+    with (
+        running_service("--start-time", "2026-03-01T10:00:00+01:00") as base_url,
+        httpx.Client(base_url=base_url, headers=DIRECTOR, timeout=10) as http,
+    ):
+        season_id = http.post("/api/v1/seasons", json=CALENDAR).json()["id"]
+        tournament = http.post("/api/v1/tournaments", json={**SPRING, "season_id": season_id})
+        tournament_id = tournament.json()["id"]
+        # the renderer's own script, served from local assets
+        asset = re.findall(r'src="(/[^"]+[.]js)"', http.get("/schema").text)[0]
+        paths = [
+            "/health",
+            "/schema",
+            "/schema/openapi.json",
+            asset,
+            "/api/v1/tournaments",
+            f"/api/v1/tournaments/{tournament_id}/seats",
+            f"/pages/tournaments/{tournament_id}",
+            f"/pages/seasons/{season_id}",
+            f"/seasons/{season_id}/calendar.ics",
+        ]
+        for path in paths:
+            got, head = http.get(path), http.head(path)
+            assert (head.status_code, got.status_code) == (200, 200), path
+            assert head.content == b"", path
+            assert head.headers["content-type"] == got.headers["content-type"], path
+        post_only = http.head("/api/v1/analysis/legal-plays")
+    assert post_only.status_code == 405
+    assert "HEAD" not in post_only.headers["allow"]

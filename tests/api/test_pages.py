@@ -11,8 +11,16 @@ from api.pages import TEXT
 from domain.tournament import TournamentStatus
 from service.clock import MovableClock
 from tests.api.test_calendar_feed import season
-from tests.api.test_tournament_day import pair_next, report, run_day, start_tournament
-from tests.api.test_tournaments import person, register, schedule
+from tests.api.test_tournament_day import (
+    CHECK_IN_OPENS,
+    Day,
+    pair_next,
+    report,
+    run_day,
+    start_tournament,
+)
+from tests.api.test_tournaments import advance_to, person, register, schedule
+from tests.conftest import DIRECTOR
 from tests.mailbox import register_by_mail
 
 Client = TestClient[Any]
@@ -187,3 +195,63 @@ def test_before_the_end_the_standings_show_no_final_places(
         html = page(client, f"/pages/tournaments/{day.id}{path}")
         assert 'id="places"' not in html
         assert "Rang" in table_of(html, "standings")
+
+
+def play_a_day_with_refunded_standbys(client: Client, clock: MovableClock) -> Day:
+    """4 seats, 6 check in: 4 play, the 2 standbys get no seat and their buy-in back (rules
+    T-CHECKIN-2, T-REG-3); the director reports every result until the final is decided."""
+    tournament = schedule(client, capacity=4)["id"]
+    registered = [register(client, tournament, number) for number in range(1, 7)]
+    assert [r["status"] for r in registered] == ["registered"] * 4 + ["waitlisted"] * 2
+    advance_to(client, clock, CHECK_IN_OPENS)
+    for registration in registered:
+        checked_in = client.post(
+            f"/api/v1/tournaments/{tournament}/registrations/"
+            f"{registration['registration_id']}/check-in",
+            json={"id_document_seen": True, "buy_in_paid_cents": 10000},
+            headers=DIRECTOR,
+        )
+        assert checked_in.status_code == 200, checked_in.text
+    day = Day(id=tournament, players={r["player_id"]: r for r in registered})
+    started = client.post(day.url("/start"), headers=DIRECTOR).json()
+    assert [s["refund_cents"] for s in started["unseated_standbys"]] == [10000, 10000]
+    day.rounds.append(started["round"])
+    while True:
+        for table in day.rounds[-1]["pairings"]:
+            if table["player_b"]:
+                report(client, day, table)
+        paired = client.post(day.url("/rounds"), headers=DIRECTOR)
+        if paired.status_code == 409:  # every result is in: the tournament is complete
+            break
+        day.rounds.append(paired.json())
+    assert client.get(day.url()).json()["status"] == "completed"
+    return day
+
+
+def test_a_finished_tournaments_page_shows_its_places_and_no_waitlist_or_live_badge(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-4: the places are the day's outcome; the start closed the waitlist, and a
+    # finished tournament changes no more, so nothing on its page is live
+    day = play_a_day_with_refunded_standbys(client, clock)
+    seats = client.get(day.url("/seats")).json()
+    assert seats == {"capacity": 4, "taken": 4, "free": 0, "waitlist": 0, "checked_in": 4}
+    places = client.get(day.url("/places")).json()
+
+    html = page(client, f"/pages/tournaments/{day.id}")
+
+    shown = table_of(html, "places")
+    names = [f"<td>{p['display_name']}</td>" for p in places]
+    assert [shown.index(name) for name in names] == sorted(shown.index(name) for name in names)
+    winner = places[0]
+    assert f'<tr data-place="1" data-player-id="{winner["player_id"]}" class="winner">' in shown
+    assert "Endstand" in html
+    assert "beendet" in html
+    assert "2 auf der Warteliste" not in html
+    assert 'id="waitlist"' not in html
+    assert 'id="live"' not in html
+    assert "EventSource" not in html
+    client.post(day.url("/finalize"), headers=DIRECTOR)
+    final = page(client, f"/pages/tournaments/{day.id}?lang=en")
+    assert "places confirmed" in final
+    assert table_of(final, "places").count("<tr data-place=") == 4

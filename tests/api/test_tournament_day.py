@@ -418,6 +418,23 @@ def test_standings_answer_csv(client: Client, clock: MovableClock) -> None:
     rows = list(csv.DictReader(io.StringIO(response.text)))
     assert [row["player_id"] for row in rows] == [r["player_id"] for r in standings(client, day)]
     assert {"rank", "display_name", "wins", "points", "buchholz"} <= set(rows[0])
+    assert {row["place"] for row in rows} == {""}  # no place before the tournament is completed
+
+
+def test_after_the_knockout_the_standings_carry_the_final_places_in_json_and_csv(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-4: places 1-4 come from the knockout, so a Swiss rank is no place; the Swiss
+    # ranks 3 and 4 win the semi-finals (side b), so the places differ from the ranks
+    day = run_day(client, clock, 4, semi_final_winner="b")
+    places = {p["player_id"]: p["place"] for p in client.get(day.url("/places")).json()}
+    rows = standings(client, day)
+    assert {row["player_id"]: row["place"] for row in rows} == places
+    assert [row["place"] for row in rows] != [row["rank"] for row in rows]
+    response = client.get(day.url("/standings"), headers={"Accept": "text/csv"})
+    sheet = list(csv.DictReader(io.StringIO(response.text)))
+    assert response.text.startswith("place,rank,")
+    assert {row["player_id"]: int(row["place"]) for row in sheet} == places
 
 
 def test_ad_hoc_matches_of_a_tournament_need_it_running_and_its_seated_players(

@@ -424,7 +424,7 @@ def test_after_finalize_a_correction_is_refused_until_reopened(
         day.url("/reopen"), json={"reason": "final misreported"}, headers=DIRECTOR
     )
     assert reopened.status_code == 200, reopened.text
-    assert reopened.json()["status"] == "open"
+    assert reopened.json()["status"] == "completed"
     corrected = client.post(day.url("/results"), json=correction, headers=DIRECTOR)
     assert corrected.status_code == 201, corrected.text
     assert client.get(day.url("/places")).json()[0]["player_id"] == loser
@@ -519,23 +519,29 @@ def test_a_late_entry_checks_in_on_arrival_and_counts_as_present(
     assert again.status_code == 409
 
 
-def test_a_finalized_tournament_stays_completed_and_says_when_it_was_finalized(
+def test_a_finalized_tournament_is_final_and_says_when_until_it_is_reopened(
     client: Client, clock: MovableClock
 ) -> None:
-    # rule T-FMT-8: finalize fixes places and prizes; the status keeps API.md's vocabulary
+    # rule T-FMT-8: finalize fixes places and prizes; GET says what the finalize answered
+    # (API.md: `final` after finalize, `reopen` returns it to `completed`)
     day = run_day(client, clock, 4)
+    assert client.get(day.url()).json()["status"] == "completed"
     assert client.get(day.url()).json()["finalized_at"] is None
     finalized = client.post(day.url("/finalize"), headers=DIRECTOR)
     assert finalized.json()["status"] == "final"
     shown = client.get(day.url()).json()
-    assert shown["status"] == "completed"
+    assert shown["status"] == "final"
     at = datetime.fromisoformat(finalized.json()["finalized_at"])
     assert datetime.fromisoformat(shown["finalized_at"]) == at
     assert shown["finalized_at"].endswith("+02:00")  # in the club's time zone (CEST)
     listed = client.get("/api/v1/tournaments").json()
-    assert [t["finalized_at"] for t in listed if t["id"] == day.id] == [shown["finalized_at"]]
-    client.post(day.url("/reopen"), json={"reason": "a typo"}, headers=DIRECTOR)
-    assert client.get(day.url()).json()["finalized_at"] is None
+    assert [(t["status"], t["finalized_at"]) for t in listed if t["id"] == day.id] == [
+        ("final", shown["finalized_at"])
+    ]
+    reopened = client.post(day.url("/reopen"), json={"reason": "a typo"}, headers=DIRECTOR)
+    assert reopened.json()["status"] == "completed"
+    shown = client.get(day.url()).json()
+    assert (shown["status"], shown["finalized_at"]) == ("completed", None)
 
 
 def test_the_result_id_a_correction_names_is_shown_with_the_match_and_the_report(

@@ -88,10 +88,11 @@ def play_a_tournament(services: Services) -> UUID:
 
 def test_the_seat_view_counts_what_the_aggregate_decided(services: Services) -> None:
     # 24 sign up: 20 seats, 4 waiting; #3 cancels (#20 moves up), #23 leaves the waitlist,
-    # #4 withdraws late (#21 moves up); 12 check in, 8 no-shows are released at the start
+    # #4 withdraws late (#21 moves up); 12 check in, 8 no-shows are released at the start,
+    # which closes the waitlist: #24, still waiting, gets no seat after it
     tournament = play_a_tournament(services)
     assert services.tournaments.get_seats(tournament) == SeatCounts(
-        capacity=20, taken=12, free=8, waitlist=1, checked_in=12
+        capacity=20, taken=12, free=8, waitlist=0, checked_in=12
     )
     public = services.tournaments.list_participants(tournament)
     assert [p.status for p in public] == ["checked_in"] * 12 + ["waitlisted"]

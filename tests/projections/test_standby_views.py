@@ -121,6 +121,36 @@ def test_standbys_in_the_waitlist_are_counted_and_numbered(services: Services) -
     ]
 
 
+def test_after_the_start_nobody_waits_not_even_the_refunded_standbys(services: Services) -> None:
+    # rules T-CHECKIN-2, T-REG-3: the start seats the standbys it can and refunds the others;
+    # from then on no seat goes to anyone through the waitlist, so the seats show none
+    tournament = services.tournaments.schedule_tournament(
+        TournamentPlan(name="Frühling", date="2026-04-18", venue="Amberg", capacity=2)
+    ).id
+    receipts = [
+        services.tournaments.register(
+            tournament,
+            Applicant(first_name="V", last_name=f"N{n}", email=f"p{n}@example.org", age=30),
+        )
+        for n in range(5)
+    ]
+    clock = services.clock
+    assert isinstance(clock, MovableClock)
+    clock.advance((CHECK_IN_OPENS - clock.now()).total_seconds())
+    for receipt in receipts[:4]:  # two seat holders and two standbys; the fifth stays away
+        services.tournaments.check_in(
+            tournament, receipt.registration_id, id_document_seen=True, buy_in_paid_cents=10000
+        )
+    assert services.tournaments.get_seats(tournament).waitlist == 3
+
+    started = services.rounds.start(tournament)
+
+    assert [s.refund_cents for s in started.unseated_standbys] == [10000, 10000]
+    assert services.tournaments.get_seats(tournament) == SeatCounts(
+        capacity=2, taken=2, free=0, waitlist=0, checked_in=2
+    )
+
+
 @pytest.mark.parametrize("name", VIEW_NAMES)
 def test_a_view_with_standbys_rebuilt_from_zero_equals_the_live_one(
     services: Services, name: str
