@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib.resources import files
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -19,7 +21,6 @@ from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Receive, Scope, Send
-from swagger_ui_bundle import swagger_ui_path
 
 from api.analysis import AnalysisController
 from api.audit import AuditController
@@ -39,7 +40,11 @@ from api.live import LiveController, live_feed
 from api.live_slots import LiveStreamSlots, stream_cap
 from api.mail import OutboxController, RegistrationConfirmationController
 from api.matches import MatchController
-from api.openapi import document_problems, document_request_bodies, document_security
+from api.openapi import (
+    document_problems,
+    document_request_bodies,
+    document_security,
+)
 from api.pages import PageController, template_config
 from api.people import PeopleController
 from api.print import PrintController
@@ -83,6 +88,8 @@ CONTROLLERS: list[Any] = [
 
 SWAGGER_UI_STATIC = "/schema/static"
 """Swagger UI's own files, served by the service: a laptop at the venue is often offline."""
+SWAGGER_UI_FILES = Path(str(files("swagger_ui").joinpath("static")))
+"""Swagger UI 5 as the swagger-ui-py package ships it (4 cannot render OpenAPI 3.1)."""
 
 _REGISTRATIONS = re.compile(r"/api/v1/tournaments/[^/]+/registrations/?")
 
@@ -185,7 +192,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             *CONTROLLERS,
             create_static_files_router(
                 path=SWAGGER_UI_STATIC,
-                directories=[swagger_ui_path],
+                directories=[SWAGGER_UI_FILES],
                 include_in_schema=False,
                 name="swagger-ui",
             ),

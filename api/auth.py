@@ -3,7 +3,9 @@ named directors, rule C-DIR-1), players' tokens from the store."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -16,6 +18,7 @@ from litestar.handlers.base import BaseRouteHandler
 
 from api.schemas import ActingDirectorDep
 from domain.director import BOOTSTRAP, CLUB_WIDE, ActingDirector, Target
+from domain.errors import ForbiddenError
 from service.bootstrap import Services
 from service.store import UnknownAggregateError
 
@@ -39,6 +42,32 @@ def require_token(connection: ASGIConnection[Any, Any, Any, Any], whose: str) ->
             f"{whose} token is required", headers={"WWW-Authenticate": "Bearer"}
         )
     return token
+
+
+def refuse_unknown_token(services: Services, token: str) -> None:
+    """401 when nobody holds ``token`` (a typo, a token from another service): API.md keeps
+    403 for a token that is somebody's without the right. Blocking (reads the views): from a
+    handler run in a thread, or through ``refuse_unknown_token_in_thread``."""
+    if not services.tokens.is_known(token):
+        raise NotAuthorizedException(
+            "unknown token: no director or player holds it", headers={"WWW-Authenticate": "Bearer"}
+        )
+
+
+async def refuse_unknown_token_in_thread(services: Services, token: str) -> None:
+    """``refuse_unknown_token`` where it does not hold up the event loop (a shared store)."""
+    await in_thread(services, partial(refuse_unknown_token, services, token))
+
+
+@contextmanager
+def unknown_token_refused(services: Services, token: str) -> Iterator[None]:
+    """Around a use case run in a thread that checks a player's token: the 403 it raises for
+    a token nobody holds becomes a 401 (the lookup only on that path, never on the happy one)."""
+    try:
+        yield
+    except ForbiddenError:
+        refuse_unknown_token(services, token)
+        raise
 
 
 def is_director_token(connection: ASGIConnection[Any, Any, Any, Any]) -> bool:
@@ -73,7 +102,8 @@ async def _identify(connection: ASGIConnection[Any, Any, Any, Any]) -> ActingDir
         else await in_thread(services, lambda: services.directors.acting(token))
     )
     if acting is None:
-        # another token may well be a player's, valid elsewhere: then the role is wrong (403)
+        # a player's token, valid elsewhere: the role is wrong (403); nobody's token: 401
+        await refuse_unknown_token_in_thread(services, token)
         raise PermissionDeniedException("only a tournament director may do this")
     connection.state[_ACTING_DIRECTOR] = acting
     return acting

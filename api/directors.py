@@ -11,7 +11,7 @@ from litestar import Controller, delete, get, post
 from litestar.params import FromPath, JSONBody
 
 from api.auth import any_director
-from api.schemas import ActingDirectorDep, ServicesDep
+from api.schemas import ActingDirectorDep, NameText, ServicesDep
 from domain.director import Director
 from projections.directors import DirectorRow
 
@@ -19,7 +19,7 @@ from projections.directors import DirectorRow
 class DirectorCreate(msgspec.Struct, forbid_unknown_fields=True):
     """A new director: for one season, one tournament, or (neither given) the whole club."""
 
-    name: str
+    name: NameText
     season_id: UUID | None = None
     tournament_id: UUID | None = None
 

@@ -3,6 +3,7 @@ director after replaying the match before and after the disputed event."""
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
@@ -13,7 +14,13 @@ from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
-from api.auth import MATCH_PLAYER, director_of, director_only, require_token
+from api.auth import (
+    MATCH_PLAYER,
+    director_of,
+    director_only,
+    require_token,
+    unknown_token_refused,
+)
 from api.schemas import MAX_VERSION, Actor, ActorDep, ServicesDep, actor_view
 from domain.dispute import MAX_TEXT_LENGTH, DisputeStatus
 from domain.dispute import Dispute as DisputeRecord
@@ -113,6 +120,10 @@ class Party:
             acting.authorize(self.services.directors.match_target(match_id))
         return Caller(token=token, director=True, actor=acting.actor)
 
+    def unknown_token_refused(self) -> AbstractContextManager[None]:
+        """Around a use case: a 403 for a token nobody holds becomes a 401."""
+        return unknown_token_refused(self.services, require_token(self.request, MATCH_PLAYER.whose))
+
 
 def provide_party(request: Request[Any, Any, Any], services: ServicesDep) -> Party:
     return Party(request, services)
@@ -132,14 +143,17 @@ class DisputeController(Controller):
     @post("/", sync_to_thread=True, summary="Dispute an event of a match (player, director)")
     def open(self, data: JSONBody[DisputeCreate], party: PartyDep) -> Dispute:
         caller = party.caller(data.match_id)
-        state = party.services.disputes.open(data.match_id, data.version, data.claim, caller)
+        with party.unknown_token_refused():
+            state = party.services.disputes.open(data.match_id, data.version, data.claim, caller)
         return dispute_view(state, party.services)
 
     @get("/{dispute_id:uuid}", sync_to_thread=True, summary="A dispute with its replay links")
     def show(self, dispute_id: FromPath[UUID], party: PartyDep) -> Dispute:
         disputes = party.services.disputes
         caller = party.caller(disputes.load(dispute_id).match_id)
-        return dispute_view(disputes.get(dispute_id, caller), party.services)
+        with party.unknown_token_refused():
+            state = disputes.get(dispute_id, caller)
+        return dispute_view(state, party.services)
 
 
 class DisputeDecisionController(Controller):

@@ -10,11 +10,14 @@ header of a 405 or an OPTIONS answer names HEAD beside GET.
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any, cast
 
 import anyio
 from litestar import Litestar
 from litestar.enums import ScopeType
+from litestar.routes import HTTPRoute
 from litestar.types import (
     HTTPDisconnectEvent,
     HTTPScope,
@@ -40,13 +43,19 @@ def with_head(allowed: str) -> str:
     return ", ".join(methods)
 
 
-def _allowing_head(send: Send) -> Send:
-    """``send`` with HEAD added to the Allow header of the answer's head."""
+def _allowing_head(send: Send, scope: HTTPScope, methods: Mapping[str, str]) -> Send:
+    """``send`` with the Allow header of the answer's head naming every method of the path
+    (``methods``, by the path's template) and HEAD beside GET.
+
+    Litestar's OPTIONS answer names only the methods of the first handler declared for a path
+    (``OPTIONS, POST`` for the seasons, whose GET another handler serves); the router has put
+    the path's template into the scope by the time the answer starts."""
 
     async def send_allowing_head(message: Message) -> None:
         if message["type"] == "http.response.start":
+            every = methods.get(cast(dict[str, Any], scope).get("path_template", ""))
             headers = [
-                (name, with_head(value.decode("latin-1")).encode("latin-1"))
+                (name, with_head(every or value.decode("latin-1")).encode("latin-1"))
                 if name.lower() == b"allow"
                 else (name, value)
                 for name, value in message.get("headers", [])
@@ -71,8 +80,17 @@ class ServiceApp(Litestar):
             await self._head(cast(HTTPScope, scope), cast(Receive, receive), cast(Send, send))
             return
         if method == "OPTIONS":
-            send = _allowing_head(cast(Send, send))
+            send = _allowing_head(cast(Send, send), cast(HTTPScope, scope), self._methods)
         await super().__call__(scope, receive, send)
+
+    @cached_property
+    def _methods(self) -> dict[str, str]:
+        """Every path's methods, by its template, as an Allow header lists them."""
+        return {
+            route.path_format: ", ".join(sorted(route.methods))
+            for route in self.routes
+            if isinstance(route, HTTPRoute)
+        }
 
     async def _head(self, scope: HTTPScope, receive: Receive, send: Send) -> None:
         answered = anyio.Event()

@@ -66,7 +66,13 @@ RETRY_MS = 3000
 LastEventId = Annotated[
     int | None,
     HeaderParameter(
-        name="Last-Event-ID", required=False, description="resume after it", ge=0, le=2**63 - 1
+        name="Last-Event-ID",
+        required=False,
+        description="resume after it",
+        ge=0,
+        le=2**63 - 1,
+        # Litestar's document drops a bound of 0 (it tests the bound's truth): say it again
+        schema_extra={"minimum": 0},
     ),
 ]
 
@@ -233,9 +239,10 @@ REFUSALS = {
         media_type=PROBLEM_JSON,
     ),
 }
-sse_route = partial(get, sync_to_thread=True, responses=REFUSALS)
+sse_route = partial(get, sync_to_thread=True, media_type="text/event-stream", responses=REFUSALS)
 """A live stream's route: its handler checks that the stream exists (a 404), in a thread,
-and takes a slot for it (or refuses with one of the ``REFUSALS``)."""
+and takes a slot for it (or refuses with one of the ``REFUSALS``). The media type is the
+document's (Litestar would say JSON); the stream sends its own."""
 
 
 class LiveController(Controller):

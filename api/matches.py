@@ -26,6 +26,7 @@ from api.auth import (
     director_only,
     guarded_post,
     in_thread,
+    refuse_unknown_token_in_thread,
     require_token,
 )
 from api.schemas import (
@@ -43,7 +44,7 @@ from api.schemas import (
 )
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.clock import ClockPresetName
-from domain.errors import InvalidInputError
+from domain.errors import ForbiddenError, InvalidInputError
 from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
 from service.bootstrap import Services
@@ -58,8 +59,9 @@ IfMatch = Annotated[
         required=False,
         description="the version the command expects",
         # documented only (schemathesis sent "null"): _expected_version checks it, naming the
-        # header as the client wrote it
-        schema_extra={"pattern": r'^\s*(W/)?"?[0-9]{1,10}"?\s*$'},
+        # header as the client wrote it. A string, not string-or-null: the text "null" is
+        # refused like any other non-version (Litestar would document ``str | None`` so)
+        schema_extra={"pattern": r'^\s*(W/)?"?[0-9]{1,10}"?\s*$', "one_of": None, "type": "string"},
     ),
 ]
 
@@ -290,7 +292,14 @@ class MatchCommand:
         the interpreter lock), measured with ``bench/postgres.py``.
         """
         caller = self.caller.acting_for(side)
-        state = use_case(self.match_id, caller, *args, expected_version=self.expected_version, **kw)
+        try:
+            state = use_case(
+                self.match_id, caller, *args, expected_version=self.expected_version, **kw
+            )
+        except ForbiddenError:
+            if caller.token is not None:  # a token nobody holds is a 401
+                await refuse_unknown_token_in_thread(self.services, caller.token)
+            raise
         return match_view(state, state.updated_at)
 
 

@@ -33,6 +33,9 @@ DateText = Annotated[
         examples=["2026-03-01"],
     ),
 ]
+NameText = Annotated[str, msgspec.Meta(min_length=1)]
+"""A name someone types (a season's, a tournament's, a person's): never empty. The rules tidy
+it and bound its length further (domain/text.py); the schema says what is sure."""
 S = TypeVar("S", bound=msgspec.Struct)
 R = TypeVar("R")
 

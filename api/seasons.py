@@ -11,7 +11,7 @@ from litestar import Controller, Request, Response, get, post
 from litestar.params import FromPath, JSONBody
 
 from api.auth import director_only
-from api.schemas import ActorDep, DateText, ServicesDep, restate
+from api.schemas import ActorDep, DateText, NameText, ServicesDep, restate
 from api.tabular import csv_response, table_route, wants_csv
 from domain.ranking import EntryKind
 from domain.season import PeriodInput, PeriodKind
@@ -22,7 +22,7 @@ from projections.ranking import PlayerRanking, SeasonRankingRow
 class PeriodCreate(msgspec.Struct, forbid_unknown_fields=True):
     """A named period: tournaments are played in it (``tournament``) or it is a ``break``."""
 
-    name: str
+    name: NameText
     starts_on: DateText
     ends_on: DateText
     kind: PeriodKind = "tournament"
@@ -36,7 +36,7 @@ class Period(msgspec.Struct):
 
 
 class SeasonCreate(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
+    name: NameText
     starts_on: DateText
     ends_on: DateText
     periods: list[PeriodCreate] = msgspec.field(default_factory=list)

@@ -12,8 +12,23 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED
 
-from api.auth import REGISTERED_PLAYER, any_director, director_of, director_only, require_token
-from api.schemas import ActingDirectorDep, ActorDep, DateText, ServicesDep, restate, restate_all
+from api.auth import (
+    REGISTERED_PLAYER,
+    any_director,
+    director_of,
+    director_only,
+    require_token,
+    unknown_token_refused,
+)
+from api.schemas import (
+    ActingDirectorDep,
+    ActorDep,
+    DateText,
+    NameText,
+    ServicesDep,
+    restate,
+    restate_all,
+)
 from api.tabular import csv_response, table_route, wants_csv
 from domain.clock import ClockPresetName
 from domain.director import ActingDirector, Target
@@ -61,11 +76,11 @@ class MatchLengths(msgspec.Struct, forbid_unknown_fields=True):
 class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     """A tournament; the defaults are the club's (seed 000). Deadlines are local wall times."""
 
-    name: str
+    name: NameText
     date: DateText
     season_id: UUID | None = None
     """Default: the season whose dates include ``date`` (none if there is no such season)."""
-    venue: str = CLUB_VENUE
+    venue: NameText = CLUB_VENUE
     capacity: int = DEFAULT_CAPACITY
     min_age: int = DEFAULT_MIN_AGE
     buy_in_cents: int = DEFAULT_BUY_IN_CENTS
@@ -141,8 +156,8 @@ class Tournament(msgspec.Struct):
 class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
     """Give ``age`` or ``birth_date`` (or both)."""
 
-    first_name: str
-    last_name: str
+    first_name: NameText
+    last_name: NameText
     email: str
     age: int | None = None
     birth_date: BirthDateText | None = None
@@ -412,14 +427,15 @@ class RegistrationController(Controller):
     ) -> RegistrationCancellation:
         token = require_token(request, REGISTERED_PLAYER.whose)
         acting = _director_in(request, services, tournament_id)
-        cancellation = services.tournaments.cancel_registration(
-            tournament_id,
-            registration_id,
-            player_token=None if acting else token,
-            by_director=acting is not None,
-            director_actor=acting.actor if acting else None,
-            reason=reason,
-        )
+        with unknown_token_refused(services, token):
+            cancellation = services.tournaments.cancel_registration(
+                tournament_id,
+                registration_id,
+                player_token=None if acting else token,
+                by_director=acting is not None,
+                director_actor=acting.actor if acting else None,
+                reason=reason,
+            )
         return restate(cancellation, RegistrationCancellation)
 
     @post(

@@ -11,7 +11,7 @@ import msgspec
 from litestar import Controller, Request, Response, get, post, put
 from litestar.params import FromPath, JSONBody
 
-from api.auth import TokenRequired, director_only, require_token
+from api.auth import TokenRequired, director_only, require_token, unknown_token_refused
 from api.rounds import (
     Pairing,
     Payout,
@@ -226,14 +226,15 @@ class VenueController(Controller):
         services: ServicesDep,
     ) -> ReportAnswer:
         token = require_token(request, _PLAYER_OF_THE_MATCH.whose)
-        reported = services.venue.report(
-            tournament_id,
-            player_token=token,
-            match_id=data.match_id,
-            winner=data.winner,
-            points_a=data.points_a,
-            points_b=data.points_b,
-        )
+        with unknown_token_refused(services, token):
+            reported = services.venue.report(
+                tournament_id,
+                player_token=token,
+                match_id=data.match_id,
+                winner=data.winner,
+                points_a=data.points_a,
+                points_b=data.points_b,
+            )
         return ReportAnswer(reported.status, reported.result_id)
 
     @put(
@@ -332,6 +333,7 @@ class VenueController(Controller):
     @get(
         "/tables/{number:int}/qr.svg",
         sync_to_thread=True,
+        media_type="image/svg+xml",
         summary="A QR code of the table's page, for the phones at the table",
         response_description="An SVG image",
     )

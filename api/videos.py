@@ -19,8 +19,8 @@ from service.videos import VideoView
 
 class VideoCreate(msgspec.Struct, forbid_unknown_fields=True):
     """Game ``game``'s recording: a file in the evidence folder (``BGTD_EVIDENCE_DIR``): a
-    path relative to it, or a ``file://`` URI inside it. Anything that resolves outside it is
-    refused (422 on ``uri``)."""
+    path relative to it, or a ``file://`` URI inside it (``#`` and ``?`` percent-encoded).
+    Anything that resolves outside it, or an existing folder, is refused (422 on ``uri``)."""
 
     game: Annotated[int, msgspec.Meta(ge=1, le=10_000)]
     uri: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_URI_LENGTH)]
@@ -44,6 +44,11 @@ class Video(msgspec.Struct):
     deleted_at: datetime | None
     held_by_dispute: bool
     failure: DeletionFailure | None
+    refused_at: datetime | None
+    """When the deletion job refused to delete the file, for good (it left the evidence
+    folder, or is a symbolic link, a folder or another non-regular file by then): a person
+    deletes it. None: deleted, or still waiting for its deletion."""
+    refused_reason: str | None
 
 
 def video_view(video: VideoView) -> Video:
@@ -60,8 +65,10 @@ def video_view(video: VideoView) -> Video:
         registered_at=video.registered_at,
         game_ended_at=video.game_ended_at,
         deleted_at=video.deleted_at,
-        held_by_dispute=video.held and video.deleted_at is None,
+        held_by_dispute=video.held and video.deleted_at is None and video.refused_at is None,
         failure=failure,
+        refused_at=video.refused_at,
+        refused_reason=video.refused_reason,
     )
 
 

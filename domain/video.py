@@ -49,8 +49,8 @@ class VideoDeleted(DomainEvent, frozen=True, kw_only=True):
 
 class VideoDeletionRefused(DomainEvent, frozen=True, kw_only=True):
     """The job did not delete the recording and will not try again: its file lies outside the
-    evidence folder, or is a symbolic link now (the job follows no link). Deleting it is left
-    to a person."""
+    evidence folder, or is a symbolic link now (the job follows no link), or a folder or
+    another non-regular file (a retry would fail for ever). Deleting it is left to a person."""
 
     reason: str
 

@@ -59,7 +59,7 @@ class DeadlinesProjection(Projection):
 
     name = "deadlines"
     tables = ("jobs", "videos", "game_ends", "open_disputes", "timed_matches")
-    version = 2
+    version = 3  # 3: videos.refused_at, refused_reason
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -72,7 +72,8 @@ class DeadlinesProjection(Projection):
             "CREATE TABLE IF NOT EXISTS videos (video_id TEXT PRIMARY KEY, "
             "match_id TEXT NOT NULL, game INTEGER NOT NULL, uri TEXT NOT NULL, "
             "registered_at TEXT NOT NULL, game_ended_at TEXT, deleted_at TEXT, "
-            "failures INTEGER NOT NULL DEFAULT 0, last_error TEXT, last_failed_at TEXT)"
+            "failures INTEGER NOT NULL DEFAULT 0, last_error TEXT, last_failed_at TEXT, "
+            "refused_at TEXT, refused_reason TEXT)"
         )
         db.execute("CREATE INDEX IF NOT EXISTS videos_match ON videos (match_id, game)")
         db.execute(
@@ -190,9 +191,15 @@ class DeadlinesProjection(Projection):
     def video_deletion_refused(
         self, event: VideoDeletionRefused, db: sqlite_utils.Database
     ) -> None:
-        # the job is done: it records why the recording stays, and tries no more
+        # the job is done: it records why the recording stays, and tries no more; the
+        # recording shows it too, or it would look like one still waiting for its deletion
+        video_id = str(event.originator_id)
+        db.execute(
+            "UPDATE videos SET refused_at = ?, refused_reason = ? WHERE video_id = ?",
+            [instant(event.timestamp), event.reason, video_id],
+        )
         effect = f"VideoDeletionRefused: {event.reason}"
-        _done(db, job_id(DELETE_VIDEO, str(event.originator_id)), event, effect)
+        _done(db, job_id(DELETE_VIDEO, video_id), event, effect)
 
     def dispute_opened(self, event: DisputeOpened, db: sqlite_utils.Database) -> None:
         db.execute(

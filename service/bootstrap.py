@@ -15,6 +15,7 @@ from projections.ranking import RankingProjection
 from projections.runner import Projection, Views
 from projections.seats import SeatsProjection
 from projections.standings import StandingsProjection
+from projections.tokens import PlayerTokensProjection
 from service.clock import Clock, MovableClock, SystemClock
 from service.commands import CommandRunner
 from service.conduct import ConductService
@@ -46,6 +47,7 @@ from service.startup import (
     own_files,
 )
 from service.store import EventStore, StoreEventSource
+from service.tokens import TokenService
 from service.tournaments import TournamentService
 from service.venue import VenueService
 from service.videos import VideoService
@@ -72,6 +74,8 @@ class Services:
     jobs: JobService
     venue: VenueService
     directors: DirectorService
+    tokens: TokenService
+    """Whose a bearer token is: nobody's (401) or somebody's without the right (403)."""
     people: PeopleService
     requests: RegistrationRequestService
     """Anonymous registrations confirmed by e-mail (rule P-MAIL-1)."""
@@ -99,6 +103,7 @@ def projections() -> list[Projection]:
         DeadlinesProjection(),
         DirectorsProjection(),
         OutboxProjection(),
+        PlayerTokensProjection(),
     ]
 
 
@@ -181,6 +186,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     )
     people = PeopleService(store, views, clock, commands, outbox)
     people.complete_erasures()  # an erasure the last process recorded but did not finish
+    directors = DirectorService(store, views, commands, settings.effective_director_token)
     return Services(
         settings=settings,
         clock=clock,
@@ -197,7 +203,8 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         disputes=DisputeService(store, matches, commands),
         jobs=JobService(store, views, commands, rounds, videos, conduct),
         venue=VenueService(store, rounds, places, matches, commands, settings.effective_public_url),
-        directors=DirectorService(store, views, commands, settings.effective_director_token),
+        directors=directors,
+        tokens=TokenService(views, directors),
         people=people,
         requests=requests,
         outbox=outbox,

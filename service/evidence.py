@@ -2,15 +2,19 @@
 
 A recording's ``uri`` is a path relative to the folder or a ``file://`` URI inside it. At
 registration only the resolved path decides (links that exist then are followed): anything that
-resolves outside the folder, or another scheme, is refused. The resolved path, relative to the
-folder, is what the registration records and what the deletion job deletes.
+resolves outside the folder, or another scheme, is refused; so is a folder or another file that
+is not a regular one (a file that does not exist yet is fine: the camera may write it later).
+The resolved path, relative to the folder, is what the registration records and what the
+deletion job deletes.
 
 The job re-checks at deletion time and follows no link: it walks from the folder down, opening
 each directory with ``O_NOFOLLOW``, and unlinks the last name relative to the directory it
 opened. A name that is a symbolic link by then (a file swapped for a link after registration,
 or a directory swapped for one) is refused: neither the link's target nor the link is deleted,
 since deleting only the link would record a deletion while the recording may live on wherever
-the link points. The job then records why and leaves the file to a person. Should a file be
+the link points. So is a name that is a folder or another non-regular file by then (retrying
+would fail every hour for ever), and a path through a name that is no longer a folder. The job
+then records why and leaves the file to a person. Should a file be
 swapped for a link in the instant between the check and the unlink, the unlink removes that
 link, which lies inside the folder: never its target. (A hard link inside the folder to a file
 elsewhere loses only its own name; the file stays.)
@@ -19,6 +23,7 @@ elsewhere loses only its own name; the file stays.)
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -29,6 +34,9 @@ from domain.errors import InvalidInputError
 from service.startup import StartRefusedError
 
 _LOCAL_HOSTS = frozenset({"", "localhost"})
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(//)?")
+"""A URI's scheme (RFC 3986), and the ``//`` of an authority after it: only ``file:`` or a
+scheme followed by ``//`` makes a URI; ``game1:2.mp4`` is a file name."""
 _WHERE = (
     "a recording must be a file in the evidence folder (BGTD_EVIDENCE_DIR): a path relative to "
     "it, or a file:// URI inside it"
@@ -101,6 +109,16 @@ class EvidenceFolder:
         if resolved == root or not resolved.is_relative_to(root):
             # the answer names no server path: a narrow director token learns nothing here
             raise InvalidInputError("uri", f"{_WHERE}: this one leads outside it")
+        try:
+            found = resolved.stat()
+        except FileNotFoundError:
+            pass  # not written yet: the job deletes it once it is, or finds it gone
+        except OSError:  # a name on the way is a file (ENOTDIR), or cannot be searched
+            raise InvalidInputError("uri", f"{_WHERE}: this path cannot lead to one") from None
+        else:
+            if not stat.S_ISREG(found.st_mode):
+                what = "a folder" if stat.S_ISDIR(found.st_mode) else "not a regular file"
+                raise InvalidInputError("uri", f"{_WHERE}: this one is {what}")
         return resolved.relative_to(root).as_posix()
 
     def locate_legacy(self, uri: str) -> str | Refused:
@@ -136,13 +154,19 @@ class EvidenceFolder:
                     opened.append(os.open(name, _DIRECTORY_NO_LINK, dir_fd=opened[-1]))
                 except FileNotFoundError:
                     return Deleted()  # a directory on the way is gone: so is the file
-                except OSError:
+                except OSError as error:
                     if _is_link(opened[-1], name):
                         return _link_refused("/".join(parts[:depth]))
+                    if isinstance(error, NotADirectoryError):  # a file where a folder was
+                        return _not_a_file_refused("/".join(parts[:depth]), "not a folder")
                     raise
             found = os.stat(parts[-1], dir_fd=opened[-1], follow_symlinks=False)
             if stat.S_ISLNK(found.st_mode):
                 return _link_refused(relative)
+            if stat.S_ISDIR(found.st_mode):
+                return _not_a_file_refused(relative, "a folder")
+            if not stat.S_ISREG(found.st_mode):
+                return _not_a_file_refused(relative, "not a regular file")
             os.unlink(parts[-1], dir_fd=opened[-1])  # unlinkat: never follows the last name
         except FileNotFoundError:
             return Deleted()  # gone already (another run deleted it first)
@@ -164,6 +188,13 @@ def _link_refused(path: str) -> Refused:
     )
 
 
+def _not_a_file_refused(path: str, what: str) -> Refused:
+    return Refused(
+        f"{path} in the evidence folder is {what} now: nothing was deleted, and the job "
+        f"tries no more (delete the recording by hand)"
+    )
+
+
 def _is_link(directory: int, name: str) -> bool:
     try:
         return stat.S_ISLNK(os.stat(name, dir_fd=directory, follow_symlinks=False).st_mode)
@@ -172,14 +203,25 @@ def _is_link(directory: int, name: str) -> bool:
 
 
 def _local_path(uri: str) -> Path:
-    """The path a recording's URI names: a plain path, or a ``file://`` URI on this host."""
+    """The path a recording's URI names: a plain path, or a ``file://`` URI on this host (its
+    path percent-decoded). Another scheme with ``//`` is refused: the job deletes local files
+    only."""
     if "\x00" in uri:
         raise InvalidInputError("uri", "a path holds no NUL character")
+    scheme = _SCHEME.match(uri)
+    if scheme is None or (scheme[1].lower() != "file" and not scheme[2]):
+        return Path(uri)  # a file name may hold a colon: game1:2.mp4
+    if scheme[1].lower() != "file":
+        raise InvalidInputError("uri", f"{_WHERE}, not a {scheme[1]}: URI")
+    if "?" in uri or "#" in uri:
+        # a URI's query and fragment name no part of the file: dropping them would register
+        # another file than the one meant (clip#1.mp4 as clip)
+        raise InvalidInputError(
+            "uri",
+            f"{_WHERE}; a file:// URI holds no query or fragment: write ? as %3F and # as %23 "
+            "(or give the path relative to the folder)",
+        )
     parts = urlsplit(uri)
-    if not parts.scheme:
-        return Path(uri)
-    if parts.scheme.lower() != "file":
-        raise InvalidInputError("uri", f"{_WHERE}, not a {parts.scheme}: URI")
     if parts.netloc.lower() not in _LOCAL_HOSTS:
         raise InvalidInputError("uri", f"{_WHERE}, on this host (not {parts.netloc})")
     path = Path(unquote(parts.path))

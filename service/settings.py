@@ -130,20 +130,47 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         return DEV_DIRECTOR_TOKEN if self.dev else None
 
 
+MIN_TRUSTED_PREFIX = {4: 8, 6: 32}
+"""The widest network ``BGTD_TRUSTED_PROXIES`` accepts, per IP version. A proxy's network is
+a site's (``10.0.0.0/8`` at most, an IPv6 site gets a /48): a wider one, down to ``0.0.0.0/0``
+or ``::/0``, would trust any peer's ``X-Forwarded-For`` and give every client a fresh limit
+with each request. An IPv4-mapped IPv6 network (``::ffff:0:0/96``) counts as the IPv4 one."""
+
+
 def trusted_networks(entries: Iterable[str]) -> tuple[IPNetwork, ...]:
     """The networks of ``BGTD_TRUSTED_PROXIES`` entries (``10.0.0.5``, ``10.0.0.0/24``,
-    ``::1``); a ``ValueError`` names an entry that is neither an address nor a network (no
-    wildcard: trusting everyone is trusting any client's claim)."""
+    ``::1``); a ``ValueError`` names an entry that is neither an address nor a network, or a
+    network wider than ``MIN_TRUSTED_PREFIX`` (no wildcard: trusting everyone is trusting any
+    client's claim)."""
     networks = []
     for entry in entries:
         try:
-            networks.append(ipaddress.ip_network(entry.strip(), strict=False))
+            network = ipaddress.ip_network(entry.strip(), strict=False)
         except ValueError:
             raise ValueError(
                 f"BGTD_TRUSTED_PROXIES: {entry!r} is neither an IP address nor a network "
                 "(CIDR, e.g. 10.0.0.0/24)"
             ) from None
+        version, prefix = _prefix(network)
+        if prefix < MIN_TRUSTED_PREFIX[version]:
+            raise ValueError(
+                f"BGTD_TRUSTED_PROXIES: {entry!r} is too wide a network (IPv{version} at least "
+                f"/{MIN_TRUSTED_PREFIX[version]}): it would believe any client's "
+                "X-Forwarded-For; name the reverse proxies' own addresses or network"
+            )
+        networks.append(network)
     return tuple(networks)
+
+
+_IPV4_MAPPED = ipaddress.IPv6Network("::ffff:0:0/96")
+
+
+def _prefix(network: IPNetwork) -> tuple[int, int]:
+    """The IP version and prefix length that decide: an IPv4-mapped network's IPv4 ones
+    (peers on a dual-stack socket are compared unmapped)."""
+    if isinstance(network, ipaddress.IPv6Network) and network.subnet_of(_IPV4_MAPPED):
+        return 4, network.prefixlen - 96
+    return network.version, network.prefixlen
 
 
 def _items(value: str) -> tuple[str, ...]:

@@ -35,6 +35,9 @@ class VideoView:
     failures: int
     last_error: str | None
     last_failed_at: datetime | None
+    refused_at: datetime | None
+    """When the job refused to delete the recording, for good (a person deletes it)."""
+    refused_reason: str | None
 
 
 class VideoService:
@@ -69,7 +72,8 @@ class VideoService:
                 "SELECT v.video_id, v.match_id, v.game, v.uri, v.registered_at, "
                 "v.game_ended_at, v.deleted_at, "
                 "EXISTS (SELECT 1 FROM open_disputes d WHERE d.match_id = v.match_id), "
-                "v.failures, v.last_error, v.last_failed_at FROM videos v "
+                "v.failures, v.last_error, v.last_failed_at, v.refused_at, v.refused_reason "
+                "FROM videos v "
                 "WHERE v.match_id = ? ORDER BY v.game, v.registered_at",
                 [str(match_id)],
             ).fetchall()
@@ -152,7 +156,8 @@ def _instant(text: str | None) -> datetime | None:
 
 
 def _video_view(row: tuple[object, ...]) -> VideoView:
-    (video_id, match_id, game, uri, registered, ended, deleted, held, failures, error, failed) = row
+    (video_id, match_id, game, uri, registered, ended, deleted, held) = row[:8]
+    (failures, error, failed, refused, reason) = row[8:]
     registered_at = _instant(str(registered))
     assert registered_at is not None
     return VideoView(
@@ -167,4 +172,6 @@ def _video_view(row: tuple[object, ...]) -> VideoView:
         failures=int(str(failures)),
         last_error=error if isinstance(error, str) else None,
         last_failed_at=_instant(failed if isinstance(failed, str) else None),
+        refused_at=_instant(refused if isinstance(refused, str) else None),
+        refused_reason=reason if isinstance(reason, str) else None,
     )

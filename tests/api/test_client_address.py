@@ -137,3 +137,24 @@ def test_a_trusted_proxy_is_an_address_or_a_network_never_a_wildcard() -> None:
     for entry in ("*", "proxy.example.org", "10.0.0.0/33"):
         with pytest.raises(ValueError, match="BGTD_TRUSTED_PROXIES"):
             Settings(trusted_proxies=(entry,))
+
+
+@pytest.mark.parametrize(
+    "entry",
+    ["0.0.0.0/0", "::/0", "0.0.0.0/1", "10.0.0.0/7", "2001::/31", "::ffff:0.0.0.0/96"],
+)
+def test_a_trusted_proxy_network_as_wide_as_everyone_is_refused(entry: str) -> None:
+    # every peer inside would be believed: any client would escape the rate limit again
+    with pytest.raises(ValueError, match=r"BGTD_TRUSTED_PROXIES: .* too wide a network"):
+        Settings(trusted_proxies=(entry,))
+
+
+def test_a_trusted_proxy_network_as_wide_as_a_site_is_accepted() -> None:
+    entries = (
+        "10.0.0.0/8",
+        "172.16.0.0/12",
+        "fd00::/32",
+        "fd12:3456:789a::/48",
+        "::ffff:10.0.0.0/104",
+    )
+    assert Settings(trusted_proxies=entries).trusted_proxies == entries

@@ -3,7 +3,10 @@ decided; disputes replayed from the history (C-DISPUTE-1); run-out clocks flagge
 
 from __future__ import annotations
 
+import os
+import sqlite3
 import uuid
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -140,22 +143,24 @@ def test_a_video_that_cannot_be_deleted_is_retried_and_shown_to_the_director(
     client: Client, settings: Settings, clock: MovableClock
 ) -> None:
     created = create(client)
-    stuck = settings.data_dir / "evidence" / "stuck.mp4"
-    (stuck / "part").mkdir(parents=True)  # a directory: unlink fails
+    stuck = recording(settings, "stuck.mp4")
     register(client, created["id"], 1, "stuck.mp4")
     end_game_1(client, created)
+    evidence = settings.data_dir / "evidence"
+    unmounted = evidence.rename(settings.data_dir / "unmounted")  # a disk that is not there
 
-    assert run_jobs(client)[0].effect.startswith("VideoDeletionFailed")
+    assert run_jobs(client)[0].effect.startswith("VideoDeletionFailed: the evidence folder")
     shown = videos(client, created["id"])[0]
     assert shown["deleted_at"] is None
     assert shown["failure"]["failures"] == 1
+    assert shown["refused_at"] is None  # a failure passes: it is retried
     assert run_jobs(client) == []  # retried after a pause, not at every poll
 
-    (stuck / "part").rmdir()
-    stuck.rmdir()
+    unmounted.rename(evidence)
     clock.advance(61)
     assert [run.effect for run in run_jobs(client)] == ["VideoDeleted"]
     assert videos(client, created["id"])[0]["deleted_at"] is not None
+    assert not stuck.exists()
 
 
 # --- the evidence folder: the only files the job deletes (rule C-VIDEO-1) --------------------
@@ -260,7 +265,6 @@ def test_a_path_that_climbs_out_of_the_evidence_folder_is_refused(
         "https://cams.example/table1.mp4",
         "smb://nas/evidence/table1.mp4",
         "ftp://nas/table1.mp4",
-        "data:video/mp4;base64,AAAA",
         "FILE://nas.example/evidence/table1.mp4",
         "file:evidence/table1.mp4",
     ],
@@ -269,6 +273,116 @@ def test_uris_of_other_schemes_or_hosts_are_refused(client: Client, uri: str) ->
     # rule C-VIDEO-1: the job can delete only a local file, so only those are recordings
     created = create(client)
     refused(client, created["id"], uri)
+
+
+def test_a_file_uri_with_a_query_or_fragment_is_refused_not_cut_short(
+    client: Client, settings: Settings
+) -> None:
+    # rule C-VIDEO-1: "clip#1.mp4" registered as "clip" would have the job delete another file
+    clip = recording(settings, "clip")
+    folder = evidence_folder(settings).resolve().as_uri()
+    created = create(client)
+    for uri in [f"{folder}/clip#1.mp4", f"{folder}/clip?take=2", f"{folder}/clip#"]:
+        problem = refused(client, created["id"], uri)
+        assert "%23" in problem["errors"][0]["message"]
+        assert "%3F" in problem["errors"][0]["message"]
+    end_game_1(client, created)
+    assert run_jobs(client) == []
+    assert clip.exists()
+
+
+def test_a_percent_encoded_hash_in_a_file_uri_names_the_file_with_it(
+    client: Client, settings: Settings
+) -> None:
+    clip, other = recording(settings, "clip#1.mp4"), recording(settings, "clip")
+    created = create(client)
+    register(
+        client, created["id"], 1, f"{evidence_folder(settings).resolve().as_uri()}/clip%231.mp4"
+    )
+    end_game_1(client, created)
+
+    assert [run.effect for run in run_jobs(client)] == ["VideoDeleted"]
+    assert not clip.exists()
+    assert other.exists()
+
+
+@pytest.mark.parametrize("name", ["game1:2.mp4", "table1/12:30.mp4", "data:video.mp4"])
+def test_a_file_name_with_a_colon_is_a_path_in_the_folder_not_a_uri(
+    client: Client, settings: Settings, name: str
+) -> None:
+    # only file: or a scheme followed by // makes a URI; the name still stays in the folder
+    path = recording(settings, name)
+    created = create(client)
+    assert register(client, created["id"], 1, name)["uri"] == name
+    end_game_1(client, created)
+
+    assert [run.effect for run in run_jobs(client)] == ["VideoDeleted"]
+    assert not path.exists()
+    store_files_intact(settings)
+
+
+def test_a_name_with_a_colon_that_climbs_out_of_the_folder_is_refused(
+    client: Client, settings: Settings
+) -> None:
+    created = create(client)
+    refused(client, created["id"], "game1:2/../../../secret.key")
+    refused(client, created["id"], "c:/../../secret.key")
+
+
+def test_a_folder_or_a_non_regular_file_is_refused_at_registration(
+    client: Client, settings: Settings
+) -> None:
+    # rule C-VIDEO-1: the job deletes files; a folder would fail every hour for ever
+    evidence = evidence_folder(settings)
+    (evidence / "table1").mkdir()
+    os.mkfifo(evidence / "pipe.mp4")
+    recording(settings, "game1.mp4")
+    created = create(client)
+
+    assert "is a folder" in refused(client, created["id"], "table1")["errors"][0]["message"]
+    assert (
+        "is a folder"
+        in refused(client, created["id"], f"{evidence.resolve()}/table1/")["errors"][0]["message"]
+    )
+    problem = refused(client, created["id"], "pipe.mp4")
+    assert "not a regular file" in problem["errors"][0]["message"]
+    refused(client, created["id"], "game1.mp4/inside.mp4")  # a file is no folder
+    assert register(client, created["id"], 1, "not-yet-written.mp4")["uri"] == (
+        "not-yet-written.mp4"
+    )  # the camera may write it after the registration
+
+
+@pytest.mark.parametrize("swap", ["a folder", "a pipe", "a file for its folder"])
+def test_a_file_swapped_for_a_folder_or_a_pipe_is_refused_once_not_retried(
+    client: Client, settings: Settings, swap: str
+) -> None:
+    # rule C-VIDEO-1: a deletion that can never succeed is refused for good, not retried hourly
+    created = create(client)
+    recorded = recording(settings, "table1/game1.mp4")
+    register(client, created["id"], 1, "table1/game1.mp4")
+    recorded.unlink()
+    if swap == "a folder":
+        (recorded / "part").mkdir(parents=True)
+    elif swap == "a pipe":
+        os.mkfifo(recorded)
+    else:
+        recorded.parent.rmdir()
+        recorded.parent.write_bytes(b"\x00video")
+    end_game_1(client, created)
+
+    (run,) = run_jobs(client)
+
+    assert run.effect.startswith("VideoDeletionRefused: table1")
+    assert {"a folder": "is a folder", "a pipe": "not a regular file"}.get(
+        swap, "table1 in the evidence folder is not a folder"
+    ) in run.effect
+    assert events_of(client, "VideoDeletionFailed") == []
+    assert len(events_of(client, "VideoDeletionRefused")) == 1
+    assert videos(client, created["id"])[0]["refused_reason"] == run.effect.removeprefix(
+        "VideoDeletionRefused: "
+    )
+    assert run_jobs(client) == []
+    assert recorded.exists() or recorded.parent.is_file()
 
 
 def test_a_file_uri_or_an_absolute_path_outside_the_folder_is_refused(
@@ -357,6 +471,55 @@ def test_a_file_swapped_for_a_symlink_after_registration_is_not_deleted_nor_its_
     assert (job["status"], job["effect"]) == ("done", runs[0].effect)
     assert run_jobs(client) == []  # refused for good, not retried
     assert videos(client, created["id"])[0]["deleted_at"] is None
+
+
+def test_a_recording_the_job_refused_to_delete_shows_the_refusal_unlike_one_still_waiting(
+    client: Client, settings: Settings
+) -> None:
+    # rule C-VIDEO-1: the director sees which recordings a person must delete by hand
+    created = create(client)
+    swapped = recording(settings, "game1.mp4")
+    register(client, created["id"], 1, "game1.mp4")
+    register(client, created["id"], 2, "game2.mp4")  # game 2 has not ended: still waiting
+    swapped.unlink()
+    swapped.symlink_to(settings.data_dir / "secret.key")
+    end_game_1(client, created)
+    (run,) = run_jobs(client)
+
+    refused_one, waiting = videos(client, created["id"])
+
+    assert refused_one["deleted_at"] is None
+    assert refused_one["refused_reason"] == run.effect.removeprefix("VideoDeletionRefused: ")
+    assert "symbolic link" in refused_one["refused_reason"]
+    refusal = events_of(client, "VideoDeletionRefused")[0]
+    assert datetime.fromisoformat(refused_one["refused_at"]) == refusal.timestamp
+    assert (waiting["deleted_at"], waiting["refused_at"], waiting["refused_reason"]) == (
+        None,
+        None,
+        None,
+    )
+
+
+def test_views_of_the_version_without_refusals_are_rebuilt_with_them(
+    settings: Settings, clock: MovableClock
+) -> None:
+    # a views file written before the refusal was shown has no column for it
+    with TestClient(create_app(settings, clock=clock)) as client:
+        created = create(client)
+        register(client, created["id"], 1, "game1.mp4")
+    with sqlite3.connect(settings.data_dir / "views.sqlite3") as views:
+        views.execute("ALTER TABLE videos DROP COLUMN refused_reason")
+        views.execute("ALTER TABLE videos DROP COLUMN refused_at")
+        views.execute("UPDATE view_positions SET version = 2 WHERE name = 'deadlines'")
+    views.close()
+
+    with TestClient(create_app(settings, clock=clock)) as restarted:
+        (shown,) = videos(restarted, created["id"])
+        assert (shown["uri"], shown["refused_at"], shown["refused_reason"]) == (
+            "game1.mp4",
+            None,
+            None,
+        )
 
 
 def test_a_folder_swapped_for_a_symlink_after_registration_is_not_followed(

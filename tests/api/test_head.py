@@ -112,3 +112,28 @@ def test_the_served_service_answers_head_wherever_it_answers_get() -> None:
         post_only = http.head("/api/v1/analysis/legal-plays")
     assert post_only.status_code == 405
     assert "HEAD" not in post_only.headers["allow"]
+
+
+def test_options_names_every_method_of_a_path_its_handlers_serve(client: Client) -> None:
+    # found by schemathesis (allow_header_conformance): Litestar named only the first
+    # handler's methods, "OPTIONS, POST", for the seasons, whose GET another handler serves
+    options = client.options("/api/v1/seasons")
+    assert options.status_code == 204
+    assert {m.strip() for m in options.headers["allow"].split(",")} == {
+        "GET",
+        "HEAD",
+        "OPTIONS",
+        "POST",
+    }
+    season = client.options("/api/v1/seasons/6a3c4c5e-0000-4000-8000-000000000000")
+    assert {m.strip() for m in season.headers["allow"].split(",")} == {"GET", "HEAD", "OPTIONS"}
+    # a path with parameters: the videos of a match, listed (GET) and registered (POST)
+    videos = client.options(
+        "/api/v1/matches/6a3c4c5e-0000-4000-8000-000000000000/videos", headers=DIRECTOR
+    )
+    assert {m.strip() for m in videos.headers["allow"].split(",")} == {
+        "GET",
+        "HEAD",
+        "OPTIONS",
+        "POST",
+    }

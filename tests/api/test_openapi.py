@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
+from service.settings import DEV_DIRECTOR_TOKEN
+
 CONTRACT = Path(__file__).resolve().parents[2].parent / "shared" / "API.md"
 ROW = re.compile(r"^\|\s*((?:(?:GET|POST|PUT|PATCH|DELETE)\s+`[^`]+`[,\s]*)+)\|", re.MULTILINE)
 ENDPOINT = re.compile(r"(GET|POST|PUT|PATCH|DELETE)\s+`([^`]+)`")
@@ -199,3 +201,89 @@ def test_an_if_match_header_is_a_version_in_the_schema(client: TestClient[Any]) 
     pattern = if_match["schema"]["pattern"]
     assert all(re.fullmatch(pattern, value) for value in ('"7"', "7", 'W/"7"'))
     assert not any(re.fullmatch(pattern, value) for value in ("null", "", "3x", "9" * 11))
+
+
+def test_the_live_streams_and_the_qr_code_are_documented_as_what_they_send(
+    client: TestClient[Any],
+) -> None:
+    # a client generated from the document would parse them as JSON
+    paths = client.get("/schema/openapi.json").json()["paths"]
+    for live in ("/api/v1/tournaments/{tournament_id}/live", "/api/v1/matches/{match_id}/live"):
+        assert list(paths[live]["get"]["responses"]["200"]["content"]) == ["text/event-stream"]
+    qr_code = paths["/api/v1/tournaments/{tournament_id}/tables/{number}/qr.svg"]["get"]
+    assert list(qr_code["responses"]["200"]["content"]) == ["image/svg+xml"]
+
+
+def test_if_match_is_an_optional_string_and_last_event_id_keeps_its_minimum(
+    client: TestClient[Any],
+) -> None:
+    paths = client.get("/schema/openapi.json").json()["paths"]
+    plays = paths["/api/v1/matches/{match_id}/plays"]["post"]
+    (if_match,) = (p for p in plays["parameters"] if p["name"] == "If-Match")
+    # left out or a version: the text "null" is refused like any other non-version
+    assert if_match["required"] is False
+    assert if_match["schema"]["type"] == "string"
+    assert "oneOf" not in if_match["schema"]
+    created = client.post(
+        "/api/v1/matches",
+        json={"player_a": "anna", "player_b": "ben"},
+        headers={"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}"},
+    ).json()
+    answer = client.post(
+        f"/api/v1/matches/{created['id']}/rolls",
+        json={},
+        headers={"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}", "If-Match": "null"},
+    )
+    assert answer.status_code == 422
+    assert answer.json()["errors"][0]["field"] == "If-Match"
+    for live in ("/api/v1/tournaments/{tournament_id}/live", "/api/v1/matches/{match_id}/live"):
+        (last_event_id,) = (
+            p for p in paths[live]["get"]["parameters"] if p["name"] == "Last-Event-ID"
+        )
+        assert last_event_id["required"] is False
+        schema = last_event_id["schema"]
+        assert (schema["minimum"], schema["maximum"]) == (0, 2**63 - 1)
+
+
+NAMES_TYPED = {
+    "SeasonCreate": ("name",),
+    "PeriodCreate": ("name",),
+    "TournamentCreate": ("name", "venue"),
+    "RegistrationCreate": ("first_name", "last_name"),
+    "DirectorCreate": ("name",),
+    "MatchCreate": ("player_a", "player_b"),
+}
+
+
+def test_names_in_request_bodies_are_never_empty_in_the_schema(client: TestClient[Any]) -> None:
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    for body, names in NAMES_TYPED.items():
+        for name in names:
+            assert schemas[body]["properties"][name]["minLength"] == 1, f"{body}.{name}"
+
+
+def test_an_empty_name_is_refused_naming_the_field(client: TestClient[Any]) -> None:
+    director = {"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}"}
+    season = {"name": "", "starts_on": "2026-01-01", "ends_on": "2026-12-31"}
+    answer = client.post("/api/v1/seasons", json=season, headers=director)
+    assert answer.status_code == 422
+    assert [error["field"] for error in answer.json()["errors"]] == ["name"]
+    tournament = {"name": "Frühjahrsturnier", "date": "2026-04-18", "venue": ""}
+    answer = client.post("/api/v1/tournaments", json=tournament, headers=director)
+    assert answer.status_code == 422
+    assert [error["field"] for error in answer.json()["errors"]] == ["venue"]
+
+
+def test_the_openapi_ui_is_swagger_ui_5_which_renders_openapi_3_1(
+    client: TestClient[Any],
+) -> None:
+    # Swagger UI 4 showed "Unable to render this definition" for the 3.1 document
+    assert client.get("/schema/openapi.json").json()["openapi"].startswith("3.1.")
+    html = client.get("/schema").text
+    (bundle,) = re.findall(r"src=['\"](/schema/static/swagger-ui-bundle\.js)['\"]", html)
+    answer = client.get(bundle)
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/javascript")
+    version = re.search(r'PACKAGE_VERSION:"(\d+)\.\d+\.\d+"', answer.text)
+    assert version is not None
+    assert int(version.group(1)) >= 5

@@ -1,0 +1,45 @@
+"""The player tokens the service has handed out, by their hash: of registrations and of matches.
+
+Tells a bearer token that nobody holds (a typo: 401) from one that is somebody's but lacks the
+right (403). Only hashes, as the events keep them: a dump of the views shows no token.
+"""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+from domain.match import MatchStarted
+from domain.tournament import PlayerRegistered, RegistrationWaitlisted
+from projections.runner import Projection
+
+
+class PlayerTokensProjection(Projection):
+    """One row per player token hash (a registration's token also plays its matches)."""
+
+    name = "player_tokens"
+    tables = ("player_tokens",)
+
+    def create_tables(self, db: sqlite_utils.Database) -> None:
+        db.execute("CREATE TABLE IF NOT EXISTS player_tokens (token_hash TEXT PRIMARY KEY)")
+
+    def match_started(self, event: MatchStarted, db: sqlite_utils.Database) -> None:
+        _add(db, event.token_hash_a, event.token_hash_b)
+
+    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
+        _add(db, event.token_hash)
+
+    def registration_waitlisted(
+        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
+    ) -> None:
+        _add(db, event.token_hash)
+
+
+def _add(db: sqlite_utils.Database, *hashes: str) -> None:
+    for token_hash in hashes:
+        db.execute("INSERT OR IGNORE INTO player_tokens (token_hash) VALUES (?)", [token_hash])
+
+
+def holds(db: sqlite_utils.Database, token_hash: str) -> bool:
+    """Whether a player holds the token of this hash."""
+    row = db.execute("SELECT 1 FROM player_tokens WHERE token_hash = ?", [token_hash]).fetchone()
+    return row is not None
