@@ -87,13 +87,16 @@ def checked_in_tournament(
 
 
 def report_every_table(services: Services, day: Day, paired: RoundView) -> None:
-    """Each table still open: its first player wins 1-0."""
+    """Each table still open: its first player wins, by the match length to 0."""
     for table in paired.pairings:
         if table.match_id is not None and table.player_b is not None and not table.result_id:
             services.rounds.record_result(
                 day.tournament_id,
                 ReportedResult(
-                    match_id=table.match_id, winner=table.player_a, points_a=1, points_b=0
+                    match_id=table.match_id,
+                    winner=table.player_a,
+                    points_a=table.match_length,
+                    points_b=0,
                 ),
             )
 
