@@ -17,7 +17,6 @@ import sqlite_utils
 from domain.people import PersonErased
 from domain.ranking import RankingEntry, TournamentRecord, WonMatch, compute_ranking
 from domain.season import PlayerBanned
-from domain.standings import compute_standings
 from domain.tournament import (
     LateEntryAdmitted,
     PairedTable,
@@ -25,6 +24,7 @@ from domain.tournament import (
     PlayerRegistered,
     PlayerWithdrew,
     RegistrationWaitlisted,
+    ResultFacts,
     ResultRecorded,
     RoundPaired,
     RoundRepaired,
@@ -33,9 +33,10 @@ from domain.tournament import (
     TournamentScheduled,
     TournamentStarted,
     display_name,
+    fold_results,
 )
 from projections.runner import Projection
-from projections.standings import outcome_of
+from projections.standings import TABLE_FACT_COLUMNS, late_facts, table_fact
 
 
 class SeasonRankingRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -68,11 +69,12 @@ class RankingProjection(Projection):
         "ranking_tournaments",
         "ranking_players",
         "ranking_tables",
+        "ranking_late",
         "ranking_rows",
         "ranking_entries",
         "ranking_bans",
     )
-    version = 3
+    version = 4
 
     def __init__(self) -> None:
         self._dirty_tournaments: set[str] = set()
@@ -115,6 +117,11 @@ class RankingProjection(Projection):
             "match_length INTEGER NOT NULL, winner TEXT, points_a INTEGER NOT NULL DEFAULT 0, "
             "points_b INTEGER NOT NULL DEFAULT 0, played INTEGER NOT NULL DEFAULT 0, "
             "PRIMARY KEY (tournament_id, round, table_number))"
+        )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS ranking_late (tournament_id TEXT NOT NULL, "
+            "player_id TEXT NOT NULL, from_round INTEGER NOT NULL, missed TEXT NOT NULL, "
+            "PRIMARY KEY (tournament_id, player_id))"
         )
         db.execute(
             "CREATE TABLE IF NOT EXISTS ranking_rows (season_id TEXT NOT NULL, "
@@ -197,6 +204,11 @@ class RankingProjection(Projection):
     def round_unpaired(self, event: RoundUnpaired, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
         _delete_round(db, tournament_id, event.round)
+        # a late entry admitted during the round taken back is paired from it now
+        db.execute(
+            "UPDATE ranking_late SET from_round = MIN(from_round, ?) WHERE tournament_id = ?",
+            [event.round, tournament_id],
+        )
         self._dirty_tournaments.add(tournament_id)
 
     def late_entry_admitted(self, event: LateEntryAdmitted, db: sqlite_utils.Database) -> None:
@@ -210,6 +222,10 @@ class RankingProjection(Projection):
             "INSERT OR REPLACE INTO ranking_players (tournament_id, player_id, seat) "
             "VALUES (?, ?, ?)",
             [tournament_id, str(event.player_id), seat],
+        )
+        db.execute(
+            "INSERT OR REPLACE INTO ranking_late VALUES (?, ?, ?, ?)",
+            [tournament_id, str(event.player_id), event.from_round, event.missed],
         )
         self._dirty_tournaments.add(tournament_id)
 
@@ -320,9 +336,8 @@ def _compute(db: sqlite_utils.Database, season_id: str) -> None:
     records = [
         _record(db, tournament_id, name, class_name, match_length, lot_seed, bool(completed))
         for tournament_id, name, class_name, match_length, lot_seed, completed in db.execute(
-            "SELECT tournament_id, name, class_name, match_length, lot_seed, completed "
-            "FROM ranking_tournaments WHERE season_id = ? AND started = 1 "
-            "ORDER BY play_date, starts_at, name, tournament_id",
+            f"SELECT {_RECORD_COLUMNS} FROM ranking_tournaments WHERE season_id = ? "
+            "AND started = 1 ORDER BY play_date, starts_at, name, tournament_id",
             [season_id],
         ).fetchall()
     ]
@@ -374,6 +389,22 @@ def _compute(db: sqlite_utils.Database, season_id: str) -> None:
             )
 
 
+_RECORD_COLUMNS = "tournament_id, name, class_name, match_length, lot_seed, completed"
+
+
+def tournament_record(db: sqlite_utils.Database, tournament_id: str) -> TournamentRecord | None:
+    """What a started tournament contributes to its season's ranking (None: not started)."""
+    row = db.execute(
+        f"SELECT {_RECORD_COLUMNS} FROM ranking_tournaments WHERE tournament_id = ? "
+        "AND started = 1",
+        [tournament_id],
+    ).fetchone()
+    if row is None:
+        return None
+    _, name, class_name, match_length, lot_seed, completed = row
+    return _record(db, tournament_id, name, class_name, match_length, lot_seed, bool(completed))
+
+
 def _record(
     db: sqlite_utils.Database,
     tournament_id: str,
@@ -383,27 +414,42 @@ def _record(
     lot_seed: int,
     completed: bool,
 ) -> TournamentRecord:
+    """What the tournament contributes, by the one fold of the tables and results kept."""
     players = db.execute(
         "SELECT player_id, withdrawn, left_early FROM ranking_players WHERE tournament_id = ? "
         "ORDER BY seat",
         [tournament_id],
     ).fetchall()
+    columns = TABLE_FACT_COLUMNS.format(points_a="points_a", points_b="points_b")
+    tables = db.execute(
+        f"SELECT {columns} FROM ranking_tables WHERE tournament_id = ? "
+        "ORDER BY round, table_number",
+        [tournament_id],
+    ).fetchall()
+    late = db.execute(
+        "SELECT player_id, from_round, missed FROM ranking_late WHERE tournament_id = ?",
+        [tournament_id],
+    ).fetchall()
+    folded = fold_results(
+        ResultFacts(
+            field=tuple(UUID(player_id) for player_id, _, _ in players),
+            lot_seed=lot_seed,
+            tables=tuple(table_fact(row) for row in tables),
+            left=frozenset(UUID(player_id) for player_id, gone, _ in players if gone),
+            late_entries=late_facts(late),
+        )
+    )
     won = [
         WonMatch(
-            match_id=UUID(match_id) if match_id else None,
-            round=number,
-            stage=stage,
-            winner=UUID(winner),
+            match_id=match.match_id,
+            round=match.round,
+            stage=match.stage,
+            winner=match.winner,
             # a bye has no match: it is shown with the Swiss length, and scores 0 (R-BYE-1)
-            match_length=length or match_length,
-            played=bool(played) and player_b is not None,
+            match_length=match.match_length or match_length,
+            played=match.played,
         )
-        for number, stage, player_b, match_id, length, winner, played in db.execute(
-            "SELECT round, stage, player_b, match_id, match_length, winner, played "
-            "FROM ranking_tables WHERE tournament_id = ? AND winner IS NOT NULL "
-            "ORDER BY round, table_number",
-            [tournament_id],
-        ).fetchall()
+        for match in folded.decided
     ]
     return TournamentRecord(
         tournament_id=UUID(tournament_id),
@@ -411,45 +457,10 @@ def _record(
         class_name=class_name,
         attended=frozenset(UUID(player_id) for player_id, _, _ in players),
         left_early=frozenset(UUID(player_id) for player_id, _, early in players if early),
-        winner=_winner(db, tournament_id, players, lot_seed) if completed else None,
+        # place 1 (rule T-FMT-4), once the tournament is completed
+        winner=folded.places[0] if completed and folded.places else None,
         won_matches=tuple(won),
     )
-
-
-def _winner(
-    db: sqlite_utils.Database,
-    tournament_id: str,
-    players: list[tuple[str, int, int]],
-    lot_seed: int,
-) -> UUID | None:
-    """Place 1 (rule T-FMT-4): the final's winner; without a knockout, the Swiss leader among
-    the players who stayed (as ``domain.tournament.places`` orders them)."""
-    final = db.execute(
-        "SELECT winner FROM ranking_tables WHERE tournament_id = ? AND stage = 'final' "
-        "AND winner IS NOT NULL",
-        [tournament_id],
-    ).fetchone()
-    if final is not None:
-        return UUID(final[0])
-    if db.execute(
-        "SELECT 1 FROM ranking_tables WHERE tournament_id = ? AND stage != 'swiss'",
-        [tournament_id],
-    ).fetchone():
-        return None
-    outcomes = [
-        outcome_of(row)
-        for row in db.execute(
-            "SELECT round, player_a, player_b, winner, points_a, points_b, played "
-            "FROM ranking_tables WHERE tournament_id = ? AND winner IS NOT NULL "
-            "ORDER BY round, table_number",
-            [tournament_id],
-        ).fetchall()
-    ]
-    field = [UUID(player_id) for player_id, _, _ in players]
-    withdrawn = {UUID(player_id) for player_id, gone, _ in players if gone}
-    standings = compute_standings(field, outcomes, lot_seed=lot_seed)
-    stayed = [s.player_id for s in standings if s.player_id not in withdrawn]
-    return stayed[0] if stayed else None
 
 
 # Queries -----------------------------------------------------------------------------------

@@ -21,21 +21,26 @@ from domain.match import (
     PenaltyChanged,
 )
 from domain.people import PersonErased
-from domain.standings import Outcome, compute_standings
 from domain.tournament import (
+    Decided,
     LateEntryAdmitted,
+    LateFact,
     PairedTable,
+    PenaltyFact,
     PlayerExcluded,
     PlayerRegistered,
     PlayerWithdrew,
     RegistrationWaitlisted,
     ResultDisputed,
+    ResultFacts,
     ResultRecorded,
     RoundPaired,
     RoundRepaired,
     RoundUnpaired,
+    TableFact,
     TournamentStarted,
     display_name,
+    fold_results,
 )
 from projections.runner import Projection
 
@@ -52,7 +57,7 @@ class StandingsProjection(Projection):
         "day_penalties",
         "day_late",
     )
-    version = 4
+    version = 5
 
     def __init__(self) -> None:
         self._dirty: set[str] = set()
@@ -89,7 +94,7 @@ class StandingsProjection(Projection):
             "rank INTEGER NOT NULL, player_id TEXT NOT NULL, wins INTEGER NOT NULL, "
             "points INTEGER NOT NULL, buchholz INTEGER NOT NULL, head_to_head INTEGER NOT NULL, "
             "lot INTEGER NOT NULL, matches INTEGER NOT NULL, byes INTEGER NOT NULL, "
-            "PRIMARY KEY (tournament_id, rank))"
+            "penalty_points INTEGER NOT NULL, PRIMARY KEY (tournament_id, rank))"
         )
         db.execute(
             "CREATE TABLE IF NOT EXISTS day_late (tournament_id TEXT NOT NULL, "
@@ -178,6 +183,7 @@ class StandingsProjection(Projection):
 
     def match_voided(self, event: MatchVoided, db: sqlite_utils.Database) -> None:
         # a voided match's penalties went with it
+        self._dirty.update(_tournaments_penalised(db, "match_id", event.originator_id))
         db.execute("DELETE FROM day_penalties WHERE match_id = ?", [str(event.originator_id)])
 
     def result_disputed(self, event: ResultDisputed, db: sqlite_utils.Database) -> None:
@@ -256,12 +262,14 @@ class StandingsProjection(Projection):
                 event.timestamp.isoformat(),
             ],
         )
+        self._dirty.add(tournament_id)
 
     def penalty_changed(self, event: PenaltyChanged, db: sqlite_utils.Database) -> None:
         db.execute(
             "UPDATE day_penalties SET points = ? WHERE penalty_id = ?",
             [event.points, str(event.penalty_id)],
         )
+        self._dirty.update(_tournaments_penalised(db, "penalty_id", event.penalty_id))
 
     def player_excluded(self, event: PlayerExcluded, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -276,6 +284,16 @@ class StandingsProjection(Projection):
             "WHERE tournament_id = ? AND player_id = ?",
             [event.left_early, str(event.originator_id), str(event.player_id)],
         )
+
+
+def _tournaments_penalised(db: sqlite_utils.Database, column: str, value: UUID) -> set[str]:
+    """The tournaments whose penalties a change of the match or penalty ``value`` touches."""
+    return {
+        tournament_id
+        for (tournament_id,) in db.execute(
+            f"SELECT DISTINCT tournament_id FROM day_penalties WHERE {column} = ?", [str(value)]
+        ).fetchall()
+    }
 
 
 def _insert_table(
@@ -322,65 +340,89 @@ def _name(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitl
     )
 
 
-def outcome_of(row: tuple[Any, ...]) -> Outcome:
-    """A decided table as the standings count it, from a row of ``(round, player_a, player_b,
-    winner, points_a, points_b, played)``: a bye or an unplayed match is a win with 0 points."""
-    number, player_a, player_b, winner, points_a, points_b, played = row
-    return Outcome(
+TABLE_FACT_COLUMNS = (
+    "round, table_number, stage, player_a, player_b, match_id, match_length, winner, "
+    "{points_a}, {points_b}, played"
+)
+"""The columns ``table_fact`` reads, in its order (each view names its points columns)."""
+
+
+def table_fact(row: tuple[Any, ...]) -> TableFact:
+    """A table of a view as ``fold_results`` takes it, from a row of ``TABLE_FACT_COLUMNS``;
+    a table with a winner and a second player has its result (a bye's winner is its player)."""
+    number, table, stage, player_a, player_b, match_id, length, winner, *points, played = row
+    decided = winner is not None and player_b is not None
+    return TableFact(
         round=number,
+        table=table,
+        stage=stage,
         player_a=UUID(player_a),
         player_b=UUID(player_b) if player_b else None,
-        winner=UUID(winner),
-        points_a=points_a,
-        points_b=points_b,
-        played=bool(played) and player_b is not None,
+        match_id=UUID(match_id) if match_id else None,
+        match_length=length,
+        result=Decided(
+            winner=UUID(winner), points_a=points[0], points_b=points[1], played=bool(played)
+        )
+        if decided
+        else None,
     )
 
 
-def _compute(db: sqlite_utils.Database, tournament_id: str) -> None:
-    """rule T-FMT-3: the standings again, from the Swiss tables and the results that count."""
+def late_facts(rows: list[tuple[Any, ...]]) -> tuple[LateFact, ...]:
+    """Late entries from rows of ``(player_id, from_round, missed)``."""
+    return tuple(
+        LateFact(player_id=UUID(player_id), from_round=from_round, missed=missed)
+        for player_id, from_round, missed in rows
+    )
+
+
+def _facts(db: sqlite_utils.Database, tournament_id: str) -> ResultFacts | None:
+    """The facts this view keeps of a tournament, for the one fold of its results."""
     settings = db.execute(
         "SELECT lot_seed FROM day_tournaments WHERE tournament_id = ?", [tournament_id]
     ).fetchone()
     if settings is None:
-        return
-    field = [
-        UUID(player_id)
-        for (player_id,) in db.execute(
-            "SELECT player_id FROM day_players WHERE tournament_id = ? AND seat IS NOT NULL "
-            "ORDER BY seat",
-            [tournament_id],
-        ).fetchall()
-    ]
-    outcomes = [
-        outcome_of(row)
-        for row in db.execute(
-            "SELECT round, player_a, player_b, winner, score_a, score_b, played FROM day_tables "
-            "WHERE tournament_id = ? AND round_stage = 'swiss' AND winner IS NOT NULL "
-            "ORDER BY round, table_number",
-            [tournament_id],
-        ).fetchall()
-    ]
-    # a late entry's missed rounds as 0-point byes (as losses they add nothing)
-    outcomes.extend(
-        Outcome(
-            round=number,
-            player_a=UUID(player_id),
-            player_b=None,
-            winner=UUID(player_id),
-            played=False,
-        )
-        for player_id, from_round in db.execute(
-            "SELECT player_id, from_round FROM day_late WHERE tournament_id = ? "
-            "AND missed = 'byes'",
-            [tournament_id],
-        ).fetchall()
-        for number in range(1, from_round)
+        return None
+    players = db.execute(
+        "SELECT player_id, withdrawn FROM day_players WHERE tournament_id = ? "
+        "AND seat IS NOT NULL ORDER BY seat",
+        [tournament_id],
+    ).fetchall()
+    columns = TABLE_FACT_COLUMNS.format(points_a="score_a", points_b="score_b")
+    tables = db.execute(
+        f"SELECT {columns} FROM day_tables WHERE tournament_id = ? ORDER BY round, table_number",
+        [tournament_id],
+    ).fetchall()
+    late = db.execute(
+        "SELECT player_id, from_round, missed FROM day_late WHERE tournament_id = ?",
+        [tournament_id],
+    ).fetchall()
+    penalties = db.execute(
+        "SELECT player_id, points FROM day_penalties WHERE tournament_id = ?", [tournament_id]
+    ).fetchall()
+    return ResultFacts(
+        field=tuple(UUID(player_id) for player_id, _ in players),
+        lot_seed=settings[0],
+        tables=tuple(table_fact(row) for row in tables),
+        left=frozenset(UUID(player_id) for player_id, gone in players if gone),
+        late_entries=late_facts(late),
+        penalties=tuple(
+            PenaltyFact(player_id=UUID(player_id), points=points) for player_id, points in penalties
+        ),
     )
+
+
+def _compute(db: sqlite_utils.Database, tournament_id: str) -> None:
+    """rule T-FMT-3: the standings again, by the one fold of the tables and results kept."""
+    facts = _facts(db, tournament_id)
+    if facts is None:
+        return
+    folded = fold_results(facts)
+    penalty_points = {outcome.player_id: outcome.penalty_points for outcome in folded.players}
     db.execute("DELETE FROM day_standings WHERE tournament_id = ?", [tournament_id])
-    for standing in compute_standings(field, outcomes, lot_seed=settings[0]):
+    for standing in folded.standings:
         db.execute(
-            "INSERT INTO day_standings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO day_standings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 tournament_id,
                 standing.rank,
@@ -392,6 +434,7 @@ def _compute(db: sqlite_utils.Database, tournament_id: str) -> None:
                 standing.lot,
                 standing.matches,
                 standing.byes,
+                penalty_points[standing.player_id],
             ],
         )
 
@@ -403,9 +446,8 @@ def list_standings(db: sqlite_utils.Database, tournament_id: str) -> list[dict[s
     """The Swiss standings in rank order, with each tiebreak's value and the display name."""
     rows = db.execute(
         "SELECT s.rank, s.player_id, p.display_name, s.wins, s.points, s.buchholz, "
-        "s.head_to_head, s.lot, s.matches, s.byes, p.withdrawn, "
-        "(SELECT COALESCE(SUM(points), 0) FROM day_penalties d WHERE d.tournament_id = "
-        "s.tournament_id AND d.player_id = s.player_id) FROM day_standings s "
+        "s.head_to_head, s.lot, s.matches, s.byes, p.withdrawn, s.penalty_points "
+        "FROM day_standings s "
         "JOIN day_players p ON p.tournament_id = s.tournament_id AND p.player_id = s.player_id "
         "WHERE s.tournament_id = ? ORDER BY s.rank",
         [tournament_id],

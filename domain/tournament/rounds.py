@@ -13,15 +13,7 @@ import msgspec
 from domain.errors import InvalidInputError
 from domain.events import EventBatch
 from domain.pairing import Entrant, pair_swiss_round
-from domain.standings import (
-    KnockoutResult,
-    Outcome,
-    PotSplit,
-    Standing,
-    compute_standings,
-    final_places,
-    split_pot,
-)
+from domain.standings import PotSplit, Standing, split_pot
 from domain.text import one_line
 from domain.tournament.defaults import KNOCKOUT_PLAYERS, MAX_REASON_LENGTH, ResultSource
 from domain.tournament.errors import (
@@ -42,6 +34,7 @@ from domain.tournament.events import (
     TournamentCompleted,
     TournamentEvent,
 )
+from domain.tournament.outcomes import TournamentOutcomes, fold_results, result_facts
 from domain.tournament.state import Registration, Round, Tournament, evolve
 
 MAX_MATCH_POINTS = 999
@@ -75,79 +68,20 @@ def has_knockout(state: Tournament) -> bool:
     )
 
 
-def swiss_outcomes(state: Tournament) -> list[Outcome]:
-    """The decided Swiss tables as the standings count them (a bye: a win with 0 points)."""
-    outcomes = []
-    for paired in state.rounds:
-        if paired.stage != "swiss":
-            continue
-        for table in paired.tables:
-            if table.player_b is None:
-                outcomes.append(
-                    Outcome(
-                        round=paired.number,
-                        player_a=table.player_a,
-                        player_b=None,
-                        winner=table.player_a,
-                        played=False,
-                    )
-                )
-                continue
-            result = state.result_of(table.match_id) if table.match_id else None
-            if result is not None:
-                outcomes.append(
-                    Outcome(
-                        round=paired.number,
-                        player_a=table.player_a,
-                        player_b=table.player_b,
-                        winner=result.winner,
-                        points_a=result.points_a,
-                        points_b=result.points_b,
-                        played=result.played,
-                    )
-                )
-    # a late entry's missed rounds: 0-point byes where the director chose so; as losses they
-    # add nothing (0 wins, 0 points, no opponent for anyone's Buchholz)
-    for entry in state.late_entries:
-        if entry.missed == "byes":
-            outcomes.extend(
-                Outcome(
-                    round=number,
-                    player_a=entry.player_id,
-                    player_b=None,
-                    winner=entry.player_id,
-                    played=False,
-                )
-                for number in range(1, entry.from_round)
-            )
-    return outcomes
+def outcomes(state: Tournament) -> TournamentOutcomes:
+    """The tournament's outcomes from the results that count now, by the one fold of results."""
+    return fold_results(result_facts(state))
 
 
 def swiss_standings(state: Tournament) -> list[Standing]:
     """rule T-FMT-3: the Swiss standings from the results that count now."""
-    return compute_standings(state.field, swiss_outcomes(state), lot_seed=state.lot_seed)
+    return list(outcomes(state).standings)
 
 
 def places(state: Tournament) -> list[UUID]:
     """rule T-FMT-4: places 1-4 from the final and the match for 3rd place, 5.. from the Swiss
-    standings; without a knockout, the Swiss standings. The knockout's four are those it was
-    seeded with, whatever a later correction or withdrawal did to the Swiss order; of the
-    others, players who withdrew follow those who stayed."""
-    active = set(state.active_players())
-    swiss = [standing.player_id for standing in swiss_standings(state)]
-    knockout = [paired for paired in state.rounds if paired.stage == "knockout"]
-    seeded = [p for t in knockout[0].tables for p in (t.player_a, t.player_b)] if knockout else []
-    rest = [p for p in swiss if p not in seeded]
-    order = [p for p in seeded if p is not None]
-    order += [p for p in rest if p in active] + [p for p in rest if p not in active]
-    decided: dict[str, KnockoutResult] = {}
-    for paired in knockout:
-        for table in paired.tables:
-            result = state.result_of(table.match_id) if table.match_id else None
-            if result is not None and table.player_b is not None:
-                loser = table.player_b if result.winner == table.player_a else table.player_a
-                decided[table.stage] = KnockoutResult(winner=result.winner, loser=loser)
-    return final_places(order, final=decided.get("final"), third_place=decided.get("third_place"))
+    standings; without a knockout, the Swiss standings (see ``fold_results``)."""
+    return list(outcomes(state).places)
 
 
 def prizes(state: Tournament) -> PotSplit:
@@ -424,25 +358,16 @@ def _swiss_tables(
     state: Tournament, seed: int, new_match_id: Callable[[], UUID]
 ) -> list[PairedTable]:
     """rule T-FMT-2: the active players in the order of the standings, paired by score group."""
-    active = set(state.active_players())
-    opponents: dict[UUID, set[UUID]] = {player: set() for player in state.field}
-    had_bye = {e.player_id for e in state.late_entries if e.missed == "byes" and e.from_round > 1}
-    for paired in state.rounds:
-        for table in paired.tables:
-            if table.player_b is None:
-                had_bye.add(table.player_a)
-            else:
-                opponents[table.player_a].add(table.player_b)
-                opponents[table.player_b].add(table.player_a)
+    folded = {outcome.player_id: outcome for outcome in outcomes(state).players}
     entrants = [
         Entrant(
             player_id=standing.player_id,
             wins=standing.wins,
-            opponents=frozenset(opponents[standing.player_id]),
-            had_bye=standing.player_id in had_bye,
+            opponents=frozenset(folded[standing.player_id].opponents),
+            had_bye=standing.byes > 0,
         )
         for standing in swiss_standings(state)
-        if standing.player_id in active
+        if not folded[standing.player_id].left
     ]
     length = state.stage_length("swiss")
     return [
