@@ -20,7 +20,7 @@ import segno
 
 from domain import match, tournament
 from domain.events import DIRECTOR
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
 from domain.tournament import (
     MAX_TABLE,
     MissedRounds,
