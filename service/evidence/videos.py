@@ -10,10 +10,11 @@ from uuid import UUID
 
 import sqlite_utils
 
-from domain import match, video
+from domain import match
 from domain.events import SCHEDULER
+from domain.evidence import video
+from domain.evidence.video import Video
 from domain.match import Match
-from domain.video import Video
 from projections.runner import Views
 from service.evidence.folder import Deleted, EvidenceFolder, Failed, Outcome, Refused
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
