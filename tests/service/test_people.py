@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.director import ActingDirector
 from domain.errors import ForbiddenError, UnauthenticatedError
+from domain.people.director import ActingDirector
 from service.bootstrap import Services
 from service.settings import DEV_DIRECTOR_TOKEN
 from tests.service.conftest import plan, registered_tournament

@@ -8,8 +8,8 @@ from uuid import uuid4
 
 import pytest
 
-from domain.ranking import PlayerNotRankedError
-from domain.season import PeriodInput, SeasonNotFoundError
+from domain.seasons.ranking import PlayerNotRankedError
+from domain.seasons.season import PeriodInput, SeasonNotFoundError
 from domain.tournament import BannedError
 from service.bootstrap import Services
 from service.clock import MovableClock
