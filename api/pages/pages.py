@@ -234,9 +234,10 @@ def local_time(instant: datetime, lang: Lang) -> str:
     return f"{local_date(instant.date(), lang)}, {instant:%H:%M}{TEXT[lang]['oclock']}"
 
 
-def template_config() -> TemplateConfig[JinjaTemplateEngine]:
+def template_config(*more: Path) -> TemplateConfig[JinjaTemplateEngine]:
+    """The pages' templates, and ``more`` folders of other slices' pages (the console's)."""
     environment = Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=FileSystemLoader([TEMPLATES, *more]),
         autoescape=select_autoescape(default=True),
         trim_blocks=True,
         lstrip_blocks=True,
