@@ -392,7 +392,12 @@ class PageController(Controller):
         tournament = services.tournaments.get_tournament(tournament_id)
         board = services.venue.board(tournament_id, services.clock.now())
         return page.render(
-            "wallboard.html", tournament=tournament, board=board, clock_time=clock_time
+            "wallboard.html",
+            tournament=tournament,
+            board=board,
+            places=services.places.list_fixed_places(tournament_id),
+            standing_of={row.player_id: row for row in board.standings},
+            clock_time=clock_time,
         )
 
 

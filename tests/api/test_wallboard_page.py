@@ -148,6 +148,8 @@ def test_after_the_knockout_the_wallboard_shows_the_final_places(
     html = wallboard(client, day)
     assert "Endstand" in html
     assert rows_of(html, "standings", "data-player-id") == [p["player_id"] for p in places]
+    shown = table_of(html, "standings")
+    assert re.findall(r'data-place="(\d+)"', shown) == [str(p["place"]) for p in places]
 
 
 def test_an_unknown_tournament_has_no_wallboard(client: Client) -> None:
