@@ -210,6 +210,9 @@ def test_a_tournament_director_sees_only_their_tournament(client: Client) -> Non
     refused = client.get(f"/director/tournaments/{other['id']}")
     assert refused.status_code == 403
     assert "data-error" in refused.text
+    unknown = client.get("/director/tournaments/00000000-0000-4000-8000-000000000000")
+    assert unknown.status_code == 404
+    assert "data-error" in unknown.text
 
 
 # CSRF and GETs ------------------------------------------------------------------------------
