@@ -16,38 +16,9 @@ from api.http.schemas import ActorDep, ServicesDep, restate
 from api.http.tabular import csv_response, table_route, wants_csv
 from domain.tournament import TournamentStatus
 from service.rounds.rounds import Recorded, ReportedResult, Started
-from service.shared.day_views import RoundView, StandingView
+from service.shared.day_views import Place, Prizes, Round, Standing
 
 Reason = Annotated[str, msgspec.Meta(max_length=500)]
-
-
-class Pairing(msgspec.Struct):
-    table: int
-    stage: Literal["swiss", "semi_final", "final", "third_place"]
-    player_a: UUID
-    player_b: UUID | None
-    """None: ``player_a`` has the bye (a win with 0 points, rule T-FMT-2)."""
-    player_a_name: str
-    player_b_name: str | None
-    match_id: UUID | None
-    match_length: int
-    reason: str
-    """Why the pairing made this table: ``score_group``, ``float``, ``rematch_unavoidable``,
-    ``bye`` or ``seeding`` (the knockout)."""
-    explanation: str
-    disputed: bool = False
-    """The players reported different results: the director decides (``POST .../results``)."""
-    result_id: UUID | None = None
-    """The result that counts for the match: what a correction names in ``corrects``
-    (rule T-FMT-6); null before a result."""
-
-
-class Round(msgspec.Struct):
-    round: int
-    stage: Literal["swiss", "knockout"]
-    seed: int
-    """The lot of the round: the same seed pairs the same round again."""
-    pairings: list[Pairing]
 
 
 class UnpairedRound(msgspec.Struct):
@@ -134,36 +105,6 @@ class Withdrawal(msgspec.Struct):
     """The player's open matches, forfeited to their opponents (rules T-FMT-5, T-FMT-7)."""
 
 
-class Tiebreaks(msgspec.Struct):
-    buchholz: int
-    """The sum of the opponents' wins."""
-    head_to_head: int
-    """Wins against the players tied on every earlier key."""
-    lot: int
-    """The player's place in the lot drawn at the start (1 first)."""
-
-
-class Standing(msgspec.Struct):
-    rank: int
-    """The rank in the Swiss standings (rule T-FMT-3), not a final place: after the knockout
-    places 1-4 come from it, at ``.../places`` and in ``place`` (rule T-FMT-4)."""
-    player_id: UUID
-    display_name: str
-    wins: int
-    """A bye counts as a win with 0 points."""
-    points: int
-    """Points won in the Swiss matches (rule T-FMT-3)."""
-    tiebreaks: Tiebreaks
-    matches: int
-    byes: int
-    withdrawn: bool
-    penalty_points: int
-    """Penalty points given against the player (rule C-BREAK-2)."""
-    place: int | None
-    """The final place once the tournament is completed (rule T-FMT-4: 1-4 from the knockout,
-    5.. from the Swiss standings), null before."""
-
-
 class Score(msgspec.Struct):
     a: int
     b: int
@@ -186,52 +127,6 @@ class TournamentMatch(msgspec.Struct):
     before a result."""
 
 
-class Place(msgspec.Struct):
-    place: int
-    player_id: UUID
-    display_name: str
-
-
-class Payout(msgspec.Struct):
-    place: int
-    player_id: UUID | None
-    """None until the tournament is completed."""
-    amount_cents: int
-
-
-class Prizes(msgspec.Struct):
-    pot_cents: int
-    payout_percent: list[int]
-    payouts: list[Payout]
-    unpaid_cents: int
-    """Shares of places nobody holds (a field smaller than the places paid)."""
-
-
-def round_response(view: RoundView) -> Round:
-    return Round(
-        round=view.round,
-        stage=view.stage,
-        seed=view.seed,
-        pairings=[
-            Pairing(
-                table=t.table,
-                stage=t.stage,  # type: ignore[arg-type]
-                player_a=t.player_a,
-                player_b=t.player_b,
-                player_a_name=t.player_a_name,
-                player_b_name=t.player_b_name,
-                match_id=t.match_id,
-                match_length=t.match_length,
-                reason=t.reason,
-                explanation=t.explanation,
-                disputed=t.disputed,
-                result_id=t.result_id,
-            )
-            for t in view.pairings
-        ],
-    )
-
-
 def start_response(started: Started) -> TournamentStart:
     return TournamentStart(
         id=started.id,
@@ -246,7 +141,7 @@ def start_response(started: Started) -> TournamentStart:
             for s in started.unseated_standbys
         ],
         swiss_rounds=started.swiss_rounds,
-        round=round_response(started.round),
+        round=started.round,
     )
 
 
@@ -274,22 +169,6 @@ def result_response(recorded: Recorded) -> Result:
             ],
             rounds_paired_since=recorded.rounds_paired_since,
         ),
-    )
-
-
-def standing_response(row: StandingView) -> Standing:
-    return Standing(
-        rank=row.rank,
-        player_id=row.player_id,
-        display_name=row.display_name,
-        wins=row.wins,
-        points=row.points,
-        tiebreaks=Tiebreaks(row.buchholz, row.head_to_head, row.lot),
-        matches=row.matches,
-        byes=row.byes,
-        withdrawn=row.withdrawn,
-        penalty_points=row.penalty_points,
-        place=row.place,
     )
 
 
@@ -337,13 +216,13 @@ class TournamentDayController(Controller):
     def pair_round(
         self, tournament_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
     ) -> Round:
-        return round_response(services.rounds.pair_round(tournament_id, actor=actor))
+        return services.rounds.pair_round(tournament_id, actor=actor)
 
     @get("/rounds/{number:int}", sync_to_thread=True, summary="One round's tables and why")
     def show_round(
         self, tournament_id: FromPath[UUID], number: FromPath[int], services: ServicesDep
     ) -> Round:
-        return round_response(services.rounds.get_round(tournament_id, number))
+        return services.rounds.get_round(tournament_id, number)
 
     @delete(
         "/rounds/{number:int}",
@@ -414,7 +293,7 @@ class TournamentDayController(Controller):
         rows = services.rounds.list_standings(tournament_id)
         if wants_csv(request):
             return csv_response(rows, STANDING_COLUMNS)
-        return Response([standing_response(row) for row in rows])
+        return Response(rows)
 
     @get("/matches", sync_to_thread=True, summary="Every pairing's match with its status")
     def matches(
@@ -439,17 +318,8 @@ class TournamentDayController(Controller):
 
     @get("/places", sync_to_thread=True, summary="Final places 1..N (409 until completed)")
     def places(self, tournament_id: FromPath[UUID], services: ServicesDep) -> list[Place]:
-        return [
-            Place(p.place, p.player_id, p.display_name)
-            for p in services.places.list_places(tournament_id)
-        ]
+        return services.places.list_places(tournament_id)
 
     @get("/prizes", sync_to_thread=True, summary="The prize pot and its payout, in cents")
     def prizes(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Prizes:
-        prizes = services.places.get_prizes(tournament_id)
-        return Prizes(
-            pot_cents=prizes.pot_cents,
-            payout_percent=prizes.payout_percent,
-            payouts=[Payout(p.place, p.player_id, p.amount_cents) for p in prizes.payouts],
-            unpaid_cents=prizes.unpaid_cents,
-        )
+        return services.places.get_prizes(tournament_id)

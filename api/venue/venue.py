@@ -13,17 +13,9 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import TokenRequired, director_only, require_token, unknown_token_refused
 from api.http.schemas import ActorDep, ServicesDep
-from api.rounds.rounds import (
-    Pairing,
-    Payout,
-    Prizes,
-    Reason,
-    Round,
-    Standing,
-    round_response,
-    standing_response,
-)
+from api.rounds.rounds import Reason
 from domain.tournament import MissedRounds, ReportStatus, TournamentStatus, WarningKind
+from service.shared.day_views import Pairing, Prizes, Round, Standing
 from service.venue.venue import Board, Finalized, TableNow
 
 Points = Annotated[int, msgspec.Meta(ge=0, le=999)]
@@ -179,11 +171,11 @@ def board_response(board: Board) -> Wallboard:
     return Wallboard(
         tournament_id=board.tournament_id,
         status=board.status,  # type: ignore[arg-type]
-        round=round_response(board.round) if board.round else None,
+        round=board.round,
         timer=RoundTimer(board.paired_at, board.elapsed_seconds),
         tables=[table_response(t) for t in board.tables],
         to_report=board.to_report,
-        standings=[standing_response(row) for row in board.standings],
+        standings=board.standings,
     )
 
 
@@ -192,14 +184,7 @@ def finality_response(finalized: Finalized) -> Finality:
     return Finality(
         status=finalized.status,
         finalized_at=finalized.finalized_at,
-        prizes=Prizes(
-            pot_cents=prizes.pot_cents,
-            payout_percent=prizes.payout_percent,
-            payouts=[Payout(p.place, p.player_id, p.amount_cents) for p in prizes.payouts],
-            unpaid_cents=prizes.unpaid_cents,
-        )
-        if prizes
-        else None,
+        prizes=prizes,
     )
 
 
@@ -258,7 +243,7 @@ class VenueController(Controller):
             reason=data.reason,
             actor=actor,
         )
-        paired = round_response(repaired.round)
+        paired = repaired.round
         return RepairedRound(
             round=paired.round,
             stage=paired.stage,

@@ -17,12 +17,14 @@ from uuid import UUID
 from zoneinfo import ZoneInfo
 
 from domain import match, tournament
+from domain import standings as swiss
 from domain.errors import InvalidInputError
 from domain.events import DIRECTOR
 from domain.match import Match
-from domain.standings import Standing
 from domain.tournament import (
-    Round,
+    Round as PairedRound,
+)
+from domain.tournament import (
     Tournament,
     TournamentEvent,
     TournamentStatus,
@@ -31,7 +33,7 @@ from domain.tournament.rounds import MatchScore
 from projections import standings as day
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
-from service.shared.day_views import RoundView, StandingView, list_standings, result_id, round_view
+from service.shared.day_views import Round, Standing, list_standings, result_id, round_view
 from service.shared.loading import display_names, load_tournament
 from service.shared.match_play import MatchPlay
 from service.storage.events import Change, EventStore
@@ -61,7 +63,7 @@ class Started:
     promoted_standbys: list[UUID]
     unseated_standbys: list[StandbyRefund]
     swiss_rounds: int
-    round: RoundView
+    round: Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +187,7 @@ class RoundService:
             round=self.round_view(state, state.rounds[-1]),
         )
 
-    def pair_round(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> RoundView:
+    def pair_round(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Round:
         """The next round once every result of the last is in (Swiss, then the knockout)."""
 
         def attempt(now: datetime) -> Decision:
@@ -364,23 +366,23 @@ class RoundService:
 
     # Queries ----------------------------------------------------------------------------------
 
-    def latest_round(self, tournament_id: UUID) -> RoundView | None:
+    def latest_round(self, tournament_id: UUID) -> Round | None:
         """The round now being played (None before round 1)."""
         held = self._load(tournament_id)
         return self.round_view(held, held.rounds[-1]) if held.rounds else None
 
-    def get_round(self, tournament_id: UUID, number: int) -> RoundView:
+    def get_round(self, tournament_id: UUID, number: int) -> Round:
         held = self._load(tournament_id)
         for paired in held.rounds:
             if paired.number == number:
                 return self.round_view(held, paired)
         raise tournament.RoundNotFoundError(f"tournament {tournament_id} has no round {number}")
 
-    def round_view(self, held: Tournament, paired: Round) -> RoundView:
+    def round_view(self, held: Tournament, paired: PairedRound) -> Round:
         """One of ``held``'s rounds as shown: each table with its disputes and its result."""
         return round_view(self._views, held, paired)
 
-    def list_standings(self, tournament_id: UUID) -> list[StandingView]:
+    def list_standings(self, tournament_id: UUID) -> list[Standing]:
         """rule T-FMT-3: wins, points, Buchholz, head-to-head, lot; from the standings view.
         Once the tournament is completed each row also has its final place (rule T-FMT-4)."""
         return list_standings(self._store, self._views, tournament_id)
@@ -449,7 +451,9 @@ def _opponent_side(state: Match, player_id: UUID) -> match.Side:
     return "b" if state.pairing.player_a_id == player_id else "a"
 
 
-def _standing_changes(before: list[Standing], after: list[Standing]) -> list[StandingChange]:
+def _standing_changes(
+    before: list[swiss.Standing], after: list[swiss.Standing]
+) -> list[StandingChange]:
     earlier = {standing.player_id: standing for standing in before}
     changed = []
     for now in after:

@@ -26,15 +26,17 @@ from domain.tournament import (
     MissedRounds,
     PairingWarning,
     ReportStatus,
-    Round,
     Tournament,
+)
+from domain.tournament import (
+    Round as PairedRound,
 )
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
 from service.shared.day_views import (
     Prizes,
-    RoundView,
-    StandingView,
+    Round,
+    Standing,
     list_standings,
     prizes,
     round_view,
@@ -55,7 +57,7 @@ class Replacement:
 
 @dataclass(frozen=True, slots=True)
 class Repaired:
-    round: RoundView
+    round: Round
     warnings: list[PairingWarning]
     replaced: list[Replacement]
     """The tables that differ from the pairing as it stood (the computed one, or the last
@@ -111,12 +113,12 @@ class Reported:
 class Board:
     tournament_id: UUID
     status: str
-    round: RoundView | None
+    round: Round | None
     paired_at: datetime | None
     elapsed_seconds: int
     tables: list[TableNow]
     to_report: list[int]
-    standings: list[StandingView]
+    standings: list[Standing]
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +210,7 @@ class VenueService:
     ) -> Repaired:
         """The director's pairing of the latest round before its first result: the replaced
         tables' matches are void, the new tables' matches start, in one transaction."""
-        computed: list[Round] = []
+        computed: list[PairedRound] = []
 
         def attempt(now: datetime) -> Decision:
             held = self.load(tournament_id)
@@ -399,7 +401,7 @@ class VenueService:
     def _table_now(
         self,
         held: Tournament,
-        paired: Round,
+        paired: PairedRound,
         table: tournament.PairedTable,
         names: dict[str, str],
     ) -> TableNow:
@@ -463,7 +465,7 @@ def _table_status(held: Tournament, table: tournament.PairedTable, *, begun: boo
     return "playing" if begun else "pending"
 
 
-def _difference(before: Round, after: Round) -> list[Replacement]:
+def _difference(before: PairedRound, after: PairedRound) -> list[Replacement]:
     """The tables of ``after`` that are not as they were in ``before``, by table number."""
     old = {t.table: (t.player_a, t.player_b) for t in before.tables}
     new = {t.table: (t.player_a, t.player_b) for t in after.tables}
