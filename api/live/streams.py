@@ -25,7 +25,6 @@ from api.http.errors import PROBLEM_JSON
 from api.http.schemas import ServicesDep, restate
 from api.live.slots import LiveStreamSlots, StreamSlot
 from api.matches.matches import match_view
-from api.registration.tournaments import seats_response
 from domain.tournament import ResultRecorded, RoundPaired, RoundRepaired, RoundUnpaired
 from service.bootstrap import Services
 from service.live.feed import LiveChange, LiveFeed, LiveMessage
@@ -131,7 +130,7 @@ def _tournament_messages(
 
     seats_at = last_of(SEAT_EVENTS)
     if seats_at is not None:
-        add(seats_at, "seats", seats_response(services.tournaments.get_seats(tournament_id)))
+        add(seats_at, "seats", services.tournaments.get_seats(tournament_id))
     matches = None
     names: dict[UUID, str] = {}
     for change in changes:

@@ -49,9 +49,10 @@ from domain.tournament import (
     TournamentPlan,
     TournamentStatus,
 )
+from projections.participants import ParticipantRow
 from projections.seats import SeatCounts
 from service.bootstrap import Services
-from service.registration.tournaments import TournamentView
+from service.registration.tournaments import Deadlines, TournamentView
 from service.shared.registrants import Registered
 
 TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
@@ -109,20 +110,6 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     """The latest start on the play date (rule T-CHECKIN-1)."""
 
 
-class Deadlines(msgspec.Struct):
-    cancellation_until: datetime
-    check_in_opens: datetime
-    starts_at: datetime
-
-
-class Seats(msgspec.Struct):
-    capacity: int
-    taken: int
-    free: int
-    waitlist: int
-    checked_in: int
-
-
 class Tournament(msgspec.Struct):
     id: UUID
     season_id: UUID | None
@@ -143,7 +130,7 @@ class Tournament(msgspec.Struct):
     time_zone: str
     status: TournamentStatus
     deadlines: Deadlines
-    seats: Seats
+    seats: SeatCounts
     pot_cents: int
     """``pot_share_cents`` (80 EUR by default) per checked-in player (rule T-BUYIN-1); fixed when
     the tournament starts."""
@@ -224,17 +211,12 @@ class CheckIn(msgspec.Struct):
     """``pot_share_cents`` (80 EUR by default) per checked-in seat holder (rule T-BUYIN-1)."""
 
 
-class Participant(msgspec.Struct):
-    """Public: a display name such as "Anna M.", never the full name or e-mail."""
-
-    player_id: UUID
-    display_name: str
-    status: RegistrationStatus
-    waitlist_position: int | None
-
-
 class RegistrationRecord(msgspec.Struct):
-    """Director: the registration with the person's data."""
+    """Director: the registration with the person's data.
+
+    Kept beside the view's ``RegistrationRow``: the API leaves out the view's internal
+    ``sequence`` and the ``tournament_id`` the path names, and its field order is the CSV's
+    column order."""
 
     registration_id: UUID
     player_id: UUID
@@ -283,17 +265,13 @@ def tournament_response(view: TournamentView) -> Tournament:
         class_=row.class_name,
         time_zone=row.time_zone,
         status=view.status,
-        deadlines=restate(view.deadlines, Deadlines),
-        seats=seats_response(seats),
+        deadlines=view.deadlines,
+        seats=seats,
         pot_cents=view.pot_cents,
         started_at=view.started_at,
         completed_at=view.completed_at,
         finalized_at=view.finalized_at,
     )
-
-
-def seats_response(seats: SeatCounts) -> Seats:
-    return restate(seats, Seats)
 
 
 def tournament_plan(data: TournamentCreate) -> TournamentPlan:
@@ -340,8 +318,8 @@ class TournamentController(Controller):
         return tournament_response(services.tournaments.get_tournament(tournament_id))
 
     @get("/{tournament_id:uuid}/seats", sync_to_thread=True, summary="Free seats and waitlist")
-    def seats(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Seats:
-        return seats_response(services.tournaments.get_seats(tournament_id))
+    def seats(self, tournament_id: FromPath[UUID], services: ServicesDep) -> SeatCounts:
+        return services.tournaments.get_seats(tournament_id)
 
     @get(
         "/{tournament_id:uuid}/participants",
@@ -350,8 +328,8 @@ class TournamentController(Controller):
     )
     def participants(
         self, tournament_id: FromPath[UUID], services: ServicesDep
-    ) -> list[Participant]:
-        return restate_all(services.tournaments.list_participants(tournament_id), Participant)
+    ) -> list[ParticipantRow]:
+        return services.tournaments.list_participants(tournament_id)
 
 
 class RegistrationController(Controller):

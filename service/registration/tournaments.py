@@ -37,8 +37,7 @@ from service.shared.registrants import DEVELOPMENT_KEY, Registered, Registrants
 from service.storage.events import Change, EventStore
 
 
-@dataclass(frozen=True, slots=True)
-class Deadlines:
+class Deadlines(msgspec.Struct, frozen=True, kw_only=True):
     """A tournament's deadlines in the club's time zone (rule CAL-3)."""
 
     cancellation_until: datetime
