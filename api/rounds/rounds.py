@@ -4,7 +4,7 @@ tournament's matches, places and prizes (rules T-FMT-1..8, T-BUYIN-1)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
@@ -15,7 +15,7 @@ from api.http.auth import director_only
 from api.http.schemas import ActorDep, ServicesDep, restate
 from api.http.tabular import csv_response, table_route, wants_csv
 from domain.tournament import TournamentStatus
-from service.rounds.rounds import Recorded, ReportedResult, Started
+from service.rounds.rounds import Recorded, ReportedResult, Started, TournamentMatch
 from service.shared.day_views import Place, Prizes, Round, Standing
 
 Reason = Annotated[str, msgspec.Meta(max_length=500)]
@@ -103,28 +103,6 @@ class Withdrawal(msgspec.Struct):
     left_early: bool
     forfeits: list[UUID]
     """The player's open matches, forfeited to their opponents (rules T-FMT-5, T-FMT-7)."""
-
-
-class Score(msgspec.Struct):
-    a: int
-    b: int
-
-
-class TournamentMatch(msgspec.Struct):
-    match_id: UUID
-    round: int
-    table: int
-    stage: Literal["swiss", "semi_final", "final", "third_place"]
-    player_a: UUID
-    player_b: UUID
-    status: Literal["pending", "playing", "disputed", "decided"]
-    score: Score
-    winner: UUID | None
-    played: bool | None
-    """False for an unplayed forfeit, a win with 0 points (rule T-FMT-7); null while open."""
-    result_id: UUID | None
-    """The result that counts: what a correction names in ``corrects`` (rule T-FMT-6); null
-    before a result."""
 
 
 def start_response(started: Started) -> TournamentStart:
@@ -299,22 +277,7 @@ class TournamentDayController(Controller):
     def matches(
         self, tournament_id: FromPath[UUID], services: ServicesDep
     ) -> list[TournamentMatch]:
-        return [
-            TournamentMatch(
-                match_id=m.match_id,
-                round=m.round,
-                table=m.table,
-                stage=m.stage,  # type: ignore[arg-type]
-                player_a=m.player_a,
-                player_b=m.player_b,
-                status=m.status,
-                score=Score(m.score_a, m.score_b),
-                winner=m.winner,
-                played=m.played,
-                result_id=m.result_id,
-            )
-            for m in services.rounds.list_matches(tournament_id)
-        ]
+        return services.rounds.list_matches(tournament_id)
 
     @get("/places", sync_to_thread=True, summary="Final places 1..N (409 until completed)")
     def places(self, tournament_id: FromPath[UUID], services: ServicesDep) -> list[Place]:

@@ -16,6 +16,8 @@ from typing import Literal
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
+import msgspec
+
 from domain import match, tournament
 from domain import standings as swiss
 from domain.errors import InvalidInputError
@@ -25,6 +27,7 @@ from domain.tournament import (
     Round as PairedRound,
 )
 from domain.tournament import (
+    Stage,
     Tournament,
     TournamentEvent,
     TournamentStatus,
@@ -33,7 +36,14 @@ from domain.tournament.rounds import MatchScore
 from projections import standings as day
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
-from service.shared.day_views import Round, Standing, list_standings, result_id, round_view
+from service.shared.day_views import (
+    Round,
+    Score,
+    Standing,
+    list_standings,
+    result_id,
+    round_view,
+)
 from service.shared.loading import display_names, load_tournament
 from service.shared.match_play import MatchPlay
 from service.storage.events import Change, EventStore
@@ -111,22 +121,21 @@ class Withdrawn:
     forfeits: list[UUID]
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentMatch:
+class TournamentMatch(msgspec.Struct, frozen=True, kw_only=True):
     match_id: UUID
     round: int
     table: int
-    stage: str
+    stage: Stage
     player_a: UUID
     player_b: UUID
     status: Literal["pending", "playing", "disputed", "decided"]
-    score_a: int
-    score_b: int
+    score: Score
     winner: UUID | None
     played: bool | None
-    """False for an unplayed forfeit (rule T-FMT-7); None while undecided."""
+    """False for an unplayed forfeit, a win with 0 points (rule T-FMT-7); null while open."""
     result_id: UUID | None
-    """The result that counts, which a correction names (rule T-FMT-6); None while undecided."""
+    """The result that counts: what a correction names in ``corrects`` (rule T-FMT-6); null
+    before a result."""
 
 
 class RoundService:
@@ -402,8 +411,7 @@ class RoundService:
                 player_a=UUID(row["player_a"]),
                 player_b=UUID(row["player_b"]),
                 status=row["status"],
-                score_a=row["score_a"],
-                score_b=row["score_b"],
+                score=Score(a=row["score_a"], b=row["score_b"]),
                 winner=UUID(row["winner"]) if row["winner"] else None,
                 played=bool(row["played"]) if row["played"] is not None else None,
                 result_id=result_id(held, UUID(row["match_id"])),

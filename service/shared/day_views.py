@@ -89,6 +89,13 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
         return self.tiebreaks.lot
 
 
+class Score(msgspec.Struct, frozen=True, kw_only=True):
+    """A match's score: side a's points and side b's."""
+
+    a: int
+    b: int
+
+
 class Place(msgspec.Struct, frozen=True, kw_only=True):
     place: int
     player_id: UUID
