@@ -16,7 +16,7 @@ from api.http.schemas import ActorDep, ServicesDep
 from api.rounds.rounds import Reason
 from domain.tournament import MissedRounds, ReportStatus, TournamentStatus, WarningKind
 from service.shared.day_views import Pairing, Prizes, Round, Standing
-from service.venue.venue import Board, Finalized, TableNow
+from service.venue.venue import Board, Finalized, Table
 
 Points = Annotated[int, msgspec.Meta(ge=0, le=999)]
 
@@ -101,27 +101,6 @@ class FixedTable(msgspec.Struct):
     table: int
 
 
-class TableScore(msgspec.Struct):
-    a: int
-    b: int
-
-
-class Table(msgspec.Struct):
-    table: int
-    round: int
-    match_id: UUID | None
-    player_a: UUID
-    player_b: UUID | None
-    player_a_name: str
-    player_b_name: str | None
-    score: TableScore
-    match_length: int
-    phase: str
-    status: str
-    match_url: str | None
-    """The match's own resource, where the players play or follow it."""
-
-
 class RoundTimer(msgspec.Struct):
     paired_at: datetime | None
     elapsed_seconds: int
@@ -150,30 +129,13 @@ class Finality(msgspec.Struct):
     prizes: Prizes | None
 
 
-def table_response(table: TableNow) -> Table:
-    return Table(
-        table=table.table,
-        round=table.round,
-        match_id=table.match_id,
-        player_a=table.player_a,
-        player_b=table.player_b,
-        player_a_name=table.player_a_name,
-        player_b_name=table.player_b_name,
-        score=TableScore(table.score_a, table.score_b),
-        match_length=table.match_length,
-        phase=table.phase,
-        status=table.status,
-        match_url=f"/api/v1/matches/{table.match_id}" if table.match_id else None,
-    )
-
-
 def board_response(board: Board) -> Wallboard:
     return Wallboard(
         tournament_id=board.tournament_id,
         status=board.status,  # type: ignore[arg-type]
         round=board.round,
         timer=RoundTimer(board.paired_at, board.elapsed_seconds),
-        tables=[table_response(t) for t in board.tables],
+        tables=board.tables,
         to_report=board.to_report,
         standings=board.standings,
     )
@@ -313,7 +275,7 @@ class VenueController(Controller):
     def table(
         self, tournament_id: FromPath[UUID], number: FromPath[int], services: ServicesDep
     ) -> Table:
-        return table_response(services.venue.get_table(tournament_id, number))
+        return services.venue.get_table(tournament_id, number)
 
     @get(
         "/tables/{number:int}/qr.svg",

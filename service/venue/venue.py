@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
+import msgspec
 import segno
 
 from domain import match, tournament
@@ -36,6 +37,7 @@ from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
 from service.shared.day_views import (
     Prizes,
     Round,
+    Score,
     Standing,
     list_standings,
     prizes,
@@ -80,9 +82,9 @@ class LateEntered:
     pot_cents: int
 
 
-@dataclass(frozen=True, slots=True)
-class TableNow:
-    tournament_id: UUID
+class Table(msgspec.Struct, frozen=True, kw_only=True):
+    """A table of the current round as the players at it and the wallboard see it now."""
+
     table: int
     round: int
     match_id: UUID | None
@@ -90,14 +92,15 @@ class TableNow:
     player_b: UUID | None
     player_a_name: str
     player_b_name: str | None
-    score_a: int
-    score_b: int
+    score: Score
     match_length: int
     phase: str
     """The match's phase (``opening`` .. ``match_over``), ``bye``, or ``decided`` where the
     result was reported without the match being played through the API."""
     status: str
     """``pending``, ``playing``, ``awaiting_confirmation``, ``disputed``, ``decided``, ``bye``."""
+    match_url: str | None
+    """The match's own resource, where the players play or follow it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +119,7 @@ class Board:
     round: Round | None
     paired_at: datetime | None
     elapsed_seconds: int
-    tables: list[TableNow]
+    tables: list[Table]
     to_report: list[int]
     standings: list[Standing]
 
@@ -341,7 +344,7 @@ class VenueService:
 
     # Queries ----------------------------------------------------------------------------------
 
-    def get_table(self, tournament_id: UUID, number: int) -> TableNow:
+    def get_table(self, tournament_id: UUID, number: int) -> Table:
         """The match now played at table ``number``: the latest round's table of that number."""
         held = self.load(tournament_id)
         if not held.rounds:
@@ -404,7 +407,7 @@ class VenueService:
         paired: PairedRound,
         table: tournament.PairedTable,
         names: dict[str, str],
-    ) -> TableNow:
+    ) -> Table:
         score_a = score_b = 0
         phase = "bye"
         begun = False
@@ -418,8 +421,7 @@ class VenueService:
         if result is not None:
             score_a, score_b = result.points_a, result.points_b
         status = _table_status(held, table, begun=begun)
-        return TableNow(
-            tournament_id=held.id,
+        return Table(
             table=table.table,
             round=paired.number,
             match_id=table.match_id,
@@ -427,11 +429,11 @@ class VenueService:
             player_b=table.player_b,
             player_a_name=names.get(str(table.player_a), ""),
             player_b_name=names.get(str(table.player_b)) if table.player_b else None,
-            score_a=score_a,
-            score_b=score_b,
+            score=Score(a=score_a, b=score_b),
             match_length=table.match_length,
             phase=phase,
             status=status,
+            match_url=f"/api/v1/matches/{table.match_id}" if table.match_id else None,
         )
 
     def _voided(
