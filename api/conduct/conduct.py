@@ -13,9 +13,10 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import director_only
 from api.http.schemas import ActorDep, ServicesDep
-from api.rounds.rounds import Reason, Withdrawal
+from api.rounds.rounds import Reason
 from domain.tournament import MAX_TABLE
 from service.conduct.conduct import Break, Penalty
+from service.rounds.rounds import Withdrawal
 
 PenaltyPoints = Annotated[int, msgspec.Meta(ge=1, le=64)]
 
@@ -172,7 +173,6 @@ class ConductController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Withdrawal:
-        excluded = services.rounds.exclude(
+        return services.rounds.exclude(
             tournament_id, player_id=data.player_id, reason=data.reason, actor=actor
         )
-        return Withdrawal(excluded.player_id, excluded.left_early, excluded.forfeits)

@@ -56,28 +56,33 @@ class NotATournamentMatchError(InvalidInputError):
     """A match given with a tournament must be between two of its seated players."""
 
 
-@dataclass(frozen=True, slots=True)
-class StandbyRefund:
+class StandbyRefund(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     refund_cents: int
+    """The buy-in the standby paid at check-in, to be handed back."""
 
 
-@dataclass(frozen=True, slots=True)
-class Started:
+class TournamentStart(msgspec.Struct, frozen=True, kw_only=True):
     id: UUID
     status: TournamentStatus
     started_at: datetime
     players: int
+    """Checked-in seat holders, standbys seated at the start included."""
     pot_cents: int
     no_shows: list[UUID]
+    """Registrations whose seats were released because they had not checked in."""
     promoted_standbys: list[UUID]
+    """Standbys (waitlisted, checked in on site) who got a released seat, in waitlist order."""
     unseated_standbys: list[StandbyRefund]
+    """Standbys left without a seat: still waitlisted, their buy-in is refunded."""
     swiss_rounds: int
+    """The Swiss rounds this field plays: fewer than configured where a small field could not
+    play them without a rematch (rule T-FMT-1)."""
     round: Round
+    """Round 1, paired with the start."""
 
 
-@dataclass(frozen=True, slots=True)
-class StandingChange:
+class StandingChange(msgspec.Struct, frozen=True, kw_only=True):
     player_id: UUID
     rank_before: int
     rank_after: int
@@ -100,8 +105,15 @@ class ReportedResult:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
+class Affects(msgspec.Struct, frozen=True, kw_only=True):
+    standings: list[StandingChange]
+    rounds_paired_since: list[int]
+    """Rounds paired after the corrected match's round: they stay as paired (rule T-FMT-6)."""
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """A result recorded, and what it changed."""
+
     result_id: UUID
     match_id: UUID
     winner: UUID
@@ -109,16 +121,14 @@ class Recorded:
     points_b: int
     corrects: UUID | None
     tournament_status: TournamentStatus
-    standings_changed: list[StandingChange]
-    rounds_paired_since: list[int]
-    """rule T-FMT-6: rounds paired after the corrected match's round, which stay as paired."""
+    affects: Affects
 
 
-@dataclass(frozen=True, slots=True)
-class Withdrawn:
+class Withdrawal(msgspec.Struct, frozen=True, kw_only=True):
     player_id: UUID
     left_early: bool
     forfeits: list[UUID]
+    """The player's open matches, forfeited to their opponents (rules T-FMT-5, T-FMT-7)."""
 
 
 class TournamentMatch(msgspec.Struct, frozen=True, kw_only=True):
@@ -157,7 +167,7 @@ class RoundService:
 
     # Commands ---------------------------------------------------------------------------------
 
-    def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Started:
+    def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> TournamentStart:
         """Play begins and round 1 is paired, in one transaction (rules T-CHECKIN-2, T-REG-3,
         T-BUYIN-1, T-FMT-2): no-shows released, standbys seated, the pot fixed."""
 
@@ -175,7 +185,7 @@ class RoundService:
         state: Tournament = change.state
         events = change.events
         assert state.started_at is not None
-        return Started(
+        return TournamentStart(
             id=tournament_id,
             status=state.status(state.started_at),
             started_at=state.started_at.astimezone(self._zone),
@@ -208,7 +218,7 @@ class RoundService:
 
     def record_result(
         self, tournament_id: UUID, report: ReportedResult, *, actor: str = DIRECTOR
-    ) -> Recorded:
+    ) -> Result:
         """A result reported by the director, or a correction naming the result it replaces
         (rule T-FMT-6): the answer lists the standings it moved and the rounds paired since."""
         result_id = uuid.uuid4()
@@ -240,7 +250,7 @@ class RoundService:
         assert before is not None
         located = after.table_of(report.match_id)
         assert located is not None
-        return Recorded(
+        return Result(
             result_id=result_id,
             match_id=report.match_id,
             winner=report.winner,
@@ -248,19 +258,21 @@ class RoundService:
             points_b=report.points_b,
             corrects=report.corrects,
             tournament_status=after.status(change.events[-1].timestamp),
-            standings_changed=_standing_changes(
-                tournament.swiss_standings(before), tournament.swiss_standings(after)
+            affects=Affects(
+                standings=_standing_changes(
+                    tournament.swiss_standings(before), tournament.swiss_standings(after)
+                ),
+                rounds_paired_since=[
+                    paired.number for paired in after.rounds if paired.number > located[0].number
+                ]
+                if report.corrects
+                else [],
             ),
-            rounds_paired_since=[
-                paired.number for paired in after.rounds if paired.number > located[0].number
-            ]
-            if report.corrects
-            else [],
         )
 
     def withdraw(
         self, tournament_id: UUID, *, player_id: UUID, reason: str, left_early: bool, actor: str
-    ) -> Withdrawn:
+    ) -> Withdrawal:
         """rule T-FMT-5: the player is not paired again; each open match of theirs is forfeited
         to the opponent, in the tournament and in the match itself (rule T-FMT-7)."""
         forfeits = self._leave(
@@ -278,11 +290,11 @@ class RoundService:
             ),
             actor,
         )
-        return Withdrawn(player_id=player_id, left_early=left_early, forfeits=forfeits)
+        return Withdrawal(player_id=player_id, left_early=left_early, forfeits=forfeits)
 
     def exclude(
         self, tournament_id: UUID, *, player_id: UUID, reason: str, actor: str
-    ) -> Withdrawn:
+    ) -> Withdrawal:
         """rule C-EXCL-1: not paired again, no refund (R-EXCL-1); each open match of theirs is
         decided at the match length for the opponent (rule T-FMT-7)."""
         forfeits = self._leave(
@@ -300,7 +312,7 @@ class RoundService:
             actor,
             excluded=True,
         )
-        return Withdrawn(player_id=player_id, left_early=True, forfeits=forfeits)
+        return Withdrawal(player_id=player_id, left_early=True, forfeits=forfeits)
 
     def _leave(
         self,
