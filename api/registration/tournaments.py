@@ -52,8 +52,13 @@ from domain.tournament import (
 from projections.participants import ParticipantRow
 from projections.seats import SeatCounts
 from service.bootstrap import Services
-from service.registration.tournaments import Deadlines, TournamentView
-from service.shared.registrants import Registered
+from service.registration.tournaments import (
+    CheckIn,
+    Deadlines,
+    RegistrationCancellation,
+    TournamentView,
+)
+from service.shared.registrants import Registration
 
 TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
 BirthDateText = Annotated[
@@ -175,40 +180,9 @@ class RegistrationUnconfirmed(msgspec.Struct):
     """The link expires then (24 hours): an unconfirmed registration never takes a seat."""
 
 
-class Registration(msgspec.Struct):
-    registration_id: UUID
-    tournament_id: UUID
-    player_id: UUID
-    status: Literal["registered", "waitlisted"]
-    player_token: str
-    """Bearer token for self-service (cancellation); shown once, stored only as a hash."""
-    waitlist_position: int | None
-
-
-class RegistrationCancellation(msgspec.Struct):
-    registration_id: UUID
-    status: Literal["cancelled", "withdrawn"]
-    promoted_registration_id: UUID | None
-    """The first waitlisted registration, which got the freed seat."""
-    refund_cents: int
-    """A standby leaving the waitlist gets the buy-in paid at check-in back."""
-
-
 class CheckInCreate(msgspec.Struct, forbid_unknown_fields=True):
     id_document_seen: bool
     buy_in_paid_cents: int
-
-
-class CheckIn(msgspec.Struct):
-    registration_id: UUID
-    status: Literal["checked_in", "standby"]
-    """``standby`` for a waitlisted person: a seat released at the start goes to them."""
-    checked_in_at: datetime
-    checked_in: int
-    """Checked-in seat holders (standbys not counted)."""
-    standbys: int
-    pot_cents: int
-    """``pot_share_cents`` (80 EUR by default) per checked-in seat holder (rule T-BUYIN-1)."""
 
 
 class RegistrationRecord(msgspec.Struct):
@@ -238,10 +212,6 @@ class RegistrationRecord(msgspec.Struct):
 
 
 REGISTRATION_COLUMNS = tuple(RegistrationRecord.__struct_fields__)
-
-
-def registration_response(registration: Registered) -> Registration:
-    return restate(registration, Registration)
 
 
 def tournament_response(view: TournamentView) -> Tournament:
@@ -372,7 +342,7 @@ class RegistrationController(Controller):
             return Response(answer, status_code=HTTP_202_ACCEPTED)
         # after the start, the director's registration is a late entry's
         registration = services.tournaments.register(tournament_id, applicant, actor=acting.actor)
-        return Response(registration_response(registration), status_code=HTTP_201_CREATED)
+        return Response(registration, status_code=HTTP_201_CREATED)
 
     @table_route(
         "/",
@@ -407,7 +377,7 @@ class RegistrationController(Controller):
         token = require_token(request, REGISTERED_PLAYER.whose)
         acting = _director_in(request, services, tournament_id)
         with unknown_token_refused(services, token):
-            cancellation = services.tournaments.cancel_registration(
+            return services.tournaments.cancel_registration(
                 tournament_id,
                 registration_id,
                 player_token=None if acting else token,
@@ -415,7 +385,6 @@ class RegistrationController(Controller):
                 director_actor=acting.actor if acting else None,
                 reason=reason,
             )
-        return restate(cancellation, RegistrationCancellation)
 
     @post(
         "/{registration_id:uuid}/check-in",
@@ -432,14 +401,13 @@ class RegistrationController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> CheckIn:
-        checked_in = services.tournaments.check_in(
+        return services.tournaments.check_in(
             tournament_id,
             registration_id,
             id_document_seen=data.id_document_seen,
             buy_in_paid_cents=data.buy_in_paid_cents,
             actor=actor,
         )
-        return restate(checked_in, CheckIn)
 
 
 def _director_in(

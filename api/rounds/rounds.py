@@ -21,14 +21,9 @@ from service.rounds.rounds import (
     Withdrawal,
 )
 from service.shared.day_views import Place, Prizes, Round, Standing
+from service.venue.venue import UnpairedRound
 
 Reason = Annotated[str, msgspec.Meta(max_length=500)]
-
-
-class UnpairedRound(msgspec.Struct):
-    round: int
-    voided: list[UUID]
-    """The round's matches, closed without a result."""
 
 
 class ResultReport(msgspec.Struct, forbid_unknown_fields=True):
@@ -116,8 +111,7 @@ class TournamentDayController(Controller):
         actor: ActorDep,
         reason: FromQuery[str] = "",
     ) -> UnpairedRound:
-        unpaired = services.venue.unpair(tournament_id, number, reason=reason[:500], actor=actor)
-        return UnpairedRound(unpaired.round, unpaired.voided)
+        return services.venue.unpair(tournament_id, number, reason=reason[:500], actor=actor)
 
     @post(
         "/results",

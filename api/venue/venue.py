@@ -16,7 +16,7 @@ from api.http.schemas import ActorDep, ServicesDep
 from api.rounds.rounds import Reason
 from domain.tournament import MissedRounds, ReportStatus, TournamentStatus, WarningKind
 from service.shared.day_views import Pairing, Prizes, Round, Standing
-from service.venue.venue import Board, Finalized, Table
+from service.venue.venue import Board, Finalized, LateEntry, Table
 
 Points = Annotated[int, msgspec.Meta(ge=0, le=999)]
 
@@ -80,15 +80,6 @@ class LateEntryCreate(msgspec.Struct, forbid_unknown_fields=True):
     registration_id: UUID
     missed: MissedRounds = "losses"
     """How the rounds paired before count: ``losses`` (0 points) or 0-point ``byes``."""
-
-
-class LateEntry(msgspec.Struct):
-    registration_id: UUID
-    player_id: UUID
-    from_round: int
-    missed: MissedRounds
-    players: int
-    pot_cents: int
 
 
 class FixedTableCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -238,19 +229,11 @@ class VenueController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> LateEntry:
-        entered = services.venue.admit_late_entry(
+        return services.venue.admit_late_entry(
             tournament_id,
             registration_id=data.registration_id,
             missed=data.missed,
             actor=actor,
-        )
-        return LateEntry(
-            entered.registration_id,
-            entered.player_id,
-            entered.from_round,
-            entered.missed,
-            entered.players,
-            entered.pot_cents,
         )
 
     @post(

@@ -66,14 +66,13 @@ class Repaired:
     override)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Unpaired:
+class UnpairedRound(msgspec.Struct, frozen=True, kw_only=True):
     round: int
     voided: list[UUID]
+    """The round's matches, closed without a result."""
 
 
-@dataclass(frozen=True, slots=True)
-class LateEntered:
+class LateEntry(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     player_id: UUID
     from_round: int
@@ -256,7 +255,7 @@ class VenueService:
 
     def unpair(
         self, tournament_id: UUID, number: int, *, reason: str = "", actor: str = DIRECTOR
-    ) -> Unpaired:
+    ) -> UnpairedRound:
         """Take back the latest round before its first result; its matches are void."""
 
         def attempt(now: datetime) -> Decision:
@@ -273,7 +272,7 @@ class VenueService:
 
         event = self._commands.run(attempt, DECIDE_AGAIN).changes[0].events[0]
         assert isinstance(event, tournament.RoundUnpaired)
-        return Unpaired(round=number, voided=list(event.voided))
+        return UnpairedRound(round=number, voided=list(event.voided))
 
     def admit_late_entry(
         self,
@@ -282,7 +281,7 @@ class VenueService:
         registration_id: UUID,
         missed: MissedRounds = "losses",
         actor: str = DIRECTOR,
-    ) -> LateEntered:
+    ) -> LateEntry:
         change = self._commands.update(
             lambda: self.load(tournament_id),
             tournament.evolve,
@@ -295,7 +294,7 @@ class VenueService:
         registration = state.registration(registration_id)
         entry = state.late_entry_of(registration.player_id)
         assert entry is not None
-        return LateEntered(
+        return LateEntry(
             registration_id=registration_id,
             player_id=registration.player_id,
             from_round=entry.from_round,
