@@ -3,7 +3,6 @@ tables, the tables' pages and QR codes, the wallboard, and finalizing the tourna
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
@@ -14,9 +13,9 @@ from litestar.params import FromPath, JSONBody
 from api.http.auth import TokenRequired, director_only, require_token, unknown_token_refused
 from api.http.schemas import ActorDep, ServicesDep
 from api.rounds.rounds import Reason
-from domain.tournament import MissedRounds, ReportStatus, TournamentStatus, WarningKind
-from service.shared.day_views import Pairing, Prizes, Round, Standing
-from service.venue.venue import Board, Finalized, LateEntry, Table
+from domain.tournament import MissedRounds, WarningKind
+from service.shared.day_views import Pairing
+from service.venue.venue import Finality, LateEntry, ReportAnswer, Table, Wallboard
 
 Points = Annotated[int, msgspec.Meta(ge=0, le=999)]
 
@@ -28,15 +27,6 @@ class PlayerReport(msgspec.Struct, forbid_unknown_fields=True):
     winner: UUID
     points_a: Points
     points_b: Points
-
-
-class ReportAnswer(msgspec.Struct):
-    status: ReportStatus
-    """``awaiting_confirmation`` until the opponent reports; ``confirmed`` when both reports
-    agree (the result is recorded); ``disputed`` when they differ: the director decides."""
-    result_id: UUID | None
-    """The recorded result once ``confirmed``: what a correction names in ``corrects``
-    (rule T-FMT-6); null otherwise."""
 
 
 class PairingOverride(msgspec.Struct, forbid_unknown_fields=True):
@@ -92,53 +82,8 @@ class FixedTable(msgspec.Struct):
     table: int
 
 
-class RoundTimer(msgspec.Struct):
-    paired_at: datetime | None
-    elapsed_seconds: int
-
-
-class Wallboard(msgspec.Struct):
-    tournament_id: UUID
-    status: TournamentStatus
-    round: Round | None
-    timer: RoundTimer
-    tables: list[Table]
-    to_report: list[int]
-    """Tables of the round still without their result."""
-    standings: list[Standing]
-
-
 class ReopenRequest(msgspec.Struct, forbid_unknown_fields=True):
     reason: Reason
-
-
-class Finality(msgspec.Struct):
-    status: Literal["final", "completed"]
-    """The tournament's status after finalize (``final``) or reopen (``completed``), as
-    GET ``/tournaments/{id}`` shows it."""
-    finalized_at: datetime | None
-    prizes: Prizes | None
-
-
-def board_response(board: Board) -> Wallboard:
-    return Wallboard(
-        tournament_id=board.tournament_id,
-        status=board.status,  # type: ignore[arg-type]
-        round=board.round,
-        timer=RoundTimer(board.paired_at, board.elapsed_seconds),
-        tables=board.tables,
-        to_report=board.to_report,
-        standings=board.standings,
-    )
-
-
-def finality_response(finalized: Finalized) -> Finality:
-    prizes = finalized.prizes
-    return Finality(
-        status=finalized.status,
-        finalized_at=finalized.finalized_at,
-        prizes=prizes,
-    )
 
 
 _PLAYER_OF_THE_MATCH = TokenRequired("the player token of a player of this match")
@@ -165,7 +110,7 @@ class VenueController(Controller):
     ) -> ReportAnswer:
         token = require_token(request, _PLAYER_OF_THE_MATCH.whose)
         with unknown_token_refused(services, token):
-            reported = services.venue.report(
+            return services.venue.report(
                 tournament_id,
                 player_token=token,
                 match_id=data.match_id,
@@ -173,7 +118,6 @@ class VenueController(Controller):
                 points_a=data.points_a,
                 points_b=data.points_b,
             )
-        return ReportAnswer(reported.status, reported.result_id)
 
     @put(
         "/rounds/{number:int}/pairings",
@@ -275,7 +219,7 @@ class VenueController(Controller):
 
     @get("/board", sync_to_thread=True, summary="The wallboard in one call")
     def board(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Wallboard:
-        return board_response(services.venue.board(tournament_id, services.clock.now()))
+        return services.venue.board(tournament_id, services.clock.now())
 
     @post(
         "/finalize",
@@ -287,7 +231,7 @@ class VenueController(Controller):
     def finalize(
         self, tournament_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
     ) -> Finality:
-        return finality_response(services.venue.finalize(tournament_id, actor=actor))
+        return services.venue.finalize(tournament_id, actor=actor)
 
     @post(
         "/reopen",
@@ -303,5 +247,4 @@ class VenueController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Finality:
-        reopened = services.venue.reopen_tournament(tournament_id, reason=data.reason, actor=actor)
-        return finality_response(reopened)
+        return services.venue.reopen_tournament(tournament_id, reason=data.reason, actor=actor)

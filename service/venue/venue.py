@@ -28,6 +28,7 @@ from domain.tournament import (
     PairingWarning,
     ReportStatus,
     Tournament,
+    TournamentStatus,
 )
 from domain.tournament import (
     Round as PairedRound,
@@ -102,31 +103,39 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     """The match's own resource, where the players play or follow it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Reported:
+class ReportAnswer(msgspec.Struct, frozen=True, kw_only=True):
     """Where a player's report stands, and the result it confirmed."""
 
     status: ReportStatus
+    """``awaiting_confirmation`` until the opponent reports; ``confirmed`` when both reports
+    agree (the result is recorded); ``disputed`` when they differ: the director decides."""
     result_id: UUID | None
-    """The recorded result once the reports agree: what a correction names (rule T-FMT-6)."""
+    """The recorded result once ``confirmed``: what a correction names in ``corrects``
+    (rule T-FMT-6); null otherwise."""
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
-    tournament_id: UUID
-    status: str
-    round: Round | None
+class RoundTimer(msgspec.Struct, frozen=True, kw_only=True):
     paired_at: datetime | None
     elapsed_seconds: int
+
+
+class Wallboard(msgspec.Struct, frozen=True, kw_only=True):
+    """The room's screen: the round, its tables now, what is still to report, the standings."""
+
+    tournament_id: UUID
+    status: TournamentStatus
+    round: Round | None
+    timer: RoundTimer
     tables: list[Table]
     to_report: list[int]
+    """Tables of the round still without their result."""
     standings: list[Standing]
 
 
-@dataclass(frozen=True, slots=True)
-class Finalized:
+class Finality(msgspec.Struct, frozen=True, kw_only=True):
     status: Literal["final", "completed"]
-    """The tournament's status after the command, as GET shows it."""
+    """The tournament's status after finalize (``final``) or reopen (``completed``), as
+    GET ``/tournaments/{id}`` shows it."""
     finalized_at: datetime | None
     prizes: Prizes | None
 
@@ -159,7 +168,7 @@ class VenueService:
         winner: UUID,
         points_a: int,
         points_b: int,
-    ) -> Reported:
+    ) -> ReportAnswer:
         """A player's report from the table, with their own registration's token."""
         hashed = token_hash(player_token)
 
@@ -196,7 +205,7 @@ class VenueService:
 
         state: Tournament = self._commands.run(attempt, DECIDE_AGAIN).changes[0].state
         result = state.result_of(match_id)
-        return Reported(
+        return ReportAnswer(
             status=tournament.report_status(state, match_id),
             result_id=result.id if result is not None else None,
         )
@@ -315,14 +324,14 @@ class VenueService:
             DECIDE_AGAIN,
         )
 
-    def finalize(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Finalized:
+    def finalize(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Finality:
         change = self._commands.update(
             lambda: self.load(tournament_id),
             tournament.evolve,
             lambda state, now: tournament.finalize(state, now=now, actor=actor),
             DECIDE_AGAIN,
         )
-        return Finalized(
+        return Finality(
             status="final",
             finalized_at=change.state.finalized_at,
             prizes=prizes(self.load(tournament_id)),
@@ -330,7 +339,7 @@ class VenueService:
 
     def reopen_tournament(
         self, tournament_id: UUID, *, reason: str, actor: str = DIRECTOR
-    ) -> Finalized:
+    ) -> Finality:
         self._commands.update(
             lambda: self.load(tournament_id),
             tournament.evolve,
@@ -339,7 +348,7 @@ class VenueService:
             ),
             DECIDE_AGAIN,
         )
-        return Finalized(status="completed", finalized_at=None, prizes=None)
+        return Finality(status="completed", finalized_at=None, prizes=None)
 
     # Queries ----------------------------------------------------------------------------------
 
@@ -370,23 +379,30 @@ class VenueService:
         )
         return out.getvalue().decode()
 
-    def board(self, tournament_id: UUID, now: datetime) -> Board:
+    def board(self, tournament_id: UUID, now: datetime) -> Wallboard:
         """The wallboard: the round, each table's live score, those still to report, the round
         timer and the standings, in one answer."""
         held = self.load(tournament_id)
         standings = list_standings(self._store, self._views, tournament_id)
         if not held.rounds:
-            return Board(tournament_id, held.status(now), None, None, 0, [], [], standings)
+            return Wallboard(
+                tournament_id=tournament_id,
+                status=held.status(now),
+                round=None,
+                timer=RoundTimer(paired_at=None, elapsed_seconds=0),
+                tables=[],
+                to_report=[],
+                standings=standings,
+            )
         paired = held.rounds[-1]
         names = self._names(tournament_id)
         tables = [self._table_now(held, paired, table, names) for table in paired.tables]
         elapsed = int((now - paired.paired_at).total_seconds()) if paired.paired_at else 0
-        return Board(
+        return Wallboard(
             tournament_id=tournament_id,
             status=held.status(now),
             round=round_view(self._views, held, paired),
-            paired_at=paired.paired_at,
-            elapsed_seconds=max(0, elapsed),
+            timer=RoundTimer(paired_at=paired.paired_at, elapsed_seconds=max(0, elapsed)),
             tables=tables,
             to_report=[t.table for t in held.open_tables(paired)],
             standings=standings,
