@@ -3,7 +3,7 @@ tables, the tables' pages and QR codes, the wallboard, and finalizing the tourna
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
@@ -13,9 +13,15 @@ from litestar.params import FromPath, JSONBody
 from api.http.auth import TokenRequired, director_only, require_token, unknown_token_refused
 from api.http.schemas import ActorDep, ServicesDep
 from api.rounds.rounds import Reason
-from domain.tournament import MissedRounds, WarningKind
-from service.shared.day_views import Pairing
-from service.venue.venue import Finality, LateEntry, ReportAnswer, Table, Wallboard
+from domain.tournament import MissedRounds
+from service.venue.venue import (
+    Finality,
+    LateEntry,
+    RepairedRound,
+    ReportAnswer,
+    Table,
+    Wallboard,
+)
 
 Points = Annotated[int, msgspec.Meta(ge=0, le=999)]
 
@@ -40,30 +46,6 @@ class PairingsUpdate(msgspec.Struct, forbid_unknown_fields=True):
 
     pairings: Annotated[list[PairingOverride], msgspec.Meta(min_length=1, max_length=500)]
     reason: Reason
-
-
-class PairingWarning(msgspec.Struct):
-    kind: WarningKind
-    table: int
-    players: list[UUID]
-    detail: str
-
-
-class Replacement(msgspec.Struct):
-    table: int
-    before: list[UUID | None] | None
-    """The table's players before the override (None: no such table before)."""
-    after: list[UUID | None] | None
-
-
-class RepairedRound(msgspec.Struct):
-    round: int
-    stage: Literal["swiss", "knockout"]
-    seed: int
-    pairings: list[Pairing]
-    warnings: list[PairingWarning]
-    replaced: list[Replacement]
-    """The tables that differ from the pairing as it stood before."""
 
 
 class LateEntryCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -133,31 +115,12 @@ class VenueController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> RepairedRound:
-        repaired = services.venue.repair(
+        return services.venue.repair(
             tournament_id,
             number,
             pairings=[(p.player_a, p.player_b) for p in data.pairings],
             reason=data.reason,
             actor=actor,
-        )
-        paired = repaired.round
-        return RepairedRound(
-            round=paired.round,
-            stage=paired.stage,
-            seed=paired.seed,
-            pairings=list(paired.pairings),
-            warnings=[
-                PairingWarning(w.kind, w.table, list(w.players), w.detail)
-                for w in repaired.warnings
-            ],
-            replaced=[
-                Replacement(
-                    r.table,
-                    list(r.before) if r.before else None,
-                    list(r.after) if r.after else None,
-                )
-                for r in repaired.replaced
-            ],
         )
 
     @post(

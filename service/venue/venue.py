@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
@@ -51,20 +50,20 @@ from service.storage.events import Change, EventStore
 PLAYERS = "players"
 
 
-@dataclass(frozen=True, slots=True)
-class Replacement:
+class Replacement(msgspec.Struct, frozen=True, kw_only=True):
     table: int
-    before: tuple[UUID, UUID | None] | None
-    after: tuple[UUID, UUID | None] | None
+    before: list[UUID | None] | None
+    """The table's players before the override (None: no such table before)."""
+    after: list[UUID | None] | None
 
 
-@dataclass(frozen=True, slots=True)
-class Repaired:
-    round: Round
+class RepairedRound(Round, frozen=True, kw_only=True):
+    """The round as the director paired it, what the pairing warns of, and what it changed."""
+
     warnings: list[PairingWarning]
     replaced: list[Replacement]
-    """The tables that differ from the pairing as it stood (the computed one, or the last
-    override)."""
+    """The tables that differ from the pairing as it stood before (the computed one, or the
+    last override)."""
 
 
 class UnpairedRound(msgspec.Struct, frozen=True, kw_only=True):
@@ -218,7 +217,7 @@ class VenueService:
         pairings: Sequence[tuple[UUID, UUID | None]],
         reason: str,
         actor: str = DIRECTOR,
-    ) -> Repaired:
+    ) -> RepairedRound:
         """The director's pairing of the latest round before its first result: the replaced
         tables' matches are void, the new tables' matches start, in one transaction."""
         computed: list[PairedRound] = []
@@ -256,8 +255,9 @@ class VenueService:
         state: Tournament = decision.changes[0].state
         before = computed[0]
         paired = next(r for r in state.rounds if r.number == number)
-        return Repaired(
-            round=round_view(self._views, state, paired),
+        shown = round_view(self._views, state, paired)
+        return RepairedRound(
+            **msgspec.structs.asdict(shown),
             warnings=tournament.pairing_warnings(state, number, pairings),
             replaced=_difference(before, paired),
         )
@@ -484,8 +484,8 @@ def _table_status(held: Tournament, table: tournament.PairedTable, *, begun: boo
 
 def _difference(before: PairedRound, after: PairedRound) -> list[Replacement]:
     """The tables of ``after`` that are not as they were in ``before``, by table number."""
-    old = {t.table: (t.player_a, t.player_b) for t in before.tables}
-    new = {t.table: (t.player_a, t.player_b) for t in after.tables}
+    old: dict[int, list[UUID | None]] = {t.table: [t.player_a, t.player_b] for t in before.tables}
+    new: dict[int, list[UUID | None]] = {t.table: [t.player_a, t.player_b] for t in after.tables}
     return [
         Replacement(table=number, before=old.get(number), after=new.get(number))
         for number in sorted(set(old) | set(new))
