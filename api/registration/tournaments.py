@@ -116,6 +116,12 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Tournament(msgspec.Struct):
+    """A tournament of the calendar as the API shows it.
+
+    Not a twin of one view row: it composes the calendar's ``TournamentRow`` with the status,
+    deadlines, seats and pot as of now (``TournamentView``, which the pages also read), under
+    the contract's names (``date``, ``class``) and with the derived ``organisation_cents``."""
+
     id: UUID
     season_id: UUID | None
     period: str | None
