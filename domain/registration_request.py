@@ -18,8 +18,8 @@ import msgspec
 
 from domain.errors import ConflictError, NotFoundError
 from domain.events import PSEUDONYM, Aggregate, DomainEvent, EventBatch, Personal
-from domain.people import pseudonym
-from domain.tokens import token_matches
+from domain.people.erasure import pseudonym
+from domain.people.tokens import token_matches
 from domain.tournament import Applicant, Tournament, TournamentEvent, check_registrant, register
 
 CONFIRMATION_WINDOW = timedelta(hours=24)

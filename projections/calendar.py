@@ -10,7 +10,7 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
-from domain.season import CalendarPeriodAdded, PeriodKind, SeasonCreated
+from domain.seasons.season import CalendarPeriodAdded, PeriodKind, SeasonCreated
 from domain.tournament import (
     TournamentCompleted,
     TournamentFinalized,

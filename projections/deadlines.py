@@ -12,7 +12,14 @@ from typing import Any
 
 import sqlite_utils
 
-from domain.dispute import DisputeDecided, DisputeOpened
+from domain.evidence.dispute import DisputeDecided, DisputeOpened
+from domain.evidence.video import (
+    VideoDeleted,
+    VideoDeletionFailed,
+    VideoDeletionRefused,
+    VideoRegistered,
+    retry_at,
+)
 from domain.match import (
     ClockFlagged,
     GameWon,
@@ -27,13 +34,6 @@ from domain.tournament import (
     TournamentScheduled,
     TournamentStarted,
     TournamentStartFailed,
-)
-from domain.video import (
-    VideoDeleted,
-    VideoDeletionFailed,
-    VideoDeletionRefused,
-    VideoRegistered,
-    retry_at,
 )
 from projections.runner import Projection
 

@@ -13,7 +13,7 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
-from domain.director import DirectorAppointed, DirectorRevoked, ScopeKind
+from domain.people.director import DirectorAppointed, DirectorRevoked, ScopeKind
 from projections.runner import Projection
 
 _COLUMNS = (

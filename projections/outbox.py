@@ -26,7 +26,7 @@ import msgspec
 import sqlite_utils
 
 from domain.events import DomainEvent
-from domain.people import PersonErased
+from domain.people.erasure import PersonErased
 from domain.registration_request import RegistrationRequested
 from domain.tournament import (
     CancellationClosed,

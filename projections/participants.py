@@ -11,7 +11,7 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
-from domain.people import PersonErased
+from domain.people.erasure import PersonErased
 from domain.tournament import (
     ACTIVE,
     WAITING,

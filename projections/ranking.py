@@ -14,9 +14,9 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
-from domain.people import PersonErased
-from domain.ranking import RankingEntry, TournamentRecord, WonMatch, compute_ranking
-from domain.season import PlayerBanned
+from domain.people.erasure import PersonErased
+from domain.seasons.ranking import RankingEntry, TournamentRecord, WonMatch, compute_ranking
+from domain.seasons.season import PlayerBanned
 from domain.tournament import (
     LateEntryAdmitted,
     PairedTable,

@@ -20,7 +20,7 @@ from domain.match import (
     PenaltyAwarded,
     PenaltyChanged,
 )
-from domain.people import PersonErased
+from domain.people.erasure import PersonErased
 from domain.tournament import (
     Decided,
     LateEntryAdmitted,

@@ -51,9 +51,6 @@ def test_the_domain_reads_no_clock_and_draws_no_random_numbers() -> None:
 
 
 MAX_MODULES_PER_FOLDER = 16
-SLICED = ("projections", "service", "scheduler", "api")
-"""The layers held to the folder limit. ``domain/`` (17 modules at its root) is reshaped by
-the results' one fold (issue 20, item 2) and joins them then."""
 MAX_SERVICE_FLOORS = 6
 
 
@@ -70,7 +67,7 @@ def test_no_folder_holds_more_than_sixteen_modules() -> None:
     # Issue 20: a flat folder of 30 modules hides what belongs together; a concept is a slice.
     crowded = {
         str(folder.relative_to(ROOT)): len(modules_of(folder))
-        for layer in SLICED
+        for layer in LAYERS
         for folder in [ROOT / layer, *(ROOT / layer).rglob("*")]
         if folder.is_dir() and len(modules_of(folder)) > MAX_MODULES_PER_FOLDER
     }

@@ -22,8 +22,8 @@ from api.http.auth import (
     unknown_token_refused,
 )
 from api.http.schemas import MAX_VERSION, Actor, ActorDep, ServicesDep, actor_view
-from domain.dispute import MAX_TEXT_LENGTH, DisputeStatus
-from domain.dispute import Dispute as DisputeRecord
+from domain.evidence.dispute import MAX_TEXT_LENGTH, DisputeStatus
+from domain.evidence.dispute import Dispute as DisputeRecord
 from service.bootstrap import Services
 from service.shared.match_play import Caller
 

@@ -12,7 +12,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import director_only
 from api.http.schemas import ActorDep, ServicesDep
-from domain.video import MAX_URI_LENGTH
+from domain.evidence.video import MAX_URI_LENGTH
 from service.evidence.videos import Video
 
 

@@ -17,8 +17,8 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.handlers.base import BaseRouteHandler
 
 from api.http.schemas import ActingDirectorDep
-from domain.director import BOOTSTRAP, CLUB_WIDE, ActingDirector, Target
 from domain.errors import ForbiddenError
+from domain.people.director import BOOTSTRAP, CLUB_WIDE, ActingDirector, Target
 from service.bootstrap import Services
 from service.storage.events import UnknownAggregateError
 

@@ -14,9 +14,9 @@ from litestar.params import QueryParameter
 
 from domain.backgammon import Play
 from domain.backgammon.cache import cached_format_play
-from domain.director import ActingDirector, named_director_id
 from domain.errors import InvalidInputError
 from domain.events import DomainEvent
+from domain.people.director import ActingDirector, named_director_id
 from service.bootstrap import Services
 
 Die = Annotated[int, msgspec.Meta(ge=1, le=6)]

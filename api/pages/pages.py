@@ -37,6 +37,8 @@ SUMMARIES = {
     "once it is completed, its final places",
     "standings": "Page: live pairings, results and standings (updates without reload)",
     "bracket": "Page: the knockout bracket",
+    "wallboard": "Page: the wallboard for the venue's big screen: the round, its timer, the tables "
+    "with live scores, the tables still to report, the standings (updates without reload)",
     "confirm": "Page: the link of the confirmation mail; its button confirms the registration "
     "(the token stays in the page's address)",
     "cancel": "Page: the self-service cancellation link of the registration mail; its button "
@@ -116,6 +118,19 @@ TEXT: dict[Lang, dict[str, str]] = {
         "language": "English",
         "language_link": "en",
         "oclock": " Uhr",
+        "wallboard": "Anzeigetafel",
+        "round_time": "Rundenzeit",
+        "tables": "Tische",
+        "to_report": "Noch zu melden",
+        "all_reported": "Alle Ergebnisse sind da.",
+        "no_round": "Die erste Runde erscheint, sobald das Turnier beginnt.",
+        "swiss": "Schweizer Runde",
+        "table_pending": "noch nicht begonnen",
+        "table_playing": "läuft",
+        "table_awaiting_confirmation": "wartet auf Bestätigung",
+        "table_disputed": "strittig",
+        "table_decided": "fertig",
+        "table_bye": "spielfrei",
     },
     "en": {
         "calendar": "Tournament calendar",
@@ -189,6 +204,19 @@ TEXT: dict[Lang, dict[str, str]] = {
         "language": "Deutsch",
         "language_link": "de",
         "oclock": "",
+        "wallboard": "Wallboard",
+        "round_time": "Round time",
+        "tables": "Tables",
+        "to_report": "Still to report",
+        "all_reported": "All results are in.",
+        "no_round": "The first round appears once the tournament starts.",
+        "swiss": "Swiss round",
+        "table_pending": "not yet begun",
+        "table_playing": "playing",
+        "table_awaiting_confirmation": "awaiting confirmation",
+        "table_disputed": "disputed",
+        "table_decided": "finished",
+        "table_bye": "bye",
     },
 }
 WEEKDAYS: dict[Lang, tuple[str, ...]] = {
@@ -232,6 +260,13 @@ def local_date(day: date, lang: Lang) -> str:
 def local_time(instant: datetime, lang: Lang) -> str:
     """An instant already in the club's zone, as people there read it."""
     return f"{local_date(instant.date(), lang)}, {instant:%H:%M}{TEXT[lang]['oclock']}"
+
+
+def clock_time(seconds: int) -> str:
+    """A round timer as a screen across the room shows it: ``42:07``, ``1:02:07``."""
+    hours, rest = divmod(max(0, seconds), 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes:02d}:{seconds:02d}"
 
 
 def template_config() -> TemplateConfig[JinjaTemplateEngine]:
@@ -348,6 +383,22 @@ class PageController(Controller):
         stages = {stage: [m for m in matches if m.stage == stage] for stage in KNOCKOUT_STAGES}
         tournament = services.tournaments.get_tournament(tournament_id)
         return page.render("bracket.html", tournament=tournament, stages=stages)
+
+    @page_route("/tournaments/{tournament_id:uuid}/wallboard", summary=SUMMARIES["wallboard"])
+    def wallboard(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        """The whole board is one server-rendered part (``#board``): its script fetches this page
+        again on each event of the tournament's live stream and swaps that part."""
+        services = page.services
+        tournament = services.tournaments.get_tournament(tournament_id)
+        board = services.venue.board(tournament_id, services.clock.now())
+        return page.render(
+            "wallboard.html",
+            tournament=tournament,
+            board=board,
+            places=services.places.list_fixed_places(tournament_id),
+            standing_of={row.player_id: row for row in board.standings},
+            clock_time=clock_time,
+        )
 
 
 def _bracket_match(found: TournamentMatch, names: dict[UUID, str]) -> BracketMatch:

@@ -12,7 +12,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import any_director
 from api.http.schemas import ActingDirectorDep, NameText, ServicesDep
-from domain.director import Director
+from domain.people.director import Director
 from projections.directors import DirectorRow
 
 

@@ -31,8 +31,8 @@ from api.http.schemas import (
 )
 from api.http.tabular import csv_response, table_route, wants_csv
 from domain.clock import ClockPresetName
-from domain.director import ActingDirector, Target
 from domain.match import DiceMode
+from domain.people.director import ActingDirector, Target
 from domain.tournament import (
     DEFAULT_BUY_IN_CENTS,
     DEFAULT_CAPACITY,

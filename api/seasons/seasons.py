@@ -13,8 +13,8 @@ from litestar.params import FromPath, JSONBody
 from api.http.auth import director_only
 from api.http.schemas import ActorDep, DateText, NameText, ServicesDep, restate
 from api.http.tabular import csv_response, table_route, wants_csv
-from domain.ranking import EntryKind
-from domain.season import PeriodInput, PeriodKind
+from domain.seasons.ranking import EntryKind
+from domain.seasons.season import PeriodInput, PeriodKind
 from projections.calendar import SeasonRow
 from projections.ranking import PlayerRanking, SeasonRankingRow
 

@@ -22,13 +22,13 @@ from domain.calendar import (
     parse_date,
 )
 from domain.clock import ClockPresetName
-from domain.director import is_director_actor
 from domain.errors import InvalidInputError
 from domain.events import EventBatch
 from domain.match import DiceMode
-from domain.season import Season, check_play_date
+from domain.people.director import is_director_actor
+from domain.people.tokens import token_matches
+from domain.seasons.season import Season, check_play_date
 from domain.text import free_text, is_invisible, visible_name
-from domain.tokens import token_matches
 from domain.tournament.defaults import (
     _EMAIL,
     ACTIVE,

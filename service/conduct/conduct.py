@@ -18,9 +18,9 @@ from domain.match import Match, PenaltyNotFoundError
 from domain.tournament import Tournament
 from projections import standings as day
 from projections.runner import Views
-from service.shared.commands import DECIDE_AGAIN, CommandRunner
-from service.shared.loading import display_names, load_tournament
+from service.shared.commands import CommandRunner
 from service.shared.match_play import MatchPlay
+from service.shared.tournament_day import TournamentDay
 from service.storage.events import EventStore
 
 
@@ -55,7 +55,7 @@ class Break(msgspec.Struct, frozen=True, kw_only=True):
     """The scheduler flagged the break as run over, for the director (rule C-BREAK-1)."""
 
 
-class ConductService:
+class ConductService(TournamentDay):
     """Penalties given by the director, breaks watched against the penalty scale."""
 
     def __init__(
@@ -66,11 +66,9 @@ class ConductService:
         play: MatchPlay,
         commands: CommandRunner,
     ) -> None:
-        self._store = store
-        self._views = views
-        self._zone = zone
+        super().__init__(store, views, commands)
         self._play = play
-        self._commands = commands
+        self._zone = zone
 
     def award_penalty(
         self,
@@ -128,7 +126,7 @@ class ConductService:
     def list_breaks(self, tournament_id: UUID, now: datetime) -> list[Break]:
         """Who is on a break and for how long, with the penalty a late return earns
         (rules C-BREAK-1..3); a break that ended on time is not listed."""
-        held = self._load(tournament_id)
+        held = self.load(tournament_id)
         names = self._names(tournament_id)
         return [
             Break(
@@ -149,7 +147,7 @@ class ConductService:
 
     def next_overrun(self, tournament_id: UUID) -> datetime | None:
         """When the next break of a running tournament runs over, unless flagged already."""
-        held = self._load(tournament_id)
+        held = self.load(tournament_id)
         if held.started_at is None or held.completed_at is not None:
             return None
         ends = [
@@ -162,13 +160,11 @@ class ConductService:
 
     def flag_overruns(self, tournament_id: UUID, *, actor: str) -> int:
         """rule C-BREAK-1: flag the breaks run over, for the director's penalty decision."""
-        change = self._commands.update(
-            lambda: self._load(tournament_id),
-            tournament.evolve,
+        change = self._update(
+            tournament_id,
             lambda state, now: tournament.flag_overruns(
                 state, self._breaks(state, now), now=now, actor=actor
             ),
-            DECIDE_AGAIN,
         )
         return len(change.events)
 
@@ -193,13 +189,11 @@ class ConductService:
         """rule C-BREAK-1: players back from their break, ready for the next match, in one
         action: the player, both players of the current round's table, or (neither given)
         everyone in the current round. Answers who was marked."""
-        change = self._commands.update(
-            lambda: self._load(tournament_id),
-            tournament.evolve,
+        change = self._update(
+            tournament_id,
             lambda state, now: tournament.mark_present(
                 state, player_id=player_id, table=table, now=now, actor=actor
             ),
-            DECIDE_AGAIN,
         )
         return [e.player_id for e in change.events if isinstance(e, tournament.PlayerMarkedPresent)]
 
@@ -207,17 +201,15 @@ class ConductService:
         self, tournament_id: UUID, *, player_id: UUID, until: datetime, actor: str
     ) -> None:
         """rule C-BREAK-3: a player leaving the venue agrees a time to be back."""
-        self._commands.update(
-            lambda: self._load(tournament_id),
-            tournament.evolve,
+        self._update(
+            tournament_id,
             lambda state, now: tournament.agree_return_time(
                 state, player_id=player_id, until=until, now=now, actor=actor
             ),
-            DECIDE_AGAIN,
         )
 
     def _side_of(self, tournament_id: UUID, match_id: UUID, player_id: UUID) -> match.Side:
-        held = self._load(tournament_id)
+        held = self.load(tournament_id)
         located = held.table_of(match_id)
         if located is None:
             raise tournament.MatchNotInTournamentError(
@@ -229,12 +221,6 @@ class ConductService:
         if player_id == table.player_b:
             return "b"
         raise InvalidInputError("player_id", f"{player_id} does not play match {match_id}")
-
-    def _names(self, tournament_id: UUID) -> dict[str, str]:
-        return display_names(self._views, tournament_id)
-
-    def _load(self, tournament_id: UUID) -> Tournament:
-        return load_tournament(self._store, tournament_id)
 
 
 def _penalty_view(state: Match, penalty_id: UUID, player_id: UUID, reason: str) -> Penalty:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import uuid
 from uuid import UUID
 
-from domain import dispute, match
-from domain.dispute import Dispute
+from domain import match
 from domain.errors import ForbiddenError
+from domain.evidence import dispute
+from domain.evidence.dispute import Dispute
 from domain.match import Match
-from domain.tokens import token_matches
+from domain.people.tokens import token_matches
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
 from service.shared.match_play import Caller, MatchPlay
 from service.storage.events import EventStore

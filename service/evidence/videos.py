@@ -10,8 +10,9 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
-from domain import match, video
+from domain import match
 from domain.events import SCHEDULER
+from domain.evidence import video
 from domain.match import Match
 from projections.runner import Views
 from service.evidence.folder import Deleted, EvidenceFolder, Failed, Outcome, Refused

@@ -18,12 +18,12 @@ from uuid import UUID
 
 from domain import match
 from domain.dice import roll_from_seed, verify_rolls
-from domain.director import is_director_actor
 from domain.errors import ConflictError, ForbiddenError, InvalidInputError
 from domain.events import DIRECTOR, DomainEvent
 from domain.mat import format_mat
 from domain.match import Match, Side
-from domain.tokens import token_matches
+from domain.people.director import is_director_actor
+from domain.people.tokens import token_matches
 from service.clock import Clock
 from service.shared.commands import CONDITIONAL, CommandRunner
 from service.shared.match_play import Caller, MatchPlay, MatchTerms

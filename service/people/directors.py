@@ -14,8 +14,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from uuid import UUID
 
-from domain import director, match, season
-from domain.director import (
+from domain import match
+from domain.errors import InvalidInputError, UnauthenticatedError
+from domain.events import DomainEvent
+from domain.evidence.dispute import DisputeOpened
+from domain.evidence.video import VideoRegistered
+from domain.match import Match, MatchStarted
+from domain.people import director
+from domain.people.director import (
     BOOTSTRAP,
     CLUB,
     CLUB_WIDE,
@@ -26,14 +32,10 @@ from domain.director import (
     Scope,
     Target,
 )
-from domain.dispute import DisputeOpened
-from domain.errors import InvalidInputError, UnauthenticatedError
-from domain.events import DomainEvent
-from domain.match import Match, MatchStarted
-from domain.season import Season, SeasonCreated
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
+from domain.seasons import season
+from domain.seasons.season import Season, SeasonCreated
 from domain.tournament import TournamentScheduled
-from domain.video import VideoRegistered
 from projections import directors as directors_view
 from projections.directors import DirectorRow
 from projections.runner import Views

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from datetime import datetime
 from uuid import UUID
 
-from domain import people
-from domain.people import Person, PersonNotFoundError
+from domain.people import erasure as people
+from domain.people.erasure import Person, PersonNotFoundError
 from projections import participants
 from projections.runner import Views
 from service.clock import Clock

@@ -3,7 +3,7 @@ unauthenticated (401); a director's or a player's token without the right is for
 
 from __future__ import annotations
 
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
 from projections import tokens as player_tokens
 from projections.runner import Views
 from service.people.directors import DirectorService

@@ -18,12 +18,12 @@ from zoneinfo import ZoneInfo
 from domain import registration_request as requests
 from domain import tournament as tournaments
 from domain.errors import ConflictError
+from domain.people.tokens import token_hash
 from domain.registration_request import (
     UNKNOWN_TOKEN,
     RegistrationRequest,
     RegistrationRequestNotFoundError,
 )
-from domain.tokens import token_hash
 from domain.tournament import Applicant
 from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
 from service.shared.loading import load_tournament

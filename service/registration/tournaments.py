@@ -16,7 +16,7 @@ import sqlite_utils
 from domain import tournament as tournaments
 from domain.calendar import deadline_policy
 from domain.events import DIRECTOR
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
 from domain.tournament import (
     Applicant,
     Tournament,

@@ -44,8 +44,8 @@ from service.shared.day_views import (
     result_id,
     round_view,
 )
-from service.shared.loading import display_names, load_tournament
 from service.shared.match_play import MatchPlay
+from service.shared.tournament_day import TournamentDay
 from service.storage.events import Change, EventStore
 
 SEED_BITS = 63
@@ -148,7 +148,7 @@ class TournamentMatch(msgspec.Struct, frozen=True, kw_only=True):
     before a result."""
 
 
-class RoundService:
+class RoundService(TournamentDay):
     """The tournament day: its start, rounds and results, and the views that follow them."""
 
     def __init__(
@@ -159,11 +159,9 @@ class RoundService:
         play: MatchPlay,
         commands: CommandRunner,
     ) -> None:
-        self._store = store
-        self._views = views
-        self._zone = zone
+        super().__init__(store, views, commands)
         self._play = play
-        self._commands = commands
+        self._zone = zone
 
     # Commands ---------------------------------------------------------------------------------
 
@@ -172,7 +170,7 @@ class RoundService:
         T-BUYIN-1, T-FMT-2): no-shows released, standbys seated, the pot fixed."""
 
         def attempt(now: datetime) -> Decision:
-            held = self._load(tournament_id)
+            held = self.load(tournament_id)
             started = Change.of(
                 tournament.evolve,
                 held,
@@ -210,7 +208,7 @@ class RoundService:
         """The next round once every result of the last is in (Swiss, then the knockout)."""
 
         def attempt(now: datetime) -> Decision:
-            held = self._load(tournament_id)
+            held = self.load(tournament_id)
             return self._paired(Change.of(tournament.evolve, held, ()), now, actor)
 
         state: Tournament = self._commands.run(attempt, DECIDE_AGAIN).changes[0].state
@@ -224,7 +222,7 @@ class RoundService:
         result_id = uuid.uuid4()
 
         def attempt(now: datetime) -> Decision:
-            held = self._load(tournament_id)
+            held = self.load(tournament_id)
             recorded = Change.of(
                 tournament.evolve,
                 held,
@@ -329,7 +327,7 @@ class RoundService:
         transaction; returns the forfeited matches."""
 
         def attempt(now: datetime) -> Decision:
-            held = self._load(tournament_id)
+            held = self.load(tournament_id)
             open_matches = {
                 table.match_id: self._play.get(table.match_id)
                 for paired in held.rounds
@@ -370,7 +368,7 @@ class RoundService:
     ) -> tuple[str, str, match.SeatedPlayers]:
         """An ad hoc match of a running tournament is played by two of its seated players: their
         ids in, their display names out, and the persons the match names (sealed names)."""
-        held = self._load(tournament_id)
+        held = self.load(tournament_id)
         if held.started_at is None or held.completed_at is not None:
             raise tournament.TournamentStateError("the tournament is not running")
         names = self._names(tournament_id)
@@ -389,11 +387,11 @@ class RoundService:
 
     def latest_round(self, tournament_id: UUID) -> Round | None:
         """The round now being played (None before round 1)."""
-        held = self._load(tournament_id)
+        held = self.load(tournament_id)
         return self.round_view(held, held.rounds[-1]) if held.rounds else None
 
     def get_round(self, tournament_id: UUID, number: int) -> Round:
-        held = self._load(tournament_id)
+        held = self.load(tournament_id)
         for paired in held.rounds:
             if paired.number == number:
                 return self.round_view(held, paired)
@@ -410,7 +408,7 @@ class RoundService:
 
     def list_matches(self, tournament_id: UUID) -> list[TournamentMatch]:
         """Every pairing's match with its status, score, winner and the result's id."""
-        held = self._load(tournament_id)
+        held = self.load(tournament_id)
         self._views.catch_up()
         with self._views.reading() as db:
             rows = day.list_tables(db, str(tournament_id))
@@ -454,12 +452,6 @@ class RoundService:
     def display_names(self, tournament_id: UUID) -> dict[str, str]:
         """Display names ("Anna M.") of the tournament's players, by player id."""
         return self._names(tournament_id)
-
-    def _names(self, tournament_id: UUID) -> dict[str, str]:
-        return display_names(self._views, tournament_id)
-
-    def _load(self, tournament_id: UUID) -> Tournament:
-        return load_tournament(self._store, tournament_id)
 
 
 def _seed() -> int:

@@ -6,10 +6,10 @@ import uuid
 from collections.abc import Sequence
 from uuid import UUID
 
-from domain import season as seasons
 from domain.events import DIRECTOR
-from domain.ranking import PlayerNotRankedError
-from domain.season import PeriodInput, Season, SeasonNotFoundError
+from domain.seasons import season as seasons
+from domain.seasons.ranking import PlayerNotRankedError
+from domain.seasons.season import PeriodInput, Season, SeasonNotFoundError
 from projections import calendar, ranking
 from projections.calendar import SeasonRow
 from projections.ranking import PlayerRanking, SeasonRankingRow

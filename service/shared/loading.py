@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from domain import season as seasons
 from domain import tournament as tournaments
 from domain.calendar import parse_date
 from domain.errors import InvalidInputError
-from domain.season import Season, SeasonNotFoundError
+from domain.seasons import season as seasons
+from domain.seasons.season import Season, SeasonNotFoundError
 from domain.tournament import Tournament, TournamentNotFoundError
 from projections import calendar
 from projections import standings as day

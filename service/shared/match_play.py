@@ -24,7 +24,7 @@ from domain.dice import SEED_BYTES, seed_commitment
 from domain.errors import ConflictError, InvalidInputError
 from domain.events import DIRECTOR, DomainEvent
 from domain.match import Match, Side, TournamentPairing
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
 from domain.tournament import PairedTable, Tournament
 from service.shared.commands import MATCH_PLAY, CommandRunner, Decision
 from service.shared.loading import load_tournament

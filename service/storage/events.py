@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import ModuleType
 from typing import Any, Generic, TypeVar, cast
 from uuid import UUID
 
@@ -27,7 +28,10 @@ from eventsourcing.utils import get_topic, register_topic, resolve_topic
 
 from domain.errors import ConflictError, NotFoundError
 from domain.events import Aggregate, DomainEvent, evolve_each
-from domain.people import PersonErased
+from domain.evidence import dispute, video
+from domain.people import director, erasure
+from domain.people.erasure import PersonErased
+from domain.seasons import season
 from projections.runner import EventSource, Wanted
 from service.storage.personal import PersonalCodec, PersonKeys
 
@@ -162,6 +166,33 @@ class ServerRecord(msgspec.Struct, frozen=True, kw_only=True):
 # the snapshots table keeps each record's topic, so the old topics still resolve.
 register_topic("service.store:Snapshot", Snapshot)
 register_topic("service.store:ServerRecord", ServerRecord)
+
+
+def register_moved_records(old_module: str, module: ModuleType) -> None:
+    """Resolve ``old_module:Name`` to each event and aggregate class ``module`` defines.
+
+    A stored event or snapshot names its class by module (``module:ClassName``): a module that
+    moves leaves its old topics in every store written before, and they must still load.
+    """
+    for kind in vars(module).values():
+        if (
+            isinstance(kind, type)
+            and issubclass(kind, (DomainEvent, Aggregate))
+            and kind.__module__ == module.__name__
+        ):
+            register_topic(f"{old_module}:{kind.__qualname__}", kind)
+
+
+# The domain's small aggregates lived at its root before they were grouped by concept.
+MOVED_RECORDS: Mapping[str, ModuleType] = {
+    "domain.people": erasure,
+    "domain.director": director,
+    "domain.dispute": dispute,
+    "domain.video": video,
+    "domain.season": season,
+}
+for _old_module, _module in MOVED_RECORDS.items():
+    register_moved_records(_old_module, _module)
 
 
 class StateCache:

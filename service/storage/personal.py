@@ -31,7 +31,7 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from domain.events import PSEUDONYM, Personal
-from domain.people import pseudonym
+from domain.people.erasure import pseudonym
 
 T = TypeVar("T")
 

@@ -20,7 +20,7 @@ import segno
 
 from domain import match, tournament
 from domain.events import DIRECTOR
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
 from domain.tournament import (
     MAX_TABLE,
     MissedRounds,
@@ -43,8 +43,8 @@ from service.shared.day_views import (
     prizes,
     round_view,
 )
-from service.shared.loading import display_names, load_tournament
 from service.shared.match_play import MatchPlay
+from service.shared.tournament_day import TournamentDay
 from service.storage.events import Change, EventStore
 
 PLAYERS = "players"
@@ -139,7 +139,7 @@ class Finality(msgspec.Struct, frozen=True, kw_only=True):
     prizes: Prizes | None
 
 
-class VenueService:
+class VenueService(TournamentDay):
     """The tournament day as the venue lives it, beside the rounds and results (service/rounds)."""
 
     def __init__(
@@ -150,10 +150,8 @@ class VenueService:
         commands: CommandRunner,
         public_url: str,
     ) -> None:
-        self._store = store
-        self._views = views
+        super().__init__(store, views, commands)
         self._play = play
-        self._commands = commands
         self._public_url = public_url.rstrip("/")
 
     # Commands ---------------------------------------------------------------------------------
@@ -291,13 +289,11 @@ class VenueService:
         missed: MissedRounds = "losses",
         actor: str = DIRECTOR,
     ) -> LateEntry:
-        change = self._commands.update(
-            lambda: self.load(tournament_id),
-            tournament.evolve,
+        change = self._update(
+            tournament_id,
             lambda state, now: tournament.admit_late_entry(
                 state, registration_id=registration_id, missed=missed, now=now, actor=actor
             ),
-            DECIDE_AGAIN,
         )
         state = change.state
         registration = state.registration(registration_id)
@@ -315,21 +311,17 @@ class VenueService:
     def fix_table(
         self, tournament_id: UUID, *, player_id: UUID, table: int, actor: str = DIRECTOR
     ) -> None:
-        self._commands.update(
-            lambda: self.load(tournament_id),
-            tournament.evolve,
+        self._update(
+            tournament_id,
             lambda state, now: tournament.assign_fixed_table(
                 state, player_id=player_id, table=table, now=now, actor=actor
             ),
-            DECIDE_AGAIN,
         )
 
     def finalize(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Finality:
-        change = self._commands.update(
-            lambda: self.load(tournament_id),
-            tournament.evolve,
+        change = self._update(
+            tournament_id,
             lambda state, now: tournament.finalize(state, now=now, actor=actor),
-            DECIDE_AGAIN,
         )
         return Finality(
             status="final",
@@ -340,13 +332,11 @@ class VenueService:
     def reopen_tournament(
         self, tournament_id: UUID, *, reason: str, actor: str = DIRECTOR
     ) -> Finality:
-        self._commands.update(
-            lambda: self.load(tournament_id),
-            tournament.evolve,
+        self._update(
+            tournament_id,
             lambda state, now: tournament.reopen_tournament(
                 state, reason=reason, now=now, actor=actor
             ),
-            DECIDE_AGAIN,
         )
         return Finality(status="completed", finalized_at=None, prizes=None)
 
@@ -408,13 +398,7 @@ class VenueService:
             standings=standings,
         )
 
-    def load(self, tournament_id: UUID) -> Tournament:
-        return load_tournament(self._store, tournament_id)
-
     # Plumbing ---------------------------------------------------------------------------------
-
-    def _names(self, tournament_id: UUID) -> dict[str, str]:
-        return display_names(self._views, tournament_id)
 
     def _table_now(
         self,

@@ -11,7 +11,7 @@ from uuid import UUID
 import pytest
 from litestar.testing import TestClient
 
-from domain.people import pseudonym
+from domain.people.erasure import pseudonym
 from service.bootstrap import Services
 from service.clock import MovableClock
 from tests.api.test_ranking import create_season

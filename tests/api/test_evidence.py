@@ -15,7 +15,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from domain import video
+from domain.evidence import video
 from service.clock import MovableClock
 from service.settings import Settings
 from service.shared.commands import DECIDE_AGAIN, CommandRunner

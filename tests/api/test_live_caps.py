@@ -94,6 +94,7 @@ def assert_refused(response: httpx.Response, status: int, slug: str) -> None:
 
 
 def wait_until(condition: Any, seconds: float = 5.0) -> None:
+    # a real wait: the server thread hears a closed connection on its own time, no clock decides it
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, "it did not happen in time"

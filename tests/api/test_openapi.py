@@ -31,7 +31,6 @@ NOT_YET_BUILT: set[tuple[str, str]] = {
     ("GET", "/director/tournaments/{}/rounds/{}"),
     ("GET", "/pages/players/sign-in"),
     ("GET", "/pages/tournaments/{}/tables/{}"),
-    ("GET", "/pages/tournaments/{}/wallboard"),
     ("POST", "/api/v1/matches/{}/analysis"),
     ("POST", "/api/v1/matches/{}/rolls/void"),
     ("POST", "/api/v1/ratings/imports"),

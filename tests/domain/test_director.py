@@ -7,8 +7,10 @@ from uuid import UUID
 
 import pytest
 
-from domain import director
-from domain.director import (
+from domain.errors import InvalidInputError
+from domain.events import fold
+from domain.people import director
+from domain.people.director import (
     BOOTSTRAP,
     CLUB,
     ActingDirector,
@@ -23,8 +25,6 @@ from domain.director import (
     is_director_actor,
     named_director_id,
 )
-from domain.errors import InvalidInputError
-from domain.events import fold
 
 NOW = datetime(2026, 4, 18, 10, 0, tzinfo=UTC)
 SEASON = UUID(int=1)

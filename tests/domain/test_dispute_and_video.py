@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from domain import dispute, video
 from domain.errors import InvalidInputError
 from domain.events import fold
+from domain.evidence import dispute, video
 
 NOW = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)
 MATCH = uuid.uuid4()

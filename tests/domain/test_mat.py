@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from domain import match as rules
 from domain.events import DomainEvent, fold
 from domain.mat import LEFT_WIDTH, format_mat, mat_name
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
 
 BERLIN = ZoneInfo("Europe/Berlin")
 T0 = datetime(2026, 4, 18, 13, 0, tzinfo=UTC)

@@ -55,7 +55,7 @@ from domain.match import (
     start_match,
     take,
 )
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
 
 T0 = datetime(2026, 4, 18, 13, 0, tzinfo=UTC)
 MATCH = UUID(int=7)

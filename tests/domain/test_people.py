@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import domain.registration_request
-import domain.season
-from domain import people
+import domain.seasons.season
 from domain.events import PSEUDONYM, Aggregate, DomainEvent, fold
 from domain.match import MatchStarted
 from domain.match.state import Match
+from domain.people import erasure as people
 from domain.tournament import PlayerRegistered, RegistrationWaitlisted
 
 NOW = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)
@@ -87,7 +87,7 @@ def _kinds(base: type[DomainEvent] | type[Aggregate]) -> list[Any]:
 def test_every_record_holding_a_persons_data_declares_it_personal() -> None:
     # rule: ARCHITECTURE.md "Events": personal data is kept so that it can be erased
     assert domain.registration_request.RegistrationRequested in _kinds(DomainEvent)
-    assert domain.season.Season in _kinds(Aggregate)
+    assert domain.seasons.season.Season in _kinds(Aggregate)
     for kind in _kinds(DomainEvent) + _kinds(Aggregate):
         holds = A_PERSONS_DATA.intersection(kind.__struct_fields__)
         declared = {field for personal in kind.personal for field in personal.erased}

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.errors import InvalidInputError
-from domain.ranking import RankingRow, TournamentRecord, WonMatch, compute_ranking
+from domain.seasons.ranking import RankingRow, TournamentRecord, WonMatch, compute_ranking
 
 ANNA, BERT, CARL, DORA, EMIL = (UUID(int=number) for number in range(1, 6))
 

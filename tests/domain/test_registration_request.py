@@ -12,6 +12,7 @@ import pytest
 
 from domain.errors import ConflictError, InvalidInputError
 from domain.events import fold
+from domain.people.tokens import token_hash
 from domain.registration_request import (
     ConfirmationExpiredError,
     RegistrationRequest,
@@ -23,7 +24,6 @@ from domain.registration_request import (
     evolve,
     request_registration,
 )
-from domain.tokens import token_hash
 from domain.tournament import (
     Applicant,
     DuplicateRegistrationError,

@@ -9,7 +9,7 @@ import pytest
 
 from domain.errors import InvalidInputError
 from domain.events import fold
-from domain.season import (
+from domain.seasons.season import (
     CalendarPeriodAdded,
     PeriodInput,
     Season,

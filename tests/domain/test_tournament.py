@@ -12,9 +12,9 @@ from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.calendar import DeadlinePolicy
 from domain.errors import InvalidInputError
 from domain.events import fold
-from domain.season import PeriodInput, SeasonCreated, create_season
-from domain.season import evolve as evolve_season
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
+from domain.seasons.season import PeriodInput, SeasonCreated, create_season
+from domain.seasons.season import evolve as evolve_season
 from domain.tournament import (
     Applicant,
     CancellationClosedError,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from domain.director import BOOTSTRAP
-from domain.tokens import token_hash
+from domain.people.director import BOOTSTRAP
+from domain.people.tokens import token_hash
 from projections import directors
 from service.bootstrap import bootstrap
 from service.settings import Settings

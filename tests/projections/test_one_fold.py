@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from domain.calendar import DeadlinePolicy
 from domain.match import PenaltyAwarded, Side
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
 from domain.tournament import (
     AllRoundsPairedError,
     Applicant,

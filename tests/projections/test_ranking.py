@@ -16,9 +16,9 @@ from eventsourcing.utils import get_topic
 
 from domain.calendar import DeadlinePolicy
 from domain.events import DomainEvent, fold
-from domain.season import Season, create_season
-from domain.season import evolve as evolve_season
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
+from domain.seasons.season import Season, create_season
+from domain.seasons.season import evolve as evolve_season
 from domain.tournament import (
     Applicant,
     KnockoutLengths,

@@ -17,6 +17,7 @@ from scheduler import run_jobs
 from scheduler.leader import Leadership
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.jobs.jobs import JobRun
 from service.settings import Settings
 from tests.api.test_tournaments import person, schedule
 from tests.conftest import DIRECTOR
@@ -36,6 +37,26 @@ def recorded(services: Services) -> Counter[str]:
 
 def move_to(clock: MovableClock, instant: datetime) -> None:
     clock.advance((instant - clock.now()).total_seconds())
+
+
+def after_the_next_poll(services: Services, seconds: float = 10) -> list[JobRun]:
+    """What the scheduler's next poll of the jobs ran: waits for that poll, not a fixed time."""
+    ran: list[list[JobRun]] = []
+    polled = threading.Event()
+    run_due = services.jobs.run_due
+
+    def observed(now: datetime) -> list[JobRun]:
+        runs = run_due(now)
+        ran.append(runs)
+        polled.set()
+        return runs
+
+    services.jobs.run_due = observed  # type: ignore[method-assign]
+    try:
+        assert polled.wait(seconds), "the scheduler did not poll the jobs again"
+    finally:
+        services.jobs.run_due = run_due  # type: ignore[method-assign]
+    return ran[0]
 
 
 def registered(client: Client, players: int) -> tuple[str, list[dict[str, Any]]]:
@@ -143,10 +164,13 @@ def test_deadlines_passed_while_the_service_was_down_run_once_at_start_up(
     running = Settings(data_dir=tmp_path / "data", dev=True, run_scheduler=True)
     with TestClient(create_app(running, clock=clock)) as client:
         services: Services = client.app.state.services
+        # The clock the deadlines follow is the movable one; what is waited on here is the
+        # scheduler's own thread (a real interval): its first poll, then one further poll.
         deadline = time.monotonic() + 10
         while recorded(services)["CheckInOpened"] == 0 and time.monotonic() < deadline:
             time.sleep(0.05)
-        time.sleep(1.5)  # a further poll of the jobs finds nothing to do
+        assert recorded(services)["CheckInOpened"] == 1, "the scheduler never ran the jobs"
+        assert after_the_next_poll(services) == []  # a further poll finds nothing to do
         assert recorded(services) == {"CancellationClosed": 1, "CheckInOpened": 1}
         status = client.get(f"/api/v1/tournaments/{tournament_id}").json()["status"]
         assert status == "check_in"

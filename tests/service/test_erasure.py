@@ -18,7 +18,7 @@ from domain import match
 from domain.events import DIRECTOR
 from domain.match import MatchStarted
 from domain.match.events import TournamentPairing
-from domain.people import pseudonym
+from domain.people.erasure import pseudonym
 from domain.tournament import Applicant, PlayerRegistered, Tournament, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock

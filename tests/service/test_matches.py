@@ -15,7 +15,7 @@ from domain.backgammon.cache import cached_format_play
 from domain.dice import seed_commitment
 from domain.errors import ConflictError
 from domain.events import Aggregate, DomainEvent, fold
-from domain.tokens import token_hash
+from domain.people.tokens import token_hash
 from service.clock import MovableClock
 from service.matches.matches import MatchService
 from service.shared.match_play import Caller, DiceKeyMismatchError, seal_seed, unseal_seed

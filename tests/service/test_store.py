@@ -6,11 +6,16 @@ import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 from uuid import UUID, uuid4
 
 import pytest
+from eventsourcing.utils import resolve_topic
 
 from domain.events import Aggregate, DomainEvent
+from domain.evidence import dispute, video
+from domain.people import director, erasure
+from domain.seasons import season
 from service.storage.events import (
     EventStore,
     Guess,
@@ -263,3 +268,78 @@ def test_a_snapshot_stored_under_the_old_module_name_still_loads(tmp_path: Path)
         assert fresh.load(counter_id, evolve).total == store.snapshot_interval + 2
     finally:
         fresh.close()
+
+
+def test_a_season_stored_under_its_old_module_name_still_loads(tmp_path: Path) -> None:
+    """The small aggregates lived at the domain's root (``domain.season``) before
+    ``domain.seasons``: their events and snapshots keep the old topics and must still load."""
+    url = f"sqlite:///{tmp_path / 'events.sqlite3'}"
+    store = EventStore(env=persistence_environment(url))
+    season_id = uuid4()
+    store.append(
+        *season.create_season(
+            season_id,
+            name="Summer",
+            starts_on="2026-05-01",
+            ends_on="2026-08-31",
+            now=NOW,
+            actor="director",
+        )
+    )
+    state = store.load(season_id, season.evolve)
+    for _ in range(store.snapshot_interval - 1):  # the 100th event is snapshotted
+        store.append(
+            *season.ban(
+                state,
+                player_id=uuid4(),
+                reason="no show",
+                revoke_points=False,
+                now=NOW,
+                actor="director",
+            )
+        )
+        state = store.load(season_id, season.evolve)
+    store.snapshot_if_due(state, NOW)
+    store.close()
+    with sqlite3.connect(tmp_path / "events.sqlite3") as db:
+        events = db.execute(
+            "UPDATE stored_events SET topic = replace(topic, 'domain.seasons.season:',"
+            " 'domain.season:')"
+        ).rowcount
+        snapshots = db.execute(
+            "UPDATE stored_snapshots SET state = CAST(replace(CAST(state AS TEXT),"
+            " 'domain.seasons.season:', 'domain.season:') AS BLOB) WHERE topic LIKE '%:Snapshot'"
+        ).rowcount
+    assert (events, snapshots) == (store.snapshot_interval, 1)
+    fresh = EventStore(env=store.env)
+    try:
+        loaded = fresh.load(season_id, season.evolve)
+        assert (loaded.name, len(loaded.banned)) == ("Summer", store.snapshot_interval - 1)
+        assert fresh.load(season_id, season.evolve, version=1).banned == frozenset()
+    finally:
+        fresh.close()
+
+
+@pytest.mark.parametrize(
+    ("old_module", "module"),
+    [
+        ("domain.people", erasure),
+        ("domain.director", director),
+        ("domain.dispute", dispute),
+        ("domain.video", video),
+        ("domain.season", season),
+    ],
+)
+def test_every_moved_event_and_aggregate_resolves_from_its_old_topic(
+    old_module: str, module: ModuleType
+) -> None:
+    records = [
+        kind
+        for kind in vars(module).values()
+        if isinstance(kind, type)
+        and issubclass(kind, (DomainEvent, Aggregate))
+        and kind.__module__ == module.__name__
+    ]
+    assert records
+    for kind in records:
+        assert resolve_topic(f"{old_module}:{kind.__name__}") is kind

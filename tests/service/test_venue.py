@@ -1,0 +1,158 @@
+"""The venue slice at the service level: players' reports, pairing overrides, late entries,
+fixed tables, the tables' pages, the wallboard, finalising and reopening."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from domain.tournament import TournamentFinalError, TournamentStateError
+from service.bootstrap import Services
+from service.clock import MovableClock
+from service.venue.venue import TableNotFoundError
+from tests.service.conftest import (
+    applicant,
+    checked_in_tournament,
+    played_to_the_end,
+    report_every_table,
+)
+
+
+def test_two_agreeing_reports_from_the_table_record_the_result(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-6: the players report; the second, agreeing report records the result
+    day = checked_in_tournament(services, clock, 4)
+    table = services.rounds.start(day.tournament_id).round.pairings[0]
+    assert table.match_id is not None
+    tokens = {r.player_id: r.player_token for r in day.registrations}
+    assert table.player_b is not None
+    first = services.venue.report(
+        day.tournament_id,
+        player_token=tokens[table.player_a],
+        match_id=table.match_id,
+        winner=table.player_a,
+        points_a=1,
+        points_b=0,
+    )
+    assert (first.status, first.result_id) == ("awaiting_confirmation", None)
+    second = services.venue.report(
+        day.tournament_id,
+        player_token=tokens[table.player_b],
+        match_id=table.match_id,
+        winner=table.player_a,
+        points_a=1,
+        points_b=0,
+    )
+    assert second.status == "confirmed"
+    assert second.result_id is not None
+    now = services.venue.get_table(day.tournament_id, 1)
+    assert (now.status, now.score.a, now.score.b) == ("decided", 1, 0)
+
+
+def test_a_round_repaired_before_its_first_result_voids_the_replaced_matches(
+    services: Services, clock: MovableClock
+) -> None:
+    # the director's pairing replaces the computed one; its new tables' matches start
+    day = checked_in_tournament(services, clock, 4)
+    computed = services.rounds.start(day.tournament_id).round
+    one, two = computed.pairings
+    assert one.player_b is not None
+    assert two.player_b is not None
+    pairings = [(one.player_a, two.player_a), (one.player_b, two.player_b)]
+    repaired = services.venue.repair(day.tournament_id, 1, pairings=pairings, reason="family")
+    assert [(t.player_a, t.player_b) for t in repaired.pairings] == pairings
+    assert {r.table for r in repaired.replaced} == {1, 2}
+    voided = {one.match_id, two.match_id}
+    assert all(t.match_id not in voided for t in repaired.pairings)
+
+
+def test_an_unpaired_round_is_void_and_paired_again(
+    services: Services, clock: MovableClock
+) -> None:
+    day = checked_in_tournament(services, clock, 4)
+    computed = services.rounds.start(day.tournament_id).round
+    unpaired = services.venue.unpair(day.tournament_id, 1, reason="a late arrival")
+    assert unpaired.round == 1
+    assert set(unpaired.voided) == {t.match_id for t in computed.pairings}
+    assert services.rounds.latest_round(day.tournament_id) is None
+    again = services.rounds.pair_round(day.tournament_id)
+    assert again.round == 1
+
+
+def test_a_late_entry_joins_the_next_round_and_the_pot(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-BUYIN-1: the late entry's pot share joins the pot; missed rounds count as losses
+    day = checked_in_tournament(services, clock, 4)
+    services.rounds.start(day.tournament_id)
+    late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+    entered = services.venue.admit_late_entry(
+        day.tournament_id, registration_id=late.registration_id
+    )
+    assert (entered.player_id, entered.from_round, entered.missed) == (late.player_id, 2, "losses")
+    assert (entered.players, entered.pot_cents) == (5, 5 * 80_00)
+
+
+def test_a_player_with_a_fixed_table_plays_there(services: Services, clock: MovableClock) -> None:
+    # a wheelchair user keeps table 2 in every later round
+    day = checked_in_tournament(services, clock, 4)
+    report_every_table(services, day, services.rounds.start(day.tournament_id).round)
+    services.venue.fix_table(day.tournament_id, player_id=day.player(3), table=2)
+    with pytest.raises(TournamentStateError):
+        services.venue.fix_table(day.tournament_id, player_id=day.player(0), table=2)
+    second = services.rounds.pair_round(day.tournament_id)
+    [at_two] = [t for t in second.pairings if t.table == 2]
+    assert day.player(3) in (at_two.player_a, at_two.player_b)
+
+
+def test_a_table_has_its_page_and_a_qr_code_of_it(services: Services, clock: MovableClock) -> None:
+    day = checked_in_tournament(services, clock, 4)
+    url = services.venue.table_url(day.tournament_id, 3)
+    assert url.endswith(f"/api/v1/tournaments/{day.tournament_id}/tables/3")
+    svg = services.venue.table_qr_svg(day.tournament_id, 3)
+    assert svg.startswith("<svg")
+    assert "Table 3" in svg
+    with pytest.raises(TableNotFoundError):
+        services.venue.table_qr_svg(day.tournament_id, 0)
+    services.rounds.start(day.tournament_id)
+    with pytest.raises(TableNotFoundError):
+        services.venue.get_table(day.tournament_id, 3)  # two tables for four players
+
+
+def test_the_wallboard_shows_the_round_its_timer_and_who_still_reports(
+    services: Services, clock: MovableClock
+) -> None:
+    day = checked_in_tournament(services, clock, 4)
+    before = services.venue.board(day.tournament_id, clock.now())
+    assert (before.round, before.tables, before.to_report) == (None, [], [])
+    started = services.rounds.start(day.tournament_id)
+    clock.advance(timedelta(minutes=25).total_seconds())
+    board = services.venue.board(day.tournament_id, clock.now())
+    assert board.round == started.round
+    assert board.timer.elapsed_seconds == 25 * 60
+    assert board.to_report == [1, 2]
+    assert [t.status for t in board.tables] == ["pending", "pending"]
+    assert len(board.standings) == 4
+
+
+def test_a_completed_tournament_is_finalised_and_reopened_for_a_correction(
+    services: Services, clock: MovableClock
+) -> None:
+    # the final places and prizes are fixed; reopening is a new event, never an edit
+    day = played_to_the_end(services, clock)
+    final = services.venue.finalize(day.tournament_id)
+    assert final.status == "final"
+    assert final.finalized_at is not None
+    assert final.prizes is not None
+    assert (
+        final.prizes.payouts[0].player_id
+        == services.places.list_places(day.tournament_id)[0].player_id
+    )
+    assert services.venue.load(day.tournament_id).finalized_at == final.finalized_at
+    with pytest.raises(TournamentFinalError):
+        services.venue.finalize(day.tournament_id)
+    reopened = services.venue.reopen_tournament(day.tournament_id, reason="a wrong score")
+    assert (reopened.status, reopened.finalized_at) == ("completed", None)
+    assert services.venue.load(day.tournament_id).finalized_at is None
