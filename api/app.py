@@ -23,6 +23,7 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from api.conduct.conduct import ConductController
+from api.console.console import CONSOLE_TEMPLATES, ConsoleController
 from api.evidence.audit import AuditController
 from api.evidence.disputes import DisputeController, DisputeDecisionController
 from api.evidence.videos import VideoController
@@ -81,6 +82,7 @@ CONTROLLERS: list[Any] = [
     LiveController,
     PageController,
     CalendarFeedController,
+    ConsoleController,
 ]
 
 
@@ -204,7 +206,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             "acting_director": Provide(provide_acting_director, sync_to_thread=False),
             "actor": Provide(provide_actor, sync_to_thread=False),
         },
-        template_config=template_config(),
+        template_config=template_config(CONSOLE_TEMPLATES),
         exception_handlers=exception_handlers,
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(

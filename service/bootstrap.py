@@ -16,6 +16,7 @@ from service.mail.outbox import OutboxService, transport_for
 from service.matches.matches import MatchService
 from service.people.directors import DirectorService
 from service.people.erasure import PeopleService
+from service.people.sessions import DirectorSessions
 from service.people.tokens import TokenService
 from service.places.places import PlaceService
 from service.registration.requests import RegistrationRequestService
@@ -75,6 +76,8 @@ class Services:
     requests: RegistrationRequestService
     """Anonymous registrations confirmed by e-mail (rule P-MAIL-1)."""
     outbox: OutboxService
+    sessions: DirectorSessions
+    """The director's console sessions (signed with a key of their own)."""
     answer_key: bytes
     """Seals the API's kept idempotent answers (they may hold bearer tokens)."""
 
@@ -172,5 +175,6 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         registrants=registrants,
         requests=requests,
         outbox=outbox,
+        sessions=DirectorSessions(directors, clock, derived_key(secret, "director sessions")),
         answer_key=derived_key(secret, "idempotent answers"),
     )

@@ -76,11 +76,16 @@ def problem(status: int, slug: str, detail: str, **extensions: Any) -> Response[
     return Response(body, status_code=status, media_type=PROBLEM_JSON)
 
 
-def domain_error(_: Request[Any, Any, Any], error: DomainError) -> Response[dict[str, Any]]:
-    status = next(
+def status_of(error: DomainError) -> int:
+    """The HTTP status of a refusal of the domain (the pages show it as the REST API does)."""
+    return next(
         (code for category, code in _STATUS_OF_CATEGORY if isinstance(error, category)),
         HTTP_400_BAD_REQUEST,
     )
+
+
+def domain_error(_: Request[Any, Any, Any], error: DomainError) -> Response[dict[str, Any]]:
+    status = status_of(error)
     extensions = {key: _jsonable(value) for key, value in error.extensions.items()}
     if isinstance(error, InvalidInputError):
         extensions["errors"] = [{"field": error.field, "message": error.message}]

@@ -269,9 +269,10 @@ def clock_time(seconds: int) -> str:
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes:02d}:{seconds:02d}"
 
 
-def template_config() -> TemplateConfig[JinjaTemplateEngine]:
+def template_config(*more: Path) -> TemplateConfig[JinjaTemplateEngine]:
+    """The pages' templates, and ``more`` folders of other slices' pages (the console's)."""
     environment = Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=FileSystemLoader([TEMPLATES, *more]),
         autoescape=select_autoescape(default=True),
         trim_blocks=True,
         lstrip_blocks=True,

@@ -75,6 +75,11 @@ class DirectorService:
         expected = self._bootstrap_token
         return bool(expected and hmac.compare_digest(token.encode(), expected.encode()))
 
+    def bootstrap_token_hash(self) -> str | None:
+        """The hash of the club's bootstrap token (None without one): a console session
+        opened with it ends when the club sets another."""
+        return token_hash(self._bootstrap_token) if self._bootstrap_token else None
+
     def may_be_director(self, token: str) -> bool:
         """Whether ``token`` could be a director's at all (no lookup: a player's never is)."""
         return token.startswith(DIRECTOR_TOKEN_PREFIX) or self.is_bootstrap(token)

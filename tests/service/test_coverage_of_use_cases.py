@@ -22,7 +22,6 @@ PLUMBING: set[str] = {
     # Loading an aggregate for the controllers' own checks (If-Match, audit): no decision,
     # no view of its own; the commands and queries that use it are tested.
     "SeasonService.load",
-    "VenueService.load",
     "DisputeService.load",
     "DirectorService.load",
     # One round of a loaded tournament as shown; latest_round and get_round are its use cases.
