@@ -161,7 +161,15 @@ def test_a_registration_beyond_the_seats_goes_to_the_waitlist_shown_on_the_desk(
 
 @pytest.mark.parametrize(
     "path",
-    ["/registrations", "/withdrawals", "/exclusions", "/penalties", "/breaks/present", "/finalize"],
+    [
+        "/registrations",
+        "/withdrawals",
+        "/exclusions",
+        "/penalties",
+        "/breaks/present",
+        "/finalize",
+        "/reopen",
+    ],
 )
 def test_a_desk_form_without_its_csrf_token_is_forbidden_and_changes_nothing(
     client: Client, clock: MovableClock, path: str
