@@ -13,7 +13,7 @@ from uuid import UUID
 
 from projections.participants import RegistrationRow
 from service.bootstrap import Services
-from service.conduct.conduct import BreakView
+from service.conduct.conduct import Break
 from service.registration.tournaments import TournamentView
 
 PRINT_PAGES = ("pairings?by=table", "pairings?by=name", "slips", "standings")
@@ -56,7 +56,7 @@ def desk_sections(
         and row.status in ("registered", "waitlisted")
     ]
     in_field = [row for row in registrations if running and row.status == "checked_in"]
-    breaks: list[BreakView] = (
+    breaks: list[Break] = (
         services.conduct.list_breaks(tournament.id, services.clock.now()) if running else []
     )
     places = services.places.list_fixed_places(tournament.id)
