@@ -16,6 +16,18 @@ pytestmark = pytest.mark.browser
 PLAYERS = 4
 
 
+def to_the_next_page(browser: Any, act: Any) -> None:
+    """Do ``act`` (a form sent) and wait until the browser shows the page it answered: a key
+    press returns before the navigation, and the next lookup must not find the old page."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = browser.find_element(By.TAG_NAME, "html")
+    act()
+    WebDriverWait(browser, 20).until(expected_conditions.staleness_of(page))
+
+
 def check_in_row(browser: Any, registration_id: str) -> None:
     """Tick "ID seen", keep the prefilled buy-in, press the row's button (keyboard: Enter)."""
     from selenium.webdriver.common.by import By
@@ -25,7 +37,8 @@ def check_in_row(browser: Any, registration_id: str) -> None:
     form = row.find_element(By.CSS_SELECTOR, 'form[data-action="check-in"]')
     form.find_element(By.NAME, "id_document_seen").send_keys(Keys.SPACE)
     assert form.find_element(By.NAME, "buy_in_paid").get_attribute("value") == "100,00"
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").send_keys(Keys.ENTER)
+    button = form.find_element(By.CSS_SELECTOR, "button[type=submit]")
+    to_the_next_page(browser, lambda: button.send_keys(Keys.ENTER))
 
 
 def test_a_director_signs_in_checks_everyone_in_and_starts_at_the_desk(
@@ -44,14 +57,15 @@ def test_a_director_signs_in_checks_everyone_in_and_starts_at_the_desk(
     assert browser.current_url.startswith(f"{live_server.url}/director/sign-in?next=")
     screenshot(browser, "console-sign-in")
     browser.find_element(By.NAME, "token").send_keys(DEV_DIRECTOR_TOKEN)
-    browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-in"] button').click()
+    sign_in = browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-in"] button')
+    to_the_next_page(browser, sign_in.click)
     assert browser.current_url == desk
     assert "Frühlingsturnier 2026" in browser.find_element(By.TAG_NAME, "h1").text
 
     # a player found by name
     search = browser.find_element(By.NAME, "q")
     search.send_keys("Nachname3")
-    search.submit()
+    to_the_next_page(browser, search.submit)
     rows = browser.find_elements(By.CSS_SELECTOR, "tr[data-registration-id]")
     assert [row.get_attribute("data-registration-id") for row in rows] == [
         registrations[2]["registration_id"]
@@ -68,7 +82,8 @@ def test_a_director_signs_in_checks_everyone_in_and_starts_at_the_desk(
     assert not browser.find_elements(By.CSS_SELECTOR, 'form[data-action="check-in"]')
     screenshot(browser, "console-desk-checked-in")
 
-    browser.find_element(By.CSS_SELECTOR, 'form[data-action="start"] button').click()
+    start = browser.find_element(By.CSS_SELECTOR, 'form[data-action="start"] button')
+    to_the_next_page(browser, start.click)
     assert "Das Turnier ist gestartet" in browser.find_element(By.ID, "flash").text
     screenshot(browser, "console-desk-started")
 
@@ -85,7 +100,8 @@ def test_a_director_signs_in_checks_everyone_in_and_starts_at_the_desk(
     assert {row["buy_in_paid_cents"] for row in listed} == {10000}
 
     # signing out ends the session
-    browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-out"] button').click()
+    sign_out = browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-out"] button')
+    to_the_next_page(browser, sign_out.click)
     browser.get(desk)
     assert browser.current_url.startswith(f"{live_server.url}/director/sign-in")
 
@@ -102,7 +118,8 @@ def test_a_director_registers_a_person_at_the_desk_by_keyboard(
     desk = f"{live_server.url}/director/tournaments/{tournament['id']}"
     browser.get(desk)
     browser.find_element(By.NAME, "token").send_keys(DEV_DIRECTOR_TOKEN)
-    browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-in"] button').click()
+    sign_in = browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-in"] button')
+    to_the_next_page(browser, sign_in.click)
     form = browser.find_element(By.CSS_SELECTOR, 'form[data-action="register"]')
     for name, value in (
         ("first_name", "Anna"),
@@ -111,7 +128,8 @@ def test_a_director_registers_a_person_at_the_desk_by_keyboard(
         ("birth_date", "05.07.1985"),
     ):
         form.find_element(By.NAME, name).send_keys(value)
-    form.find_element(By.NAME, "birth_date").send_keys(Keys.ENTER)
+    birth_date = form.find_element(By.NAME, "birth_date")
+    to_the_next_page(browser, lambda: birth_date.send_keys(Keys.ENTER))
     assert browser.find_element(By.ID, "flash").text == "Anna M. ist angemeldet."
     screenshot(browser, "console-desk-registered")
     listed = client.get(

@@ -31,9 +31,15 @@ def column(browser: Any, selector: str, index: int) -> list[str]:
 
 
 def wait_until(browser: Any, condition: Any) -> None:
+    """Until ``condition()`` holds; a page that redraws a part while it is read (the wallboard
+    swaps its board) makes the condition read again, not fail."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    WebDriverWait(browser, WAIT_SECONDS).until(lambda _: condition())
+    waiting = WebDriverWait(
+        browser, WAIT_SECONDS, ignored_exceptions=[StaleElementReferenceException]
+    )
+    waiting.until(lambda _: condition())
 
 
 def wait_until_live(browser: Any) -> None:
