@@ -24,6 +24,7 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 
 from api.conduct.conduct import ConductController
 from api.console.console import CONSOLE_TEMPLATES, ConsoleController
+from api.console.rounds import RoundPageController
 from api.evidence.audit import AuditController
 from api.evidence.disputes import DisputeController, DisputeDecisionController
 from api.evidence.videos import VideoController
@@ -83,6 +84,7 @@ CONTROLLERS: list[Any] = [
     PageController,
     CalendarFeedController,
     ConsoleController,
+    RoundPageController,
 ]
 
 
