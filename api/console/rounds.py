@@ -30,7 +30,7 @@ from api.console.console import (
 from api.console.round_texts import ROUND_TEXT
 from api.pages.pages import KNOCKOUT_STAGES
 from domain.errors import DomainError
-from domain.tournament import Report
+from domain.tournament import PairingWarning, Report
 from service.rounds.rounds import ReportedResult, TournamentMatch
 from service.shared.day_views import TableView
 
@@ -42,6 +42,8 @@ SUMMARIES = {
     "result": "Page form: enter or correct a match's result (as POST .../results)",
     "pair": "Page form: pair the next round (as POST .../rounds); 303 to its page",
     "unpair": "Page form: unpair the latest round (as DELETE .../rounds/{n})",
+    "override": "Page form: the director's pairing of the latest round (as PUT .../pairings); "
+    "its warnings are shown before it is saved",
     "current": "Page: 303 to the page of the round being played (the desk before round 1)",
 }
 
@@ -55,6 +57,14 @@ class Row:
     """The match's status and score (None for a bye)."""
     reports: tuple[Report | None, Report | None] | None
     """The two players' differing reports of a disputed match, player a's first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """The director's pairing as entered, kept while its warnings are shown."""
+
+    pairings: list[tuple[UUID, UUID | None]]
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +231,52 @@ class RoundPageController(Controller):
             )
         return console.back_to(f"{HOME}/tournaments/{tournament_id}")
 
+    @post(
+        "/tournaments/{tournament_id:uuid}/rounds/{number:int}/pairings",
+        sync_to_thread=True,
+        summary=SUMMARIES["override"],
+    )
+    def override_pairings(
+        self,
+        tournament_id: FromPath[UUID],
+        number: FromPath[int],
+        data: FormData,
+        console: NamedDependency[Console],
+    ) -> Template | Redirect:
+        """Saved at once when it warns of nothing; else the page shows its warnings first and
+        a confirmation that saves it (``confirmed``)."""
+        console.require_csrf(data)
+        acting = _authorized(console, tournament_id)
+        venue = console.services.venue
+        shown = console.services.rounds.get_round(tournament_id, number)
+        pairings = _override_pairings(data, len(shown.pairings))
+        reason = str(data.get("reason") or "")[:500]
+        proposal = Override(pairings, reason)
+        try:
+            warnings = venue.repair_warnings(tournament_id, number, pairings)
+            if warnings and not data.get("confirmed"):
+                return _round_page(
+                    console, tournament_id, number, override=proposal, warnings=warnings
+                )
+            venue.repair(
+                tournament_id, number, pairings=pairings, reason=reason, actor=acting.actor
+            )
+        except DomainError as refusal:
+            error = _form_error("override-pairings", refusal)
+            return _round_page(console, tournament_id, number, error=error, override=proposal)
+        return console.back_to(_round_url(tournament_id, number), done="override")
+
+
+def _override_pairings(data: dict[str, Any], tables: int) -> list[tuple[UUID, UUID | None]]:
+    """The pairing as the form sends it: ``a_N`` and ``b_N`` for table N (an empty ``b_N``:
+    the bye); a table without its ``a_N`` is left out."""
+    pairings: list[tuple[UUID, UUID | None]] = []
+    for number in range(1, tables + 1):
+        player_a = _uuid(data.get(f"a_{number}"))
+        if player_a is not None:
+            pairings.append((player_a, _uuid(data.get(f"b_{number}"))))
+    return pairings
+
 
 def _uuid(value: object) -> UUID | None:
     try:
@@ -245,6 +301,8 @@ def _round_page(
     done_table: str = "",
     error: FormError | None = None,
     entered: dict[str, str] | None = None,
+    override: Override | None = None,
+    warnings: list[PairingWarning] | None = None,
 ) -> Template:
     _authorized(console, tournament_id)
     services = console.services
@@ -292,6 +350,9 @@ def _round_page(
         flash = r["done_pair"].format(n=number)
     elif done == "unpair":
         flash = r["done_unpair"].format(n=done_table)
+    elif done == "override":
+        flash = r["done_override"].format(n=number)
+    current = [(t.player_a, t.player_b) for t in shown.pairings]
     return console.render(
         "round.html",
         status=error.status if error else 200,
@@ -307,4 +368,10 @@ def _round_page(
         flash=flash,
         error=error,
         entered=entered or {},
+        override=override or Override(current, ""),
+        warnings=warnings or [],
+        players=sorted(
+            {p for t in shown.pairings for p in (t.player_a, t.player_b) if p is not None},
+            key=lambda p: names.get(p, ""),
+        ),
     )

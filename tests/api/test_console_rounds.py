@@ -338,3 +338,81 @@ def test_the_knockout_round_shows_the_bracket(client: Client, clock: MovableCloc
     for stage in ("Halbfinale", "Finale", "Spiel um Platz 3"):
         assert stage in bracket.group(0)
     assert 'data-action="pair-next-round"' not in page  # the tournament is completed
+
+
+# The override -------------------------------------------------------------------------------
+
+
+def override_form(page: str, pairings: list[tuple[str, str]], reason: str) -> dict[str, str]:
+    form = {"_csrf_token": csrf_of(page), "reason": reason}
+    for number, (player_a, player_b) in enumerate(pairings, start=1):
+        form[f"a_{number}"] = player_a
+        form[f"b_{number}"] = player_b
+    return form
+
+
+def test_an_override_without_warnings_is_saved_at_once(client: Client, clock: MovableClock) -> None:
+    day = start_tournament(client, clock, 4)
+    signed_in(client)
+    (one, two) = tables(day, 1)
+    swapped = [(one["player_a"], two["player_b"]), (two["player_a"], one["player_b"])]
+    page = round_page(client, day, 1)
+    assert 'data-action="override-pairings"' in page
+    answer = client.post(
+        f"{round_url(day, 1)}/pairings",
+        data=override_form(page, swapped, "Tischwunsch"),
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303
+    assert answer.headers["location"] == f"{round_url(day, 1)}?done=override"
+    paired = client.get(day.url("/rounds/1")).json()["pairings"]
+    assert [(t["player_a"], t["player_b"]) for t in paired] == swapped
+    assert {t["explanation"] for t in paired} == {"paired by the director: Tischwunsch"}
+
+
+def test_an_overrides_warnings_are_shown_before_it_is_saved(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-1: a rematch the computed pairing avoids is warned about
+    day = start_tournament(client, clock, 4)
+    signed_in(client)
+    for table in tables(day, 1):
+        assert enter(client, day, 1, table, "a").status_code == 303
+    assert client.post(day.url("/rounds"), headers=DIRECTOR).status_code == 201
+    before = client.get(day.url("/rounds/2")).json()
+    rematches = [(t["player_a"], t["player_b"]) for t in tables(day, 1)]
+    page = round_page(client, day, 2)
+    preview = client.post(
+        f"{round_url(day, 2)}/pairings", data=override_form(page, rematches, "Wunsch")
+    )
+    assert preview.status_code == 200
+    warnings = re.findall(r'<li data-warning="([a-z_]+)">', preview.text)
+    assert warnings.count("rematch") == 2
+    assert client.get(day.url("/rounds/2")).json() == before  # nothing saved yet
+
+    confirmation = re.search(r'<form[^>]*id="override-confirm".*?</form>', preview.text, re.DOTALL)
+    assert confirmation is not None
+    hidden = dict(
+        re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', confirmation.group(0))
+    )
+    assert hidden["confirmed"] == "yes"
+    saved = client.post(f"{round_url(day, 2)}/pairings", data=hidden, follow_redirects=False)
+    assert saved.status_code == 303
+    after = client.get(day.url("/rounds/2")).json()["pairings"]
+    assert [(t["player_a"], t["player_b"]) for t in after] == rematches
+
+
+def test_an_override_that_leaves_a_player_out_is_refused_in_words(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)
+    signed_in(client)
+    (one, _) = tables(day, 1)
+    page = round_page(client, day, 1)
+    answer = client.post(
+        f"{round_url(day, 1)}/pairings",
+        data=override_form(page, [(one["player_a"], one["player_b"])], "nur einer"),
+    )
+    assert answer.status_code == 422
+    assert re.search(r'data-error role="alert">[^<]+<', answer.text)
+    assert client.get(day.url("/rounds/1")).json()["pairings"] == day.rounds[0]["pairings"]
