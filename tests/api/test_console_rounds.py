@@ -148,6 +148,8 @@ def test_the_page_shows_each_table_with_its_players_and_the_pairings_reason(
             assert 'data-action="result"' not in row.group(0)
         else:
             assert row.group(0).count('data-action="result"') == 1
+            assert '<p class="status">' in row.group(0)
+            assert "offen" in row.group(0)
     english = round_page(client, day, 1, "?lang=en")
     assert "Round 1" in english
     assert "Enter the result" in english
