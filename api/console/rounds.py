@@ -32,7 +32,7 @@ from api.pages.pages import KNOCKOUT_STAGES
 from domain.errors import DomainError
 from domain.tournament import PairingWarning, Report
 from service.rounds.rounds import ReportedResult, TournamentMatch
-from service.shared.day_views import TableView
+from service.shared.day_views import Pairing
 
 MAX_POINTS = 999
 """As over REST: reported points are 0..999 (a gammon on a high cube passes the length)."""
@@ -52,7 +52,7 @@ SUMMARIES = {
 class Row:
     """One table of the round as the page shows it."""
 
-    table: TableView
+    table: Pairing
     match: TournamentMatch | None
     """The match's status and score (None for a bye)."""
     reports: tuple[Report | None, Report | None] | None
@@ -333,8 +333,8 @@ def _round_page(
             match_id=m.match_id,
             player_a=names.get(m.player_a, ""),
             player_b=names.get(m.player_b, ""),
-            score_a=m.score_a,
-            score_b=m.score_b,
+            score_a=m.score.a,
+            score_b=m.score.b,
             winner=names.get(m.winner) if m.winner else None,
         )
         for m in matches

@@ -71,9 +71,7 @@ def test_a_director_enters_a_rounds_results_and_pairs_the_next_round(
     for table in first:
         browser.get(round_one)
         enter_result(browser, table)
-        assert (
-            f"Tisch {table['table']} ist eingetragen" in browser.find_element(By.ID, "flash").text
-        )
+        assert f"Tisch {table['table']} ist eingetragen" in flash(browser)
     screenshot(browser, "console-round-1-results")
     matches = {m["match_id"]: m for m in client.get(day.url("/matches")).json()}
     for table in first:
