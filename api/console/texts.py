@@ -42,6 +42,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "started": "Das Turnier läuft seit {at}.",
         "done_check_in": "{name} ist eingecheckt.",
         "done_start": "Das Turnier ist gestartet, Runde 1 ist ausgelost.",
+        "current_round": "Zur laufenden Runde",
         "done_sign_in": "Angemeldet.",
         "refused": "Nicht möglich",
         "forbidden_form": "Dieses Formular ist abgelaufen oder kam nicht von dieser Seite. "
@@ -150,6 +151,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "started": "The tournament has been running since {at}.",
         "done_check_in": "{name} is checked in.",
         "done_start": "The tournament has started; round 1 is paired.",
+        "current_round": "To the current round",
         "done_sign_in": "Signed in.",
         "refused": "Not possible",
         "forbidden_form": "This form has expired or did not come from this page. Please "

@@ -342,6 +342,13 @@ class VenueService(TournamentDay):
 
     # Queries ----------------------------------------------------------------------------------
 
+    def repair_warnings(
+        self, tournament_id: UUID, number: int, pairings: Sequence[tuple[UUID, UUID | None]]
+    ) -> list[PairingWarning]:
+        """What an override of round ``number`` would be warned about (a rematch, a second bye,
+        a gap in wins), before it is saved: the warnings ``repair`` answers with."""
+        return tournament.pairing_warnings(self.load(tournament_id), number, pairings)
+
     def get_table(self, tournament_id: UUID, number: int) -> Table:
         """The match now played at table ``number``: the latest round's table of that number."""
         held = self.load(tournament_id)

@@ -25,7 +25,6 @@ NOT_YET_BUILT: set[tuple[str, str]] = {
     ("GET", "/api/v1/players/{}/head-to-head"),
     ("GET", "/api/v1/ratings"),
     ("GET", "/api/v1/ratings/{}"),
-    ("GET", "/director/tournaments/{}/rounds/{}"),
     ("GET", "/pages/players/sign-in"),
     ("GET", "/pages/tournaments/{}/tables/{}"),
     ("POST", "/api/v1/matches/{}/analysis"),

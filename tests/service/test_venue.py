@@ -68,6 +68,25 @@ def test_a_round_repaired_before_its_first_result_voids_the_replaced_matches(
     assert all(t.match_id not in voided for t in repaired.pairings)
 
 
+def test_an_overrides_warnings_are_known_before_it_is_saved(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-1: a rematch the computed pairing avoids is warned about, and nothing is saved
+    day = checked_in_tournament(services, clock, 4)
+    first = services.rounds.start(day.tournament_id).round
+    report_every_table(services, day, first)
+    second = services.rounds.pair_round(day.tournament_id)
+    rematches = [(t.player_a, t.player_b) for t in first.pairings]
+    warnings = services.venue.repair_warnings(day.tournament_id, 2, rematches)
+    assert sorted((w.kind, w.table) for w in warnings if w.kind == "rematch") == [
+        ("rematch", 1),
+        ("rematch", 2),
+    ]
+    assert services.rounds.get_round(day.tournament_id, 2) == second
+    as_paired = [(t.player_a, t.player_b) for t in second.pairings]
+    assert services.venue.repair_warnings(day.tournament_id, 2, as_paired) == []
+
+
 def test_an_unpaired_round_is_void_and_paired_again(
     services: Services, clock: MovableClock
 ) -> None:

@@ -1,0 +1,377 @@
+"""The director's round page: one round's tables with the pairings' reasons, results entered
+and corrected, disputed reports side by side, the next round paired, the latest one unpaired,
+and the knockout bracket (API.md "Pages for people").
+
+Every form calls the use case its REST endpoint calls (``service.rounds``, ``service.venue``)
+with the signed-in director as the actor, inside their scope (rule C-DIR-1); sessions, CSRF and
+Post/Redirect/Get as on the desk (``api.console.console``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from litestar import Controller, Request, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath
+from litestar.response import Redirect, Template
+
+from api.console.console import (
+    HOME,
+    Console,
+    ConsoleController,
+    FormData,
+    FormError,
+    _authorized,
+    _form_error,
+)
+from api.console.round_texts import ROUND_TEXT
+from api.pages.pages import KNOCKOUT_STAGES
+from domain.errors import DomainError
+from domain.tournament import PairingWarning, Report
+from service.rounds.rounds import ReportedResult, TournamentMatch
+from service.shared.day_views import Pairing
+
+MAX_POINTS = 999
+"""As over REST: reported points are 0..999 (a gammon on a high cube passes the length)."""
+SUMMARIES = {
+    "round": "Page: one round's tables and pairings with their reasons, results entry and "
+    "correction, disputed reports, pairing the next round, the knockout bracket",
+    "result": "Page form: enter or correct a match's result (as POST .../results)",
+    "pair": "Page form: pair the next round (as POST .../rounds); 303 to its page",
+    "unpair": "Page form: unpair the latest round (as DELETE .../rounds/{n})",
+    "override": "Page form: the director's pairing of the latest round (as PUT .../pairings); "
+    "its warnings are shown before it is saved",
+    "current": "Page: 303 to the page of the round being played (the desk before round 1)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One table of the round as the page shows it."""
+
+    table: Pairing
+    match: TournamentMatch | None
+    """The match's status and score (None for a bye)."""
+    reports: tuple[Report | None, Report | None] | None
+    """The two players' differing reports of a disputed match, player a's first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """The director's pairing as entered, kept while its warnings are shown."""
+
+    pairings: list[tuple[UUID, UUID | None]]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BracketMatch:
+    stage: str
+    table: int
+    match_id: UUID
+    player_a: str
+    player_b: str
+    score_a: int
+    score_b: int
+    winner: str | None
+
+
+def _round_url(tournament_id: UUID, number: int) -> str:
+    return f"{HOME}/tournaments/{tournament_id}/rounds/{number}"
+
+
+class RoundPageController(Controller):
+    """The round page, with the desk's session check, CSRF and refusal pages."""
+
+    path = "/director"
+    tags = ["pages"]  # noqa: RUF012
+    dependencies = ConsoleController.dependencies
+    exception_handlers = ConsoleController.exception_handlers
+
+    @get(
+        "/tournaments/{tournament_id:uuid}/rounds/{number:int}",
+        sync_to_thread=True,
+        summary=SUMMARIES["round"],
+    )
+    def round_page(
+        self,
+        request: Request[Any, Any, Any],
+        tournament_id: FromPath[UUID],
+        number: FromPath[int],
+        console: NamedDependency[Console],
+    ) -> Template:
+        query = request.query_params
+        return _round_page(
+            console,
+            tournament_id,
+            number,
+            done=query.get("done", ""),
+            done_table=query.get("table", ""),
+        )
+
+    @get(
+        "/tournaments/{tournament_id:uuid}/rounds/current",
+        sync_to_thread=True,
+        summary=SUMMARIES["current"],
+    )
+    def current_round(
+        self, tournament_id: FromPath[UUID], console: NamedDependency[Console]
+    ) -> Redirect:
+        _authorized(console, tournament_id)
+        latest = console.services.rounds.latest_round(tournament_id)
+        if latest is None:
+            return console.back_to(f"{HOME}/tournaments/{tournament_id}")
+        return console.back_to(_round_url(tournament_id, latest.round))
+
+    @post(
+        "/tournaments/{tournament_id:uuid}/rounds/{number:int}/results",
+        sync_to_thread=True,
+        summary=SUMMARIES["result"],
+    )
+    def result(
+        self,
+        tournament_id: FromPath[UUID],
+        number: FromPath[int],
+        data: FormData,
+        console: NamedDependency[Console],
+    ) -> Template | Redirect:
+        console.require_csrf(data)
+        acting = _authorized(console, tournament_id)
+        r = ROUND_TEXT[console.lang]
+        match_id = _uuid(data.get("match_id"))
+        where = f"result:{match_id}"
+        entered = {key: str(data.get(key) or "") for key in ("winner", "points_a", "points_b")}
+
+        def refused(error: FormError) -> Template:
+            return _round_page(console, tournament_id, number, error=error, entered=entered)
+
+        if match_id is None:
+            return refused(FormError(where, "", "match_id: not a match of this tournament", 422))
+        winner = _uuid(data.get("winner"))
+        if winner is None:
+            return refused(FormError(where, "winner", r["winner_missing"], 422))
+        points = {key: _points(data.get(key)) for key in ("points_a", "points_b")}
+        for key, value in points.items():
+            if value is None:
+                return refused(FormError(where, key, r["points_invalid"], 422))
+        corrects = _uuid(data.get("corrects"))
+        report = ReportedResult(
+            match_id=match_id,
+            winner=winner,
+            points_a=points["points_a"] or 0,
+            points_b=points["points_b"] or 0,
+            corrects=corrects,
+            reason=str(data.get("reason") or "")[:500],
+        )
+        try:
+            console.services.rounds.record_result(tournament_id, report, actor=acting.actor)
+        except DomainError as refusal:
+            return refused(_form_error(where, refusal))
+        table = next(
+            (
+                m.table
+                for m in console.services.rounds.list_matches(tournament_id)
+                if m.match_id == match_id
+            ),
+            0,
+        )
+        return console.back_to(
+            _round_url(tournament_id, number),
+            done="correction" if corrects else "result",
+            table=str(table),
+        )
+
+    @post(
+        "/tournaments/{tournament_id:uuid}/rounds",
+        sync_to_thread=True,
+        summary=SUMMARIES["pair"],
+    )
+    def pair_next_round(
+        self, tournament_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
+    ) -> Template | Redirect:
+        console.require_csrf(data)
+        acting = _authorized(console, tournament_id)
+        try:
+            paired = console.services.rounds.pair_round(tournament_id, actor=acting.actor)
+        except DomainError as refusal:
+            latest = console.services.rounds.latest_round(tournament_id)
+            number = latest.round if latest else 1
+            return _round_page(
+                console, tournament_id, number, error=_form_error("pair-next-round", refusal)
+            )
+        return console.back_to(_round_url(tournament_id, paired.round), done="pair")
+
+    @post(
+        "/tournaments/{tournament_id:uuid}/rounds/{number:int}/unpair",
+        sync_to_thread=True,
+        summary=SUMMARIES["unpair"],
+    )
+    def unpair_round(
+        self,
+        tournament_id: FromPath[UUID],
+        number: FromPath[int],
+        data: FormData,
+        console: NamedDependency[Console],
+    ) -> Template | Redirect:
+        console.require_csrf(data)
+        acting = _authorized(console, tournament_id)
+        reason = str(data.get("reason") or "")[:500]
+        try:
+            console.services.venue.unpair(tournament_id, number, reason=reason, actor=acting.actor)
+        except DomainError as refusal:
+            return _round_page(
+                console, tournament_id, number, error=_form_error("unpair-round", refusal)
+            )
+        if number > 1:
+            return console.back_to(
+                _round_url(tournament_id, number - 1), done="unpair", table=str(number)
+            )
+        return console.back_to(f"{HOME}/tournaments/{tournament_id}")
+
+    @post(
+        "/tournaments/{tournament_id:uuid}/rounds/{number:int}/pairings",
+        sync_to_thread=True,
+        summary=SUMMARIES["override"],
+    )
+    def override_pairings(
+        self,
+        tournament_id: FromPath[UUID],
+        number: FromPath[int],
+        data: FormData,
+        console: NamedDependency[Console],
+    ) -> Template | Redirect:
+        """Saved at once when it warns of nothing; else the page shows its warnings first and
+        a confirmation that saves it (``confirmed``)."""
+        console.require_csrf(data)
+        acting = _authorized(console, tournament_id)
+        venue = console.services.venue
+        shown = console.services.rounds.get_round(tournament_id, number)
+        pairings = _override_pairings(data, len(shown.pairings))
+        reason = str(data.get("reason") or "")[:500]
+        proposal = Override(pairings, reason)
+        try:
+            warnings = venue.repair_warnings(tournament_id, number, pairings)
+            if warnings and not data.get("confirmed"):
+                return _round_page(
+                    console, tournament_id, number, override=proposal, warnings=warnings
+                )
+            venue.repair(
+                tournament_id, number, pairings=pairings, reason=reason, actor=acting.actor
+            )
+        except DomainError as refusal:
+            error = _form_error("override-pairings", refusal)
+            return _round_page(console, tournament_id, number, error=error, override=proposal)
+        return console.back_to(_round_url(tournament_id, number), done="override")
+
+
+def _override_pairings(data: dict[str, Any], tables: int) -> list[tuple[UUID, UUID | None]]:
+    """The pairing as the form sends it: ``a_N`` and ``b_N`` for table N (an empty ``b_N``:
+    the bye); a table without its ``a_N`` is left out."""
+    pairings: list[tuple[UUID, UUID | None]] = []
+    for number in range(1, tables + 1):
+        player_a = _uuid(data.get(f"a_{number}"))
+        if player_a is not None:
+            pairings.append((player_a, _uuid(data.get(f"b_{number}"))))
+    return pairings
+
+
+def _uuid(value: object) -> UUID | None:
+    try:
+        return UUID(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def _points(value: object) -> int | None:
+    text = str(value or "").strip()
+    if not text.isdigit() or int(text) > MAX_POINTS:
+        return None
+    return int(text)
+
+
+def _round_page(
+    console: Console,
+    tournament_id: UUID,
+    number: int,
+    *,
+    done: str = "",
+    done_table: str = "",
+    error: FormError | None = None,
+    entered: dict[str, str] | None = None,
+    override: Override | None = None,
+    warnings: list[PairingWarning] | None = None,
+) -> Template:
+    _authorized(console, tournament_id)
+    services = console.services
+    tournament = services.tournaments.get_tournament(tournament_id)
+    shown = services.rounds.get_round(tournament_id, number)  # an unknown round: a 404 page
+    latest = services.rounds.latest_round(tournament_id)
+    matches = services.rounds.list_matches(tournament_id)
+    of_round = {m.match_id: m for m in matches if m.round == number}
+    held = services.venue.load(tournament_id)
+    rows = [
+        Row(
+            table=table,
+            match=of_round.get(table.match_id) if table.match_id else None,
+            reports=(
+                held.report_of(table.match_id, table.player_a),
+                held.report_of(table.match_id, table.player_b),
+            )
+            if table.disputed and table.match_id and table.player_b
+            else None,
+        )
+        for table in shown.pairings
+    ]
+    names = {UUID(key): name for key, name in services.rounds.display_names(tournament_id).items()}
+    bracket = [
+        BracketMatch(
+            stage=m.stage,
+            table=m.table,
+            match_id=m.match_id,
+            player_a=names.get(m.player_a, ""),
+            player_b=names.get(m.player_b, ""),
+            score_a=m.score.a,
+            score_b=m.score.b,
+            winner=names.get(m.winner) if m.winner else None,
+        )
+        for m in matches
+        if m.stage in KNOCKOUT_STAGES
+    ]
+    r = ROUND_TEXT[console.lang]
+    flash = ""
+    if done == "result":
+        flash = r["done_result"].format(table=done_table)
+    elif done == "correction":
+        flash = r["done_correction"].format(table=done_table)
+    elif done == "pair":
+        flash = r["done_pair"].format(n=number)
+    elif done == "unpair":
+        flash = r["done_unpair"].format(n=done_table)
+    elif done == "override":
+        flash = r["done_override"].format(n=number)
+    current = [(t.player_a, t.player_b) for t in shown.pairings]
+    return console.render(
+        "round.html",
+        status=error.status if error else 200,
+        r=r,
+        tournament=tournament,
+        shown=shown,
+        rows=rows,
+        names=names,
+        latest=latest.round if latest else number,
+        is_latest=latest is not None and latest.round == number,
+        running=tournament.status == "running",
+        bracket={stage: [m for m in bracket if m.stage == stage] for stage in KNOCKOUT_STAGES},
+        flash=flash,
+        error=error,
+        entered=entered or {},
+        override=override or Override(current, ""),
+        warnings=warnings or [],
+        players=sorted(
+            {p for t in shown.pairings for p in (t.player_a, t.player_b) if p is not None},
+            key=lambda p: names.get(p, ""),
+        ),
+    )

@@ -1,0 +1,90 @@
+"""The director's round page in headless Chromium: every result of round 1 entered by
+keyboard, a refusal in words, the next round paired; the REST API agrees. Screenshots of the
+page are kept as test artefacts."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import pytest
+
+from service.settings import DEV_DIRECTOR_TOKEN
+from tests.api.test_tournament_day import start_tournament
+from tests.browser.conftest import LiveServer, screenshot
+from tests.conftest import DIRECTOR
+
+pytestmark = pytest.mark.browser
+PLAYERS = 6
+
+
+def enter_result(browser: Any, table: dict[str, Any]) -> None:
+    """Player a wins by the match length, b scores 1: chosen and typed, sent with Enter."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    row = browser.find_element(By.CSS_SELECTOR, f'tr[data-match-id="{table["match_id"]}"]')
+    form = row.find_element(By.CSS_SELECTOR, 'form[data-action="result"]')
+    Select(form.find_element(By.NAME, "winner")).select_by_value(table["player_a"])
+    form.find_element(By.NAME, "points_a").send_keys(str(table["match_length"]))
+    form.find_element(By.NAME, "points_b").send_keys("1")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").send_keys(Keys.ENTER)
+
+
+def flash(browser: Any) -> str:
+    """The message the page shows after an action, once the answer has loaded."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    found = WebDriverWait(browser, 10).until(lambda b: b.find_elements(By.ID, "flash"))
+    return str(found[0].text)
+
+
+def test_a_director_enters_a_rounds_results_and_pairs_the_next_round(
+    live_server: LiveServer, browser: Any
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    client = cast(Any, live_server.http)
+    day = start_tournament(client, live_server.clock, PLAYERS)
+    first = [t for t in day.rounds[0]["pairings"] if t["player_b"]]
+    desk = f"{live_server.url}/director/tournaments/{day.id}"
+    round_one = f"{desk}/rounds/1"
+
+    browser.get(round_one)
+    browser.find_element(By.NAME, "token").send_keys(DEV_DIRECTOR_TOKEN)
+    browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-in"] button').click()
+    assert browser.current_url == round_one
+    screenshot(browser, "console-round-1")
+
+    # pairing before the results are in is refused, in words
+    browser.find_element(By.CSS_SELECTOR, 'form[data-action="pair-next-round"] button').click()
+    refusal = (
+        WebDriverWait(browser, 10)
+        .until(lambda b: b.find_elements(By.CSS_SELECTOR, "[data-error]"))[0]
+        .text
+    )
+    assert refusal == client.post(day.url("/rounds"), headers=DIRECTOR).json()["detail"]
+    assert client.get(day.url("/rounds/2")).status_code == 404
+
+    for table in first:
+        browser.get(round_one)
+        enter_result(browser, table)
+        assert f"Tisch {table['table']} ist eingetragen" in flash(browser)
+    screenshot(browser, "console-round-1-results")
+    matches = {m["match_id"]: m for m in client.get(day.url("/matches")).json()}
+    for table in first:
+        shown = matches[table["match_id"]]
+        assert (shown["status"], shown["winner"]) == ("decided", table["player_a"])
+        assert shown["score"] == {"a": table["match_length"], "b": 1}
+
+    browser.find_element(By.CSS_SELECTOR, 'form[data-action="pair-next-round"] button').click()
+    assert "Runde 2 ist ausgelost." in flash(browser)
+    assert browser.current_url == f"{desk}/rounds/2?done=pair"
+    screenshot(browser, "console-round-2")
+    paired = client.get(day.url("/rounds/2")).json()
+    rows = browser.find_elements(By.CSS_SELECTOR, "tr[data-table]")
+    assert [(r.get_attribute("data-table"), r.get_attribute("data-match-id")) for r in rows] == [
+        (str(t["table"]), t["match_id"] or "") for t in paired["pairings"]
+    ]
