@@ -48,6 +48,7 @@ from api.registration.tournaments import RegistrationController, TournamentContr
 from api.rounds.rounds import TournamentDayController
 from api.seasons.calendar_feed import CalendarFeedController
 from api.seasons.seasons import SeasonController
+from api.table.table import TABLE_TEMPLATES, TableController
 from api.venue.print import PrintController
 from api.venue.venue import VenueController
 from scheduler import start_scheduler
@@ -83,6 +84,7 @@ CONTROLLERS: list[Any] = [
     PageController,
     CalendarFeedController,
     ConsoleController,
+    TableController,
 ]
 
 
@@ -206,7 +208,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             "acting_director": Provide(provide_acting_director, sync_to_thread=False),
             "actor": Provide(provide_actor, sync_to_thread=False),
         },
-        template_config=template_config(CONSOLE_TEMPLATES),
+        template_config=template_config(CONSOLE_TEMPLATES, TABLE_TEMPLATES),
         exception_handlers=exception_handlers,
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(
