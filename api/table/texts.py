@@ -27,7 +27,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "confirm_title": "Ergebnis bestätigen",
         "confirm_lead": "{reporter} hat gemeldet: {winner} gewinnt {points_a}:{points_b}.",
         "confirm_button": "Bestätigen",
-        "confirm_other": "Stimmt nicht? Melde oben das Ergebnis, wie du es siehst: dann "
+        "confirm_other": "Stimmt nicht? Melde unten das Ergebnis, wie du es siehst: dann "
         "entscheidet die Turnierleitung.",
         "winner_missing": "Bitte wähle den Sieger.",
         "points_invalid": "Bitte gib die Punkte als ganze Zahl ein.",
@@ -58,7 +58,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "confirm_title": "Confirm the result",
         "confirm_lead": "{reporter} reported: {winner} wins {points_a}:{points_b}.",
         "confirm_button": "Confirm",
-        "confirm_other": "Not right? Report the result as you see it above: the tournament "
+        "confirm_other": "Not right? Report the result as you see it below: the tournament "
         "director then decides.",
         "winner_missing": "Please choose the winner.",
         "points_invalid": "Please enter the points as a whole number.",
