@@ -51,6 +51,8 @@ SIGN_IN = "/pages/players/sign-in"
 SIGN_IN_COOKIE = "bgtd_player_sign_in"
 """The sign-in form's nonce: its CSRF token derives from it (there is no session yet)."""
 CSRF_FIELD = "_csrf_token"
+MAX_POINTS = 999
+"""As ``POST .../reports`` takes them."""
 FormData = Annotated[dict[str, Any], Body(media_type=RequestEncodingType.URL_ENCODED)]
 SUMMARIES = {
     "sign_in": "Page: the personal link of the registration mail; its button signs the player "
@@ -241,30 +243,50 @@ def _reported(
     session = visit.require_csrf(data)
     if session.tournament_id != tournament_id:
         raise FormRefusedError
-    fields = {}
-    for name in ("match_id", "winner", "points_a", "points_b"):
-        value = str(data.get(name) or "").strip()
-        try:
-            fields[name] = UUID(value) if name in ("match_id", "winner") else int(value)
-        except ValueError:
-            message = visit.t["winner_missing" if name == "winner" else "points_invalid"]
-            error = FormError(where, name, message, 422)
-            return _table_page(visit, tournament_id, number, error)
-        if name.startswith("points") and not 0 <= int(value) <= 999:
-            error = FormError(where, name, visit.t["points_invalid"], 422)
-            return _table_page(visit, tournament_id, number, error)
+    reported = _report_of(data, visit.t)
+    if isinstance(reported, tuple):
+        field_name, message = reported
+        return _table_page(visit, tournament_id, number, FormError(where, field_name, message, 422))
     try:
         visit.services.venue.report(
             tournament_id,
             player_token=visit.services.player_sessions.player_token(session),
-            match_id=fields["match_id"],  # type: ignore[arg-type]
-            winner=fields["winner"],  # type: ignore[arg-type]
-            points_a=fields["points_a"],  # type: ignore[arg-type]
-            points_b=fields["points_b"],  # type: ignore[arg-type]
+            match_id=reported.match_id,
+            winner=reported.winner,
+            points_a=reported.points_a,
+            points_b=reported.points_b,
         )
     except DomainError as refused:
         return _table_page(visit, tournament_id, number, _form_error(where, refused))
     return visit.back_to(f"/pages/tournaments/{tournament_id}/tables/{number}")
+
+
+@dataclass(frozen=True, slots=True)
+class ReportForm:
+    """A report form's inputs, as ``POST .../reports`` takes them."""
+
+    match_id: UUID
+    winner: UUID
+    points_a: int
+    points_b: int
+
+
+def _report_of(data: dict[str, Any], t: dict[str, str]) -> ReportForm | tuple[str, str]:
+    """The form's report, or the first field that is not one, with what to say next to it."""
+    ids: dict[str, UUID] = {}
+    for name in ("match_id", "winner"):
+        try:
+            ids[name] = UUID(str(data.get(name) or "").strip())
+        except ValueError:
+            # a hidden id is no field to correct: the message stands above the forms
+            return ("winner", t["winner_missing"]) if name == "winner" else ("", t["form_stale"])
+    points: dict[str, int] = {}
+    for name in ("points_a", "points_b"):
+        text = str(data.get(name) or "").strip()
+        if not text.isdecimal() or not 0 <= int(text) <= MAX_POINTS:
+            return name, t["points_invalid"]
+        points[name] = int(text)
+    return ReportForm(ids["match_id"], ids["winner"], points["points_a"], points["points_b"])
 
 
 def _form_error(where: str, refused: DomainError) -> FormError:

@@ -31,6 +31,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "entscheidet die Turnierleitung.",
         "winner_missing": "Bitte wähle den Sieger.",
         "points_invalid": "Bitte gib die Punkte als ganze Zahl ein.",
+        "form_stale": "Dieses Formular passt nicht mehr zur Partie: lade die Seite neu.",
         "forbidden": "Dieses Formular ist abgelaufen oder gehört nicht zu dir. Lade die Seite "
         "neu oder melde dich über deinen persönlichen Link an.",
         "signed_in": "Angemeldet über deinen persönlichen Link.",
@@ -62,6 +63,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "director then decides.",
         "winner_missing": "Please choose the winner.",
         "points_invalid": "Please enter the points as a whole number.",
+        "form_stale": "This form no longer fits the match: reload the page.",
         "forbidden": "This form has expired or is not yours. Reload the page or sign in with "
         "your personal link.",
         "signed_in": "Signed in with your personal link.",
