@@ -14,7 +14,7 @@ from tests.browser.conftest import LiveServer, screenshot
 pytestmark = pytest.mark.browser
 
 
-def sign_in(browser: Any, server: LiveServer, token: str) -> None:
+def sign_in(browser: Any, server: LiveServer, token: str, lands_on: str) -> None:
     """A player's own phone: the personal link from the mail, then its button."""
     from selenium.webdriver.common.by import By
 
@@ -22,6 +22,28 @@ def sign_in(browser: Any, server: LiveServer, token: str) -> None:
     browser.get(f"{server.url}/pages/players/sign-in?token={token}")
     button = browser.find_element(By.CSS_SELECTOR, 'form[data-action="player-sign-in"] button')
     button.click()
+    arrive(browser, lands_on)
+
+
+def arrive(browser: Any, url: str) -> None:
+    """Wait for the navigation a click started (the click returns before it ends)."""
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 10).until(expected_conditions.url_to_be(url))
+
+
+def status_of(browser: Any, expected: str) -> None:
+    """The table's status, once the page (and a redraw of its live part) shows it."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def shown(session: Any) -> bool:
+        found = session.execute_script(
+            'const s = document.querySelector("[data-status]"); return s && s.dataset.status;'
+        )
+        return bool(found == expected)
+
+    WebDriverWait(browser, 10).until(shown)
 
 
 def test_one_player_reports_and_the_other_confirms_on_the_table_page(
@@ -39,28 +61,23 @@ def test_one_player_reports_and_the_other_confirms_on_the_table_page(
     # the first player: the personal link leads to their table
     browser.get(f"{live_server.url}/pages/players/sign-in?token=" + "x" * 8)
     assert browser.find_elements(By.CSS_SELECTOR, "[data-error]")  # an unknown link says so
-    sign_in(browser, live_server, day.players[table["player_a"]]["player_token"])
-    assert browser.current_url == page
+    sign_in(browser, live_server, day.players[table["player_a"]]["player_token"], page)
     screenshot(browser, "table-page-report")
     form = browser.find_element(By.CSS_SELECTOR, 'form[data-action="report"]')
     Select(form.find_element(By.NAME, "winner")).select_by_value(table["player_a"])
     form.find_element(By.NAME, "points_a").send_keys(str(length))
     form.find_element(By.NAME, "points_b").send_keys("1")
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert browser.current_url == page
-    status = browser.find_element(By.CSS_SELECTOR, "[data-status]")
-    assert status.get_attribute("data-status") == "awaiting_confirmation"
+    status_of(browser, "awaiting_confirmation")
     assert f"{length}:1" in browser.find_element(By.TAG_NAME, "main").text
 
     # the opponent, on their own phone: the report waits for their confirmation
-    sign_in(browser, live_server, day.players[table["player_b"]]["player_token"])
-    assert browser.current_url == page
+    sign_in(browser, live_server, day.players[table["player_b"]]["player_token"], page)
     confirm = browser.find_element(By.CSS_SELECTOR, 'form[data-action="confirm-report"]')
     assert f"{length}:1" in confirm.text
     screenshot(browser, "table-page-confirm")
     confirm.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    status = browser.find_element(By.CSS_SELECTOR, "[data-status]")
-    assert status.get_attribute("data-status") == "decided"
+    status_of(browser, "decided")
     assert not browser.find_elements(By.CSS_SELECTOR, "form[data-action]")
     screenshot(browser, "table-page-decided")
 
