@@ -24,6 +24,7 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 
 from api.conduct.conduct import ConductController
 from api.console.console import CONSOLE_TEMPLATES, ConsoleController
+from api.console.desk import DeskController
 from api.evidence.audit import AuditController
 from api.evidence.disputes import DisputeController, DisputeDecisionController
 from api.evidence.videos import VideoController
@@ -84,6 +85,7 @@ CONTROLLERS: list[Any] = [
     PageController,
     CalendarFeedController,
     ConsoleController,
+    DeskController,
     TableController,
 ]
 

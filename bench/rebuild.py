@@ -32,7 +32,7 @@ from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult
 from service.settings import Settings
-from service.shared.day_views import RoundView
+from service.shared.day_views import Round
 
 EVENTS = int(os.environ.get("BENCH_REBUILD_EVENTS", "1000000"))
 TARGET_EVENTS_PER_SECOND = 50_000
@@ -89,7 +89,7 @@ def play_out(
     """Each match of a round played out move by move (a template's plays), then its result
     recorded as the match ended."""
 
-    def play_round(tournament_id: UUID, paired: RoundView) -> None:
+    def play_round(tournament_id: UUID, paired: Round) -> None:
         matches = [
             (t.match_id, t.player_a, t.player_b, templates[(number + t.table) % len(templates)])
             for t in paired.pairings

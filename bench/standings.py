@@ -15,14 +15,14 @@ from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult
 from service.settings import Settings
-from service.shared.day_views import RoundView
+from service.shared.day_views import Round
 
 TOURNAMENTS = 12
 PLAYERS = 20
 CHECK_IN_OPENS = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)
 
 
-PlayRound = Callable[[UUID, RoundView], None]
+PlayRound = Callable[[UUID, Round], None]
 """Records the results of a tournament's round (its id, the round as paired)."""
 
 
@@ -63,7 +63,7 @@ def play_day(services: Services, clock: MovableClock, number: int, play: PlayRou
 def report_results(services: Services) -> PlayRound:
     """Every table's result reported by the director, without play."""
 
-    def report(tournament_id: UUID, paired: RoundView) -> None:
+    def report(tournament_id: UUID, paired: Round) -> None:
         for table in paired.pairings:
             if table.match_id is None or table.player_b is None:
                 continue

@@ -40,12 +40,14 @@ from projections.standings import TABLE_FACT_COLUMNS, late_facts, table_fact
 
 
 class SeasonRankingRow(msgspec.Struct, frozen=True, kw_only=True):
-    """One player's line of a season's ranking (R-TIE-1 columns included)."""
+    """One player's line of the season ranking (rules R-ATT-1..2, R-MATCH-1, R-TIE-1)."""
 
     rank: int
+    """Shared by full ties (1, 2, 2, 4)."""
     player_id: UUID
     display_name: str
     points: int
+    """``attendance_points + match_points``, or 0 when the season's points were revoked."""
     attendance_points: int
     match_points: int
     tournament_wins: int

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated
 from uuid import UUID
 
 import msgspec
@@ -12,10 +12,11 @@ from litestar import Controller, get, post
 from litestar.params import FromPath, JSONBody
 
 from api.http.auth import director_only
-from api.http.schemas import ActorDep, ServicesDep, restate, restate_all
-from api.rounds.rounds import Reason, Withdrawal
+from api.http.schemas import ActorDep, ServicesDep
+from api.rounds.rounds import Reason
 from domain.tournament import MAX_TABLE
-from service.conduct.conduct import PenaltyView
+from service.conduct.conduct import Break, Penalty
+from service.rounds.rounds import Withdrawal
 
 PenaltyPoints = Annotated[int, msgspec.Meta(ge=1, le=64)]
 
@@ -36,36 +37,6 @@ class PenaltyWaiver(msgspec.Struct, forbid_unknown_fields=True):
 class PenaltyAdjustment(msgspec.Struct, forbid_unknown_fields=True):
     points: Annotated[int, msgspec.Meta(ge=0, le=64)]
     reason: Reason
-
-
-class Penalty(msgspec.Struct):
-    penalty_id: UUID
-    match_id: UUID
-    player_id: UUID
-    points: int
-    """Now counting: 0 once waived."""
-    reason: str
-    score_a: int
-    score_b: int
-    """The match score after it, penalty points included."""
-    match_status: Literal["playing", "finished"]
-    """``finished`` when the penalty decided the match (rule C-BREAK-2, T-FMT-7)."""
-
-
-class Break(msgspec.Struct):
-    player_id: UUID
-    display_name: str
-    since: datetime
-    """When the player's last match was decided."""
-    allowed_until: datetime
-    """10 minutes later by default, or the agreed return time (rule C-BREAK-3)."""
-    ended_at: datetime | None
-    late_minutes: int
-    proposed_penalty: int
-    """The penalty scale's points for the lateness; the director confirms, adjusts or waives."""
-    next_match_id: UUID | None
-    flagged: bool
-    """The scheduler flagged the break as run over, for the director (rule C-BREAK-1)."""
 
 
 class PresentMarking(msgspec.Struct, forbid_unknown_fields=True):
@@ -91,10 +62,6 @@ class ExclusionCreate(msgspec.Struct, forbid_unknown_fields=True):
     reason: Reason
 
 
-def penalty_response(view: PenaltyView) -> Penalty:
-    return restate(view, Penalty)
-
-
 class ConductController(Controller):
     path = "/api/v1/tournaments/{tournament_id:uuid}"
     tags = ["conduct"]  # noqa: RUF012
@@ -108,7 +75,7 @@ class ConductController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Penalty:
-        view = services.conduct.award_penalty(
+        return services.conduct.award_penalty(
             tournament_id,
             match_id=data.match_id,
             player_id=data.player_id,
@@ -116,7 +83,6 @@ class ConductController(Controller):
             reason=data.reason,
             actor=actor,
         )
-        return penalty_response(view)
 
     @post(
         "/penalties/{penalty_id:uuid}/waive",
@@ -132,10 +98,9 @@ class ConductController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Penalty:
-        view = services.conduct.change_penalty(
+        return services.conduct.change_penalty(
             tournament_id, penalty_id, points=0, reason=data.reason, actor=actor
         )
-        return penalty_response(view)
 
     @post(
         "/penalties/{penalty_id:uuid}/adjust",
@@ -151,18 +116,17 @@ class ConductController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Penalty:
-        view = services.conduct.change_penalty(
+        return services.conduct.change_penalty(
             tournament_id,
             penalty_id,
             points=data.points,
             reason=data.reason,
             actor=actor,
         )
-        return penalty_response(view)
 
     @get("/breaks", sync_to_thread=True, summary="Who is on a break, for how long, how late")
     def breaks(self, tournament_id: FromPath[UUID], services: ServicesDep) -> list[Break]:
-        return restate_all(services.conduct.list_breaks(tournament_id, services.clock.now()), Break)
+        return services.conduct.list_breaks(tournament_id, services.clock.now())
 
     @post(
         "/breaks/present",
@@ -209,7 +173,6 @@ class ConductController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Withdrawal:
-        excluded = services.rounds.exclude(
+        return services.rounds.exclude(
             tournament_id, player_id=data.player_id, reason=data.reason, actor=actor
         )
-        return Withdrawal(excluded.player_id, excluded.left_early, excluded.forfeits)

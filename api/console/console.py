@@ -31,6 +31,7 @@ from litestar.enums import RequestEncodingType
 from litestar.params import Body, FromPath
 from litestar.response import Redirect, Template
 
+from api.console.desk_view import desk_flash, desk_sections
 from api.console.texts import TEXT
 from api.http.errors import status_of
 from api.http.schemas import ServicesDep
@@ -408,6 +409,7 @@ def _desk(
     done: str = "",
     done_for: str = "",
     error: FormError | None = None,
+    form: dict[str, Any] | None = None,
 ) -> Template:
     _authorized(console, tournament_id)
     services = console.services
@@ -430,6 +432,8 @@ def _desk(
         flash = console.t["done_check_in"].format(name=name)
     elif done == "start":
         flash = console.t["done_start"]
+    elif done:
+        flash = desk_flash(console.t, done, done_for, registrations)
     return console.render(
         "desk.html",
         status=error.status if error else 200,
@@ -441,6 +445,8 @@ def _desk(
         error=error,
         buy_in=euros(tournament.row.buy_in_cents, console.lang),
         started=tournament.started_at is not None,
+        form=form or {},
+        **desk_sections(services, tournament, registrations, error.where if error else None),
     )
 
 

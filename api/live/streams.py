@@ -25,8 +25,6 @@ from api.http.errors import PROBLEM_JSON
 from api.http.schemas import ServicesDep, restate
 from api.live.slots import LiveStreamSlots, StreamSlot
 from api.matches.matches import match_view
-from api.registration.tournaments import seats_response
-from api.rounds.rounds import round_response, standing_response
 from domain.tournament import ResultRecorded, RoundPaired, RoundRepaired, RoundUnpaired
 from service.bootstrap import Services
 from service.live.feed import LiveChange, LiveFeed, LiveMessage
@@ -132,7 +130,7 @@ def _tournament_messages(
 
     seats_at = last_of(SEAT_EVENTS)
     if seats_at is not None:
-        add(seats_at, "seats", seats_response(services.tournaments.get_seats(tournament_id)))
+        add(seats_at, "seats", services.tournaments.get_seats(tournament_id))
     matches = None
     names: dict[UUID, str] = {}
     for change in changes:
@@ -141,7 +139,7 @@ def _tournament_messages(
             # the round as it stands now: an override or an unpairing may have followed
             current = services.rounds.latest_round(tournament_id)
             if current is not None:
-                add(change.position, "pairings", round_response(current))
+                add(change.position, "pairings", current)
         elif isinstance(event, ResultRecorded):
             if matches is None:
                 matches = {m.match_id: m for m in services.rounds.list_matches(tournament_id)}
@@ -160,7 +158,7 @@ def _tournament_messages(
     standings_at = last_of(STANDING_EVENTS)
     if standings_at is not None:
         rows = services.rounds.list_standings(tournament_id)
-        add(standings_at, "standings", [standing_response(row) for row in rows])
+        add(standings_at, "standings", rows)
     for change in changes:
         name = _topic_name(change)
         if name in STATUS_EVENTS:

@@ -16,7 +16,10 @@ from projections.outbox import MailKind, MailStatus
 
 
 class Mail(msgspec.Struct):
-    """A mail of the outbox as the director sees it (no body: it would carry tokens)."""
+    """A mail of the outbox as the director sees it (no body: it would carry tokens).
+
+    Kept beside the view's ``MailRow``, which holds what the mail is made of (its subject,
+    parameters and source event): the API shows its delivery state only."""
 
     id: str
     kind: MailKind

@@ -407,7 +407,7 @@ def _bracket_match(found: TournamentMatch, names: dict[UUID, str]) -> BracketMat
         stage=found.stage,
         player_a=names.get(found.player_a, ""),
         player_b=names.get(found.player_b, ""),
-        score_a=found.score_a,
-        score_b=found.score_b,
+        score_a=found.score.a,
+        score_b=found.score.b,
         winner=names.get(found.winner) if found.winner else None,
     )

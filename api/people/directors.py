@@ -36,7 +36,11 @@ class DirectorAppointment(msgspec.Struct):
 
 
 class DirectorRecord(msgspec.Struct):
-    """A named director as listed (never with a token)."""
+    """A named director as listed (never with a token).
+
+    Kept beside the view's ``DirectorRow``: the API names the id ``director_id``, adds whether
+    the director is ``active``, and leaves out who appointed and revoked them (the audit shows
+    that); a revocation answers from the aggregate, not the view."""
 
     director_id: UUID
     name: str

@@ -9,7 +9,7 @@ from litestar import Controller, post
 from litestar.params import JSONBody
 
 from api.http.schemas import ServicesDep
-from api.registration.tournaments import Registration, registration_response
+from service.shared.registrants import Registration
 
 
 class RegistrationConfirmation(msgspec.Struct, forbid_unknown_fields=True):
@@ -30,4 +30,4 @@ class RegistrationConfirmationController(Controller):
     def confirm(
         self, data: JSONBody[RegistrationConfirmation], services: ServicesDep
     ) -> Registration:
-        return registration_response(services.requests.confirm(data.token))
+        return services.requests.confirm(data.token)

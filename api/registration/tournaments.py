@@ -49,10 +49,16 @@ from domain.tournament import (
     TournamentPlan,
     TournamentStatus,
 )
+from projections.participants import ParticipantRow
 from projections.seats import SeatCounts
 from service.bootstrap import Services
-from service.registration.tournaments import TournamentView
-from service.shared.registrants import Registered
+from service.registration.tournaments import (
+    CheckIn,
+    Deadlines,
+    RegistrationCancellation,
+    TournamentView,
+)
+from service.shared.registrants import Registration
 
 TimeText = Annotated[str, msgspec.Meta(description="HH:MM, local time of the club")]
 BirthDateText = Annotated[
@@ -109,21 +115,13 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     """The latest start on the play date (rule T-CHECKIN-1)."""
 
 
-class Deadlines(msgspec.Struct):
-    cancellation_until: datetime
-    check_in_opens: datetime
-    starts_at: datetime
-
-
-class Seats(msgspec.Struct):
-    capacity: int
-    taken: int
-    free: int
-    waitlist: int
-    checked_in: int
-
-
 class Tournament(msgspec.Struct):
+    """A tournament of the calendar as the API shows it.
+
+    Not a twin of one view row: it composes the calendar's ``TournamentRow`` with the status,
+    deadlines, seats and pot as of now (``TournamentView``, which the pages also read), under
+    the contract's names (``date``, ``class``) and with the derived ``organisation_cents``."""
+
     id: UUID
     season_id: UUID | None
     period: str | None
@@ -143,7 +141,7 @@ class Tournament(msgspec.Struct):
     time_zone: str
     status: TournamentStatus
     deadlines: Deadlines
-    seats: Seats
+    seats: SeatCounts
     pot_cents: int
     """``pot_share_cents`` (80 EUR by default) per checked-in player (rule T-BUYIN-1); fixed when
     the tournament starts."""
@@ -188,53 +186,17 @@ class RegistrationUnconfirmed(msgspec.Struct):
     """The link expires then (24 hours): an unconfirmed registration never takes a seat."""
 
 
-class Registration(msgspec.Struct):
-    registration_id: UUID
-    tournament_id: UUID
-    player_id: UUID
-    status: Literal["registered", "waitlisted"]
-    player_token: str
-    """Bearer token for self-service (cancellation); shown once, stored only as a hash."""
-    waitlist_position: int | None
-
-
-class RegistrationCancellation(msgspec.Struct):
-    registration_id: UUID
-    status: Literal["cancelled", "withdrawn"]
-    promoted_registration_id: UUID | None
-    """The first waitlisted registration, which got the freed seat."""
-    refund_cents: int
-    """A standby leaving the waitlist gets the buy-in paid at check-in back."""
-
-
 class CheckInCreate(msgspec.Struct, forbid_unknown_fields=True):
     id_document_seen: bool
     buy_in_paid_cents: int
 
 
-class CheckIn(msgspec.Struct):
-    registration_id: UUID
-    status: Literal["checked_in", "standby"]
-    """``standby`` for a waitlisted person: a seat released at the start goes to them."""
-    checked_in_at: datetime
-    checked_in: int
-    """Checked-in seat holders (standbys not counted)."""
-    standbys: int
-    pot_cents: int
-    """``pot_share_cents`` (80 EUR by default) per checked-in seat holder (rule T-BUYIN-1)."""
-
-
-class Participant(msgspec.Struct):
-    """Public: a display name such as "Anna M.", never the full name or e-mail."""
-
-    player_id: UUID
-    display_name: str
-    status: RegistrationStatus
-    waitlist_position: int | None
-
-
 class RegistrationRecord(msgspec.Struct):
-    """Director: the registration with the person's data."""
+    """Director: the registration with the person's data.
+
+    Kept beside the view's ``RegistrationRow``: the API leaves out the view's internal
+    ``sequence`` and the ``tournament_id`` the path names, and its field order is the CSV's
+    column order."""
 
     registration_id: UUID
     player_id: UUID
@@ -258,10 +220,6 @@ class RegistrationRecord(msgspec.Struct):
 REGISTRATION_COLUMNS = tuple(RegistrationRecord.__struct_fields__)
 
 
-def registration_response(registration: Registered) -> Registration:
-    return restate(registration, Registration)
-
-
 def tournament_response(view: TournamentView) -> Tournament:
     row, seats = view.row, view.seats
     return Tournament(
@@ -283,17 +241,13 @@ def tournament_response(view: TournamentView) -> Tournament:
         class_=row.class_name,
         time_zone=row.time_zone,
         status=view.status,
-        deadlines=restate(view.deadlines, Deadlines),
-        seats=seats_response(seats),
+        deadlines=view.deadlines,
+        seats=seats,
         pot_cents=view.pot_cents,
         started_at=view.started_at,
         completed_at=view.completed_at,
         finalized_at=view.finalized_at,
     )
-
-
-def seats_response(seats: SeatCounts) -> Seats:
-    return restate(seats, Seats)
 
 
 def tournament_plan(data: TournamentCreate) -> TournamentPlan:
@@ -340,8 +294,8 @@ class TournamentController(Controller):
         return tournament_response(services.tournaments.get_tournament(tournament_id))
 
     @get("/{tournament_id:uuid}/seats", sync_to_thread=True, summary="Free seats and waitlist")
-    def seats(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Seats:
-        return seats_response(services.tournaments.get_seats(tournament_id))
+    def seats(self, tournament_id: FromPath[UUID], services: ServicesDep) -> SeatCounts:
+        return services.tournaments.get_seats(tournament_id)
 
     @get(
         "/{tournament_id:uuid}/participants",
@@ -350,8 +304,8 @@ class TournamentController(Controller):
     )
     def participants(
         self, tournament_id: FromPath[UUID], services: ServicesDep
-    ) -> list[Participant]:
-        return restate_all(services.tournaments.list_participants(tournament_id), Participant)
+    ) -> list[ParticipantRow]:
+        return services.tournaments.list_participants(tournament_id)
 
 
 class RegistrationController(Controller):
@@ -394,7 +348,7 @@ class RegistrationController(Controller):
             return Response(answer, status_code=HTTP_202_ACCEPTED)
         # after the start, the director's registration is a late entry's
         registration = services.tournaments.register(tournament_id, applicant, actor=acting.actor)
-        return Response(registration_response(registration), status_code=HTTP_201_CREATED)
+        return Response(registration, status_code=HTTP_201_CREATED)
 
     @table_route(
         "/",
@@ -429,7 +383,7 @@ class RegistrationController(Controller):
         token = require_token(request, REGISTERED_PLAYER.whose)
         acting = _director_in(request, services, tournament_id)
         with unknown_token_refused(services, token):
-            cancellation = services.tournaments.cancel_registration(
+            return services.tournaments.cancel_registration(
                 tournament_id,
                 registration_id,
                 player_token=None if acting else token,
@@ -437,7 +391,6 @@ class RegistrationController(Controller):
                 director_actor=acting.actor if acting else None,
                 reason=reason,
             )
-        return restate(cancellation, RegistrationCancellation)
 
     @post(
         "/{registration_id:uuid}/check-in",
@@ -454,14 +407,13 @@ class RegistrationController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> CheckIn:
-        checked_in = services.tournaments.check_in(
+        return services.tournaments.check_in(
             tournament_id,
             registration_id,
             id_document_seen=data.id_document_seen,
             buy_in_paid_cents=data.buy_in_paid_cents,
             actor=actor,
         )
-        return restate(checked_in, CheckIn)
 
 
 def _director_in(

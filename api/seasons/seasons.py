@@ -28,46 +28,11 @@ class PeriodCreate(msgspec.Struct, forbid_unknown_fields=True):
     kind: PeriodKind = "tournament"
 
 
-class Period(msgspec.Struct):
-    name: str
-    kind: PeriodKind
-    starts_on: date
-    ends_on: date
-
-
 class SeasonCreate(msgspec.Struct, forbid_unknown_fields=True):
     name: NameText
     starts_on: DateText
     ends_on: DateText
     periods: list[PeriodCreate] = msgspec.field(default_factory=list)
-
-
-class Season(msgspec.Struct):
-    id: UUID
-    name: str
-    starts_on: date
-    ends_on: date
-    periods: list[Period]
-
-
-def season_response(row: SeasonRow) -> Season:
-    return restate(row, Season)
-
-
-class RankingRow(msgspec.Struct):
-    """One player's line of the season ranking (rules R-ATT-1..2, R-MATCH-1, R-TIE-1)."""
-
-    rank: int
-    """Shared by full ties (1, 2, 2, 4)."""
-    player_id: UUID
-    display_name: str
-    points: int
-    """``attendance_points + match_points``, or 0 when the season's points were revoked."""
-    attendance_points: int
-    match_points: int
-    tournament_wins: int
-    tournaments_played: int
-    season_revoked: bool
 
 
 RANKING_COLUMNS = (
@@ -99,14 +64,14 @@ class RankingEntry(msgspec.Struct):
     stage: Literal["swiss", "semi_final", "final", "third_place"] | None
 
 
-class RankingExplained(RankingRow):
-    """One row and the entries, tournament by tournament, that add up to its points."""
+class RankingExplained(SeasonRankingRow, frozen=True, kw_only=True):
+    """One row and the entries, tournament by tournament, that add up to its points.
+
+    Kept beside the view's ``PlayerRanking`` (the row and its entries): the API answers the
+    row's fields flat, and promises every entry field (the domain's ``RankingEntry`` has
+    defaults and an open ``stage``)."""
 
     entries: list[RankingEntry]
-
-
-def ranking_row(row: SeasonRankingRow) -> RankingRow:
-    return restate(row, RankingRow)
 
 
 def ranking_explained(found: PlayerRanking) -> RankingExplained:
@@ -144,23 +109,22 @@ class SeasonController(Controller):
     @post("/", guards=[director_only], sync_to_thread=True, summary="Create a season")
     def create(
         self, data: JSONBody[SeasonCreate], services: ServicesDep, actor: ActorDep
-    ) -> Season:
-        season = services.seasons.create_season(
+    ) -> SeasonRow:
+        return services.seasons.create_season(
             name=data.name,
             starts_on=data.starts_on,
             ends_on=data.ends_on,
             periods=[_period(period) for period in data.periods],
             actor=actor,
         )
-        return season_response(season)
 
     @get("/", sync_to_thread=True, summary="Every season with its calendar periods")
-    def list_seasons(self, services: ServicesDep) -> list[Season]:
-        return [season_response(row) for row in services.seasons.list_seasons()]
+    def list_seasons(self, services: ServicesDep) -> list[SeasonRow]:
+        return services.seasons.list_seasons()
 
     @get("/{season_id:uuid}", sync_to_thread=True, summary="One season with its calendar periods")
-    def show(self, season_id: FromPath[UUID], services: ServicesDep) -> Season:
-        return season_response(services.seasons.get_season(season_id))
+    def show(self, season_id: FromPath[UUID], services: ServicesDep) -> SeasonRow:
+        return services.seasons.get_season(season_id)
 
     @post(
         "/{season_id:uuid}/periods",
@@ -174,9 +138,8 @@ class SeasonController(Controller):
         data: JSONBody[PeriodCreate],
         services: ServicesDep,
         actor: ActorDep,
-    ) -> Season:
-        season = services.seasons.add_period(season_id, _period(data), actor=actor)
-        return season_response(season)
+    ) -> SeasonRow:
+        return services.seasons.add_period(season_id, _period(data), actor=actor)
 
     @post(
         "/{season_id:uuid}/bans",
@@ -210,8 +173,8 @@ class SeasonController(Controller):
     )
     def ranking(
         self, season_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
-    ) -> Response[list[RankingRow]]:
-        rows = [ranking_row(row) for row in services.seasons.get_ranking(season_id)]
+    ) -> Response[list[SeasonRankingRow]]:
+        rows = services.seasons.get_ranking(season_id)
         if wants_csv(request):
             return csv_response(rows, RANKING_COLUMNS)
         return Response(rows)

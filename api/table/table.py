@@ -42,7 +42,7 @@ from domain.errors import DomainError, InvalidInputError, UnauthenticatedError
 from domain.tournament.errors import RoundNotFoundError
 from service.bootstrap import Services
 from service.people.player_sessions import PLAYER_SESSION_LIFETIME, PlayerSession
-from service.venue.venue import PendingReport, TableNow
+from service.venue.venue import PendingReport, Table
 
 TABLE_TEMPLATES = Path(__file__).parent / "templates"
 SESSION_COOKIE = "bgtd_player_session"
@@ -301,7 +301,7 @@ def _table_page(
     services = visit.services
     tournament = services.tournaments.get_tournament(tournament_id)
     try:
-        now: TableNow | None = services.venue.get_table(tournament_id, number)
+        now: Table | None = services.venue.get_table(tournament_id, number)
     except RoundNotFoundError:
         now = None  # before the first round, or a table this round does not use
     session = (

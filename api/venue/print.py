@@ -15,7 +15,7 @@ from litestar.params import FromPath, FromQuery
 
 from api.http.schemas import ServicesDep
 from service.bootstrap import Services
-from service.shared.day_views import Place, RoundView, StandingView, TableView
+from service.shared.day_views import Pairing, Place, Round, Standing
 
 STAGES = {
     "swiss": "Schweizer Runde",
@@ -53,11 +53,11 @@ def page(title: str, body: str) -> str:
     )
 
 
-def _player_b(table: TableView) -> str:
+def _player_b(table: Pairing) -> str:
     return escape(table.player_b_name) if table.player_b_name is not None else "Freilos"
 
 
-def pairings_page(paired: RoundView, by: Literal["table", "name"]) -> str:
+def pairings_page(paired: Round, by: Literal["table", "name"]) -> str:
     title = f"Paarungen Runde {paired.round}"
     if by == "table":
         rows = "".join(
@@ -80,7 +80,7 @@ def pairings_page(paired: RoundView, by: Literal["table", "name"]) -> str:
     return page(title, f"<table><thead>{head}</thead><tbody>{rows}</tbody></table>")
 
 
-def slips_page(paired: RoundView) -> str:
+def slips_page(paired: Round) -> str:
     slips = "".join(
         f'<div class="slip"><strong>Runde {paired.round} · Tisch {t.table}</strong> '
         f"({escape(STAGES.get(t.stage, t.stage))}, {t.match_length} Punkte)"
@@ -95,7 +95,7 @@ def slips_page(paired: RoundView) -> str:
     return page(f"Ergebniszettel Runde {paired.round}", slips)
 
 
-def standings_page(rows: list[StandingView], places: list[Place] | None) -> str:
+def standings_page(rows: list[Standing], places: list[Place] | None) -> str:
     """The Swiss standings; once the tournament is completed, its final places above them.
 
     rule T-FMT-4: after the knockout a Swiss rank is no place (the final's loser may have led
@@ -149,7 +149,7 @@ class PrintController(Controller):
         return standings_page(standings, services.places.list_fixed_places(tournament_id))
 
 
-def _latest_round(services: Services, tournament_id: UUID) -> RoundView:
+def _latest_round(services: Services, tournament_id: UUID) -> Round:
     held = services.venue.load(tournament_id)
     number = held.rounds[-1].number if held.rounds else 1
     return services.rounds.get_round(tournament_id, number)

@@ -3,8 +3,7 @@ tables, the tables' pages and QR codes, the wallboard, and finalizing the tourna
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
@@ -13,18 +12,16 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import TokenRequired, director_only, require_token, unknown_token_refused
 from api.http.schemas import ActorDep, ServicesDep
-from api.rounds.rounds import (
-    Pairing,
-    Payout,
-    Prizes,
-    Reason,
-    Round,
-    Standing,
-    round_response,
-    standing_response,
+from api.rounds.rounds import Reason
+from domain.tournament import MissedRounds
+from service.venue.venue import (
+    Finality,
+    LateEntry,
+    RepairedRound,
+    ReportAnswer,
+    Table,
+    Wallboard,
 )
-from domain.tournament import MissedRounds, ReportStatus, TournamentStatus, WarningKind
-from service.venue.venue import Board, Finalized, TableNow
 
 Points = Annotated[int, msgspec.Meta(ge=0, le=999)]
 
@@ -36,15 +33,6 @@ class PlayerReport(msgspec.Struct, forbid_unknown_fields=True):
     winner: UUID
     points_a: Points
     points_b: Points
-
-
-class ReportAnswer(msgspec.Struct):
-    status: ReportStatus
-    """``awaiting_confirmation`` until the opponent reports; ``confirmed`` when both reports
-    agree (the result is recorded); ``disputed`` when they differ: the director decides."""
-    result_id: UUID | None
-    """The recorded result once ``confirmed``: what a correction names in ``corrects``
-    (rule T-FMT-6); null otherwise."""
 
 
 class PairingOverride(msgspec.Struct, forbid_unknown_fields=True):
@@ -60,43 +48,10 @@ class PairingsUpdate(msgspec.Struct, forbid_unknown_fields=True):
     reason: Reason
 
 
-class PairingWarning(msgspec.Struct):
-    kind: WarningKind
-    table: int
-    players: list[UUID]
-    detail: str
-
-
-class Replacement(msgspec.Struct):
-    table: int
-    before: list[UUID | None] | None
-    """The table's players before the override (None: no such table before)."""
-    after: list[UUID | None] | None
-
-
-class RepairedRound(msgspec.Struct):
-    round: int
-    stage: Literal["swiss", "knockout"]
-    seed: int
-    pairings: list[Pairing]
-    warnings: list[PairingWarning]
-    replaced: list[Replacement]
-    """The tables that differ from the pairing as it stood before."""
-
-
 class LateEntryCreate(msgspec.Struct, forbid_unknown_fields=True):
     registration_id: UUID
     missed: MissedRounds = "losses"
     """How the rounds paired before count: ``losses`` (0 points) or 0-point ``byes``."""
-
-
-class LateEntry(msgspec.Struct):
-    registration_id: UUID
-    player_id: UUID
-    from_round: int
-    missed: MissedRounds
-    players: int
-    pot_cents: int
 
 
 class FixedTableCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -109,98 +64,8 @@ class FixedTable(msgspec.Struct):
     table: int
 
 
-class TableScore(msgspec.Struct):
-    a: int
-    b: int
-
-
-class Table(msgspec.Struct):
-    table: int
-    round: int
-    match_id: UUID | None
-    player_a: UUID
-    player_b: UUID | None
-    player_a_name: str
-    player_b_name: str | None
-    score: TableScore
-    match_length: int
-    phase: str
-    status: str
-    match_url: str | None
-    """The match's own resource, where the players play or follow it."""
-
-
-class RoundTimer(msgspec.Struct):
-    paired_at: datetime | None
-    elapsed_seconds: int
-
-
-class Wallboard(msgspec.Struct):
-    tournament_id: UUID
-    status: TournamentStatus
-    round: Round | None
-    timer: RoundTimer
-    tables: list[Table]
-    to_report: list[int]
-    """Tables of the round still without their result."""
-    standings: list[Standing]
-
-
 class ReopenRequest(msgspec.Struct, forbid_unknown_fields=True):
     reason: Reason
-
-
-class Finality(msgspec.Struct):
-    status: Literal["final", "completed"]
-    """The tournament's status after finalize (``final``) or reopen (``completed``), as
-    GET ``/tournaments/{id}`` shows it."""
-    finalized_at: datetime | None
-    prizes: Prizes | None
-
-
-def table_response(table: TableNow) -> Table:
-    return Table(
-        table=table.table,
-        round=table.round,
-        match_id=table.match_id,
-        player_a=table.player_a,
-        player_b=table.player_b,
-        player_a_name=table.player_a_name,
-        player_b_name=table.player_b_name,
-        score=TableScore(table.score_a, table.score_b),
-        match_length=table.match_length,
-        phase=table.phase,
-        status=table.status,
-        match_url=f"/api/v1/matches/{table.match_id}" if table.match_id else None,
-    )
-
-
-def board_response(board: Board) -> Wallboard:
-    return Wallboard(
-        tournament_id=board.tournament_id,
-        status=board.status,  # type: ignore[arg-type]
-        round=round_response(board.round) if board.round else None,
-        timer=RoundTimer(board.paired_at, board.elapsed_seconds),
-        tables=[table_response(t) for t in board.tables],
-        to_report=board.to_report,
-        standings=[standing_response(row) for row in board.standings],
-    )
-
-
-def finality_response(finalized: Finalized) -> Finality:
-    prizes = finalized.prizes
-    return Finality(
-        status=finalized.status,
-        finalized_at=finalized.finalized_at,
-        prizes=Prizes(
-            pot_cents=prizes.pot_cents,
-            payout_percent=prizes.payout_percent,
-            payouts=[Payout(p.place, p.player_id, p.amount_cents) for p in prizes.payouts],
-            unpaid_cents=prizes.unpaid_cents,
-        )
-        if prizes
-        else None,
-    )
 
 
 _PLAYER_OF_THE_MATCH = TokenRequired("the player token of a player of this match")
@@ -227,7 +92,7 @@ class VenueController(Controller):
     ) -> ReportAnswer:
         token = require_token(request, _PLAYER_OF_THE_MATCH.whose)
         with unknown_token_refused(services, token):
-            reported = services.venue.report(
+            return services.venue.report(
                 tournament_id,
                 player_token=token,
                 match_id=data.match_id,
@@ -235,7 +100,6 @@ class VenueController(Controller):
                 points_a=data.points_a,
                 points_b=data.points_b,
             )
-        return ReportAnswer(reported.status, reported.result_id)
 
     @put(
         "/rounds/{number:int}/pairings",
@@ -251,31 +115,12 @@ class VenueController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> RepairedRound:
-        repaired = services.venue.repair(
+        return services.venue.repair(
             tournament_id,
             number,
             pairings=[(p.player_a, p.player_b) for p in data.pairings],
             reason=data.reason,
             actor=actor,
-        )
-        paired = round_response(repaired.round)
-        return RepairedRound(
-            round=paired.round,
-            stage=paired.stage,
-            seed=paired.seed,
-            pairings=list(paired.pairings),
-            warnings=[
-                PairingWarning(w.kind, w.table, list(w.players), w.detail)
-                for w in repaired.warnings
-            ],
-            replaced=[
-                Replacement(
-                    r.table,
-                    list(r.before) if r.before else None,
-                    list(r.after) if r.after else None,
-                )
-                for r in repaired.replaced
-            ],
         )
 
     @post(
@@ -291,19 +136,11 @@ class VenueController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> LateEntry:
-        entered = services.venue.admit_late_entry(
+        return services.venue.admit_late_entry(
             tournament_id,
             registration_id=data.registration_id,
             missed=data.missed,
             actor=actor,
-        )
-        return LateEntry(
-            entered.registration_id,
-            entered.player_id,
-            entered.from_round,
-            entered.missed,
-            entered.players,
-            entered.pot_cents,
         )
 
     @post(
@@ -328,7 +165,7 @@ class VenueController(Controller):
     def table(
         self, tournament_id: FromPath[UUID], number: FromPath[int], services: ServicesDep
     ) -> Table:
-        return table_response(services.venue.get_table(tournament_id, number))
+        return services.venue.get_table(tournament_id, number)
 
     @get(
         "/tables/{number:int}/qr.svg",
@@ -345,7 +182,7 @@ class VenueController(Controller):
 
     @get("/board", sync_to_thread=True, summary="The wallboard in one call")
     def board(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Wallboard:
-        return board_response(services.venue.board(tournament_id, services.clock.now()))
+        return services.venue.board(tournament_id, services.clock.now())
 
     @post(
         "/finalize",
@@ -357,7 +194,7 @@ class VenueController(Controller):
     def finalize(
         self, tournament_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
     ) -> Finality:
-        return finality_response(services.venue.finalize(tournament_id, actor=actor))
+        return services.venue.finalize(tournament_id, actor=actor)
 
     @post(
         "/reopen",
@@ -373,5 +210,4 @@ class VenueController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Finality:
-        reopened = services.venue.reopen_tournament(tournament_id, reason=data.reason, actor=actor)
-        return finality_response(reopened)
+        return services.venue.reopen_tournament(tournament_id, reason=data.reason, actor=actor)

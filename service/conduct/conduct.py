@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 from uuid import UUID
 from zoneinfo import ZoneInfo
+
+import msgspec
 
 from domain import match, tournament
 from domain.errors import InvalidInputError
@@ -23,24 +24,27 @@ from service.shared.tournament_day import TournamentDay
 from service.storage.events import EventStore
 
 
-@dataclass(frozen=True, slots=True)
-class PenaltyView:
+class Penalty(msgspec.Struct, frozen=True, kw_only=True):
     penalty_id: UUID
     match_id: UUID
     player_id: UUID
     points: int
+    """Now counting: 0 once waived."""
     reason: str
     score_a: int
     score_b: int
+    """The match score after it, penalty points included."""
     match_status: Literal["playing", "finished"]
+    """``finished`` when the penalty decided the match (rule C-BREAK-2, T-FMT-7)."""
 
 
-@dataclass(frozen=True, slots=True)
-class BreakView:
+class Break(msgspec.Struct, frozen=True, kw_only=True):
     player_id: UUID
     display_name: str
     since: datetime
+    """When the player's last match was decided."""
     allowed_until: datetime
+    """10 minutes later by default, or the agreed return time (rule C-BREAK-3)."""
     ended_at: datetime | None
     late_minutes: int
     proposed_penalty: int
@@ -48,7 +52,7 @@ class BreakView:
     adjusts or waives it."""
     next_match_id: UUID | None
     flagged: bool
-    """The scheduler flagged the break as run over (rule C-BREAK-1)."""
+    """The scheduler flagged the break as run over, for the director (rule C-BREAK-1)."""
 
 
 class ConductService(TournamentDay):
@@ -75,7 +79,7 @@ class ConductService(TournamentDay):
         points: int,
         reason: str,
         actor: str,
-    ) -> PenaltyView:
+    ) -> Penalty:
         """rule C-BREAK-2: penalty points against a player of one of the tournament's matches
         go to the opponent's score; too many decide the match (and record its result)."""
         side = self._side_of(tournament_id, match_id, player_id)
@@ -100,7 +104,7 @@ class ConductService(TournamentDay):
 
     def change_penalty(
         self, tournament_id: UUID, penalty_id: UUID, *, points: int, reason: str, actor: str
-    ) -> PenaltyView:
+    ) -> Penalty:
         """A penalty adjusted, or waived with 0 points: a later event, never an edit."""
         self._views.catch_up()
         with self._views.reading() as db:
@@ -119,13 +123,13 @@ class ConductService(TournamentDay):
         )
         return _penalty_view(state, penalty_id, UUID(found["player_id"]), reason)
 
-    def list_breaks(self, tournament_id: UUID, now: datetime) -> list[BreakView]:
+    def list_breaks(self, tournament_id: UUID, now: datetime) -> list[Break]:
         """Who is on a break and for how long, with the penalty a late return earns
         (rules C-BREAK-1..3); a break that ended on time is not listed."""
         held = self.load(tournament_id)
         names = self._names(tournament_id)
         return [
-            BreakView(
+            Break(
                 player_id=found.player_id,
                 display_name=names.get(str(found.player_id), ""),
                 since=found.since.astimezone(self._zone),
@@ -219,8 +223,8 @@ class ConductService(TournamentDay):
         raise InvalidInputError("player_id", f"{player_id} does not play match {match_id}")
 
 
-def _penalty_view(state: Match, penalty_id: UUID, player_id: UUID, reason: str) -> PenaltyView:
-    return PenaltyView(
+def _penalty_view(state: Match, penalty_id: UUID, player_id: UUID, reason: str) -> Penalty:
+    return Penalty(
         penalty_id=penalty_id,
         match_id=state.id,
         player_id=player_id,

@@ -4,16 +4,15 @@ unless a dispute on the match holds them; a failed deletion is retried and shown
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
+import msgspec
 import sqlite_utils
 
 from domain import match
 from domain.events import SCHEDULER
 from domain.evidence import video
-from domain.evidence.video import Video
 from domain.match import Match
 from projections.runner import Views
 from service.evidence.folder import Deleted, EvidenceFolder, Failed, Outcome, Refused
@@ -21,8 +20,17 @@ from service.shared.commands import DECIDE_AGAIN, CommandRunner
 from service.storage.events import EventStore
 
 
-@dataclass(frozen=True, slots=True)
-class VideoView:
+class DeletionFailure(msgspec.Struct, frozen=True, kw_only=True):
+    """The last failed deletion; it is retried."""
+
+    error: str
+    failed_at: datetime
+    failures: int
+
+
+class Video(msgspec.Struct, frozen=True, kw_only=True):
+    """A registered recording and where its deletion stands."""
+
     id: UUID
     match_id: UUID
     game: int
@@ -31,13 +39,13 @@ class VideoView:
     game_ended_at: datetime | None
     """When the game ended: its deletion is due from then (None: still playing)."""
     deleted_at: datetime | None
-    held: bool
+    held_by_dispute: bool
     """An open dispute on the match holds the deletion until it is decided."""
-    failures: int
-    last_error: str | None
-    last_failed_at: datetime | None
+    failure: DeletionFailure | None
     refused_at: datetime | None
-    """When the job refused to delete the recording, for good (a person deletes it)."""
+    """When the deletion job refused to delete the file, for good (it left the evidence
+    folder, or is a symbolic link, a folder or another non-regular file by then): a person
+    deletes it. None: deleted, or still waiting for its deletion."""
     refused_reason: str | None
 
 
@@ -52,7 +60,7 @@ class VideoService:
         self._commands = commands
         self._evidence = evidence
 
-    def register(self, match_id: UUID, game: int, uri: str, *, actor: str) -> VideoView:
+    def register(self, match_id: UUID, game: int, uri: str, *, actor: str) -> Video:
         """The director registers game ``game``'s recording: a file in the evidence folder
         (the scheduler deletes nothing else); anything else is refused on field ``uri``."""
         self._load_match(match_id)
@@ -66,7 +74,7 @@ class VideoService:
         )
         return self.list_videos(match_id, only=state.id)[0]
 
-    def list_videos(self, match_id: UUID, only: UUID | None = None) -> list[VideoView]:
+    def list_videos(self, match_id: UUID, only: UUID | None = None) -> list[Video]:
         self._load_match(match_id)
         with self._views.reading() as db:
             rows = db.execute(
@@ -107,7 +115,7 @@ class VideoService:
             case Refused(reason):
                 return f"VideoDeletionRefused: {reason}"
 
-    def _delete(self, state: Video) -> Outcome:
+    def _delete(self, state: video.Video) -> Outcome:
         """The file as resolved at registration; a recording registered before the evidence
         folder is resolved as it was then, and deleted only if it lies in the folder."""
         path = state.path
@@ -118,11 +126,11 @@ class VideoService:
             path = path_or_refusal
         return self._evidence.delete(path)
 
-    def _load(self, video_id: UUID) -> Video:
+    def _load(self, video_id: UUID) -> video.Video:
         return self._store.load_as(
             video_id,
             video.evolve,
-            Video,
+            video.Video,
             lambda: video.VideoNotFoundError(f"no video with id {video_id}"),
         )
 
@@ -135,7 +143,7 @@ class VideoService:
         )
 
 
-def _record(state: Video, outcome: Outcome, now: datetime) -> list[video.VideoEvent]:
+def _record(state: video.Video, outcome: Outcome, now: datetime) -> list[video.VideoEvent]:
     match outcome:
         case Deleted():
             return video.record_deletion(state, None, now, actor=SCHEDULER)
@@ -156,23 +164,30 @@ def _instant(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
-def _video_view(row: tuple[object, ...]) -> VideoView:
+def _video_view(row: tuple[object, ...]) -> Video:
     (video_id, match_id, game, uri, registered, ended, deleted, held) = row[:8]
     (failures, error, failed, refused, reason) = row[8:]
     registered_at = _instant(str(registered))
     assert registered_at is not None
-    return VideoView(
+    deleted_at = _instant(deleted if isinstance(deleted, str) else None)
+    refused_at = _instant(refused if isinstance(refused, str) else None)
+    failed_at = _instant(failed if isinstance(failed, str) else None)
+    failure = (
+        DeletionFailure(error=error, failed_at=failed_at, failures=int(str(failures)))
+        if isinstance(error, str) and failed_at is not None
+        else None
+    )
+    return Video(
         id=UUID(str(video_id)),
         match_id=UUID(str(match_id)),
         game=int(str(game)),
         uri=str(uri),
         registered_at=registered_at,
         game_ended_at=_instant(ended if isinstance(ended, str) else None),
-        deleted_at=_instant(deleted if isinstance(deleted, str) else None),
-        held=bool(held),
-        failures=int(str(failures)),
-        last_error=error if isinstance(error, str) else None,
-        last_failed_at=_instant(failed if isinstance(failed, str) else None),
-        refused_at=_instant(refused if isinstance(refused, str) else None),
+        deleted_at=deleted_at,
+        # a deleted or refused recording is no longer held: there is nothing left to delete
+        held_by_dispute=bool(held) and deleted_at is None and refused_at is None,
+        failure=failure,
+        refused_at=refused_at,
         refused_reason=reason if isinstance(reason, str) else None,
     )

@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from typing import Literal, Protocol
 from uuid import UUID
 
+import msgspec
+
 from domain import match, tournament
 from domain.errors import DomainError
 from domain.events import SCHEDULER
@@ -83,19 +85,20 @@ JOB_KINDS = (
 """Every kind of job."""
 
 
-@dataclass(frozen=True, slots=True)
-class Job:
+class Job(msgspec.Struct, frozen=True, kw_only=True):
+    """A job of the scheduler, pending or past; instants in UTC."""
+
     id: str
     kind: str
     target: UUID
     """The tournament, recording or match the job acts on."""
     deadline: datetime | None
-    """None: not due yet at any time (a recording whose game is still played)."""
+    """None: waiting for an event (a recording's game still being played)."""
+    status: JobStatus
     done_at: datetime | None
     effect: str | None
     """The event the job recorded (or its last failure, for a retried one)."""
-    status: JobStatus
-    attempts: int = 0
+    attempts: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +292,7 @@ def _pending(
             done_at=None,
             effect=None,
             status="pending",
+            attempts=0,
         )
         for target in targets
         if (deadline := deadline_of(target)) is not None

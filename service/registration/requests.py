@@ -27,7 +27,7 @@ from domain.registration_request import (
 from domain.tournament import Applicant
 from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
 from service.shared.loading import load_tournament
-from service.shared.registrants import Registered, Registrants, confirmation_token
+from service.shared.registrants import Registrants, Registration, confirmation_token
 from service.storage.events import Change, EventStore
 
 DEVELOPMENT_KEY = b"bgtd development confirmation key: not a secret"
@@ -96,7 +96,7 @@ class RegistrationRequestService:
             )
         return Unconfirmed(tournament_id, request.confirm_by.astimezone(self._zone))
 
-    def confirm(self, token: str) -> Registered:
+    def confirm(self, token: str) -> Registration:
         """The link was followed: the seat (or waitlist place) is decided now.
 
         Confirming again answers the same registration while it holds its place (a second

@@ -33,12 +33,11 @@ from projections.seats import SeatCounts
 from service.clock import Clock
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
 from service.shared.loading import load_tournament, season_of
-from service.shared.registrants import DEVELOPMENT_KEY, Registered, Registrants
+from service.shared.registrants import DEVELOPMENT_KEY, Registrants, Registration
 from service.storage.events import Change, EventStore
 
 
-@dataclass(frozen=True, slots=True)
-class Deadlines:
+class Deadlines(msgspec.Struct, frozen=True, kw_only=True):
     """A tournament's deadlines in the club's time zone (rule CAL-3)."""
 
     cancellation_until: datetime
@@ -69,22 +68,25 @@ class TournamentView:
         return self.row.buy_in_cents - self.row.pot_share_cents
 
 
-@dataclass(frozen=True, slots=True)
-class Cancelled:
+class RegistrationCancellation(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     status: Literal["cancelled", "withdrawn"]
     promoted_registration_id: UUID | None
+    """The first waitlisted registration, which got the freed seat."""
     refund_cents: int
+    """A standby leaving the waitlist gets the buy-in paid at check-in back."""
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedIn:
+class CheckIn(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     status: Literal["checked_in", "standby"]
+    """``standby`` for a waitlisted person: a seat released at the start goes to them."""
     checked_in_at: datetime
     checked_in: int
+    """Checked-in seat holders (standbys not counted)."""
     standbys: int
     pot_cents: int
+    """``pot_share_cents`` (80 EUR by default) per checked-in seat holder (rule T-BUYIN-1)."""
 
 
 class TournamentService:
@@ -206,7 +208,7 @@ class TournamentService:
         applicant: Applicant,
         *,
         actor: str = "public",
-    ) -> Registered:
+    ) -> Registration:
         """A seat or a waitlist place, and the player token for self-service (rule T-REG-3);
         after the start only the director registers (a late entry)."""
         registration_id = uuid.uuid4()
@@ -234,7 +236,7 @@ class TournamentService:
             )
         return self.registered(change.state, registration_id)
 
-    def registered(self, state: Tournament, registration_id: UUID) -> Registered:
+    def registered(self, state: Tournament, registration_id: UUID) -> Registration:
         """The answer to a registration: its place and its player token (derived again)."""
         return self._registrants.registered(state, registration_id)
 
@@ -262,7 +264,7 @@ class TournamentService:
         by_director: bool,
         director_actor: str | None = None,
         reason: str = "",
-    ) -> Cancelled:
+    ) -> RegistrationCancellation:
         """rule T-CANCEL-1: the player until the deadline; the director also later."""
 
         def decide(state: Tournament, now: datetime) -> list[TournamentEvent]:
@@ -287,7 +289,7 @@ class TournamentService:
             e.refund_cents for e in events if isinstance(e, tournaments.RegistrationCancelled)
         )
         status = change.state.registration(registration_id).status
-        return Cancelled(
+        return RegistrationCancellation(
             registration_id=registration_id,
             status=cast(Literal["cancelled", "withdrawn"], status),
             promoted_registration_id=promoted,
@@ -302,7 +304,7 @@ class TournamentService:
         id_document_seen: bool,
         buy_in_paid_cents: int,
         actor: str = DIRECTOR,
-    ) -> CheckedIn:
+    ) -> CheckIn:
         """rule T-CHECKIN-1: ID document seen and buy-in paid, inside the check-in window.
 
         A waitlisted person checks in as a standby for a seat released at the start.
@@ -320,7 +322,7 @@ class TournamentService:
         )
         state = change.state
         checked_in = len(state.with_status("checked_in"))
-        return CheckedIn(
+        return CheckIn(
             registration_id=registration_id,
             status=cast(
                 Literal["checked_in", "standby"], state.registration(registration_id).status

@@ -16,13 +16,18 @@ from typing import Literal
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
+import msgspec
+
 from domain import match, tournament
+from domain import standings as swiss
 from domain.errors import InvalidInputError
 from domain.events import DIRECTOR
 from domain.match import Match
-from domain.standings import Standing
 from domain.tournament import (
-    Round,
+    Round as PairedRound,
+)
+from domain.tournament import (
+    Stage,
     Tournament,
     TournamentEvent,
     TournamentStatus,
@@ -31,7 +36,14 @@ from domain.tournament.rounds import MatchScore
 from projections import standings as day
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
-from service.shared.day_views import RoundView, StandingView, list_standings, result_id, round_view
+from service.shared.day_views import (
+    Round,
+    Score,
+    Standing,
+    list_standings,
+    result_id,
+    round_view,
+)
 from service.shared.match_play import MatchPlay
 from service.shared.tournament_day import TournamentDay
 from service.storage.events import Change, EventStore
@@ -44,28 +56,33 @@ class NotATournamentMatchError(InvalidInputError):
     """A match given with a tournament must be between two of its seated players."""
 
 
-@dataclass(frozen=True, slots=True)
-class StandbyRefund:
+class StandbyRefund(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     refund_cents: int
+    """The buy-in the standby paid at check-in, to be handed back."""
 
 
-@dataclass(frozen=True, slots=True)
-class Started:
+class TournamentStart(msgspec.Struct, frozen=True, kw_only=True):
     id: UUID
     status: TournamentStatus
     started_at: datetime
     players: int
+    """Checked-in seat holders, standbys seated at the start included."""
     pot_cents: int
     no_shows: list[UUID]
+    """Registrations whose seats were released because they had not checked in."""
     promoted_standbys: list[UUID]
+    """Standbys (waitlisted, checked in on site) who got a released seat, in waitlist order."""
     unseated_standbys: list[StandbyRefund]
+    """Standbys left without a seat: still waitlisted, their buy-in is refunded."""
     swiss_rounds: int
-    round: RoundView
+    """The Swiss rounds this field plays: fewer than configured where a small field could not
+    play them without a rematch (rule T-FMT-1)."""
+    round: Round
+    """Round 1, paired with the start."""
 
 
-@dataclass(frozen=True, slots=True)
-class StandingChange:
+class StandingChange(msgspec.Struct, frozen=True, kw_only=True):
     player_id: UUID
     rank_before: int
     rank_after: int
@@ -88,8 +105,15 @@ class ReportedResult:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
+class Affects(msgspec.Struct, frozen=True, kw_only=True):
+    standings: list[StandingChange]
+    rounds_paired_since: list[int]
+    """Rounds paired after the corrected match's round: they stay as paired (rule T-FMT-6)."""
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """A result recorded, and what it changed."""
+
     result_id: UUID
     match_id: UUID
     winner: UUID
@@ -97,34 +121,31 @@ class Recorded:
     points_b: int
     corrects: UUID | None
     tournament_status: TournamentStatus
-    standings_changed: list[StandingChange]
-    rounds_paired_since: list[int]
-    """rule T-FMT-6: rounds paired after the corrected match's round, which stay as paired."""
+    affects: Affects
 
 
-@dataclass(frozen=True, slots=True)
-class Withdrawn:
+class Withdrawal(msgspec.Struct, frozen=True, kw_only=True):
     player_id: UUID
     left_early: bool
     forfeits: list[UUID]
+    """The player's open matches, forfeited to their opponents (rules T-FMT-5, T-FMT-7)."""
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentMatch:
+class TournamentMatch(msgspec.Struct, frozen=True, kw_only=True):
     match_id: UUID
     round: int
     table: int
-    stage: str
+    stage: Stage
     player_a: UUID
     player_b: UUID
     status: Literal["pending", "playing", "disputed", "decided"]
-    score_a: int
-    score_b: int
+    score: Score
     winner: UUID | None
     played: bool | None
-    """False for an unplayed forfeit (rule T-FMT-7); None while undecided."""
+    """False for an unplayed forfeit, a win with 0 points (rule T-FMT-7); null while open."""
     result_id: UUID | None
-    """The result that counts, which a correction names (rule T-FMT-6); None while undecided."""
+    """The result that counts: what a correction names in ``corrects`` (rule T-FMT-6); null
+    before a result."""
 
 
 class RoundService(TournamentDay):
@@ -144,7 +165,7 @@ class RoundService(TournamentDay):
 
     # Commands ---------------------------------------------------------------------------------
 
-    def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Started:
+    def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> TournamentStart:
         """Play begins and round 1 is paired, in one transaction (rules T-CHECKIN-2, T-REG-3,
         T-BUYIN-1, T-FMT-2): no-shows released, standbys seated, the pot fixed."""
 
@@ -162,7 +183,7 @@ class RoundService(TournamentDay):
         state: Tournament = change.state
         events = change.events
         assert state.started_at is not None
-        return Started(
+        return TournamentStart(
             id=tournament_id,
             status=state.status(state.started_at),
             started_at=state.started_at.astimezone(self._zone),
@@ -183,7 +204,7 @@ class RoundService(TournamentDay):
             round=self.round_view(state, state.rounds[-1]),
         )
 
-    def pair_round(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> RoundView:
+    def pair_round(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Round:
         """The next round once every result of the last is in (Swiss, then the knockout)."""
 
         def attempt(now: datetime) -> Decision:
@@ -195,7 +216,7 @@ class RoundService(TournamentDay):
 
     def record_result(
         self, tournament_id: UUID, report: ReportedResult, *, actor: str = DIRECTOR
-    ) -> Recorded:
+    ) -> Result:
         """A result reported by the director, or a correction naming the result it replaces
         (rule T-FMT-6): the answer lists the standings it moved and the rounds paired since."""
         result_id = uuid.uuid4()
@@ -227,7 +248,7 @@ class RoundService(TournamentDay):
         assert before is not None
         located = after.table_of(report.match_id)
         assert located is not None
-        return Recorded(
+        return Result(
             result_id=result_id,
             match_id=report.match_id,
             winner=report.winner,
@@ -235,19 +256,21 @@ class RoundService(TournamentDay):
             points_b=report.points_b,
             corrects=report.corrects,
             tournament_status=after.status(change.events[-1].timestamp),
-            standings_changed=_standing_changes(
-                tournament.swiss_standings(before), tournament.swiss_standings(after)
+            affects=Affects(
+                standings=_standing_changes(
+                    tournament.swiss_standings(before), tournament.swiss_standings(after)
+                ),
+                rounds_paired_since=[
+                    paired.number for paired in after.rounds if paired.number > located[0].number
+                ]
+                if report.corrects
+                else [],
             ),
-            rounds_paired_since=[
-                paired.number for paired in after.rounds if paired.number > located[0].number
-            ]
-            if report.corrects
-            else [],
         )
 
     def withdraw(
         self, tournament_id: UUID, *, player_id: UUID, reason: str, left_early: bool, actor: str
-    ) -> Withdrawn:
+    ) -> Withdrawal:
         """rule T-FMT-5: the player is not paired again; each open match of theirs is forfeited
         to the opponent, in the tournament and in the match itself (rule T-FMT-7)."""
         forfeits = self._leave(
@@ -265,11 +288,11 @@ class RoundService(TournamentDay):
             ),
             actor,
         )
-        return Withdrawn(player_id=player_id, left_early=left_early, forfeits=forfeits)
+        return Withdrawal(player_id=player_id, left_early=left_early, forfeits=forfeits)
 
     def exclude(
         self, tournament_id: UUID, *, player_id: UUID, reason: str, actor: str
-    ) -> Withdrawn:
+    ) -> Withdrawal:
         """rule C-EXCL-1: not paired again, no refund (R-EXCL-1); each open match of theirs is
         decided at the match length for the opponent (rule T-FMT-7)."""
         forfeits = self._leave(
@@ -287,7 +310,7 @@ class RoundService(TournamentDay):
             actor,
             excluded=True,
         )
-        return Withdrawn(player_id=player_id, left_early=True, forfeits=forfeits)
+        return Withdrawal(player_id=player_id, left_early=True, forfeits=forfeits)
 
     def _leave(
         self,
@@ -362,23 +385,23 @@ class RoundService(TournamentDay):
 
     # Queries ----------------------------------------------------------------------------------
 
-    def latest_round(self, tournament_id: UUID) -> RoundView | None:
+    def latest_round(self, tournament_id: UUID) -> Round | None:
         """The round now being played (None before round 1)."""
         held = self.load(tournament_id)
         return self.round_view(held, held.rounds[-1]) if held.rounds else None
 
-    def get_round(self, tournament_id: UUID, number: int) -> RoundView:
+    def get_round(self, tournament_id: UUID, number: int) -> Round:
         held = self.load(tournament_id)
         for paired in held.rounds:
             if paired.number == number:
                 return self.round_view(held, paired)
         raise tournament.RoundNotFoundError(f"tournament {tournament_id} has no round {number}")
 
-    def round_view(self, held: Tournament, paired: Round) -> RoundView:
+    def round_view(self, held: Tournament, paired: PairedRound) -> Round:
         """One of ``held``'s rounds as shown: each table with its disputes and its result."""
         return round_view(self._views, held, paired)
 
-    def list_standings(self, tournament_id: UUID) -> list[StandingView]:
+    def list_standings(self, tournament_id: UUID) -> list[Standing]:
         """rule T-FMT-3: wins, points, Buchholz, head-to-head, lot; from the standings view.
         Once the tournament is completed each row also has its final place (rule T-FMT-4)."""
         return list_standings(self._store, self._views, tournament_id)
@@ -398,8 +421,7 @@ class RoundService(TournamentDay):
                 player_a=UUID(row["player_a"]),
                 player_b=UUID(row["player_b"]),
                 status=row["status"],
-                score_a=row["score_a"],
-                score_b=row["score_b"],
+                score=Score(a=row["score_a"], b=row["score_b"]),
                 winner=UUID(row["winner"]) if row["winner"] else None,
                 played=bool(row["played"]) if row["played"] is not None else None,
                 result_id=result_id(held, UUID(row["match_id"])),
@@ -441,7 +463,9 @@ def _opponent_side(state: Match, player_id: UUID) -> match.Side:
     return "b" if state.pairing.player_a_id == player_id else "a"
 
 
-def _standing_changes(before: list[Standing], after: list[Standing]) -> list[StandingChange]:
+def _standing_changes(
+    before: list[swiss.Standing], after: list[swiss.Standing]
+) -> list[StandingChange]:
     earlier = {standing.player_id: standing for standing in before}
     changed = []
     for now in after:

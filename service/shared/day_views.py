@@ -3,95 +3,129 @@ with their final places, and the prize money (rules T-FMT-3, T-FMT-4, T-BUYIN-1)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
 from uuid import UUID
 
+import msgspec
+
 from domain import tournament
-from domain.tournament import Round, Tournament
+from domain.tournament import RoundStage, Stage, Tournament
 from projections import standings as day
 from projections.runner import Views
 from service.shared.loading import display_names, load_tournament
 from service.storage.events import EventStore
 
 
-@dataclass(frozen=True, slots=True)
-class TableView:
+class Pairing(msgspec.Struct, frozen=True, kw_only=True):
+    """A table of a round as shown: its players by name, why the pairing made it, its result."""
+
     table: int
-    stage: str
+    stage: Stage
     player_a: UUID
     player_b: UUID | None
+    """None: ``player_a`` has the bye (a win with 0 points, rule T-FMT-2)."""
     player_a_name: str
     player_b_name: str | None
     match_id: UUID | None
     match_length: int
     reason: str
+    """Why the pairing made this table: ``score_group``, ``float``, ``rematch_unavoidable``,
+    ``bye`` or ``seeding`` (the knockout)."""
     explanation: str
     disputed: bool = False
-    """The players reported different results: the director decides."""
+    """The players reported different results: the director decides (``POST .../results``)."""
     result_id: UUID | None = None
-    """The result that counts for the match, which a correction names (rule T-FMT-6)."""
+    """The result that counts for the match: what a correction names in ``corrects``
+    (rule T-FMT-6); null before a result."""
 
 
-@dataclass(frozen=True, slots=True)
-class RoundView:
+class Round(msgspec.Struct, frozen=True, kw_only=True):
     round: int
-    stage: Literal["swiss", "knockout"]
+    stage: RoundStage
     seed: int
-    pairings: list[TableView]
+    """The lot of the round: the same seed pairs the same round again."""
+    pairings: list[Pairing]
 
 
-@dataclass(frozen=True, slots=True)
-class StandingView:
+class Tiebreaks(msgspec.Struct, frozen=True, kw_only=True):
+    buchholz: int
+    """The sum of the opponents' wins."""
+    head_to_head: int
+    """Wins against the players tied on every earlier key."""
+    lot: int
+    """The player's place in the lot drawn at the start (1 first)."""
+
+
+class Standing(msgspec.Struct, frozen=True, kw_only=True):
     rank: int
+    """The rank in the Swiss standings (rule T-FMT-3), not a final place: after the knockout
+    places 1-4 come from it, at ``.../places`` and in ``place`` (rule T-FMT-4)."""
     player_id: UUID
     display_name: str
     wins: int
+    """A bye counts as a win with 0 points."""
     points: int
-    buchholz: int
-    head_to_head: int
-    lot: int
+    """Points won in the Swiss matches (rule T-FMT-3)."""
+    tiebreaks: Tiebreaks
     matches: int
     byes: int
     withdrawn: bool
     penalty_points: int
-    """Penalty points given against the player in the tournament (rule C-BREAK-2)."""
-    place: int | None = None
-    """The final place once the tournament is completed (rule T-FMT-4), else None."""
+    """Penalty points given against the player (rule C-BREAK-2)."""
+    place: int | None
+    """The final place once the tournament is completed (rule T-FMT-4: 1-4 from the knockout,
+    5.. from the Swiss standings), null before."""
+
+    # the tiebreaks by name, as the CSV's columns and the printed standings show them
+    @property
+    def buchholz(self) -> int:
+        return self.tiebreaks.buchholz
+
+    @property
+    def head_to_head(self) -> int:
+        return self.tiebreaks.head_to_head
+
+    @property
+    def lot(self) -> int:
+        return self.tiebreaks.lot
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Score(msgspec.Struct, frozen=True, kw_only=True):
+    """A match's score: side a's points and side b's."""
+
+    a: int
+    b: int
+
+
+class Place(msgspec.Struct, frozen=True, kw_only=True):
     place: int
     player_id: UUID
     display_name: str
 
 
-@dataclass(frozen=True, slots=True)
-class Payout:
+class Payout(msgspec.Struct, frozen=True, kw_only=True):
     place: int
     player_id: UUID | None
-    """None until the tournament is completed and its places are fixed."""
+    """None until the tournament is completed."""
     amount_cents: int
 
 
-@dataclass(frozen=True, slots=True)
-class Prizes:
+class Prizes(msgspec.Struct, frozen=True, kw_only=True):
     pot_cents: int
     payout_percent: list[int]
     payouts: list[Payout]
     unpaid_cents: int
+    """Shares of places nobody holds (a field smaller than the places paid)."""
 
 
-def round_view(views: Views, held: Tournament, paired: Round) -> RoundView:
+def round_view(views: Views, held: Tournament, paired: tournament.Round) -> Round:
     """One of ``held``'s rounds as shown: each table with its disputes and its result."""
     names = display_names(views, held.id)
-    return RoundView(
+    return Round(
         round=paired.number,
         stage=paired.stage,
         seed=paired.seed,
         pairings=[
-            TableView(
+            Pairing(
                 table=table.table,
                 stage=table.stage,
                 player_a=table.player_a,
@@ -110,7 +144,7 @@ def round_view(views: Views, held: Tournament, paired: Round) -> RoundView:
     )
 
 
-def list_standings(store: EventStore, views: Views, tournament_id: UUID) -> list[StandingView]:
+def list_standings(store: EventStore, views: Views, tournament_id: UUID) -> list[Standing]:
     """rule T-FMT-3: wins, points, Buchholz, head-to-head, lot; from the standings view.
     Once the tournament is completed each row also has its final place (rule T-FMT-4)."""
     held = load_tournament(store, tournament_id)
@@ -121,15 +155,15 @@ def list_standings(store: EventStore, views: Views, tournament_id: UUID) -> list
     with views.reading() as db:
         rows = day.list_standings(db, str(tournament_id))
     return [
-        StandingView(
+        Standing(
             rank=row["rank"],
             player_id=UUID(row["player_id"]),
             display_name=row["display_name"],
             wins=row["wins"],
             points=row["points"],
-            buchholz=row["buchholz"],
-            head_to_head=row["head_to_head"],
-            lot=row["lot"],
+            tiebreaks=Tiebreaks(
+                buchholz=row["buchholz"], head_to_head=row["head_to_head"], lot=row["lot"]
+            ),
             matches=row["matches"],
             byes=row["byes"],
             withdrawn=bool(row["withdrawn"]),
@@ -152,11 +186,19 @@ def prizes(held: Tournament) -> Prizes:
             Payout(place=number, player_id=None, amount_cents=amount)
             for number, amount in enumerate(amounts, start=1)
         ]
-        return Prizes(held.pot_cents, shares, payouts, held.pot_cents - sum(amounts))
+        return Prizes(
+            pot_cents=held.pot_cents,
+            payout_percent=shares,
+            payouts=payouts,
+            unpaid_cents=held.pot_cents - sum(amounts),
+        )
     return Prizes(
         pot_cents=held.pot_cents,
         payout_percent=shares,
-        payouts=[Payout(p.place, p.player_id, p.amount_cents) for p in split.payouts],
+        payouts=[
+            Payout(place=p.place, player_id=p.player_id, amount_cents=p.amount_cents)
+            for p in split.payouts
+        ],
         unpaid_cents=split.unpaid_cents,
     )
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import hmac
 import uuid
 from collections.abc import Collection
-from dataclasses import dataclass
 from datetime import date
 from typing import Literal, cast
 from uuid import UUID
+
+import msgspec
 
 from domain import tournament as tournaments
 from domain.tournament import ACTIVE, Tournament
@@ -39,14 +40,14 @@ def player_id_for(key: bytes, email: str) -> UUID:
     return uuid.uuid5(PLAYER_NAMESPACE, hmac.new(key, address, "sha256").hexdigest())
 
 
-@dataclass(frozen=True, slots=True)
-class Registered:
+class Registration(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     tournament_id: UUID
     player_id: UUID
     status: Literal["registered", "waitlisted"]
     player_token: str
-    """Shown once: the events keep only its hash."""
+    """Bearer token for self-service (cancellation); shown once, the events keep only its
+    hash."""
     waitlist_position: int | None
 
 
@@ -68,10 +69,10 @@ class Registrants:
         self._player_key = player_key
         self._token_key = token_key
 
-    def registered(self, state: Tournament, registration_id: UUID) -> Registered:
+    def registered(self, state: Tournament, registration_id: UUID) -> Registration:
         """The answer to a registration: its place and its player token (derived again)."""
         registration = state.registration(registration_id)
-        return Registered(
+        return Registration(
             registration_id=registration_id,
             tournament_id=state.id,
             player_id=registration.player_id,

@@ -11,11 +11,11 @@ from __future__ import annotations
 import io
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
+import msgspec
 import segno
 
 from domain import match, tournament
@@ -26,15 +26,19 @@ from domain.tournament import (
     MissedRounds,
     PairingWarning,
     ReportStatus,
-    Round,
     Tournament,
+    TournamentStatus,
+)
+from domain.tournament import (
+    Round as PairedRound,
 )
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
 from service.shared.day_views import (
     Prizes,
-    RoundView,
-    StandingView,
+    Round,
+    Score,
+    Standing,
     list_standings,
     prizes,
     round_view,
@@ -46,30 +50,29 @@ from service.storage.events import Change, EventStore
 PLAYERS = "players"
 
 
-@dataclass(frozen=True, slots=True)
-class Replacement:
+class Replacement(msgspec.Struct, frozen=True, kw_only=True):
     table: int
-    before: tuple[UUID, UUID | None] | None
-    after: tuple[UUID, UUID | None] | None
+    before: list[UUID | None] | None
+    """The table's players before the override (None: no such table before)."""
+    after: list[UUID | None] | None
 
 
-@dataclass(frozen=True, slots=True)
-class Repaired:
-    round: RoundView
+class RepairedRound(Round, frozen=True, kw_only=True):
+    """The round as the director paired it, what the pairing warns of, and what it changed."""
+
     warnings: list[PairingWarning]
     replaced: list[Replacement]
-    """The tables that differ from the pairing as it stood (the computed one, or the last
-    override)."""
+    """The tables that differ from the pairing as it stood before (the computed one, or the
+    last override)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Unpaired:
+class UnpairedRound(msgspec.Struct, frozen=True, kw_only=True):
     round: int
     voided: list[UUID]
+    """The round's matches, closed without a result."""
 
 
-@dataclass(frozen=True, slots=True)
-class LateEntered:
+class LateEntry(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     player_id: UUID
     from_round: int
@@ -78,9 +81,9 @@ class LateEntered:
     pot_cents: int
 
 
-@dataclass(frozen=True, slots=True)
-class TableNow:
-    tournament_id: UUID
+class Table(msgspec.Struct, frozen=True, kw_only=True):
+    """A table of the current round as the players at it and the wallboard see it now."""
+
     table: int
     round: int
     match_id: UUID | None
@@ -88,27 +91,29 @@ class TableNow:
     player_b: UUID | None
     player_a_name: str
     player_b_name: str | None
-    score_a: int
-    score_b: int
+    score: Score
     match_length: int
     phase: str
     """The match's phase (``opening`` .. ``match_over``), ``bye``, or ``decided`` where the
     result was reported without the match being played through the API."""
     status: str
     """``pending``, ``playing``, ``awaiting_confirmation``, ``disputed``, ``decided``, ``bye``."""
+    match_url: str | None
+    """The match's own resource, where the players play or follow it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Reported:
+class ReportAnswer(msgspec.Struct, frozen=True, kw_only=True):
     """Where a player's report stands, and the result it confirmed."""
 
     status: ReportStatus
+    """``awaiting_confirmation`` until the opponent reports; ``confirmed`` when both reports
+    agree (the result is recorded); ``disputed`` when they differ: the director decides."""
     result_id: UUID | None
-    """The recorded result once the reports agree: what a correction names (rule T-FMT-6)."""
+    """The recorded result once ``confirmed``: what a correction names in ``corrects``
+    (rule T-FMT-6); null otherwise."""
 
 
-@dataclass(frozen=True, slots=True)
-class PendingReport:
+class PendingReport(msgspec.Struct, frozen=True, kw_only=True):
     """A player's report of a match not yet decided: what the opponent may confirm."""
 
     player_id: UUID
@@ -117,22 +122,28 @@ class PendingReport:
     points_b: int
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
-    tournament_id: UUID
-    status: str
-    round: RoundView | None
+class RoundTimer(msgspec.Struct, frozen=True, kw_only=True):
     paired_at: datetime | None
     elapsed_seconds: int
-    tables: list[TableNow]
+
+
+class Wallboard(msgspec.Struct, frozen=True, kw_only=True):
+    """The room's screen: the round, its tables now, what is still to report, the standings."""
+
+    tournament_id: UUID
+    status: TournamentStatus
+    round: Round | None
+    timer: RoundTimer
+    tables: list[Table]
     to_report: list[int]
-    standings: list[StandingView]
+    """Tables of the round still without their result."""
+    standings: list[Standing]
 
 
-@dataclass(frozen=True, slots=True)
-class Finalized:
+class Finality(msgspec.Struct, frozen=True, kw_only=True):
     status: Literal["final", "completed"]
-    """The tournament's status after the command, as GET shows it."""
+    """The tournament's status after finalize (``final``) or reopen (``completed``), as
+    GET ``/tournaments/{id}`` shows it."""
     finalized_at: datetime | None
     prizes: Prizes | None
 
@@ -163,7 +174,7 @@ class VenueService(TournamentDay):
         winner: UUID,
         points_a: int,
         points_b: int,
-    ) -> Reported:
+    ) -> ReportAnswer:
         """A player's report from the table, with their own registration's token."""
         hashed = token_hash(player_token)
 
@@ -200,7 +211,7 @@ class VenueService(TournamentDay):
 
         state: Tournament = self._commands.run(attempt, DECIDE_AGAIN).changes[0].state
         result = state.result_of(match_id)
-        return Reported(
+        return ReportAnswer(
             status=tournament.report_status(state, match_id),
             result_id=result.id if result is not None else None,
         )
@@ -213,10 +224,10 @@ class VenueService(TournamentDay):
         pairings: Sequence[tuple[UUID, UUID | None]],
         reason: str,
         actor: str = DIRECTOR,
-    ) -> Repaired:
+    ) -> RepairedRound:
         """The director's pairing of the latest round before its first result: the replaced
         tables' matches are void, the new tables' matches start, in one transaction."""
-        computed: list[Round] = []
+        computed: list[PairedRound] = []
 
         def attempt(now: datetime) -> Decision:
             held = self.load(tournament_id)
@@ -251,15 +262,16 @@ class VenueService(TournamentDay):
         state: Tournament = decision.changes[0].state
         before = computed[0]
         paired = next(r for r in state.rounds if r.number == number)
-        return Repaired(
-            round=round_view(self._views, state, paired),
+        shown = round_view(self._views, state, paired)
+        return RepairedRound(
+            **msgspec.structs.asdict(shown),
             warnings=tournament.pairing_warnings(state, number, pairings),
             replaced=_difference(before, paired),
         )
 
     def unpair(
         self, tournament_id: UUID, number: int, *, reason: str = "", actor: str = DIRECTOR
-    ) -> Unpaired:
+    ) -> UnpairedRound:
         """Take back the latest round before its first result; its matches are void."""
 
         def attempt(now: datetime) -> Decision:
@@ -276,7 +288,7 @@ class VenueService(TournamentDay):
 
         event = self._commands.run(attempt, DECIDE_AGAIN).changes[0].events[0]
         assert isinstance(event, tournament.RoundUnpaired)
-        return Unpaired(round=number, voided=list(event.voided))
+        return UnpairedRound(round=number, voided=list(event.voided))
 
     def admit_late_entry(
         self,
@@ -285,7 +297,7 @@ class VenueService(TournamentDay):
         registration_id: UUID,
         missed: MissedRounds = "losses",
         actor: str = DIRECTOR,
-    ) -> LateEntered:
+    ) -> LateEntry:
         change = self._update(
             tournament_id,
             lambda state, now: tournament.admit_late_entry(
@@ -296,7 +308,7 @@ class VenueService(TournamentDay):
         registration = state.registration(registration_id)
         entry = state.late_entry_of(registration.player_id)
         assert entry is not None
-        return LateEntered(
+        return LateEntry(
             registration_id=registration_id,
             player_id=registration.player_id,
             from_round=entry.from_round,
@@ -315,12 +327,12 @@ class VenueService(TournamentDay):
             ),
         )
 
-    def finalize(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Finalized:
+    def finalize(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> Finality:
         change = self._update(
             tournament_id,
             lambda state, now: tournament.finalize(state, now=now, actor=actor),
         )
-        return Finalized(
+        return Finality(
             status="final",
             finalized_at=change.state.finalized_at,
             prizes=prizes(self.load(tournament_id)),
@@ -328,18 +340,18 @@ class VenueService(TournamentDay):
 
     def reopen_tournament(
         self, tournament_id: UUID, *, reason: str, actor: str = DIRECTOR
-    ) -> Finalized:
+    ) -> Finality:
         self._update(
             tournament_id,
             lambda state, now: tournament.reopen_tournament(
                 state, reason=reason, now=now, actor=actor
             ),
         )
-        return Finalized(status="completed", finalized_at=None, prizes=None)
+        return Finality(status="completed", finalized_at=None, prizes=None)
 
     # Queries ----------------------------------------------------------------------------------
 
-    def get_table(self, tournament_id: UUID, number: int) -> TableNow:
+    def get_table(self, tournament_id: UUID, number: int) -> Table:
         """The match now played at table ``number``: the latest round's table of that number."""
         held = self.load(tournament_id)
         if not held.rounds:
@@ -373,7 +385,9 @@ class VenueService(TournamentDay):
         if held.result_of(match_id) is not None:
             return []
         return [
-            PendingReport(r.player_id, r.winner, r.points_a, r.points_b)
+            PendingReport(
+                player_id=r.player_id, winner=r.winner, points_a=r.points_a, points_b=r.points_b
+            )
             for r in held.reports
             if r.match_id == match_id
         ]
@@ -389,23 +403,30 @@ class VenueService(TournamentDay):
         )
         return out.getvalue().decode()
 
-    def board(self, tournament_id: UUID, now: datetime) -> Board:
+    def board(self, tournament_id: UUID, now: datetime) -> Wallboard:
         """The wallboard: the round, each table's live score, those still to report, the round
         timer and the standings, in one answer."""
         held = self.load(tournament_id)
         standings = list_standings(self._store, self._views, tournament_id)
         if not held.rounds:
-            return Board(tournament_id, held.status(now), None, None, 0, [], [], standings)
+            return Wallboard(
+                tournament_id=tournament_id,
+                status=held.status(now),
+                round=None,
+                timer=RoundTimer(paired_at=None, elapsed_seconds=0),
+                tables=[],
+                to_report=[],
+                standings=standings,
+            )
         paired = held.rounds[-1]
         names = self._names(tournament_id)
         tables = [self._table_now(held, paired, table, names) for table in paired.tables]
         elapsed = int((now - paired.paired_at).total_seconds()) if paired.paired_at else 0
-        return Board(
+        return Wallboard(
             tournament_id=tournament_id,
             status=held.status(now),
             round=round_view(self._views, held, paired),
-            paired_at=paired.paired_at,
-            elapsed_seconds=max(0, elapsed),
+            timer=RoundTimer(paired_at=paired.paired_at, elapsed_seconds=max(0, elapsed)),
             tables=tables,
             to_report=[t.table for t in held.open_tables(paired)],
             standings=standings,
@@ -416,10 +437,10 @@ class VenueService(TournamentDay):
     def _table_now(
         self,
         held: Tournament,
-        paired: Round,
+        paired: PairedRound,
         table: tournament.PairedTable,
         names: dict[str, str],
-    ) -> TableNow:
+    ) -> Table:
         score_a = score_b = 0
         phase = "bye"
         begun = False
@@ -433,8 +454,7 @@ class VenueService(TournamentDay):
         if result is not None:
             score_a, score_b = result.points_a, result.points_b
         status = _table_status(held, table, begun=begun)
-        return TableNow(
-            tournament_id=held.id,
+        return Table(
             table=table.table,
             round=paired.number,
             match_id=table.match_id,
@@ -442,11 +462,11 @@ class VenueService(TournamentDay):
             player_b=table.player_b,
             player_a_name=names.get(str(table.player_a), ""),
             player_b_name=names.get(str(table.player_b)) if table.player_b else None,
-            score_a=score_a,
-            score_b=score_b,
+            score=Score(a=score_a, b=score_b),
             match_length=table.match_length,
             phase=phase,
             status=status,
+            match_url=f"/api/v1/matches/{table.match_id}" if table.match_id else None,
         )
 
     def _voided(
@@ -480,10 +500,10 @@ def _table_status(held: Tournament, table: tournament.PairedTable, *, begun: boo
     return "playing" if begun else "pending"
 
 
-def _difference(before: Round, after: Round) -> list[Replacement]:
+def _difference(before: PairedRound, after: PairedRound) -> list[Replacement]:
     """The tables of ``after`` that are not as they were in ``before``, by table number."""
-    old = {t.table: (t.player_a, t.player_b) for t in before.tables}
-    new = {t.table: (t.player_a, t.player_b) for t in after.tables}
+    old: dict[int, list[UUID | None]] = {t.table: [t.player_a, t.player_b] for t in before.tables}
+    new: dict[int, list[UUID | None]] = {t.table: [t.player_a, t.player_b] for t in after.tables}
     return [
         Replacement(table=number, before=old.get(number), after=new.get(number))
         for number in sorted(set(old) | set(new))

@@ -683,7 +683,7 @@ def test_response_structs_carry_no_request_markers() -> None:
         and value.__module__ == tournament_api.__name__
         and not value.__name__.endswith(("Create",))
     ]
-    assert {"Registration", "RegistrationCancellation", "CheckIn", "Participant"} <= {
+    assert {"RegistrationUnconfirmed", "RegistrationRecord", "Tournament"} <= {
         struct.__name__ for struct in responses
     }
     for struct in responses:

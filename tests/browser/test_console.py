@@ -88,3 +88,35 @@ def test_a_director_signs_in_checks_everyone_in_and_starts_at_the_desk(
     browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-out"] button').click()
     browser.get(desk)
     assert browser.current_url.startswith(f"{live_server.url}/director/sign-in")
+
+
+def test_a_director_registers_a_person_at_the_desk_by_keyboard(
+    live_server: LiveServer, browser: Any
+) -> None:
+    # rule T-REG-1: the director's registration counts at once
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    client = cast(Any, live_server.http)
+    tournament = schedule(client, capacity=PLAYERS)
+    desk = f"{live_server.url}/director/tournaments/{tournament['id']}"
+    browser.get(desk)
+    browser.find_element(By.NAME, "token").send_keys(DEV_DIRECTOR_TOKEN)
+    browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-in"] button').click()
+    form = browser.find_element(By.CSS_SELECTOR, 'form[data-action="register"]')
+    for name, value in (
+        ("first_name", "Anna"),
+        ("last_name", "Muster"),
+        ("email", "anna@example.org"),
+        ("birth_date", "05.07.1985"),
+    ):
+        form.find_element(By.NAME, name).send_keys(value)
+    form.find_element(By.NAME, "birth_date").send_keys(Keys.ENTER)
+    assert browser.find_element(By.ID, "flash").text == "Anna M. ist angemeldet."
+    screenshot(browser, "console-desk-registered")
+    listed = client.get(
+        f"/api/v1/tournaments/{tournament['id']}/registrations", headers=DIRECTOR
+    ).json()
+    assert [(row["email"], row["status"]) for row in listed] == [("anna@example.org", "registered")]
+    row = browser.find_element(By.CSS_SELECTOR, "tr[data-registration-id]")
+    assert row.get_attribute("data-registration-id") == listed[0]["registration_id"]

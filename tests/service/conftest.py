@@ -16,8 +16,8 @@ from service.clock import MovableClock
 from service.registration.tournaments import TournamentService
 from service.rounds.rounds import ReportedResult
 from service.settings import Settings
-from service.shared.day_views import RoundView
-from service.shared.registrants import Registered
+from service.shared.day_views import Round
+from service.shared.registrants import Registration
 
 CHECK_IN_OPENS = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)
 """12:30 in Amberg on the day of ``plan`` (rule T-CHECKIN-1: the check-in window)."""
@@ -57,7 +57,7 @@ class Day:
     """A tournament and its registrations, in the order they signed up."""
 
     tournament_id: UUID
-    registrations: list[Registered]
+    registrations: list[Registration]
 
     def player(self, index: int) -> UUID:
         return self.registrations[index].player_id
@@ -86,7 +86,7 @@ def checked_in_tournament(
     return day
 
 
-def report_every_table(services: Services, day: Day, paired: RoundView) -> None:
+def report_every_table(services: Services, day: Day, paired: Round) -> None:
     """Each table still open: its first player wins, by the match length to 0."""
     for table in paired.pairings:
         if table.match_id is not None and table.player_b is not None and not table.result_id:

@@ -69,7 +69,7 @@ def test_a_result_moves_the_standings_and_a_correction_names_what_it_replaces(
     )
     assert recorded.winner == table.player_a
     assert recorded.tournament_status == "running"
-    assert {change.player_id for change in recorded.standings_changed} >= {table.player_a}
+    assert {change.player_id for change in recorded.affects.standings} >= {table.player_a}
     standings = services.rounds.list_standings(day.tournament_id)
     assert standings[0].player_id == table.player_a
     assert (standings[0].wins, standings[0].points) == (1, 1)
@@ -86,7 +86,7 @@ def test_a_result_moves_the_standings_and_a_correction_names_what_it_replaces(
         ),
     )
     assert corrected.corrects == recorded.result_id
-    assert corrected.rounds_paired_since == []
+    assert corrected.affects.rounds_paired_since == []
     leader = services.rounds.list_standings(day.tournament_id)[0]
     assert (leader.player_id, leader.wins) == (table.player_b, 1)
     results = [e for e in services.store.stream(day.tournament_id) if isinstance(e, ResultRecorded)]

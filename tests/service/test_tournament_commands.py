@@ -24,7 +24,7 @@ from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.registration.tournaments import TournamentService
 from service.settings import Settings
-from service.shared.registrants import PLAYER_NAMESPACE, Registered, player_id_for
+from service.shared.registrants import PLAYER_NAMESPACE, Registration, player_id_for
 from service.storage.events import Change
 from service.storage.secret import derived_key
 
@@ -55,7 +55,7 @@ def spieler(number: int, email: str | None = None) -> Applicant:
     )
 
 
-def register(services: Services, tournament_id: UUID, number: int) -> Registered:
+def register(services: Services, tournament_id: UUID, number: int) -> Registration:
     return services.tournaments.register(tournament_id, spieler(number))
 
 
@@ -152,7 +152,7 @@ def anna(email: str) -> Applicant:
     return Applicant(first_name="Anna", last_name="M", email=email, age=30)
 
 
-def register_as(services: Services, tournament_id: UUID, email: str) -> Registered:
+def register_as(services: Services, tournament_id: UUID, email: str) -> Registration:
     return services.tournaments.register(tournament_id, anna(email))
 
 

@@ -48,7 +48,7 @@ def test_two_agreeing_reports_from_the_table_record_the_result(
     assert second.status == "confirmed"
     assert second.result_id is not None
     now = services.venue.get_table(day.tournament_id, 1)
-    assert (now.status, now.score_a, now.score_b) == ("decided", 1, 0)
+    assert (now.status, now.score.a, now.score.b) == ("decided", 1, 0)
 
 
 def test_a_round_repaired_before_its_first_result_voids_the_replaced_matches(
@@ -62,10 +62,10 @@ def test_a_round_repaired_before_its_first_result_voids_the_replaced_matches(
     assert two.player_b is not None
     pairings = [(one.player_a, two.player_a), (one.player_b, two.player_b)]
     repaired = services.venue.repair(day.tournament_id, 1, pairings=pairings, reason="family")
-    assert [(t.player_a, t.player_b) for t in repaired.round.pairings] == pairings
+    assert [(t.player_a, t.player_b) for t in repaired.pairings] == pairings
     assert {r.table for r in repaired.replaced} == {1, 2}
     voided = {one.match_id, two.match_id}
-    assert all(t.match_id not in voided for t in repaired.round.pairings)
+    assert all(t.match_id not in voided for t in repaired.pairings)
 
 
 def test_an_unpaired_round_is_void_and_paired_again(
@@ -131,7 +131,7 @@ def test_the_wallboard_shows_the_round_its_timer_and_who_still_reports(
     clock.advance(timedelta(minutes=25).total_seconds())
     board = services.venue.board(day.tournament_id, clock.now())
     assert board.round == started.round
-    assert board.elapsed_seconds == 25 * 60
+    assert board.timer.elapsed_seconds == 25 * 60
     assert board.to_report == [1, 2]
     assert [t.status for t in board.tables] == ["pending", "pending"]
     assert len(board.standings) == 4

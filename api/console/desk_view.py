@@ -1,0 +1,113 @@
+"""What the desk shows besides the registrations: the waitlist and standbys, late entries, the
+players who can withdraw or be excluded, the break list, places and prizes, the print pages.
+
+Everything here is read through the same queries as the REST API (``services.*``); the desk's
+actions live in ``api.console.desk``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from projections.participants import RegistrationRow
+from service.bootstrap import Services
+from service.conduct.conduct import Break
+from service.registration.tournaments import TournamentView
+
+PRINT_PAGES = ("pairings?by=table", "pairings?by=name", "slips", "standings")
+"""The printouts (``/pages/tournaments/{id}/print/...``) the desk links to."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceRow:
+    """A place after the knockout with its prize (0 when the place wins no money)."""
+
+    place: int
+    player_id: UUID
+    display_name: str
+    amount_cents: int
+
+
+def desk_sections(
+    services: Services,
+    tournament: TournamentView,
+    registrations: list[RegistrationRow],
+    error_where: str | None = None,
+) -> dict[str, Any]:
+    """The desk's sections for ``tournament`` as of now, as template context.
+
+    ``error_where``: the form whose action was refused. When the desk no longer shows that
+    form (the player it named has left the field, the places are not fixed yet), the refusal
+    is shown above the sections instead (``stray_error``): a refusal is never silent."""
+    started_at = tournament.started_at
+    running = started_at is not None and tournament.completed_at is None
+    waitlist = sorted(
+        (row for row in registrations if row.status == "waitlisted"),
+        key=lambda row: row.waitlist_position or 0,
+    )
+    late_entries = [
+        row
+        for row in registrations
+        if started_at is not None
+        and running
+        and row.registered_at >= started_at
+        and row.status in ("registered", "waitlisted")
+    ]
+    in_field = [row for row in registrations if running and row.status == "checked_in"]
+    breaks: list[Break] = (
+        services.conduct.list_breaks(tournament.id, services.clock.now()) if running else []
+    )
+    places = services.places.list_fixed_places(tournament.id)
+    prizes = services.places.get_prizes(tournament.id)
+    paid = {payout.place: payout.amount_cents for payout in prizes.payouts}
+    completed = tournament.completed_at is not None
+    shown_forms = {"start", "register" if not completed else ""}
+    shown_forms.update(f"check-in:{row.registration_id}" for row in registrations)
+    shown_forms.update(f"late-entry:{row.registration_id}" for row in late_entries)
+    for row in in_field:
+        shown_forms.update((f"withdraw:{row.player_id}", f"exclude:{row.player_id}"))
+    if running:
+        shown_forms.add("mark-present")
+    for entry in breaks:
+        if entry.proposed_penalty and entry.next_match_id:
+            shown_forms.add(f"approve-penalty:{entry.player_id}")
+        if entry.ended_at is None:
+            shown_forms.add(f"waive-penalty:{entry.player_id}")
+    if places:
+        shown_forms.add("reopen" if tournament.finalized_at else "finalize")
+    return {
+        "stray_error": error_where is not None and error_where not in shown_forms,
+        "waitlist": waitlist,
+        "standbys": [row for row in registrations if row.status == "standby"],
+        "late_entries": late_entries,
+        "in_field": in_field,
+        "running": running,
+        "breaks": breaks,
+        "places": [
+            PlaceRow(p.place, p.player_id, p.display_name, paid.get(p.place, 0))
+            for p in places or ()
+        ],
+        "pot_cents": prizes.pot_cents,
+        "completed": completed,
+        "final": tournament.finalized_at is not None,
+        "print_pages": PRINT_PAGES,
+    }
+
+
+def desk_flash(
+    t: dict[str, str], done: str, done_for: str, registrations: list[RegistrationRow]
+) -> str:
+    """The message after a desk action (``done``) for whom it concerned (``done_for``: a
+    registration's or a player's id); empty for an action the desk does not know."""
+    message = t.get(f"done_{done.replace('-', '_')}", "")
+    name = next(
+        (
+            row.display_name
+            for row in registrations
+            if done_for in (str(row.registration_id), str(row.player_id))
+        ),
+        "",
+    )
+    return message.format(name=name)
