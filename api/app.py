@@ -50,6 +50,7 @@ from api.registration.tournaments import RegistrationController, TournamentContr
 from api.rounds.rounds import TournamentDayController
 from api.seasons.calendar_feed import CalendarFeedController
 from api.seasons.seasons import SeasonController
+from api.table.table import TABLE_TEMPLATES, TableController
 from api.venue.print import PrintController
 from api.venue.venue import VenueController
 from scheduler import start_scheduler
@@ -87,6 +88,7 @@ CONTROLLERS: list[Any] = [
     ConsoleController,
     DeskController,
     RoundPageController,
+    TableController,
 ]
 
 
@@ -210,7 +212,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             "acting_director": Provide(provide_acting_director, sync_to_thread=False),
             "actor": Provide(provide_actor, sync_to_thread=False),
         },
-        template_config=template_config(CONSOLE_TEMPLATES),
+        template_config=template_config(CONSOLE_TEMPLATES, TABLE_TEMPLATES),
         exception_handlers=exception_handlers,
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(

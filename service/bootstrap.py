@@ -16,6 +16,7 @@ from service.mail.outbox import OutboxService, transport_for
 from service.matches.matches import MatchService
 from service.people.directors import DirectorService
 from service.people.erasure import PeopleService
+from service.people.player_sessions import PlayerSessions
 from service.people.sessions import DirectorSessions
 from service.people.tokens import TokenService
 from service.places.places import PlaceService
@@ -78,6 +79,8 @@ class Services:
     outbox: OutboxService
     sessions: DirectorSessions
     """The director's console sessions (signed with a key of their own)."""
+    player_sessions: PlayerSessions
+    """Players' sessions of the table page, opened by the personal link (a key of their own)."""
     answer_key: bytes
     """Seals the API's kept idempotent answers (they may hold bearer tokens)."""
 
@@ -153,6 +156,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     people = PeopleService(store, views, clock, commands, outbox.forget_erased)
     people.complete_erasures()  # an erasure the last process recorded but did not finish
     directors = DirectorService(store, views, commands, settings.effective_director_token)
+    venue = VenueService(store, views, play, commands, settings.effective_public_url)
     return Services(
         settings=settings,
         clock=clock,
@@ -168,7 +172,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         videos=videos,
         disputes=DisputeService(store, play, commands),
         jobs=JobService(store, views, commands, rounds, videos, conduct),
-        venue=VenueService(store, views, play, commands, settings.effective_public_url),
+        venue=venue,
         directors=directors,
         tokens=TokenService(views, directors),
         people=people,
@@ -176,5 +180,8 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         requests=requests,
         outbox=outbox,
         sessions=DirectorSessions(directors, clock, derived_key(secret, "director sessions")),
+        player_sessions=PlayerSessions(
+            views, venue.load, registrants, clock, derived_key(secret, "player sessions")
+        ),
         answer_key=derived_key(secret, "idempotent answers"),
     )

@@ -253,7 +253,7 @@ def test_the_tables_and_mails_link_to_the_address_served_unless_bgtd_public_url_
     tournament = uuid.uuid4()
     try:
         assert services.venue.table_url(tournament, 3) == (
-            f"{base}/api/v1/tournaments/{tournament}/tables/3"
+            f"{base}/pages/tournaments/{tournament}/tables/3"
         )
         assert services.settings.effective_public_url == base  # the mails' links too
     finally:

@@ -283,7 +283,10 @@ class OutboxService:
             return Links(
                 cancel=f"{self._public_url}/pages/registrations/cancel?"
                 + urlencode(query)
-                + language
+                + language,
+                personal=f"{self._public_url}/pages/players/sign-in?"
+                + urlencode({"token": query["token"]})
+                + language,
             )
         return Links()
 

@@ -17,6 +17,8 @@ class Links:
 
     confirm: str | None = None
     cancel: str | None = None
+    personal: str | None = None
+    """The personal link: signs the player in on the table page (through a button)."""
 
 
 TEXTS: dict[str, dict[str, Any]] = {
@@ -44,7 +46,8 @@ TEXTS: dict[str, dict[str, Any]] = {
             "Hallo {first_name},\n\n"
             "{placed}\n\n"
             "Turnier: {tournament}, {play_date}\nOrt: {venue}\n"
-            "{cancellation}",
+            "{cancellation}"
+            "{personal}",
         ),
         "waitlist_promoted": (
             "Du hast einen Platz: {tournament}",
@@ -77,6 +80,8 @@ TEXTS: dict[str, dict[str, Any]] = {
         "cancel_closed": "Die Abmeldefrist ist am {cancellation_until} abgelaufen: eine "
         "Abmeldung ist jetzt nur noch über die Turnierleitung möglich. Kannst du doch nicht "
         "kommen, sag ihr bitte Bescheid.\n",
+        "personal_link": "\nDein persönlicher Link für den Turniertag: damit meldest und "
+        "bestätigst du am Tisch deine Ergebnisse. Gib ihn nicht weiter.\n\n{personal_link}\n",
         "placed_registered": "deine Anmeldung ist bestätigt: du hast einen Platz.",
         "placed_waitlisted": "deine Anmeldung ist bestätigt: alle Plätze sind belegt, du stehst "
         "auf der Warteliste. Wird ein Platz frei, bekommst du eine Nachricht.",
@@ -107,7 +112,8 @@ TEXTS: dict[str, dict[str, Any]] = {
             "Hello {first_name},\n\n"
             "{placed}\n\n"
             "Tournament: {tournament}, {play_date}\nVenue: {venue}\n"
-            "{cancellation}",
+            "{cancellation}"
+            "{personal}",
         ),
         "waitlist_promoted": (
             "You have a seat: {tournament}",
@@ -137,6 +143,8 @@ TEXTS: dict[str, dict[str, Any]] = {
         "cancel_closed": "The cancellation deadline passed on {cancellation_until}: only the "
         "tournament director can take you off the list now. If you cannot come after all, "
         "please tell them.\n",
+        "personal_link": "\nYour personal link for the tournament day: with it you report and "
+        "confirm your results at the table. Do not pass it on.\n\n{personal_link}\n",
         "placed_registered": "your registration is confirmed: you have a seat.",
         "placed_waitlisted": "your registration is confirmed: all seats are taken, you are on "
         "the waitlist. You will hear from us when a seat becomes free.",
@@ -175,6 +183,11 @@ def render(mail: MailRow, links: Links) -> tuple[str, str]:
             cancellation_until=until, cancel_link=links.cancel or ""
         ),
         "confirm_link": links.confirm or "",
+        "personal": (
+            str(words["personal_link"]).format(personal_link=links.personal)
+            if links.personal
+            else ""
+        ),
         "placed": words["placed_waitlisted" if status == "waitlisted" else "placed_registered"],
         "buy_in": _euros(int(facts.get("buy_in_cents", 0))),
         "pot_share": _euros(int(facts.get("pot_share_cents", 0))),

@@ -113,6 +113,15 @@ class ReportAnswer(msgspec.Struct, frozen=True, kw_only=True):
     (rule T-FMT-6); null otherwise."""
 
 
+class PendingReport(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's report of a match not yet decided: what the opponent may confirm."""
+
+    player_id: UUID
+    winner: UUID
+    points_a: int
+    points_b: int
+
+
 class RoundTimer(msgspec.Struct, frozen=True, kw_only=True):
     paired_at: datetime | None
     elapsed_seconds: int
@@ -362,8 +371,33 @@ class VenueService(TournamentDay):
         raise TableNotFoundError(f"round {paired.number} has no table {number}")
 
     def table_url(self, tournament_id: UUID, number: int) -> str:
-        """The table's page: what a phone at the table opens."""
-        return f"{self._public_url}/api/v1/tournaments/{tournament_id}/tables/{number}"
+        """The table's page for people: what a phone at the table opens (API.md "Pages for
+        people"), not the JSON of ``GET .../tables/{n}``."""
+        return f"{self._public_url}/pages/tournaments/{tournament_id}/tables/{number}"
+
+    def table_of(self, tournament_id: UUID, player_id: UUID) -> int | None:
+        """The player's table in the latest round (a bye's too); None before the first round
+        or when the player is not paired in it."""
+        held = self.load(tournament_id)
+        if not held.rounds:
+            return None
+        return next(
+            (t.table for t in held.rounds[-1].tables if player_id in (t.player_a, t.player_b)),
+            None,
+        )
+
+    def reports_at(self, tournament_id: UUID, match_id: UUID) -> list[PendingReport]:
+        """The players' reports of a match still waiting for the opponent's (or disputed)."""
+        held = self.load(tournament_id)
+        if held.result_of(match_id) is not None:
+            return []
+        return [
+            PendingReport(
+                player_id=r.player_id, winner=r.winner, points_a=r.points_a, points_b=r.points_b
+            )
+            for r in held.reports
+            if r.match_id == match_id
+        ]
 
     def table_qr_svg(self, tournament_id: UUID, number: int) -> str:
         """A QR code (SVG) of the table's page URL."""

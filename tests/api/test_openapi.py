@@ -25,8 +25,6 @@ NOT_YET_BUILT: set[tuple[str, str]] = {
     ("GET", "/api/v1/players/{}/head-to-head"),
     ("GET", "/api/v1/ratings"),
     ("GET", "/api/v1/ratings/{}"),
-    ("GET", "/pages/players/sign-in"),
-    ("GET", "/pages/tournaments/{}/tables/{}"),
     ("POST", "/api/v1/matches/{}/analysis"),
     ("POST", "/api/v1/matches/{}/rolls/void"),
     ("POST", "/api/v1/ratings/imports"),

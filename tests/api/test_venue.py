@@ -349,7 +349,8 @@ def test_each_table_has_its_page_and_a_qr_code_of_it(client: Client, clock: Mova
     response = client.get(day.url("/tables/1/qr.svg"))
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("image/svg+xml")
-    url = f"http://localhost:8000/api/v1/tournaments/{day.id}/tables/1"
+    # the code opens the table page for people, not the JSON (API.md "Pages for people")
+    url = f"http://localhost:8000/pages/tournaments/{day.id}/tables/1"
     grid = qr_modules(response.text)
     expected = [[bool(m) for m in row] for row in segno.make(url, error="m").matrix_iter(border=4)]
     assert grid == expected

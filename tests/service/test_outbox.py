@@ -366,6 +366,31 @@ def test_mails_are_german_by_default_and_english_by_the_registrants_choice(
     assert any(link.endswith("&lang=en") for link in links_in(english))
 
 
+def test_the_registration_mail_carries_the_personal_link_beside_the_cancellation_link(
+    services: Services, sink: Sink
+) -> None:
+    # API.md "Pages for people": the personal link signs the player in on the table page
+    tournament = schedule(services)
+    ask(services, tournament, 1)
+    ask(services, tournament, 2, language="en")
+    services.outbox.send_due()
+    tokens = {}
+    for message in list(sink.messages):
+        [link] = [link for link in links_in(message) if "/registrations/confirm" in link]
+        tokens[str(message["To"])] = services.requests.confirm(token_in(link)).player_token
+    services.outbox.send_due()
+    mails = {m["To"]: m for m in sink.of_kind(kinds(services), "registration_confirmed")}
+    german, english = mails["spieler1@example.org"], mails["spieler2@example.org"]
+    [personal] = [link for link in links_in(german) if "/pages/players/sign-in" in link]
+    assert personal.startswith("http://localhost:8000/pages/players/sign-in?token=")
+    assert token_in(personal) == tokens["spieler1@example.org"]
+    assert "Dein persönlicher Link für den Turniertag" in body_of(german)
+    [personal] = [link for link in links_in(english) if "/pages/players/sign-in" in link]
+    assert token_in(personal) == tokens["spieler2@example.org"]
+    assert personal.endswith("&lang=en")
+    assert "Your personal link for the tournament day" in body_of(english)
+
+
 def test_the_tournaments_events_hold_no_unconfirmed_registration(services: Services) -> None:
     # issue 11: strangers' requests never grow the tournament (its snapshot stays small)
     tournament = schedule(services)

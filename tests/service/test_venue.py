@@ -129,7 +129,7 @@ def test_a_player_with_a_fixed_table_plays_there(services: Services, clock: Mova
 def test_a_table_has_its_page_and_a_qr_code_of_it(services: Services, clock: MovableClock) -> None:
     day = checked_in_tournament(services, clock, 4)
     url = services.venue.table_url(day.tournament_id, 3)
-    assert url.endswith(f"/api/v1/tournaments/{day.tournament_id}/tables/3")
+    assert url.endswith(f"/pages/tournaments/{day.tournament_id}/tables/3")  # the page for people
     svg = services.venue.table_qr_svg(day.tournament_id, 3)
     assert svg.startswith("<svg")
     assert "Table 3" in svg

@@ -1,0 +1,384 @@
+"""The players' pages at the venue: the personal link's sign-in and the table page, where the
+two players of a match report its result and confirm each other's report.
+
+Server-rendered with plain HTML forms (Post/Redirect/Get); a few lines of script only redraw
+the live score. Every action calls the same use case as its REST endpoint
+(``POST .../reports`` → ``VenueService.report`` with the player's token): the pages are no
+second path into the domain.
+
+Security (API.md "Pages for people"):
+- the personal link's GET only shows a button: a mail scanner's prefetch opens no session;
+- the session cookie is signed with a key of its own and holds no token
+  (``service.people.player_sessions``); HttpOnly, SameSite=Strict, Secure behind https, path
+  ``/pages``, expiring; each request checks the registration again in the event store;
+- every form carries ``_csrf_token`` (the sign-in form's derived from a nonce cookie of its own,
+  the others' from the session): a POST without it, or with another, is a 403 and changes
+  nothing; a POST without a session is a 403 too;
+- without a session the table page shows display names, the score and the status only.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import urlencode
+from uuid import UUID
+
+from litestar import Controller, MediaType, Request, Response, get, post
+from litestar.datastructures import Cookie
+from litestar.di import NamedDependency, Provide
+from litestar.enums import RequestEncodingType
+from litestar.params import Body, FromPath
+from litestar.response import Redirect, Template
+
+from api.http.errors import status_of
+from api.http.schemas import ServicesDep
+from api.pages.pages import TEXT as PAGE_TEXT
+from api.pages.pages import Lang, language
+from api.table.texts import TEXT
+from domain.errors import DomainError, InvalidInputError, UnauthenticatedError
+from domain.tournament.errors import RoundNotFoundError
+from service.bootstrap import Services
+from service.people.player_sessions import PLAYER_SESSION_LIFETIME, PlayerSession
+from service.venue.venue import PendingReport, Table
+
+TABLE_TEMPLATES = Path(__file__).parent / "templates"
+SESSION_COOKIE = "bgtd_player_session"
+SESSION_PATH = "/pages"
+SIGN_IN = "/pages/players/sign-in"
+SIGN_IN_COOKIE = "bgtd_player_sign_in"
+"""The sign-in form's nonce: its CSRF token derives from it (there is no session yet)."""
+CSRF_FIELD = "_csrf_token"
+MAX_POINTS = 999
+"""As ``POST .../reports`` takes them."""
+FormData = Annotated[dict[str, Any], Body(media_type=RequestEncodingType.URL_ENCODED)]
+SUMMARIES = {
+    "sign_in": "Page: the personal link of the registration mail; its button signs the player "
+    "in (a GET opens no session)",
+    "sign_in_post": "Page form: sign a player in with the personal link's token; 303 to the "
+    "table page of their match, or to the tournament page",
+    "table": "Page: the match now played at a table with its live score; the signed-in "
+    "players of that match report and confirm its result",
+    "report": "Page form: a player reports the result of their match (as POST .../reports)",
+    "confirm_report": "Page form: a player confirms the opponent's report (the equal POST "
+    ".../reports)",
+}
+
+
+class FormRefusedError(Exception):
+    """A form without its CSRF token, with a wrong one, or without a session: 403."""
+
+
+@dataclass(frozen=True, slots=True)
+class FormError:
+    """A refused action, shown next to its form (``where``) and field."""
+
+    where: str
+    field: str
+    message: str
+    status: int
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """What every page of the slice needs: the language, the services, the player's session."""
+
+    lang: Lang
+    path: str
+    query_lang: str | None
+    services: Services
+    session: PlayerSession | None
+
+    @property
+    def t(self) -> dict[str, str]:
+        return TEXT[self.lang]
+
+    def render(self, name: str, *, status: int = 200, **context: Any) -> Template:
+        lang = self.lang
+        return Template(
+            template_name=f"table/{name}",
+            context={"lang": lang, "t": TEXT[lang], "pt": PAGE_TEXT[lang], "path": self.path}
+            | context,
+            status_code=status,
+            headers={
+                "Content-Language": lang,
+                "Vary": "Accept-Language, Cookie",
+                "Cache-Control": "no-store",
+                "Referrer-Policy": "no-referrer",
+            },
+        )
+
+    def back_to(self, path: str) -> Redirect:
+        """Post/Redirect/Get: a 303 to ``path`` (in the language asked for)."""
+        query = f"?{urlencode({'lang': self.query_lang})}" if self.query_lang else ""
+        return Redirect(f"{path}{query}", status_code=303)
+
+    def require_csrf(self, data: dict[str, Any]) -> PlayerSession:
+        """The session of a form's POST with its CSRF token; else ``FormRefusedError``."""
+        sessions = self.services.player_sessions
+        if self.session is None or not sessions.is_csrf_token(
+            self.session.nonce, data.get(CSRF_FIELD)
+        ):
+            raise FormRefusedError
+        return self.session
+
+
+def provide_visit(request: Request[Any, Any, Any], services: ServicesDep) -> Visit:
+    """The visit, with the player's session when its cookie is valid (checked in the store)."""
+    asked = request.query_params.get("lang")
+    return Visit(
+        lang=language(request),
+        path=request.url.path,
+        query_lang=asked if asked in TEXT else None,
+        services=services,
+        session=services.player_sessions.check(request.cookies.get(SESSION_COOKIE)),
+    )
+
+
+def form_refused(request: Request[Any, Any, Any], _: FormRefusedError) -> Response[Any]:
+    lang = language(request)
+    engine = request.app.template_engine
+    assert engine is not None
+    html = engine.get_template("table/refused.html").render(
+        lang=lang, t=TEXT[lang], pt=PAGE_TEXT[lang], path=request.url.path
+    )
+    return Response(
+        html,
+        status_code=403,
+        media_type=MediaType.HTML,
+        headers={"Content-Language": lang, "Cache-Control": "no-store"},
+    )
+
+
+class TableController(Controller):
+    path = "/pages"
+    tags = ["pages"]  # noqa: RUF012
+    dependencies = {"visit": Provide(provide_visit, sync_to_thread=True)}  # noqa: RUF012
+    exception_handlers = {FormRefusedError: form_refused}  # noqa: RUF012
+
+    # The personal link -------------------------------------------------------------------
+
+    @get("/players/sign-in", sync_to_thread=True, summary=SUMMARIES["sign_in"])
+    def sign_in_form(
+        self, request: Request[Any, Any, Any], visit: NamedDependency[Visit]
+    ) -> Template:
+        """Only a button: nothing is opened here (a mail scanner follows the link too)."""
+        nonce = request.cookies.get(SIGN_IN_COOKIE) or secrets.token_urlsafe(16)
+        token = request.query_params.get("token", "")
+        known = visit.services.player_sessions.signs_in(token)
+        # an unknown or revoked link: a page that says so (404: nothing to sign in to)
+        page = _sign_in_page(visit, nonce, token, refused=404 if not known else None)
+        page.cookies.append(_sign_in_cookie(visit, nonce))
+        return page
+
+    @post("/players/sign-in", sync_to_thread=True, summary=SUMMARIES["sign_in_post"])
+    def sign_in(
+        self, request: Request[Any, Any, Any], data: FormData, visit: NamedDependency[Visit]
+    ) -> Template | Redirect:
+        nonce = request.cookies.get(SIGN_IN_COOKIE)
+        sessions = visit.services.player_sessions
+        if not nonce or not sessions.is_csrf_token(f"sign-in:{nonce}", data.get(CSRF_FIELD)):
+            raise FormRefusedError
+        token = str(data.get("token") or "")
+        try:
+            opened = sessions.open(token)
+        except UnauthenticatedError:
+            return _sign_in_page(visit, nonce, token, refused=401)
+        session = opened.session
+        table = visit.services.venue.table_of(session.tournament_id, session.player_id)
+        target = f"/pages/tournaments/{session.tournament_id}"
+        redirect = visit.back_to(f"{target}/tables/{table}" if table else target)
+        redirect.cookies.append(_session_cookie(visit, opened.cookie))
+        redirect.cookies.append(_sign_in_cookie(visit, "", expire=True))
+        return redirect
+
+    # The table page ----------------------------------------------------------------------
+
+    @get(
+        "/tournaments/{tournament_id:uuid}/tables/{number:int}",
+        sync_to_thread=True,
+        summary=SUMMARIES["table"],
+    )
+    def table(
+        self, tournament_id: FromPath[UUID], number: FromPath[int], visit: NamedDependency[Visit]
+    ) -> Template:
+        return _table_page(visit, tournament_id, number)
+
+    @post(
+        "/tournaments/{tournament_id:uuid}/tables/{number:int}/report",
+        sync_to_thread=True,
+        summary=SUMMARIES["report"],
+    )
+    def report(
+        self,
+        tournament_id: FromPath[UUID],
+        number: FromPath[int],
+        data: FormData,
+        visit: NamedDependency[Visit],
+    ) -> Template | Redirect:
+        return _reported(visit, tournament_id, number, data, "report")
+
+    @post(
+        "/tournaments/{tournament_id:uuid}/tables/{number:int}/confirm-report",
+        sync_to_thread=True,
+        summary=SUMMARIES["confirm_report"],
+    )
+    def confirm_report(
+        self,
+        tournament_id: FromPath[UUID],
+        number: FromPath[int],
+        data: FormData,
+        visit: NamedDependency[Visit],
+    ) -> Template | Redirect:
+        return _reported(visit, tournament_id, number, data, "confirm-report")
+
+
+def _reported(
+    visit: Visit, tournament_id: UUID, number: int, data: dict[str, Any], where: str
+) -> Template | Redirect:
+    """``report`` and ``confirm-report``: both are the player's report (``POST .../reports``);
+    a confirmation sends the opponent's result back, equal, and so confirms it."""
+    session = visit.require_csrf(data)
+    if session.tournament_id != tournament_id:
+        raise FormRefusedError
+    reported = _report_of(data, visit.t)
+    if isinstance(reported, tuple):
+        field_name, message = reported
+        return _table_page(visit, tournament_id, number, FormError(where, field_name, message, 422))
+    try:
+        visit.services.venue.report(
+            tournament_id,
+            player_token=visit.services.player_sessions.player_token(session),
+            match_id=reported.match_id,
+            winner=reported.winner,
+            points_a=reported.points_a,
+            points_b=reported.points_b,
+        )
+    except DomainError as refused:
+        return _table_page(visit, tournament_id, number, _form_error(where, refused))
+    return visit.back_to(f"/pages/tournaments/{tournament_id}/tables/{number}")
+
+
+@dataclass(frozen=True, slots=True)
+class ReportForm:
+    """A report form's inputs, as ``POST .../reports`` takes them."""
+
+    match_id: UUID
+    winner: UUID
+    points_a: int
+    points_b: int
+
+
+def _report_of(data: dict[str, Any], t: dict[str, str]) -> ReportForm | tuple[str, str]:
+    """The form's report, or the first field that is not one, with what to say next to it."""
+    ids: dict[str, UUID] = {}
+    for name in ("match_id", "winner"):
+        try:
+            ids[name] = UUID(str(data.get(name) or "").strip())
+        except ValueError:
+            # a hidden id is no field to correct: the message stands above the forms
+            return ("winner", t["winner_missing"]) if name == "winner" else ("", t["form_stale"])
+    points: dict[str, int] = {}
+    for name in ("points_a", "points_b"):
+        text = str(data.get(name) or "").strip()
+        if not text.isdecimal() or not 0 <= int(text) <= MAX_POINTS:
+            return name, t["points_invalid"]
+        points[name] = int(text)
+    return ReportForm(ids["match_id"], ids["winner"], points["points_a"], points["points_b"])
+
+
+def _form_error(where: str, refused: DomainError) -> FormError:
+    if isinstance(refused, InvalidInputError):
+        return FormError(where, refused.field, refused.message, status_of(refused))
+    return FormError(where, "", refused.detail, status_of(refused))
+
+
+def _table_page(
+    visit: Visit, tournament_id: UUID, number: int, error: FormError | None = None
+) -> Template:
+    services = visit.services
+    tournament = services.tournaments.get_tournament(tournament_id)
+    try:
+        now: Table | None = services.venue.get_table(tournament_id, number)
+    except RoundNotFoundError:
+        now = None  # before the first round, or a table this round does not use
+    session = (
+        visit.session if visit.session and visit.session.tournament_id == tournament_id else None
+    )
+    plays = (
+        session is not None
+        and now is not None
+        and now.match_id is not None
+        and session.player_id in (now.player_a, now.player_b)
+        and now.status not in ("decided", "bye")
+    )
+    reports: list[PendingReport] = (
+        services.venue.reports_at(tournament_id, now.match_id)
+        if plays and now is not None and now.match_id is not None
+        else []
+    )
+    mine = next((r for r in reports if session and r.player_id == session.player_id), None)
+    theirs = next((r for r in reports if session and r.player_id != session.player_id), None)
+    return visit.render(
+        "table.html",
+        status=error.status if error else 200,
+        tournament=tournament,
+        number=number,
+        now=now,
+        signed_in=session is not None,
+        plays=plays,
+        mine=mine,
+        to_confirm=theirs if theirs is not None and not _agree(mine, theirs) else None,
+        names=(
+            {now.player_a: now.player_a_name, now.player_b: now.player_b_name or ""}
+            if now is not None
+            else {}
+        ),
+        csrf_field=CSRF_FIELD,
+        csrf=services.player_sessions.csrf_token(session.nonce) if session else "",
+        error=error,
+    )
+
+
+def _agree(mine: PendingReport | None, theirs: PendingReport) -> bool:
+    """Whether the player's own report already says what the opponent's does."""
+    return mine is not None and (mine.winner, mine.points_a, mine.points_b) == (
+        theirs.winner,
+        theirs.points_a,
+        theirs.points_b,
+    )
+
+
+def _sign_in_page(visit: Visit, nonce: str, token: str, *, refused: int | None = None) -> Template:
+    return visit.render(
+        "sign_in.html",
+        status=refused or 200,
+        token=token,
+        csrf_field=CSRF_FIELD,
+        csrf=visit.services.player_sessions.csrf_token(f"sign-in:{nonce}"),
+        refused=refused is not None,
+    )
+
+
+def _cookie(visit: Visit, key: str, value: str, path: str, max_age: int) -> Cookie:
+    public_url = visit.services.settings.effective_public_url
+    return Cookie(
+        key=key,
+        value=value,
+        path=path,
+        max_age=max_age,
+        httponly=True,
+        samesite="strict",
+        secure=public_url.startswith("https://"),
+    )
+
+
+def _session_cookie(visit: Visit, value: str, *, expire: bool = False) -> Cookie:
+    lifetime = 0 if expire else int(PLAYER_SESSION_LIFETIME.total_seconds())
+    return _cookie(visit, SESSION_COOKIE, value, SESSION_PATH, lifetime)
+
+
+def _sign_in_cookie(visit: Visit, nonce: str, *, expire: bool = False) -> Cookie:
+    return _cookie(visit, SIGN_IN_COOKIE, nonce, SIGN_IN, 0 if expire else 3600)

@@ -1,0 +1,195 @@
+"""Players' sessions on the table page: a player signs in once through the personal link of
+their registration mail and then reports and confirms results with a session, as they would
+over REST with their player token.
+
+As the director's sessions (``service.people.sessions``), a session is a signed value under a
+key of its own, not a server-side record, and holds no token: the registration it speaks for, a
+keyed check of the token's hash, its expiry and a random nonce (its CSRF tokens derive from it).
+Every request checks the registration again in the event store: a cancelled, withdrawn or
+excluded registration's session stops working at once. The use cases still take the player
+token (the same path as REST): the service derives it again from the registration id
+(``Registrants.player_token``), it never travels in the cookie.
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from uuid import UUID
+
+import msgspec
+
+from domain.errors import UnauthenticatedError
+from domain.people.tokens import token_hash
+from domain.tournament import Tournament
+from domain.tournament.errors import TournamentNotFoundError
+from projections import tokens as player_tokens
+from projections.runner import Views
+from service.clock import Clock
+from service.shared.registrants import Registrants
+
+PLAYER_SESSION_LIFETIME = timedelta(hours=16)
+"""A tournament day, from the check-in to the last final; then the player signs in again."""
+SIGNED_IN = frozenset({"registered", "waitlisted", "standby", "checked_in"})
+"""The registrations whose link signs in: a cancelled, withdrawn, excluded or no-show one's
+link is revoked (its session ends too)."""
+
+
+class PlayerClaims(msgspec.Struct, frozen=True):
+    """What a player's session cookie says, under the server's signature."""
+
+    tournament: str
+    registration: str
+    token_check: str
+    """A keyed digest of the token's hash: binds the session to the registration's token."""
+    expires: int
+    """Unix seconds."""
+    nonce: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSession:
+    tournament_id: UUID
+    registration_id: UUID
+    player_id: UUID
+    nonce: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedPlayerSession:
+    session: PlayerSession
+    cookie: str
+    """The signed value to set as the session cookie."""
+
+
+class PlayerSessions:
+    """Opens and checks players' sessions, and the CSRF tokens of their forms."""
+
+    def __init__(
+        self,
+        views: Views,
+        load: Callable[[UUID], Tournament],
+        registrants: Registrants,
+        clock: Clock,
+        key: bytes,
+    ) -> None:
+        """``load`` reads a tournament from the event store; ``key`` is derived from the
+        server's secret for this purpose only."""
+        self._views = views
+        self._load = load
+        self._registrants = registrants
+        self._clock = clock
+        self._key = key
+
+    def open(self, token: str) -> OpenedPlayerSession:
+        """A session for the registration holding ``token``; ``UnauthenticatedError`` for a
+        token of no registration (a typo, a director's, a match's) or of a revoked one."""
+        found = self._holder(token)
+        if found is None:
+            raise UnauthenticatedError("this link signs nobody in")
+        tournament_id, registration_id, player_id, check = found
+        expires_at = self._clock.now() + PLAYER_SESSION_LIFETIME
+        claims = PlayerClaims(
+            tournament=str(tournament_id),
+            registration=str(registration_id),
+            token_check=check,
+            expires=int(expires_at.timestamp()),
+            nonce=secrets.token_urlsafe(16),
+        )
+        session = PlayerSession(tournament_id, registration_id, player_id, claims.nonce)
+        return OpenedPlayerSession(session, self._sign(msgspec.json.encode(claims)))
+
+    def signs_in(self, token: str) -> bool:
+        """Whether ``token`` would open a session (the link's page says so; it opens none)."""
+        return self._holder(token) is not None
+
+    def _holder(self, token: str) -> tuple[UUID, UUID, UUID, str] | None:
+        """The tournament, registration and player of ``token``, with the session's check."""
+        hashed = token_hash(token.strip()) if token.strip() else ""
+        if not hashed:
+            return None
+        found = self._views.find(lambda db: player_tokens.registration_of(db, hashed))
+        if found is None:
+            return None
+        tournament_id, registration_id = found
+        check = self._token_check(hashed)
+        player_id = self._player(tournament_id, registration_id, check)
+        if player_id is None:
+            return None
+        return tournament_id, registration_id, player_id, check
+
+    def check(self, cookie: str | None) -> PlayerSession | None:
+        """The session of ``cookie``: None when it is missing, forged, expired, or its
+        registration no longer plays (checked in the event store, as the REST use case checks
+        a player token)."""
+        claims = self._claims(cookie)
+        if claims is None or claims.expires <= self._clock.now().timestamp():
+            return None
+        try:
+            tournament_id = UUID(claims.tournament)
+            registration_id = UUID(claims.registration)
+        except ValueError:
+            return None
+        player_id = self._player(tournament_id, registration_id, claims.token_check)
+        if player_id is None:
+            return None
+        return PlayerSession(tournament_id, registration_id, player_id, claims.nonce)
+
+    def player_token(self, session: PlayerSession) -> str:
+        """The session's player token, derived again on the server, for the use cases that
+        take one (the same path as REST)."""
+        return self._registrants.player_token(session.registration_id)
+
+    def csrf_token(self, nonce: str) -> str:
+        """The CSRF token of every form of a session (or of the sign-in form's own nonce)."""
+        return hmac.digest(self._key, f"csrf {nonce}".encode(), "sha256").hex()
+
+    def is_csrf_token(self, nonce: str | None, sent: object) -> bool:
+        if not nonce or not isinstance(sent, str):
+            return False
+        return hmac.compare_digest(self.csrf_token(nonce).encode(), sent.encode())
+
+    def _player(self, tournament_id: UUID, registration_id: UUID, check: str) -> UUID | None:
+        """The registration's player while its token is the one checked and it plays."""
+        try:
+            state = self._load(tournament_id)
+        except TournamentNotFoundError:
+            return None
+        registration = next((r for r in state.registrations if r.id == registration_id), None)
+        if registration is None or registration.status not in SIGNED_IN:
+            return None
+        if not hmac.compare_digest(check, self._token_check(registration.token_hash)):
+            return None
+        return registration.player_id
+
+    def _token_check(self, hashed: str) -> str:
+        return hmac.digest(self._key, f"token {hashed}".encode(), "sha256").hex()[:32]
+
+    def _sign(self, payload: bytes) -> str:
+        signature = hmac.digest(self._key, payload, "sha256")
+        return f"{_b64(payload)}.{_b64(signature)}"
+
+    def _claims(self, cookie: str | None) -> PlayerClaims | None:
+        if not cookie or cookie.count(".") != 1:
+            return None
+        body, signature = cookie.split(".")
+        try:
+            payload = _unb64(body)
+            expected = hmac.digest(self._key, payload, "sha256")
+            if not hmac.compare_digest(expected, _unb64(signature)):
+                return None
+            return msgspec.json.decode(payload, type=PlayerClaims)
+        except (ValueError, msgspec.DecodeError):
+            return None
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
