@@ -24,7 +24,7 @@ from api.http.clients import ClientAddress
 from api.http.errors import PROBLEM_JSON
 from api.http.schemas import ServicesDep, restate
 from api.live.slots import LiveStreamSlots, StreamSlot
-from api.matches.matches import match_view
+from api.matches.schemas import match_view
 from domain.tournament import ResultRecorded, RoundPaired, RoundRepaired, RoundUnpaired
 from service.bootstrap import Services
 from service.live.feed import LiveChange, LiveFeed, LiveMessage

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from functools import partial
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, TypeVar
 from uuid import UUID
 
 import anyio
-import msgspec
 from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody
@@ -32,27 +30,34 @@ from api.http.auth import (
 from api.http.schemas import (
     MAX_VERSION,
     ActingDirectorDep,
-    Die,
-    LegalPlay,
-    PositionId,
     ServicesDep,
     StreamEvent,
     UntilVersion,
-    legal_play,
     stream_events,
     version_query,
 )
-from domain.backgammon.match_id import MAX_MATCH_LENGTH
-from domain.clock import ClockPresetName
+from api.matches.schemas import (
+    CubeAction,
+    DiceProofView,
+    Match,
+    MatchCreate,
+    MatchCreated,
+    PlayCreate,
+    PlayerTokens,
+    ProofRoll,
+    ResignationCreate,
+    RollCreate,
+    SideChoice,
+    SideName,
+    match_view,
+)
 from domain.errors import ForbiddenError, InvalidInputError
-from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
 from service.bootstrap import Services
 from service.matches.matches import MatchService
 from service.shared.match_play import Caller
 
 T = TypeVar("T")
-SideName = Side
 IfMatch = Annotated[
     str | None,
     HeaderParameter(
@@ -65,193 +70,6 @@ IfMatch = Annotated[
         schema_extra={"pattern": r'^\s*(W/)?"?[0-9]{1,10}"?\s*$', "one_of": None, "type": "string"},
     ),
 ]
-
-
-# --- requests -------------------------------------------------------------------------------
-
-
-class MatchCreate(msgspec.Struct, forbid_unknown_fields=True):
-    """A match between two players; ``match_length`` 0 is a money session (G-CUBE-3)."""
-
-    player_a: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
-    player_b: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
-    match_length: Annotated[int, msgspec.Meta(ge=0, le=MAX_MATCH_LENGTH)] = 7
-    dice: DiceMode = "entered"
-    clock: ClockPresetName = "none"
-    rules: RulesName = "tournament"
-    """``app``: bear-off without pip waste (G-OFF-2) and the app's resignations (G-RESIGN-1)."""
-    jacoby: bool = False
-    beavers: bool = False
-    tournament_id: UUID | None = None
-
-
-class RollCreate(msgspec.Struct, forbid_unknown_fields=True):
-    """Entered dice: ``[a, b]`` (at the opening roll: side a's die, side b's die). Server
-    dice: ``{}``."""
-
-    dice: Annotated[list[Die], msgspec.Meta(min_length=2, max_length=2)] | None = None
-    side: SideName | None = None
-
-
-class PlayCreate(msgspec.Struct, forbid_unknown_fields=True):
-    """The play in gnubg notation (``"24/18 13/8"``) or the Position ID after it."""
-
-    play: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PLAY_LENGTH)] | None = None
-    position_id: PositionId | None = None
-    side: SideName | None = None
-
-
-class CubeAction(msgspec.Struct, forbid_unknown_fields=True):
-    action: Literal["double", "take", "drop", "beaver", "raccoon"]
-    side: SideName | None = None
-
-
-class ResignationCreate(msgspec.Struct, forbid_unknown_fields=True):
-    """Under the app rules the level follows from the board and may be left out."""
-
-    level: Level | None = None
-    side: SideName | None = None
-
-
-class SideChoice(msgspec.Struct, forbid_unknown_fields=True):
-    side: SideName | None = None
-
-
-# --- responses ------------------------------------------------------------------------------
-
-
-class Score(msgspec.Struct):
-    a: int
-    b: int
-
-
-class Cube(msgspec.Struct):
-    value: int
-    owner: SideName | None
-    offered: int | None = None
-    """While a double awaits an answer: the value it would take the cube to."""
-
-
-class Players(msgspec.Struct):
-    a: str
-    b: str
-
-
-class OpeningRoll(msgspec.Struct):
-    a: int
-    b: int
-
-
-class Resignation(msgspec.Struct):
-    side: SideName
-    level: str
-
-
-class ClockSide(msgspec.Struct):
-    reserve_seconds: float
-    delay_seconds: float
-    """Per-move time left in the current move."""
-    running: bool
-    expired: bool
-
-
-class Clocks(msgspec.Struct):
-    preset: str
-    at: datetime
-    """The instant of this reading: now, or the event's timestamp for ``?version=N``."""
-    running: SideName | None
-    since: datetime | None
-    a: ClockSide
-    b: ClockSide
-
-
-class Match(msgspec.Struct):
-    id: UUID
-    version: int
-    status: Literal["playing", "finished"]
-    match_length: int
-    score: Score
-    crawford: bool
-    post_crawford: bool
-    game: int
-    turn: Annotated[
-        SideName | None,
-        msgspec.Meta(
-            description="The side whose action is due: to roll or double, to play, to answer a "
-            "double or a resignation. null while the opening roll is due (both sides roll one "
-            "die) and once the match is over."
-        ),
-    ]
-    on_roll: SideName | None
-    phase: str
-    dice: list[int] | None
-    cube: Cube
-    position_id: str
-    """GNU Backgammon's Position ID, from the side on roll (side a before the opening roll)."""
-    match_id: str
-    legal_plays: list[LegalPlay]
-    clocks: Clocks | None
-    players: Players
-    dice_mode: str
-    clock: str
-    rules: str
-    opening_roll: OpeningRoll | None
-    resignation: Resignation | None
-    winner: SideName | None
-    seed_commitment: str | None
-    updated_at: datetime
-    tournament_id: UUID | None = None
-    round: int | None = None
-    """The tournament round whose pairing started the match."""
-    table: int | None = None
-    stage: Literal["swiss", "semi_final", "final", "third_place"] | None = None
-    player_ids: PlayerIds | None = None
-    """The seated players of a tournament's match: a pairing's (their registrations' tokens
-    play the sides) or an ad hoc one's."""
-    penalties: list[PenaltyPoints] = msgspec.field(default_factory=list)
-    """Penalty points against each side, included in the opponent's score (rule C-BREAK-2)."""
-
-
-class PenaltyPoints(msgspec.Struct):
-    penalty_id: UUID
-    side: SideName
-    """The penalised side: the points count for the other."""
-    points: int
-    """Now counting: 0 once waived."""
-
-
-class PlayerIds(msgspec.Struct):
-    a: UUID
-    b: UUID
-
-
-class PlayerTokens(msgspec.Struct):
-    a: str
-    b: str
-
-
-class MatchCreated(msgspec.Struct):
-    id: UUID
-    player_tokens: PlayerTokens
-    """Shown once; the service keeps only their hashes."""
-    match: Match
-
-
-class ProofRoll(msgspec.Struct):
-    version: int
-    index: int
-    dice: list[int]
-
-
-class DiceProofView(msgspec.Struct):
-    dice: str
-    seed_commitment: str | None
-    """SHA-256 (hex) of the seed, published when the match started."""
-    seed: str | None
-    """The seed (hex), revealed when the match has ended; null before."""
-    verified: bool | None
-    algorithm: str
-    rolls: list[ProofRoll]
 
 
 ALGORITHM = (
@@ -534,76 +352,3 @@ async def _run(services: Services, use_case: Callable[[], T]) -> T:
 
 
 # --- the state as the API shows it ----------------------------------------------------------
-
-
-def match_view(state: MatchRecord, at: datetime) -> Match:
-    """The match state; ``at`` is the instant its clocks are read at."""
-    phase = state.phase
-    dice = state.dice
-    pairing = state.pairing
-    return Match(
-        id=state.id,
-        version=state.version,
-        status="finished" if state.is_over else "playing",
-        match_length=state.match_length,
-        score=Score(a=state.score_a, b=state.score_b),
-        crawford=state.crawford,
-        post_crawford=state.post_crawford,
-        game=state.game,
-        turn=state.turn,
-        on_roll=state.on_roll,
-        phase=phase,
-        dice=list(dice) if dice else None,
-        cube=Cube(
-            value=state.cube_value,
-            owner=state.cube_owner,
-            offered=state.offered_value if phase == "cube" else None,
-        ),
-        position_id=state.position.position_id,
-        match_id=state.match_id,
-        legal_plays=[legal_play(play) for play in state.plays()],
-        clocks=_clocks(state, at),
-        players=Players(a=state.player_a, b=state.player_b),
-        dice_mode=state.dice_mode,
-        clock=state.clock_preset,
-        rules=state.rules,
-        opening_roll=OpeningRoll(*state.opening_roll) if state.opening_roll else None,
-        resignation=(
-            Resignation(side=state.resigner, level=state.resignation)
-            if state.resigner and state.resignation
-            else None
-        ),
-        winner=state.winner,
-        seed_commitment=state.seed_commitment,
-        updated_at=state.updated_at,
-        tournament_id=UUID(state.tournament_id) if state.tournament_id else None,
-        round=pairing.round if pairing else None,
-        table=pairing.table if pairing else None,
-        stage=pairing.stage if pairing else None,  # type: ignore[arg-type]
-        player_ids=PlayerIds(*state.player_ids) if state.player_ids else None,
-        penalties=[PenaltyPoints(p.id, p.side, p.points) for p in state.penalties],
-    )
-
-
-def _clocks(state: MatchRecord, at: datetime) -> Clocks | None:
-    preset = state.preset
-    if not preset.is_timed:
-        return None
-    clock = state.clock
-    sides = {}
-    for side in ("a", "b"):
-        reading = clock.read(preset, side, at)
-        sides[side] = ClockSide(
-            reserve_seconds=reading.reserve_ms / 1000,
-            delay_seconds=reading.delay_ms / 1000,
-            running=reading.running,
-            expired=reading.expired,
-        )
-    return Clocks(
-        preset=preset.name,
-        at=at,
-        running=clock.running,
-        since=clock.since,
-        a=sides["a"],
-        b=sides["b"],
-    )
