@@ -13,8 +13,6 @@ token (the same path as REST): the service derives it again from the registratio
 
 from __future__ import annotations
 
-import base64
-import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +28,7 @@ from domain.tournament.errors import TournamentNotFoundError
 from projections import tokens as player_tokens
 from projections.runner import Views
 from service.clock import Clock
+from service.people.signing import CookieSigner
 from service.shared.registrants import Registrants
 
 PLAYER_SESSION_LIFETIME = timedelta(hours=16)
@@ -83,7 +82,7 @@ class PlayerSessions:
         self._load = load
         self._registrants = registrants
         self._clock = clock
-        self._key = key
+        self._signer = CookieSigner(key)
 
     def open(self, token: str) -> OpenedPlayerSession:
         """A session for the registration holding ``token``; ``UnauthenticatedError`` for a
@@ -101,7 +100,7 @@ class PlayerSessions:
             nonce=secrets.token_urlsafe(16),
         )
         session = PlayerSession(tournament_id, registration_id, player_id, claims.nonce)
-        return OpenedPlayerSession(session, self._sign(msgspec.json.encode(claims)))
+        return OpenedPlayerSession(session, self._signer.sign(claims))
 
     def signs_in(self, token: str) -> bool:
         """Whether ``token`` would open a session (the link's page says so; it opens none)."""
@@ -116,7 +115,7 @@ class PlayerSessions:
         if found is None:
             return None
         tournament_id, registration_id = found
-        check = self._token_check(hashed)
+        check = self._signer.token_check(hashed)
         player_id = self._player(tournament_id, registration_id, check)
         if player_id is None:
             return None
@@ -126,7 +125,7 @@ class PlayerSessions:
         """The session of ``cookie``: None when it is missing, forged, expired, or its
         registration no longer plays (checked in the event store, as the REST use case checks
         a player token)."""
-        claims = self._claims(cookie)
+        claims = self._signer.claims(cookie, PlayerClaims)
         if claims is None or claims.expires <= self._clock.now().timestamp():
             return None
         try:
@@ -146,12 +145,10 @@ class PlayerSessions:
 
     def csrf_token(self, nonce: str) -> str:
         """The CSRF token of every form of a session (or of the sign-in form's own nonce)."""
-        return hmac.digest(self._key, f"csrf {nonce}".encode(), "sha256").hex()
+        return self._signer.csrf_token(nonce)
 
     def is_csrf_token(self, nonce: str | None, sent: object) -> bool:
-        if not nonce or not isinstance(sent, str):
-            return False
-        return hmac.compare_digest(self.csrf_token(nonce).encode(), sent.encode())
+        return self._signer.is_csrf_token(nonce, sent)
 
     def _player(self, tournament_id: UUID, registration_id: UUID, check: str) -> UUID | None:
         """The registration's player while its token is the one checked and it plays."""
@@ -162,34 +159,6 @@ class PlayerSessions:
         registration = next((r for r in state.registrations if r.id == registration_id), None)
         if registration is None or registration.status not in SIGNED_IN:
             return None
-        if not hmac.compare_digest(check, self._token_check(registration.token_hash)):
+        if not self._signer.checks_token(check, registration.token_hash):
             return None
         return registration.player_id
-
-    def _token_check(self, hashed: str) -> str:
-        return hmac.digest(self._key, f"token {hashed}".encode(), "sha256").hex()[:32]
-
-    def _sign(self, payload: bytes) -> str:
-        signature = hmac.digest(self._key, payload, "sha256")
-        return f"{_b64(payload)}.{_b64(signature)}"
-
-    def _claims(self, cookie: str | None) -> PlayerClaims | None:
-        if not cookie or cookie.count(".") != 1:
-            return None
-        body, signature = cookie.split(".")
-        try:
-            payload = _unb64(body)
-            expected = hmac.digest(self._key, payload, "sha256")
-            if not hmac.compare_digest(expected, _unb64(signature)):
-                return None
-            return msgspec.json.decode(payload, type=PlayerClaims)
-        except (ValueError, msgspec.DecodeError):
-            return None
-
-
-def _b64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))

@@ -11,8 +11,6 @@ working at once, and so does a bootstrap session once the club's token changes.
 
 from __future__ import annotations
 
-import base64
-import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -25,6 +23,7 @@ from domain.people.director import BOOTSTRAP, ActingDirector, DirectorNotFoundEr
 from domain.people.tokens import token_hash
 from service.clock import Clock
 from service.people.directors import DirectorService
+from service.people.signing import CookieSigner
 
 SESSION_LIFETIME = timedelta(hours=12)
 """A console session lasts a tournament day; then the director signs in again."""
@@ -64,7 +63,7 @@ class DirectorSessions:
         """``key`` is derived from the server's secret for this purpose only."""
         self._directors = directors
         self._clock = clock
-        self._key = key
+        self._signer = CookieSigner(key)
 
     def open(self, token: str) -> Opened:
         """A session for the director holding ``token``; ``UnauthenticatedError`` for a
@@ -76,17 +75,17 @@ class DirectorSessions:
         expires_at = self._clock.now() + SESSION_LIFETIME
         claims = SessionClaims(
             who=who,
-            token_check=self._token_check(token_hash(token.strip())),
+            token_check=self._signer.token_check(token_hash(token.strip())),
             expires=int(expires_at.timestamp()),
             nonce=secrets.token_urlsafe(16),
         )
         session = Session(acting=acting, nonce=claims.nonce, expires_at=expires_at)
-        return Opened(session=session, cookie=self._sign(msgspec.json.encode(claims)))
+        return Opened(session=session, cookie=self._signer.sign(claims))
 
     def check(self, cookie: str | None) -> Session | None:
         """The session of ``cookie``: None when it is missing, forged, expired, or its
         director is revoked (checked in the event store, as the REST guards check a token)."""
-        claims = self._claims(cookie)
+        claims = self._signer.claims(cookie, SessionClaims)
         if claims is None or claims.expires <= self._clock.now().timestamp():
             return None
         acting = self._acting(claims)
@@ -97,12 +96,10 @@ class DirectorSessions:
 
     def csrf_token(self, nonce: str) -> str:
         """The CSRF token of every form of a session (or of the sign-in form's own nonce)."""
-        return hmac.digest(self._key, f"csrf {nonce}".encode(), "sha256").hex()
+        return self._signer.csrf_token(nonce)
 
     def is_csrf_token(self, nonce: str | None, sent: object) -> bool:
-        if not nonce or not isinstance(sent, str):
-            return False
-        return hmac.compare_digest(self.csrf_token(nonce).encode(), sent.encode())
+        return self._signer.is_csrf_token(nonce, sent)
 
     def _acting(self, claims: SessionClaims) -> ActingDirector | None:
         if claims.who == _BOOTSTRAP:
@@ -123,32 +120,4 @@ class DirectorSessions:
         return state.acting()
 
     def _matches(self, claims: SessionClaims, hashed: str) -> bool:
-        return hmac.compare_digest(claims.token_check, self._token_check(hashed))
-
-    def _token_check(self, hashed: str) -> str:
-        return hmac.digest(self._key, f"token {hashed}".encode(), "sha256").hex()[:32]
-
-    def _sign(self, payload: bytes) -> str:
-        signature = hmac.digest(self._key, payload, "sha256")
-        return f"{_b64(payload)}.{_b64(signature)}"
-
-    def _claims(self, cookie: str | None) -> SessionClaims | None:
-        if not cookie or cookie.count(".") != 1:
-            return None
-        body, signature = cookie.split(".")
-        try:
-            payload = _unb64(body)
-            expected = hmac.digest(self._key, payload, "sha256")
-            if not hmac.compare_digest(expected, _unb64(signature)):
-                return None
-            return msgspec.json.decode(payload, type=SessionClaims)
-        except (ValueError, msgspec.DecodeError):
-            return None
-
-
-def _b64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        return self._signer.checks_token(claims.token_check, hashed)

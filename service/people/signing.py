@@ -1,0 +1,67 @@
+"""What a session cookie carries, signed: the one signature, token check and CSRF token of the
+director's console sessions and the players' table-page sessions.
+
+Each kind of session has its own key, derived from the server's secret for it alone, so a
+cookie of one kind is never valid as the other. A cookie is ``<payload>.<signature>``, both
+base64url without padding; the payload is the claims as JSON.
+"""
+
+from __future__ import annotations
+
+import base64
+import hmac
+from typing import TypeVar
+
+import msgspec
+
+C = TypeVar("C", bound=msgspec.Struct)
+
+
+class CookieSigner:
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+
+    def sign(self, claims: msgspec.Struct) -> str:
+        payload = msgspec.json.encode(claims)
+        return f"{_b64(payload)}.{_b64(self._digest(payload))}"
+
+    def claims(self, cookie: str | None, kind: type[C]) -> C | None:
+        """The claims of ``cookie`` if this key signed it, else None (missing, forged, cut)."""
+        if not cookie or cookie.count(".") != 1:
+            return None
+        body, signature = cookie.split(".")
+        try:
+            payload = _unb64(body)
+            if not hmac.compare_digest(self._digest(payload), _unb64(signature)):
+                return None
+            return msgspec.json.decode(payload, type=kind)
+        except (ValueError, msgspec.DecodeError):
+            return None
+
+    def token_check(self, hashed: str) -> str:
+        """A keyed digest of a token's hash: binds a session to the token it was opened with,
+        without the cookie holding the token or its hash."""
+        return hmac.digest(self._key, f"token {hashed}".encode(), "sha256").hex()[:32]
+
+    def checks_token(self, check: str, hashed: str) -> bool:
+        return hmac.compare_digest(check, self.token_check(hashed))
+
+    def csrf_token(self, nonce: str) -> str:
+        """The CSRF token of every form of a session (or of a sign-in form's own nonce)."""
+        return hmac.digest(self._key, f"csrf {nonce}".encode(), "sha256").hex()
+
+    def is_csrf_token(self, nonce: str | None, sent: object) -> bool:
+        if not nonce or not isinstance(sent, str):
+            return False
+        return hmac.compare_digest(self.csrf_token(nonce).encode(), sent.encode())
+
+    def _digest(self, payload: bytes) -> bytes:
+        return hmac.digest(self._key, payload, "sha256")
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))

@@ -1,0 +1,82 @@
+"""The table page's player sessions at the service level: the personal link opens a session for
+its registration only, which ends when the registration no longer plays; a player's table and a
+match's pending reports, which the table page shows (issue 21, items 5, 6; rule T-FMT-6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import UnauthenticatedError
+from service.bootstrap import Services
+from service.clock import MovableClock
+from service.settings import DEV_DIRECTOR_TOKEN
+from tests.service.conftest import checked_in_tournament, registered_tournament
+
+
+def test_the_personal_link_opens_a_session_for_its_registration_and_no_other(
+    services: Services,
+) -> None:
+    day = registered_tournament(services, 2)
+    anna, ben = day.registrations
+    assert services.player_sessions.signs_in(anna.player_token)
+    assert not services.player_sessions.signs_in("made-up")
+    assert not services.player_sessions.signs_in(DEV_DIRECTOR_TOKEN)
+    opened = services.player_sessions.open(anna.player_token)
+    assert anna.player_token not in opened.cookie  # the cookie holds no token
+    session = services.player_sessions.check(opened.cookie)
+    assert session is not None
+    assert (session.registration_id, session.player_id) == (anna.registration_id, anna.player_id)
+    # the use cases get the registration's own token back, derived on the server
+    assert services.player_sessions.player_token(session) == anna.player_token
+    token = services.player_sessions.csrf_token(session.nonce)
+    assert services.player_sessions.is_csrf_token(session.nonce, token)
+    other = services.player_sessions.open(ben.player_token).session
+    assert not services.player_sessions.is_csrf_token(other.nonce, token)
+    with pytest.raises(UnauthenticatedError):
+        services.player_sessions.open("made-up")
+
+
+def test_a_cancelled_registrations_session_and_link_stop_at_once(services: Services) -> None:
+    # rule T-CANCEL-1: a cancelled registration no longer plays, so its link signs nobody in
+    day = registered_tournament(services, 1)
+    anna = day.registrations[0]
+    cookie = services.player_sessions.open(anna.player_token).cookie
+    services.tournaments.cancel_registration(
+        day.tournament_id, anna.registration_id, player_token=anna.player_token, by_director=False
+    )
+    assert services.player_sessions.check(cookie) is None
+    assert not services.player_sessions.signs_in(anna.player_token)
+
+
+def test_a_players_table_and_the_reports_waiting_at_it(
+    services: Services, clock: MovableClock
+) -> None:
+    day = checked_in_tournament(services, clock, 4)
+    assert services.venue.table_of(day.tournament_id, day.player(0)) is None  # before round 1
+    table = services.rounds.start(day.tournament_id).round.pairings[0]
+    assert table.match_id is not None
+    assert table.player_b is not None
+    assert services.venue.table_of(day.tournament_id, table.player_a) == table.table
+    assert services.venue.table_of(day.tournament_id, table.player_b) == table.table
+    tokens = {r.player_id: r.player_token for r in day.registrations}
+    services.venue.report(
+        day.tournament_id,
+        player_token=tokens[table.player_a],
+        match_id=table.match_id,
+        winner=table.player_a,
+        points_a=1,
+        points_b=0,
+    )
+    waiting = services.venue.reports_at(day.tournament_id, table.match_id)
+    assert [(r.player_id, r.winner, r.points_a, r.points_b) for r in waiting] == [
+        (table.player_a, table.player_a, 1, 0)
+    ]
+    services.venue.report(
+        day.tournament_id,
+        player_token=tokens[table.player_b],
+        match_id=table.match_id,
+        winner=table.player_a,
+        points_a=1,
+        points_b=0,
+    )
+    assert services.venue.reports_at(day.tournament_id, table.match_id) == []  # decided
