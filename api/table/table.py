@@ -248,6 +248,12 @@ def _reported(
         field_name, message = reported
         return _table_page(visit, tournament_id, number, FormError(where, field_name, message, 422))
     try:
+        # the form names its match; it must be the one at this table now (a form of an earlier
+        # round, or one sent to another table's address, is stale)
+        if visit.services.venue.get_table(tournament_id, number).match_id != reported.match_id:
+            return _table_page(
+                visit, tournament_id, number, FormError(where, "", visit.t["form_stale"], 409)
+            )
         visit.services.venue.report(
             tournament_id,
             player_token=visit.services.player_sessions.player_token(session),

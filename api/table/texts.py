@@ -6,6 +6,8 @@ from api.pages.pages import Lang
 
 TEXT: dict[Lang, dict[str, str]] = {
     "de": {
+        "language": "English",
+        "language_link": "en",
         "sign_in_title": "Anmelden am Turniertag",
         "sign_in_lead": "Mit deinem persönlichen Link meldest und bestätigst du am Tisch die "
         "Ergebnisse deiner Partien.",
@@ -38,6 +40,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "tournament_page": "Zum Turnier",
     },
     "en": {
+        "language": "Deutsch",
+        "language_link": "de",
         "sign_in_title": "Sign in for the tournament day",
         "sign_in_lead": "With your personal link you report and confirm your matches' results "
         "at the table.",

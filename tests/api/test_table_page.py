@@ -315,6 +315,24 @@ def test_a_different_report_disputes_the_match(client: Client, clock: MovableClo
     assert matches[table["match_id"]]["result_id"] is None
 
 
+def test_a_report_sent_to_another_tables_address_is_stale_and_records_nothing(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)
+    table = pairing(day, 1)
+    signed_in(client, day, table["player_a"])
+    form = form_of(table_page(client, day, 1), "report")
+    assert form is not None
+    answer = client.post(
+        f"/pages/tournaments/{day.id}/tables/2/report",
+        data={**hidden(form), "winner": table["player_a"], "points_a": 1, "points_b": 0},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 409
+    assert "passt nicht mehr zur Partie" in answer.text
+    assert rest_table(client, day, 1)["status"] == "pending"
+
+
 def test_a_refused_report_shows_its_reason_next_to_the_field(
     client: Client, clock: MovableClock
 ) -> None:
@@ -372,6 +390,8 @@ def test_the_table_page_speaks_english_and_waits_for_the_first_round(
     english = client.get(f"/pages/tournaments/{day.id}/tables/1", params={"lang": "en"})
     assert english.status_code == 200
     assert "Table 1" in english.text
+    assert 'hreflang="de">Deutsch</a>' in english.text  # the way back to German
     empty = client.get(f"/pages/tournaments/{day.id}/tables/7")
     assert empty.status_code == 200
     assert "An diesem Tisch wird gerade keine Partie gespielt." in empty.text
+    assert 'hreflang="en">English</a>' in empty.text
