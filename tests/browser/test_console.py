@@ -10,22 +10,11 @@ import pytest
 from service.settings import DEV_DIRECTOR_TOKEN
 from tests.api.test_tournaments import CHECK_IN_OPENS, advance_to, register, schedule
 from tests.browser.conftest import LiveServer, screenshot
+from tests.browser.test_pages import to_the_next_page
 from tests.conftest import DIRECTOR
 
 pytestmark = pytest.mark.browser
 PLAYERS = 4
-
-
-def to_the_next_page(browser: Any, act: Any) -> None:
-    """Do ``act`` (a form sent) and wait until the browser shows the page it answered: a key
-    press returns before the navigation, and the next lookup must not find the old page."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    page = browser.find_element(By.TAG_NAME, "html")
-    act()
-    WebDriverWait(browser, 20).until(expected_conditions.staleness_of(page))
 
 
 def check_in_row(browser: Any, registration_id: str) -> None:

@@ -11,6 +11,7 @@ import pytest
 from service.settings import DEV_DIRECTOR_TOKEN
 from tests.api.test_tournament_day import start_tournament
 from tests.browser.conftest import LiveServer, screenshot
+from tests.browser.test_pages import to_the_next_page
 from tests.conftest import DIRECTOR
 
 pytestmark = pytest.mark.browser
@@ -28,7 +29,8 @@ def enter_result(browser: Any, table: dict[str, Any]) -> None:
     Select(form.find_element(By.NAME, "winner")).select_by_value(table["player_a"])
     form.find_element(By.NAME, "points_a").send_keys(str(table["match_length"]))
     form.find_element(By.NAME, "points_b").send_keys("1")
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").send_keys(Keys.ENTER)
+    button = form.find_element(By.CSS_SELECTOR, "button[type=submit]")
+    to_the_next_page(browser, lambda: button.send_keys(Keys.ENTER))
 
 
 def flash(browser: Any) -> str:
@@ -54,7 +56,8 @@ def test_a_director_enters_a_rounds_results_and_pairs_the_next_round(
 
     browser.get(round_one)
     browser.find_element(By.NAME, "token").send_keys(DEV_DIRECTOR_TOKEN)
-    browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-in"] button').click()
+    sign_in = browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-in"] button')
+    to_the_next_page(browser, sign_in.click)
     assert browser.current_url == round_one
     screenshot(browser, "console-round-1")
 
@@ -79,7 +82,8 @@ def test_a_director_enters_a_rounds_results_and_pairs_the_next_round(
         assert (shown["status"], shown["winner"]) == ("decided", table["player_a"])
         assert shown["score"] == {"a": table["match_length"], "b": 1}
 
-    browser.find_element(By.CSS_SELECTOR, 'form[data-action="pair-next-round"] button').click()
+    pair = browser.find_element(By.CSS_SELECTOR, 'form[data-action="pair-next-round"] button')
+    to_the_next_page(browser, pair.click)
     assert "Runde 2 ist ausgelost." in flash(browser)
     assert browser.current_url == f"{desk}/rounds/2?done=pair"
     screenshot(browser, "console-round-2")

@@ -42,6 +42,20 @@ def wait_until(browser: Any, condition: Any) -> None:
     waiting.until(lambda _: condition())
 
 
+def to_the_next_page(browser: Any, act: Any) -> None:
+    """Do ``act`` (a form sent) and wait until the browser shows the page it answered: a key
+    press returns before the navigation, and the next lookup must not find the old page."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = browser.find_element(By.TAG_NAME, "html")
+    act()
+    waiting = WebDriverWait(browser, 20)
+    waiting.until(expected_conditions.staleness_of(page))
+    waiting.until(lambda b: b.execute_script("return document.readyState") == "complete")
+
+
 def wait_until_live(browser: Any) -> None:
     """Until the page's live badge says its feed is connected."""
     wait_until(

@@ -33,7 +33,7 @@ def test_a_result_entered_over_rest_appears_on_the_open_wallboard_without_reload
     assert text_of(browser, "#round") == "Runde 1"
     assert text_of(browser, "#to-report").split(" · ") == [str(t["table"]) for t in tables]
     played = tables[0]
-    assert score_of(browser, played["match_id"]).startswith("0 : 0")
+    wait_until(browser, lambda: score_of(browser, played["match_id"]).startswith("0 : 0"))
     browser.execute_script("window.notReloaded = true")
 
     answer = report(client, day, played)
