@@ -30,8 +30,10 @@ def test_a_result_entered_over_rest_appears_on_the_open_wallboard_without_reload
     browser.set_window_size(1920, 1080)  # the venue's screen
     browser.get(f"{live_server.url}/pages/tournaments/{day.id}/wallboard")
     wait_until_live(browser)
-    assert text_of(browser, "#round") == "Runde 1"
-    assert text_of(browser, "#to-report").split(" · ") == [str(t["table"]) for t in tables]
+    # the board redraws itself when its feed connects: every read below waits out a redraw
+    wait_until(browser, lambda: text_of(browser, "#round") == "Runde 1")
+    everyone = [str(t["table"]) for t in tables]
+    wait_until(browser, lambda: text_of(browser, "#to-report").split(" · ") == everyone)
     played = tables[0]
     wait_until(browser, lambda: score_of(browser, played["match_id"]).startswith("0 : 0"))
     browser.execute_script("window.notReloaded = true")
@@ -53,10 +55,16 @@ def test_a_result_entered_over_rest_appears_on_the_open_wallboard_without_reload
     wait_until(browser, lambda: text_of(browser, "#to-report") == "Alle Ergebnisse sind da.")
     second = pair_next(client, day)
     wait_until(browser, lambda: text_of(browser, "#round") == "Runde 2")
-    shown = [
-        row.get_attribute("data-match-id")
-        for row in browser.find_elements("css selector", "#tables tbody tr")
-    ]
-    assert shown == [t["match_id"] for t in second["pairings"]]
-    assert text_of(browser, "#timer").startswith("00:0")
+    paired = [t["match_id"] for t in second["pairings"]]
+    wait_until(
+        browser,
+        lambda: (
+            [
+                row.get_attribute("data-match-id")
+                for row in browser.find_elements("css selector", "#tables tbody tr")
+            ]
+            == paired
+        ),
+    )
+    wait_until(browser, lambda: text_of(browser, "#timer").startswith("00:0"))
     assert browser.execute_script("return window.notReloaded") is True
