@@ -33,6 +33,7 @@ from litestar.response import Redirect, Template
 
 from api.console.desk_view import desk_flash, desk_sections
 from api.console.texts import TEXT
+from api.http.cookies import session_cookie
 from api.http.errors import status_of
 from api.http.schemas import ServicesDep
 from api.pages.pages import TEXT as PAGE_TEXT
@@ -464,15 +465,7 @@ def _sign_in_page(
 
 def _cookie(console: Console, key: str, value: str, max_age: int) -> Cookie:
     public_url = console.services.settings.effective_public_url
-    return Cookie(
-        key=key,
-        value=value,
-        path=COOKIE_PATH,
-        max_age=max_age,
-        httponly=True,
-        samesite="strict",
-        secure=public_url.startswith("https://"),
-    )
+    return session_cookie(public_url, key=key, value=value, path=COOKIE_PATH, max_age=max_age)
 
 
 def _session_cookie(console: Console, value: str, *, expire: bool = False) -> Cookie:

@@ -33,6 +33,7 @@ from litestar.enums import RequestEncodingType
 from litestar.params import Body, FromPath
 from litestar.response import Redirect, Template
 
+from api.http.cookies import session_cookie
 from api.http.errors import status_of
 from api.http.schemas import ServicesDep
 from api.pages.pages import TEXT as PAGE_TEXT
@@ -370,15 +371,7 @@ def _sign_in_page(visit: Visit, nonce: str, token: str, *, refused: int | None =
 
 def _cookie(visit: Visit, key: str, value: str, path: str, max_age: int) -> Cookie:
     public_url = visit.services.settings.effective_public_url
-    return Cookie(
-        key=key,
-        value=value,
-        path=path,
-        max_age=max_age,
-        httponly=True,
-        samesite="strict",
-        secure=public_url.startswith("https://"),
-    )
+    return session_cookie(public_url, key=key, value=value, path=path, max_age=max_age)
 
 
 def _session_cookie(visit: Visit, value: str, *, expire: bool = False) -> Cookie:
