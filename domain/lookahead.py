@@ -7,27 +7,31 @@ perfect matching of the graph, and a *completion* of ``k`` rounds is ``k`` perfe
 with no edge in common (no pair plays twice, nobody has two byes). Scores play no part.
 
 Deciding whether ``k`` edge-disjoint perfect matchings exist is hard in general (three of them
-in a graph of degree three is edge-colouring a cubic graph), so it is searched for: an exact
-cover of the items (player, round) by the edges, always branching on the item with the fewest
-edges left (Knuth's heuristic for Algorithm X). Rounds not yet fixed are interchangeable, so
-the *anchor* (the node with the fewest edges) meets its partners of those rounds in rising
-order, and one completion stands for all its reorderings. The search counts its steps and gives
-up at a budget; the domain never reads the clock, and the budget stands for "within 1 s".
+in a graph of degree three is edge-colouring a cubic graph), so it is searched for: round by
+round, each round seating first the player with the fewest partners left, and remembering each
+graph that was left without a completion. The rounds are interchangeable, so the *anchor* (the
+node with the fewest edges) meets its partners in rising order, and one completion stands for
+all its reorderings. The search counts its steps and gives up at a budget; the domain never
+reads the clock, and the budget stands for "within 1 s".
 
 Large fields need no search at all (see ``dirac_keeps_a_completion``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 from collections.abc import Callable, Sequence
 
 Matching = tuple[tuple[int, int], ...]
 """A round as pairs of nodes, each pair (lower, higher), in rising order."""
 
-STEP_BUDGET = 2_000_000
-"""Steps one decision may take, a step being one (player, round) looked at: about a second."""
-CHOICE_BUDGET = 2_000_000
+STEP_BUDGET = 150_000
+"""Steps one decision may take, a step being one player seated: about a second."""
+CHOICE_BUDGET = 150_000
 """Steps the search for the cheapest round that keeps a completion may take."""
+FIRST_ATTEMPT = 1_000
+"""Steps of the search's first attempt; each further attempt has twice as many."""
 SEARCH_LIMIT = 48
 """Fields of more nodes are decided by the sufficient condition only, or left undecided."""
 
@@ -83,11 +87,35 @@ def find_completion(adjacency: Sequence[int], rounds: int, budget: Budget) -> li
         return []
     if len(adjacency) % 2:
         return None
-    degrees = [mask.bit_count() for mask in adjacency]
-    if min(degrees, default=0) < rounds:
-        return None  # a node without enough partners: nothing to search
-    search = _Search(adjacency, rounds, budget, interchangeable_from=0)
-    return search.pairs() if search.run() else None
+    # The search's time is heavy-tailed: most orders of the players find a completion at once,
+    # a few wander for long. So it restarts, each time with the players in another fixed order
+    # and twice the steps, the last time with every step left (where it alone can prove that
+    # there is none).
+    size = len(adjacency)
+    steps = FIRST_ATTEMPT
+    for attempt in itertools.count():
+        order = sorted(range(size), key=lambda v: _shuffle_key(attempt, v))
+        label = {node: index for index, node in enumerate(order)}
+        relabelled = [0] * size
+        for node in range(size):
+            for neighbour in _nodes(adjacency[node]):
+                relabelled[label[node]] |= 1 << label[neighbour]
+        last = budget.left <= 3 * steps
+        trial = Budget(budget.left if last else steps)
+        try:
+            found = _Rounds(relabelled, trial).complete(relabelled, rounds)
+        except UndecidedError:
+            budget.spend(steps if not last else budget.left + 1)
+            steps *= 2
+            continue
+        budget.spend((budget.left if last else steps) - trial.left)
+        if found is None:
+            return None
+        return [
+            tuple(sorted((min(order[a], order[b]), max(order[a], order[b])) for a, b in round_))
+            for round_ in found
+        ]
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def decide(adjacency: Sequence[int], rounds: int, budget: Budget) -> bool | None:
@@ -189,6 +217,13 @@ def _completable_after(
     return find_completion(rest, rounds, budget) is not None
 
 
+def _shuffle_key(attempt: int, node: int) -> tuple[bytes, int]:
+    """A fixed order of the nodes per attempt: the first as they come, then hashed."""
+    if attempt == 0:
+        return b"", node
+    return hashlib.sha256(f"{attempt}:{node}".encode()).digest()[:4], node
+
+
 def _nodes(mask: int) -> list[int]:
     found = []
     while mask:
@@ -198,99 +233,72 @@ def _nodes(mask: int) -> list[int]:
     return found
 
 
-class _Search:
-    """An exact cover of every (node, round) by unused edges, fewest choices first."""
+class _Rounds:
+    """A completion searched round by round; within a round, the unseated node with the fewest
+    partners left is seated first. A graph left without a completion is remembered, so that
+    another way to the same graph is not searched again."""
 
-    def __init__(
-        self, adjacency: Sequence[int], rounds: int, budget: Budget, *, interchangeable_from: int
-    ) -> None:
-        size = len(adjacency)
-        self.adjacency = list(adjacency)
-        self.rounds = rounds
+    def __init__(self, adjacency: Sequence[int], budget: Budget) -> None:
         self.budget = budget
-        self.unseated = [(1 << size) - 1] * rounds
-        self.chosen: list[list[tuple[int, int]]] = [[] for _ in range(rounds)]
-        self.anchor = min(range(size), key=lambda v: (adjacency[v].bit_count(), v))
-        self.anchor_partner = [-1] * rounds
-        self.interchangeable_from = interchangeable_from
+        self.size = len(adjacency)
+        self.failed: set[tuple[tuple[int, ...], int, int]] = set()
+        # The rounds are interchangeable: in a completion found, the anchor's partners rise.
+        self.anchor = min(range(self.size), key=lambda v: (adjacency[v].bit_count(), v))
 
-    def pairs(self) -> list[Matching]:
-        return [tuple(sorted(pairs)) for pairs in self.chosen]
+    def complete(self, adjacency: list[int], rounds: int, after: int = -1) -> list[Matching] | None:
+        """``rounds`` rounds of ``adjacency`` whose anchor meets partners above ``after``."""
+        if rounds <= 0:
+            return []
+        key = (tuple(adjacency), rounds, after)
+        if key in self.failed:
+            return None
+        found = None
+        if min(mask.bit_count() for mask in adjacency) >= rounds:
+            found = self._seat(adjacency, rounds, after, (1 << self.size) - 1, [])
+        if found is None:
+            self.failed.add(key)
+            return None
+        return found
 
-    def _anchor_windows(self) -> list[int]:
-        """Per round, the partners the anchor may still meet there: in the interchangeable
-        rounds its partners rise with the round."""
-        everyone = (1 << len(self.adjacency)) - 1
-        windows = [everyone] * self.rounds
-        first = self.interchangeable_from
-        below = -1
-        for round_ in range(first, self.rounds):
-            windows[round_] &= ~((2 << below) - 1) if below >= 0 else everyone
-            met = self.anchor_partner[round_]
-            if met >= 0:
-                below = met
-        above = len(self.adjacency)
-        for round_ in range(self.rounds - 1, first - 1, -1):
-            windows[round_] &= (1 << above) - 1
-            met = self.anchor_partner[round_]
-            if met >= 0:
-                above = met
-        return windows
-
-    def run(self) -> bool:
-        windows = self._anchor_windows()
-        anchor = self.anchor
-        anchor_bit = 1 << anchor
-        adjacency = self.adjacency
-        item: tuple[int, int] | None = None
-        fewest = -1
-        options = 0
-        scanned = 1
-        for round_ in range(self.rounds):
-            left = self.unseated[round_]
-            window = windows[round_]
-            while left:
-                scanned += 1
-                low = left & -left
-                left ^= low
-                node = low.bit_length() - 1
-                choices = adjacency[node] & self.unseated[round_]
-                if node == anchor:
-                    choices &= window
-                elif not window & low:
-                    choices &= ~anchor_bit
-                count = choices.bit_count()
-                if item is None or count < fewest:
-                    item, fewest, options = (node, round_), count, choices
-                    if count <= 1:
-                        break
-            if item is not None and fewest <= 1:
-                break
-        self.budget.spend(scanned)
-        if item is None:
-            return True
-        if not options:
-            return False
-        node, round_ = item
+    def _seat(
+        self,
+        adjacency: list[int],
+        rounds: int,
+        after: int,
+        unseated: int,
+        chosen: list[tuple[int, int]],
+    ) -> list[Matching] | None:
+        self.budget.spend()
+        if not unseated:
+            partner = next((a + b - self.anchor for a, b in chosen if self.anchor in (a, b)), -1)
+            rest = self.complete(adjacency, rounds - 1, partner)
+            return None if rest is None else [tuple(sorted(chosen)), *rest]
+        anchor, anchor_bit = self.anchor, 1 << self.anchor
+        fewest, node, options = self.size + 1, -1, 0
+        left = unseated
+        while left:
+            low = left & -left
+            left ^= low
+            candidate = low.bit_length() - 1
+            choices = adjacency[candidate] & unseated
+            if candidate == anchor and after >= 0:
+                choices &= ~((2 << after) - 1)
+            elif choices & anchor_bit and candidate <= after:
+                choices &= ~anchor_bit
+            count = choices.bit_count()
+            if count < fewest:
+                fewest, node, options = count, candidate, choices
+                if count <= 1:
+                    break
         for partner in _nodes(options):
-            self._seat(node, partner, round_)
-            if self.run():
-                return True
-            self._unseat(node, partner, round_)
-        return False
-
-    def _seat(self, a: int, b: int, round_: int) -> None:
-        self.adjacency[a] &= ~(1 << b)
-        self.adjacency[b] &= ~(1 << a)
-        self.unseated[round_] &= ~(1 << a | 1 << b)
-        self.chosen[round_].append((min(a, b), max(a, b)))
-        if self.anchor in (a, b):
-            self.anchor_partner[round_] = b if a == self.anchor else a
-
-    def _unseat(self, a: int, b: int, round_: int) -> None:
-        self.adjacency[a] |= 1 << b
-        self.adjacency[b] |= 1 << a
-        self.unseated[round_] |= 1 << a | 1 << b
-        self.chosen[round_].pop()
-        if self.anchor in (a, b):
-            self.anchor_partner[round_] = -1
+            adjacency[node] &= ~(1 << partner)
+            adjacency[partner] &= ~(1 << node)
+            chosen.append((min(node, partner), max(node, partner)))
+            seated = unseated & ~(1 << node | 1 << partner)
+            found = self._seat(adjacency, rounds, after, seated, chosen)
+            chosen.pop()
+            adjacency[node] |= 1 << partner
+            adjacency[partner] |= 1 << node
+            if found is not None:
+                return found
+        return None
