@@ -26,12 +26,14 @@ from collections.abc import Callable, Sequence
 Matching = tuple[tuple[int, int], ...]
 """A round as pairs of nodes, each pair (lower, higher), in rising order."""
 
-STEP_BUDGET = 150_000
+STEP_BUDGET = 100_000
 """Steps one decision may take, a step being one player seated: about a second."""
-CHOICE_BUDGET = 150_000
+CHOICE_BUDGET = 100_000
 """Steps the search for the cheapest round that keeps a completion may take."""
-FIRST_ATTEMPT = 1_000
-"""Steps of the search's first attempt; each further attempt has twice as many."""
+CANDIDATE_STEPS = 10_000
+"""Steps the check of one candidate round may take in ``cheapest_keeping``."""
+RESTART_STEPS = 256
+"""The unit of the search's attempts (see ``find_completion``)."""
 SEARCH_LIMIT = 48
 """Fields of more nodes are decided by the sufficient condition only, or left undecided."""
 
@@ -89,10 +91,11 @@ def find_completion(adjacency: Sequence[int], rounds: int, budget: Budget) -> li
         return None
     # The search's time is heavy-tailed: most orders of the players find a completion at once,
     # a few wander for long. So it restarts, each time with the players in another fixed order
-    # and twice the steps, the last time with every step left (where it alone can prove that
-    # there is none).
+    # and as many steps as Luby's universal sequence says (1, 1, 2, 1, 1, 2, 4, ... units);
+    # once a quarter of the budget is spent so, the last attempt has every step left (where
+    # it alone may have to prove that there is none).
     size = len(adjacency)
-    steps = FIRST_ATTEMPT
+    start = budget.left
     for attempt in itertools.count():
         order = sorted(range(size), key=lambda v: _shuffle_key(attempt, v))
         label = {node: index for index, node in enumerate(order)}
@@ -100,15 +103,15 @@ def find_completion(adjacency: Sequence[int], rounds: int, budget: Budget) -> li
         for node in range(size):
             for neighbour in _nodes(adjacency[node]):
                 relabelled[label[node]] |= 1 << label[neighbour]
-        last = budget.left <= 3 * steps
-        trial = Budget(budget.left if last else steps)
+        last = (start - budget.left) * 4 >= start
+        steps = budget.left if last else min(budget.left, _luby(attempt + 1) * RESTART_STEPS)
+        trial = Budget(steps)
         try:
             found = _Rounds(relabelled, trial).complete(relabelled, rounds)
         except UndecidedError:
-            budget.spend(steps if not last else budget.left + 1)
-            steps *= 2
+            budget.spend(steps + 1 if last else steps)
             continue
-        budget.spend((budget.left if last else steps) - trial.left)
+        budget.spend(steps - trial.left)
         if found is None:
             return None
         return [
@@ -154,7 +157,8 @@ def cheapest_keeping(
     highest-ranked unpaired node takes its partners in order of cost, a partial round is cut
     where its cost and each unpaired node's cheapest half-edge reach the best so far, and a
     complete round that is cheaper is kept only where the remaining rounds stay completable.
-    At the budget the best round found so far is returned (False: not proven cheapest).
+    At the budget the best round found so far is returned (False: not proven cheapest); a
+    candidate whose own check runs out of steps is passed over.
     """
     size = len(adjacency)
     price = {(a, b): cost(a, b) for a in range(size) for b in range(a + 1, size)}
@@ -211,10 +215,29 @@ def cheapest_keeping(
 def _completable_after(
     adjacency: Sequence[int], matching: Matching, rounds: int, budget: Budget
 ) -> bool:
+    """Whether a completion follows the round; a round whose check takes more than
+    ``CANDIDATE_STEPS`` is passed over (counted as False)."""
     rest = without(adjacency, matching)
     if dirac_keeps_a_completion([mask.bit_count() for mask in rest], rounds):
         return True
-    return find_completion(rest, rounds, budget) is not None
+    trial = Budget(min(budget.left, CANDIDATE_STEPS))
+    try:
+        found = find_completion(rest, rounds, trial)
+    except UndecidedError:
+        found = None
+    budget.spend(min(budget.left, CANDIDATE_STEPS) - max(trial.left, 0))
+    return found is not None
+
+
+def _luby(index: int) -> int:
+    """Luby's sequence from index 1: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ..."""
+    while True:
+        power = 1
+        while (1 << power) - 1 < index:
+            power += 1
+        if index == (1 << power) - 1:
+            return 1 << (power - 1)
+        index -= (1 << (power - 1)) - 1
 
 
 def _shuffle_key(attempt: int, node: int) -> tuple[bytes, int]:
