@@ -17,7 +17,7 @@ def clock_expires_at(state: Match) -> datetime | None:
         return None
     if state.flagged_since == clock.since:
         return None
-    limit = state.preset.limit(clock.reserve(clock.running))
+    limit = clock.limit(state.preset, clock.running)  # after the overtime, if there is one
     return clock.since + timedelta(milliseconds=limit)
 
 
