@@ -79,6 +79,7 @@ class MatchService:
         match_length: int,
         dice: str = "entered",
         clock: str = "none",
+        clock_overtime_seconds: int = 0,
         rules_preset: str = "tournament",
         jacoby: bool = False,
         beavers: bool = False,
@@ -97,6 +98,7 @@ class MatchService:
                 match_length=match_length,
                 dice=dice,
                 clock=clock,
+                clock_overtime_seconds=clock_overtime_seconds,
                 rules_preset=rules_preset,
                 jacoby=jacoby,
                 beavers=beavers,
@@ -178,6 +180,25 @@ class MatchService:
             return match.roll(state, side, dice, now, actor=actor, entered_by=entered_by)
 
         return self._execute(match_id, caller, expected_version, decide, side_optional=True)
+
+    def void_roll(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        reason: str,
+        expected_version: int | None = None,
+    ) -> Match:
+        """rule G-DICE-2: a director voids the latest roll at once; a player asks, and the
+        roll is voided when the opponent asks too. The roller then rolls again."""
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: match.void_roll(
+                state, side, reason, now, director=caller.director, actor=actor
+            ),
+            side_optional=True,
+        )
 
     def play(
         self,
