@@ -284,6 +284,7 @@ class MatchPlay:
                 match_length=table.match_length,
                 dice=state.dice,
                 clock=state.clock,
+                clock_overtime_seconds=state.clock_overtime_seconds,
                 tournament_id=str(state.id),
                 pairing=TournamentPairing(
                     round=paired.number,

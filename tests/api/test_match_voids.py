@@ -210,3 +210,39 @@ def test_the_overtime_is_0_60_or_120_seconds_of_the_club_clock(
     answer = client.post("/api/v1/matches", json=body, headers=DIRECTOR)
 
     assert answer.status_code == status, answer.text
+
+
+def test_the_audit_stream_shows_the_void_with_its_reason(
+    client: Client, opened: dict[str, Any]
+) -> None:
+    void(client, opened, "b", "die on a checker")
+    void(client, opened, "a", "agreed")
+
+    stream = client.get(f"/api/v1/audit/streams/{opened['id']}", headers=DIRECTOR).json()
+
+    assert [(e["type"], e["data"].get("reason")) for e in stream[-3:]] == [
+        ("OpeningRollMade", None),
+        ("RollVoidRequested", "die on a checker"),
+        ("RollVoided", "agreed"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fields", "status"),
+    [
+        ({"clock_overtime_seconds": 120}, 201),
+        ({"clock_overtime_seconds": 30}, 422),
+        ({"clock": "app", "clock_overtime_seconds": 60}, 422),
+    ],
+)
+def test_a_tournament_takes_the_overtime_option_too(
+    client: Client, fields: dict[str, Any], status: int
+) -> None:
+    # rule G-CLOCK-1, API.md: "also on tournament creation"
+    body = {"name": "Frühlingsturnier 2026", "date": "2026-04-18", "venue": "Amberg", **fields}
+
+    answer = client.post("/api/v1/tournaments", json=body, headers=DIRECTOR)
+
+    assert answer.status_code == status, answer.text
+    if status == 422:
+        assert [e["field"] for e in answer.json()["errors"]] == ["clock_overtime_seconds"]

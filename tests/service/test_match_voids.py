@@ -11,29 +11,31 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from domain import match as rules
-from domain.errors import ForbiddenError
+from domain.errors import ForbiddenError, InvalidInputError
 from domain.events import DIRECTOR
+from service.bootstrap import Services
 from service.clock import MovableClock
 from service.matches.matches import MatchService
 from service.shared.match_play import Caller
 from service.storage.events import EventStore
 from service.storage.persistence import persistence_environment
+from tests.service.conftest import checked_in_tournament, plan
 
 START = datetime(2026, 4, 18, 13, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def clock() -> MovableClock:
+def match_clock() -> MovableClock:
     return MovableClock(START, ticking=False)
 
 
 @pytest.fixture
 def service(
-    tmp_path: Path, database_url: str | None, clock: MovableClock
+    tmp_path: Path, database_url: str | None, match_clock: MovableClock
 ) -> Iterator[MatchService]:
     url = database_url or f"sqlite:///{tmp_path / 'events.sqlite3'}"
     store = EventStore(env=persistence_environment(url))
-    yield MatchService(store, clock=clock, dice_key=b"k" * 32)
+    yield MatchService(store, clock=match_clock, dice_key=b"k" * 32)
     store.close()
 
 
@@ -110,7 +112,7 @@ def test_the_export_of_a_match_with_a_voided_roll_holds_only_the_roll_played(
 
 
 def test_with_the_usbgf_overtime_a_claim_at_the_first_expiry_is_refused_at_the_second_won(
-    service: MatchService, clock: MovableClock
+    service: MatchService, match_clock: MovableClock
 ) -> None:
     # rule G-CLOCK-1 (USBGF option): one overtime after the first expiry; the second loses
     created = service.create(
@@ -118,11 +120,32 @@ def test_with_the_usbgf_overtime_a_claim_at_the_first_expiry_is_refused_at_the_s
     )
     callers = {side: Caller(token=token) for side, token in created.tokens.items()}
     service.roll(created.match.id, callers["a"], [3, 1])
-    clock.advance(180)
+    match_clock.advance(180)
 
     with pytest.raises(rules.ClockNotExpiredError, match="overtime"):
         service.claim_timeout(created.match.id, callers["b"])
-    clock.advance(60)
+    match_clock.advance(60)
     won = service.claim_timeout(created.match.id, callers["b"])
 
     assert (won.phase, won.winner) == ("match_over", "b")
+
+
+def test_a_tournament_with_the_usbgf_overtime_opens_its_tables_with_it(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule G-CLOCK-1: the option is set on the tournament and holds for each of its matches
+    day = checked_in_tournament(services, clock, 4, clock_overtime_seconds=60)
+
+    paired = services.rounds.start(day.tournament_id).round
+
+    match_ids = [table.match_id for table in paired.pairings if table.match_id is not None]
+    assert len(match_ids) == 2
+    for match_id in match_ids:
+        state = services.matches.get(match_id)
+        assert (state.clock_preset, state.preset.overtime_ms) == ("club", 60_000)
+
+
+def test_a_tournament_refuses_an_overtime_without_the_club_clock(services: Services) -> None:
+    with pytest.raises(InvalidInputError) as error:
+        services.tournaments.schedule_tournament(plan(clock="app", clock_overtime_seconds=60))
+    assert error.value.field == "clock_overtime_seconds"
