@@ -21,6 +21,7 @@ from domain.match import (
     RollVoidRequested,
     TimeoutClaimed,
     claim_timeout,
+    clock_expires_at,
     double,
     evolve,
     flag_clock,
@@ -304,6 +305,8 @@ def test_the_scheduler_flags_only_the_expiry_that_loses() -> None:
     table = Table(clock="club", match_length=1, clock_overtime_seconds=60)
     table.opening(3, 1)
 
+    assert clock_expires_at(table.state) == T0 + timedelta(seconds=180)  # 2 min + 1 min
+    assert flag_clock(table.state, T0 + timedelta(seconds=179), actor="scheduler") == []
     [flag] = flag_clock(table.state, T0 + timedelta(seconds=180), actor="scheduler")
 
     assert isinstance(flag, ClockFlagged)
