@@ -350,7 +350,9 @@ class MatchController(Controller):
             verified=proof.verified,
             algorithm=ALGORITHM if proof.dice_mode == "server" else "",
             rolls=[
-                ProofRoll(version=version, index=index, dice=list(dice))
+                ProofRoll(
+                    version=version, index=index, dice=list(dice), voided=version in proof.voided
+                )
                 for version, index, dice in proof.rolls
             ],
         )

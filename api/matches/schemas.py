@@ -220,6 +220,9 @@ class ProofRoll(msgspec.Struct):
     version: int
     index: int
     dice: list[int]
+    voided: bool = False
+    """The roll was voided and rolled again (rule G-DICE-2); the seed reproduces it all the
+    same."""
 
 
 class DiceProofView(msgspec.Struct):

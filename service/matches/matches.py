@@ -46,6 +46,9 @@ class DiceProof:
     """(version, roll index, dice) of every server roll so far."""
     verified: bool | None
     """Whether the revealed seed reproduces every roll (None before the reveal)."""
+    voided: frozenset[int] = frozenset()
+    """The versions of the rolls voided since (rule G-DICE-2): rolled from the seed all the
+    same, so they stay in the proof."""
 
 
 class MatchService:
@@ -135,7 +138,10 @@ class MatchService:
         if state.dice_mode != "server":
             return DiceProof("entered", None, None, [], None)
         rolls: list[tuple[int, int, tuple[int, int]]] = []
+        voided: set[int] = set()
         for event in self._store.stream(match_id):
+            if isinstance(event, match.RollVoided):
+                voided.add(event.roll_version)
             if isinstance(event, match.OpeningRollMade) and event.roll_index is not None:
                 rolls.append(
                     (event.originator_version, event.roll_index, (event.die_a, event.die_b))
@@ -148,7 +154,9 @@ class MatchService:
             verified = verify_rolls(
                 seed, state.seed_commitment, [(index, dice) for _, index, dice in rolls]
             )
-        return DiceProof("server", state.seed_commitment, state.revealed_seed, rolls, verified)
+        return DiceProof(
+            "server", state.seed_commitment, state.revealed_seed, rolls, verified, frozenset(voided)
+        )
 
     # Commands --------------------------------------------------------------------------------
 

@@ -246,3 +246,28 @@ def test_a_tournament_takes_the_overtime_option_too(
     assert answer.status_code == status, answer.text
     if status == 422:
         assert [e["field"] for e in answer.json()["errors"]] == ["clock_overtime_seconds"]
+
+
+def test_a_voided_server_roll_stays_in_the_dice_proof_marked_and_verified(client: Client) -> None:
+    # rules G-DICE-1 and G-DICE-2: the voided roll came from the seed like every other
+    created = create(client, match_length=1, dice="server")
+    path = f"/api/v1/matches/{created['id']}"
+    state = post(client, created, "rolls", {}, "a").json()
+    while state["phase"] == "opening":  # rule G-OPEN-1: a tie is rolled again
+        state = post(client, created, "rolls", {}, "a").json()
+    voided_version = state["version"]
+    client.post(f"{path}/rolls/void", json={"reason": "the app froze"}, headers=DIRECTOR)
+    state = post(client, created, "rolls", {}, "a").json()
+    while state["phase"] == "opening":
+        state = post(client, created, "rolls", {}, "a").json()
+    starter = state["turn"]
+    post(client, created, "resignations", {"level": "single"}, starter)
+    other = "b" if starter == "a" else "a"
+    assert post(client, created, "resignations/accept", {}, other).json()["status"] == "finished"
+
+    proof = client.get(f"{path}/dice-proof").json()
+
+    assert proof["verified"] is True
+    assert [r["voided"] for r in proof["rolls"] if r["version"] == voided_version] == [True]
+    assert [r["index"] for r in proof["rolls"]] == list(range(len(proof["rolls"])))
+    assert sum(r["voided"] for r in proof["rolls"]) == 1
