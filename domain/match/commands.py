@@ -442,6 +442,7 @@ def claim_timeout(
         reserve_ms=reserve,
         used_ms=used,
         outcome=preset.timeout_outcome,
+        overtime_ms=state.clock.allowance(preset, flagged) - reserve,
     )
     if preset.timeout_outcome == "match":
         decide_early(state, batch, side, "timeout")

@@ -233,6 +233,9 @@ class TimeoutClaimed(DomainEvent, frozen=True, kw_only=True):
     used_ms: int
     """Time the flagged side had used in that move when the claim came."""
     outcome: Literal["match", "gammon"]
+    overtime_ms: int = 0
+    """The USBGF overtime (G-CLOCK-1) the flagged side still had at the move's start, now
+    spent: it ran out at ``reserve_ms + overtime_ms``."""
 
 
 class ClockFlagged(DomainEvent, frozen=True, kw_only=True):
@@ -245,6 +248,8 @@ class ClockFlagged(DomainEvent, frozen=True, kw_only=True):
     """When the flagged side's clock started: the period that ran out."""
     reserve_ms: int
     used_ms: int
+    overtime_ms: int = 0
+    """The USBGF overtime (G-CLOCK-1) it still had at the period's start, now spent."""
 
 
 class GameWon(DomainEvent, frozen=True, kw_only=True):

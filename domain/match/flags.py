@@ -37,5 +37,6 @@ def flag_clock(state: Match, now: datetime, *, actor: str) -> list[DomainEvent]:
         since=clock.since,
         reserve_ms=clock.reserve(clock.running),
         used_ms=clock.elapsed(now),
+        overtime_ms=clock.allowance(state.preset, clock.running) - clock.reserve(clock.running),
     )
     return batch.events

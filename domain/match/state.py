@@ -180,7 +180,10 @@ class Match(Aggregate, frozen=True, kw_only=True):
 
     @property
     def preset(self) -> ClockPreset:
-        return with_overtime(PRESETS[self.clock_preset], self.clock_overtime_seconds)
+        preset = PRESETS[self.clock_preset]
+        if not self.clock_overtime_seconds:  # the usual case: no lookup of the variant
+            return preset
+        return with_overtime(preset, self.clock_overtime_seconds)
 
     def score(self, side: Side) -> int:
         return self.score_a if side == "a" else self.score_b

@@ -715,6 +715,7 @@ def test_a_timeout_claim_is_checked_against_the_clock(client: Client, clock: Mov
         "reserve_ms": 90_000,
         "used_ms": 101_000,
         "outcome": "gammon",
+        "overtime_ms": 0,
     }
 
 

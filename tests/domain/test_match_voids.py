@@ -277,6 +277,11 @@ def test_the_second_expiry_loses_the_match() -> None:
 
     assert types(events) == ["TimeoutClaimed", "MatchWon"]
     assert isinstance(events[0], TimeoutClaimed)
+    assert (events[0].reserve_ms, events[0].overtime_ms, events[0].used_ms) == (
+        120_000,
+        60_000,
+        180_000,
+    )
     assert isinstance(events[1], MatchWon)
     assert (events[1].winner, events[1].reason) == ("b", "timeout")
 
@@ -310,4 +315,4 @@ def test_the_scheduler_flags_only_the_expiry_that_loses() -> None:
     [flag] = flag_clock(table.state, T0 + timedelta(seconds=180), actor="scheduler")
 
     assert isinstance(flag, ClockFlagged)
-    assert flag.used_ms == 180_000
+    assert (flag.used_ms, flag.overtime_ms) == (180_000, 60_000)
