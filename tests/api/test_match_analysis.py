@@ -4,6 +4,7 @@ figures gnubg itself prints for the exported match; without gnubg, nothing but "
 from __future__ import annotations
 
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -11,16 +12,20 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import msgspec
 import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
+from domain.backgammon.cache import cached_format_play
 from service.bootstrap import Services
 from service.clock import MovableClock
 from service.settings import Settings
+from service.shared.match_play import Caller
 from tests.api.match_script import DIRECTOR, play_seven_point_match
+from tests.api.test_tournament_day import start_tournament
 
 Client = TestClient[Any]
 REQUIRE_GNUBG = os.environ.get("BGTD_REQUIRE_GNUBG") == "1"
@@ -271,3 +276,44 @@ def test_a_run_that_gives_no_figures_is_recorded_as_failed_with_its_reason(
         assert run.effect == f"MatchAnalysisFailed: {answer.json()['reason']}"
         assert recorded(client) == {"MatchAnalysisFailed": 1}
         assert services_of(client).jobs.run_slow(clock.now()) == []  # until a director asks
+
+
+# On the table page ------------------------------------------------------------------------------
+
+
+def play_to_the_end(services: Services, match_id: UUID) -> None:
+    """The director plays the match for both sides: random dice, random legal plays."""
+    rng = random.Random(3)
+    state = services.matches.get(match_id)
+    while not state.is_over:
+        caller = Caller(director=True, side=state.turn)
+        if state.phase == "move":
+            choice = cached_format_play(rng.choice(state.plays()))
+            state = services.matches.play(match_id, caller, notation=choice)
+        else:
+            dice = None if state.dice_mode == "server" else [rng.randint(1, 6) for _ in "ab"]
+            state = services.matches.roll(match_id, caller, dice)
+
+
+def test_the_table_page_shows_the_figures_and_the_mat_under_the_finished_match(
+    gnubg: str, client: Client, clock: MovableClock
+) -> None:
+    # rule A-ANALYSIS-1: the players see their figures at the table, and may take the .mat home
+    day = start_tournament(client, clock, 2, match_length=1)
+    match_id = next(t for t in day.rounds[0]["pairings"] if t["table"] == 1)["match_id"]
+    services = services_of(client)
+    play_to_the_end(services, UUID(match_id))
+    page = f"/pages/tournaments/{day.id}/tables/1"
+    assert 'data-analysis="pending"' in client.get(page).text
+
+    services.jobs.run_slow(clock.now())
+
+    analysis = client.get(f"/api/v1/matches/{match_id}/analysis").json()
+    rate = analysis["players"]["a"]["error_rate_memg"]
+    german, english = client.get(page).text, client.get(page, params={"lang": "en"}).text
+    assert 'data-analysis="done"' in german
+    assert "Fehlerrate (mEMG)" in german
+    assert f"{rate:.1f}".replace(".", ",") in german
+    assert "Error rate (mEMG)" in english
+    assert f">{rate:.1f}<" in english
+    assert f'href="/api/v1/matches/{match_id}/export.mat"' in german
