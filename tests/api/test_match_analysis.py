@@ -138,8 +138,12 @@ def test_a_match_played_through_the_api_is_analysed_once_with_gnubgs_own_figures
     assert client.get(url).json()["status"] == "pending"
     services = services_of(client)
 
+    match_events = client.get(f"/api/v1/matches/{played.id}/events").json()
+
     assert services.jobs.run_due(clock.now()) == []  # the deadlines of play never wait for it
     [run] = services.jobs.run_slow(clock.now())
+    # rule A-ANALYSIS-4: information only, the match's own record stays as it was
+    assert client.get(f"/api/v1/matches/{played.id}/events").json() == match_events
     assert str(run.effect).startswith("MatchAnalysed")
     assert services.jobs.run_slow(clock.now()) == []  # exactly once
     assert recorded(client) == {"MatchAnalysed": 1}
