@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 from projections.runner import Views
 from service.analysis.analysis import AnalysisService
-from service.analysis.gnubg import Gnubg, find_program
+from service.analysis.gnubg import Gnubg
 from service.clock import Clock, MovableClock, SystemClock
 from service.conduct.conduct import ConductService
 from service.evidence.disputes import DisputeService
@@ -165,7 +165,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         store,
         play,
         commands,
-        Gnubg(find_program(settings.gnubg), settings.analysis_timeout_seconds),
+        Gnubg(settings.gnubg, settings.analysis_timeout_seconds),
         zone,
         enabled=settings.analysis,
     )

@@ -43,13 +43,20 @@ def find_program(configured: str | None) -> Path | None:
 class Gnubg:
     """Runs gnubg on one match at a time; a failure is an answer in words, never an error."""
 
-    def __init__(self, program: Path | None, timeout_seconds: float) -> None:
-        self.program = program
+    def __init__(self, configured: str | None, timeout_seconds: float) -> None:
+        self.configured = configured
+        """``BGTD_GNUBG``, or None for the usual places."""
         self.timeout_seconds = timeout_seconds
+
+    @property
+    def program(self) -> Path | None:
+        """Looked up at each use: gnubg installed while the service runs is found."""
+        return find_program(self.configured)
 
     def analyse(self, mat: str) -> GnubgStatistics | str:
         """The statistics of the match ``mat`` at 0 ply, or why there are none."""
-        if self.program is None:
+        program = self.program
+        if program is None:
             return "GNU Backgammon is not installed"
         with tempfile.TemporaryDirectory(prefix="bgtd-gnubg-") as folder:
             work = Path(folder)
@@ -58,7 +65,7 @@ class Gnubg:
             environment = {"LC_ALL": "C", "HOME": folder, "PATH": os.environ.get("PATH", "")}
             try:
                 completed = subprocess.run(
-                    [str(self.program), "-t", "-q", "-r", "-c", "commands.txt"],
+                    [str(program), "-t", "-q", "-r", "-c", "commands.txt"],
                     cwd=work,
                     env=environment,
                     stdin=subprocess.DEVNULL,

@@ -200,6 +200,23 @@ def test_a_director_asks_again_and_the_match_is_analysed_once_more(
     assert recorded(client) == {"MatchAnalysed": 2, "MatchAnalysisRequested": 1}
 
 
+def test_gnubg_installed_while_the_service_runs_analyses_the_held_matches(
+    gnubg: str, without_gnubg: Client, clock: MovableClock, tmp_path: Path
+) -> None:
+    # API.md: a director asks again "e.g. after gnubg was installed"; the held job runs too
+    match_id = short_match(without_gnubg, clock)
+    url = f"/api/v1/matches/{match_id}/analysis"
+    assert without_gnubg.get(url).json()["status"] == "unavailable"
+
+    (tmp_path / "no-such-gnubg").symlink_to(gnubg)  # the configured program appears
+
+    assert without_gnubg.get(url).json()["status"] == "pending"
+    assert analysis_jobs(without_gnubg) == [("pending", None)]
+    [run] = services_of(without_gnubg).jobs.run_slow(clock.now())
+    assert str(run.effect).startswith("MatchAnalysed")
+    assert without_gnubg.get(url).json()["status"] == "done"
+
+
 # Without GNU Backgammon -----------------------------------------------------------------------
 
 

@@ -155,5 +155,5 @@ def test_without_gnubg_the_job_waits_and_records_nothing(
         services.close()
 
 
-def test_a_missing_program_is_an_answer_in_words() -> None:
-    assert Gnubg(None, 10).analyse("") == "GNU Backgammon is not installed"
+def test_a_missing_program_is_an_answer_in_words(tmp_path: Path) -> None:
+    assert Gnubg(str(tmp_path / "gnubg"), 10).analyse("") == "GNU Backgammon is not installed"
