@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import random
 import re
-import shutil
 import subprocess
 from collections import Counter
 from collections.abc import Iterator
@@ -28,19 +27,7 @@ from tests.api.match_script import DIRECTOR, play_seven_point_match
 from tests.api.test_tournament_day import start_tournament
 
 Client = TestClient[Any]
-REQUIRE_GNUBG = os.environ.get("BGTD_REQUIRE_GNUBG") == "1"
 ANALYSIS_EVENTS = ("MatchAnalysisRequested", "MatchAnalysed", "MatchAnalysisFailed")
-
-
-@pytest.fixture
-def gnubg() -> str:
-    """The installed gnubg, or a skip (a failure where CI requires it: BGTD_REQUIRE_GNUBG=1)."""
-    found = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
-    if found is None:
-        if REQUIRE_GNUBG:
-            pytest.fail("BGTD_REQUIRE_GNUBG=1 but GNU Backgammon is not installed")
-        pytest.skip("GNU Backgammon is not installed")
-    return found
 
 
 def service_with(settings: Settings, clock: MovableClock, **changes: Any) -> Iterator[Client]:
@@ -129,6 +116,7 @@ def gnubg_statistics(program: str, mat: str, folder: Path) -> dict[str, list[str
     return figures
 
 
+@pytest.mark.gnubg
 def test_a_match_played_through_the_api_is_analysed_once_with_gnubgs_own_figures(
     gnubg: str, client: Client, clock: MovableClock, tmp_path: Path
 ) -> None:
@@ -176,6 +164,7 @@ def test_a_match_played_through_the_api_is_analysed_once_with_gnubgs_own_figures
     ]
 
 
+@pytest.mark.gnubg
 def test_a_director_asks_again_and_the_match_is_analysed_once_more(
     gnubg: str, client: Client, clock: MovableClock
 ) -> None:
@@ -200,6 +189,7 @@ def test_a_director_asks_again_and_the_match_is_analysed_once_more(
     assert recorded(client) == {"MatchAnalysed": 2, "MatchAnalysisRequested": 1}
 
 
+@pytest.mark.gnubg
 def test_gnubg_installed_while_the_service_runs_analyses_the_held_matches(
     gnubg: str, without_gnubg: Client, clock: MovableClock, tmp_path: Path
 ) -> None:
@@ -316,6 +306,7 @@ def play_to_the_end(services: Services, match_id: UUID) -> None:
             state = services.matches.roll(match_id, caller, dice)
 
 
+@pytest.mark.gnubg
 def test_the_table_page_shows_the_figures_and_the_mat_under_the_finished_match(
     gnubg: str, client: Client, clock: MovableClock
 ) -> None:

@@ -4,7 +4,6 @@ due run, whichever process gets there first; a director's request makes one more
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 from uuid import UUID
 
@@ -120,11 +119,9 @@ def test_a_director_request_makes_one_more_run_due(services: Services, clock: Mo
 
 
 @pytest.mark.gnubg
-@pytest.mark.skipif(
-    not (shutil.which("gnubg") or shutil.which("/usr/games/gnubg")),
-    reason="GNU Backgammon is not installed",
-)
-def test_the_job_runs_gnubg_on_the_ended_match(services: Services, clock: MovableClock) -> None:
+def test_the_job_runs_gnubg_on_the_ended_match(
+    gnubg: str, services: Services, clock: MovableClock
+) -> None:
     # rule A-ANALYSIS-2, A-ANALYSIS-3: at 0 ply, figures non-negative, PR-style half the rate
     match_id = played_match(services)
     assert services.analyses.unavailable_reason() is None
