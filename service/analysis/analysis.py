@@ -159,9 +159,7 @@ class AnalysisService:
             reason = self._unanalysable(state, events)
         except MatchInPlayError:
             return None
-        result = (
-            reason if reason is not None else self._gnubg.analyse(format_mat(events, self._zone))
-        )
+        result = reason if reason is not None else self._analyse(events)
         try:
             change = self._commands.run(
                 lambda now: Change.of(
@@ -178,6 +176,15 @@ class AnalysisService:
         return _effect(change.events[-1])
 
     # Helpers ------------------------------------------------------------------------------------
+
+    def _analyse(self, events: Sequence[DomainEvent]) -> GnubgStatistics | str:
+        """gnubg's figures for the match, or why there are none: a match the export cannot
+        write is a recorded failure too, not a job failing at every poll ahead of the others."""
+        try:
+            mat = format_mat(events, self._zone)
+        except Exception as unexported:  # the slow jobs run one at a time: never stuck on one
+            return f"the match could not be exported as .mat ({type(unexported).__name__})"
+        return self._gnubg.analyse(mat)
 
     def _play_events(self, match_id: UUID) -> list[DomainEvent]:
         events: list[DomainEvent] = self._store.stream(match_id)

@@ -58,30 +58,33 @@ class Gnubg:
         program = self.program
         if program is None:
             return "GNU Backgammon is not installed"
-        with tempfile.TemporaryDirectory(prefix="bgtd-gnubg-") as folder:
-            work = Path(folder)
-            (work / "match.mat").write_text(mat, encoding="utf-8")
-            (work / "commands.txt").write_text(COMMANDS, encoding="utf-8")
-            environment = {"LC_ALL": "C", "HOME": folder, "PATH": os.environ.get("PATH", "")}
-            try:
-                completed = subprocess.run(
-                    [str(program), "-t", "-q", "-r", "-c", "commands.txt"],
-                    cwd=work,
-                    env=environment,
-                    stdin=subprocess.DEVNULL,
-                    capture_output=True,
-                    text=True,
-                    errors="replace",
-                    timeout=self.timeout_seconds,
-                    check=False,
-                )
-            except subprocess.TimeoutExpired:
-                return f"GNU Backgammon did not finish within {self.timeout_seconds:g} seconds"
-            except OSError as failed:
-                return f"GNU Backgammon could not be started: {failed.strerror or failed}"
+        try:
+            completed = self._run(program, mat)
+        except subprocess.TimeoutExpired:
+            return f"GNU Backgammon did not finish within {self.timeout_seconds:g} seconds"
+        except OSError as failed:  # no room for its files, or it cannot be started
+            return f"GNU Backgammon could not be run: {failed.strerror or failed}"
         try:
             return read_statistics(completed.stdout)
         except GnubgOutputError as unreadable:
             last = (completed.stderr.strip() or completed.stdout.strip()).splitlines()[-1:]
             detail = f"; it said: {last[0][:200]}" if last else ""
             return f"{unreadable} (exit code {completed.returncode}){detail}"
+
+    def _run(self, program: Path, mat: str) -> subprocess.CompletedProcess[str]:
+        with tempfile.TemporaryDirectory(prefix="bgtd-gnubg-") as folder:
+            work = Path(folder)
+            (work / "match.mat").write_text(mat, encoding="utf-8")
+            (work / "commands.txt").write_text(COMMANDS, encoding="utf-8")
+            environment = {"LC_ALL": "C", "HOME": folder, "PATH": os.environ.get("PATH", "")}
+            return subprocess.run(
+                [str(program), "-t", "-q", "-r", "-c", "commands.txt"],
+                cwd=work,
+                env=environment,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=self.timeout_seconds,
+                check=False,
+            )

@@ -154,3 +154,12 @@ def test_without_gnubg_the_job_waits_and_records_nothing(
 
 def test_a_missing_program_is_an_answer_in_words(tmp_path: Path) -> None:
     assert Gnubg(str(tmp_path / "gnubg"), 10).analyse("") == "GNU Backgammon is not installed"
+
+
+def test_a_program_that_cannot_run_is_an_answer_in_words(tmp_path: Path) -> None:
+    # rule A-ANALYSIS-1: failures are recorded, the job never raises at every poll
+    not_a_program = tmp_path / "gnubg"
+    not_a_program.write_bytes(b"\x00\x01 not an executable format")
+    not_a_program.chmod(0o755)
+    answer = Gnubg(str(not_a_program), 10).analyse(" 1 point match\n")
+    assert answer == "GNU Backgammon could not be run: Exec format error"
