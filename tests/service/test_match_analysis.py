@@ -163,3 +163,34 @@ def test_a_program_that_cannot_run_is_an_answer_in_words(tmp_path: Path) -> None
     not_a_program.chmod(0o755)
     answer = Gnubg(str(not_a_program), 10).analyse(" 1 point match\n")
     assert answer == "GNU Backgammon could not be run: Exec format error"
+
+
+@pytest.mark.postgres
+def test_two_processes_on_one_postgresql_store_record_one_analysis(
+    tmp_path: Path, postgres_schema_url: str, clock: MovableClock
+) -> None:
+    # rule A-ANALYSIS-1: exactly once, also where two processes run the job at the same time
+    first, second = (
+        bootstrap(
+            Settings(
+                data_dir=tmp_path / name,
+                dev=True,
+                run_scheduler=False,
+                database_url=postgres_schema_url,
+                secret_key="shared-secret-of-both-processes",
+            ),
+            clock,
+        )
+        for name in ("one", "two")
+    )
+    try:
+        match_id = played_match(first)
+        other = analyses_with(second, clock, SecondProcessFirst())
+        late = analyses_with(first, clock, SecondProcessFirst(match_id, other))
+
+        assert late.analyse_due(match_id) is None
+        assert [type(e) for e in first.store.stream(analysis_id(match_id))] == [MatchAnalysed]
+        assert second.analyses.analysis(match_id).status == "done"
+    finally:
+        first.close()
+        second.close()
