@@ -86,6 +86,11 @@ class Desk:
     def round_page(self, number: int) -> str:
         return f"{self.url}/rounds/{number}"
 
+    def screenshot(self, name: str, part: str) -> None:
+        """The page scrolled to its part ``part`` (an element's id), kept as an artefact."""
+        self.browser.execute_script(f"document.getElementById('{part}').scrollIntoView()")
+        screenshot(self.browser, name)
+
 
 def sign_in(server: LiveServer, browser: Any, name: str) -> Desk:
     """From the sign-in page to the tournaments and on to the desk of ``name``."""
@@ -250,7 +255,7 @@ def the_break_list(desk: Desk, away: list[str]) -> None:
     desk.browser.get(desk.url)
     rows = desk.finds("#breaks tr[data-player-id]")
     assert sorted(r.get_attribute("data-player-id") for r in rows) == sorted(away)
-    screenshot(desk.browser, "day-desk-break-list")
+    desk.screenshot("day-desk-break-list", "breaks-section")
     penalised, waived = away[0], away[2]
     row = f'#breaks tr[data-player-id="{penalised}"]'
     approve = desk.row_form(row, "approve-penalty")
@@ -307,7 +312,7 @@ def withdraws_excludes_and_admits_a_late_entry(desk: Desk, away: list[str]) -> l
     late_entry = desk.row_form("#late-entries tr[data-registration-id]", "late-entry")
     to_the_next_page(desk.browser, late_entry.find_element("css selector", "button").click)
     assert text_of(desk.browser, "#flash") == "Lena S. spielt ab der nächsten Runde mit."
-    screenshot(desk.browser, "day-desk-running")
+    desk.screenshot("day-desk-running", "players-section")
     return [leaving, excluded]
 
 
@@ -353,7 +358,7 @@ def unpairs_and_overrides_round_three(desk: Desk) -> None:
     desk.send(override, reason="Fahrgemeinschaft")
     warnings = [w.get_attribute("data-warning") for w in desk.finds("#override-warnings li")]
     assert "rematch" in warnings
-    screenshot(browser, "day-round-3-override-warned")
+    desk.screenshot("day-round-3-override-warned", "override")
     unchanged = desk.api("/rounds/3")["pairings"]
     assert [(t["player_a"], t["player_b"]) for t in unchanged] == [
         (t["player_a"], t["player_b"]) for t in tables
@@ -373,7 +378,7 @@ def the_knockout(desk: Desk) -> None:
     assert [t["stage"] for t in finals["pairings"]] == ["final", "third_place"]
     enter_open_results(desk, SWISS_ROUNDS + 2)
     assert len(desk.finds("#bracket section")) == 4
-    screenshot(desk.browser, "day-round-knockout")
+    desk.screenshot("day-round-knockout", "bracket")
     assert desk.api()["status"] == "completed"
 
 
@@ -391,7 +396,7 @@ def finalizes_reopens_and_finalizes(desk: Desk) -> list[tuple[str, str, str]]:
     to_the_next_page(browser, desk.find('form[data-action="finalize"] button').click)
     assert desk.api()["status"] == "final"
     assert desk.finds('form[data-action="reopen"]')
-    screenshot(browser, "day-desk-final")
+    desk.screenshot("day-desk-final", "places-section")
     return [
         (
             str(row.get_attribute("data-place")),
