@@ -1,12 +1,13 @@
 """A whole 12-player day on the director's pages in headless Chromium (issue 21, "Must show").
 
 The director signs in, registers every player at the desk, checks everyone in and starts; every
-Swiss round's results are entered on the round page and the next round paired there; the break
-list approves one penalty, waives another and marks the round present; a player withdraws,
-another is excluded, a late entry joins; the latest round is unpaired and paired again, then
-overridden after its warnings were shown; the knockout is played, the places finalized,
-reopened and finalized again. Then the REST API agrees on places and prizes, and the finished
-tournament's public page shows them. One server, one browser: each step builds on the last.
+Swiss round's results are entered on the round page (one corrected) and the next round paired
+there; the break list approves one penalty, waives another and marks the round present; a
+player withdraws, another is excluded, a late entry joins; the latest round is unpaired and
+paired again, then overridden after its warnings were shown; the knockout is played, the
+places finalized, reopened and finalized again. Then the REST API agrees on places and
+prizes, and the finished tournament's public page shows them. One server, one browser: each
+step builds on the last.
 
 Only two matches are not entered by the director: their players play them through the service
 on their tablet (their tokens over REST; the table page's own forms have their own tests), so
@@ -370,6 +371,26 @@ def unpairs_and_overrides_round_three(desk: Desk) -> None:
     assert [(t["player_a"], t["player_b"] or "") for t in saved] == [tuple(w) for w in wanted]
 
 
+def corrects_a_result(desk: Desk, number: int) -> None:
+    """rule T-FMT-6: a decided match's form corrects it, naming the result it replaces (the
+    id the row shows, in a hidden input); the match's winner follows."""
+    from selenium.webdriver.support.ui import Select
+
+    desk.open(desk.round_page(number))
+    table = next(t for t in desk.api(f"/rounds/{number}")["pairings"] if t["player_b"])
+    before = next(m for m in desk.api("/matches") if m["match_id"] == table["match_id"])
+    row = f'tr[data-match-id="{table["match_id"]}"]'
+    assert desk.find(f"{row} code.result-id").text == before["result_id"]
+    form = desk.row_form(row, "result")
+    assert form.find_element("name", "corrects").get_attribute("value") == before["result_id"]
+    Select(form.find_element("name", "winner")).select_by_value(table["player_b"])
+    desk.send(form, points_a="1", points_b=str(table["match_length"]), reason="Zettel vertauscht")
+    assert flash(desk.browser) == f"Das Ergebnis an Tisch {table['table']} ist korrigiert."
+    after = next(m for m in desk.api("/matches") if m["match_id"] == table["match_id"])
+    assert after["winner"] == table["player_b"]
+    assert after["result_id"] != before["result_id"]
+
+
 def the_knockout(desk: Desk) -> None:
     semis = pair_next_round(desk, SWISS_ROUNDS + 1)
     assert [t["stage"] for t in semis["pairings"]] == ["semi_final", "semi_final"]
@@ -426,6 +447,7 @@ def test_a_whole_twelve_player_day_runs_on_the_directors_pages(
         assert not seated & set(left)
         if number < SWISS_ROUNDS:
             pair_next_round(desk, number + 1)
+    corrects_a_result(desk, SWISS_ROUNDS)
     the_knockout(desk)
     shown = finalizes_reopens_and_finalizes(desk)
 
