@@ -57,7 +57,7 @@ SUMMARIES = {
     "sign_in": "Page: the director's sign-in form (a director token opens a session)",
     "sign_in_post": "Page form: sign in with a director token; 303 to the console",
     "sign_out": "Page form: end the director's session",
-    "home": "Page: the director's tournaments, each linking to its desk",
+    "home": "Page: the director's tournaments, each linking to its desk, and their seasons",
     "desk": "Page: the desk of one tournament: registrations with a search by name, check-in, "
     "start",
     "check_in": "Page form: check a registration in (as POST .../check-in)",
@@ -317,7 +317,12 @@ class ConsoleController(Controller):
             for view in console.services.tournaments.list_tournaments()
             if scope.covers(Target(season_id=view.row.season_id, tournament_id=view.id))
         ]
-        return console.render("tournaments.html", tournaments=tournaments)
+        seasons = [
+            season
+            for season in console.services.seasons.list_seasons()
+            if scope.covers(Target(season_id=season.id))
+        ]
+        return console.render("tournaments.html", tournaments=tournaments, seasons=seasons)
 
     @get("/tournaments/{tournament_id:uuid}", sync_to_thread=True, summary=SUMMARIES["desk"])
     def desk(
