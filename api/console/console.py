@@ -33,6 +33,7 @@ from litestar.response import Redirect, Template
 
 from api.console.desk_view import desk_flash, desk_sections
 from api.console.texts import TEXT
+from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
 from api.http.errors import status_of
 from api.http.schemas import ServicesDep
@@ -277,20 +278,32 @@ class ConsoleController(Controller):
 
     @post("/sign-in", sync_to_thread=True, summary=SUMMARIES["sign_in_post"])
     def sign_in(
-        self, request: Request[Any, Any, Any], data: FormData, visitor: NamedDependency[Console]
+        self,
+        request: Request[Any, Any, Any],
+        data: FormData,
+        visitor: NamedDependency[Console],
+        client_address: NamedDependency[ClientAddress],
     ) -> Template | Redirect:
         nonce = request.cookies.get(SIGN_IN_COOKIE)
-        sessions = visitor.services.sessions
+        services = visitor.services
+        sessions = services.sessions
         if not nonce or not sessions.is_csrf_token(f"sign-in:{nonce}", data.get(CSRF_FIELD)):
             raise FormRefusedError
         next_path = str(data.get("next") or "")
         token = str(data.get("token") or "")
+        client, now = client_address(request), services.clock.now()
+        if wait := services.sign_in_attempts.wait("director", client, now):
+            error = FormError("sign-in", "token", visitor.t["too_many"], 429)
+            page = _sign_in_page(visitor, nonce, next_path, error)
+            page.headers["Retry-After"] = str(wait)
+            return page
         if not token.strip():
             error = FormError("sign-in", "token", visitor.t["token_missing"], 422)
             return _sign_in_page(visitor, nonce, next_path, error)
         try:
             opened = sessions.open(token)
         except UnauthenticatedError:
+            services.sign_in_attempts.failed("director", client, now)
             error = FormError("sign-in", "token", visitor.t["token_refused"], 401)
             return _sign_in_page(visitor, nonce, next_path, error)
         target = next_path if next_path and is_local_path(next_path) else HOME
@@ -300,8 +313,12 @@ class ConsoleController(Controller):
         return redirect
 
     @post("/sign-out", sync_to_thread=True, summary=SUMMARIES["sign_out"])
-    def sign_out(self, data: FormData, console: NamedDependency[Console]) -> Redirect:
+    def sign_out(
+        self, request: Request[Any, Any, Any], data: FormData, console: NamedDependency[Console]
+    ) -> Redirect:
         console.require_csrf(data)
+        # on the server too: a copy of the cookie taken before stops working
+        console.services.sessions.end(request.cookies.get(SESSION_COOKIE))
         redirect = console.back_to(SIGN_IN)
         redirect.cookies.append(_session_cookie(console, "", expire=True))
         return redirect
