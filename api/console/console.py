@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -32,6 +32,7 @@ from litestar.params import Body, FromPath
 from litestar.response import Redirect, Template
 
 from api.console.desk_view import desk_flash, desk_sections
+from api.console.refusals import in_words
 from api.console.texts import TEXT
 from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
@@ -86,6 +87,8 @@ class FormError:
     field: str
     message: str
     status: int
+    kind: str = ""
+    """The use case's problem type: a German page shows the common ones in German."""
 
 
 @dataclass(slots=True)
@@ -106,6 +109,9 @@ class Console:
     def render(self, name: str, *, status: int = 200, **context: Any) -> Template:
         lang = self.lang
         acting = self.session.acting if self.session else None
+        error = context.get("error")
+        if isinstance(error, FormError) and error.kind:
+            context["error"] = replace(error, message=in_words(error.kind, error.message, lang))
         return Template(
             template_name=f"console/{name}",
             context={
@@ -230,7 +236,8 @@ def form_refused(request: Request[Any, Any, Any], _: FormRefusedError) -> Respon
 
 def domain_refused(request: Request[Any, Any, Any], error: DomainError) -> Response[Any]:
     """A refusal outside a form (an unknown tournament, one outside the director's scope)."""
-    return _refused_page(request, status_of(error), error.detail)
+    detail = in_words(error.type_slug, error.detail, language(request))
+    return _refused_page(request, status_of(error), detail)
 
 
 def _refused_page(request: Request[Any, Any, Any], status: int, detail: str) -> Response[Any]:
@@ -421,7 +428,7 @@ def _form_error(where: str, refused: DomainError) -> FormError:
     if isinstance(refused, InvalidInputError):
         field_name = "buy_in_paid" if refused.field == "buy_in_paid_cents" else refused.field
         return FormError(where, field_name, refused.message, status_of(refused))
-    return FormError(where, "", refused.detail, status_of(refused))
+    return FormError(where, "", refused.detail, status_of(refused), refused.type_slug)
 
 
 def _desk(

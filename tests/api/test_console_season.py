@@ -113,7 +113,15 @@ def test_a_ban_on_the_season_page_refuses_the_players_registrations_as_the_rest_
     again = submit(client, season["id"], "/bans", player_id=offender["player_id"], reason="again")
     assert again.status_code == 409
     assert "data-error" in again.text
-    assert "banned from this season already" in again.text
+    # a common refusal in German on a German page, the problem's own words in English
+    assert "Der Spieler ist für diese Saison bereits gesperrt." in again.text
+    page = client.get(season_url(season["id"]) + "?lang=en").text
+    english = client.post(
+        season_url(season["id"], "/bans") + "?lang=en",
+        data={"_csrf_token": csrf_of(page), "player_id": offender["player_id"], "reason": "x"},
+    )
+    assert english.status_code == 409
+    assert "banned from this season already" in english.text
 
 
 def test_a_season_form_without_its_csrf_token_is_forbidden_and_changes_nothing(
@@ -222,6 +230,7 @@ def test_a_tournament_director_is_refused_the_season_page(client: Client) -> Non
     assert f"/director/seasons/{season['id']}" not in client.get("/director").text
     refused = client.get(season_url(season["id"]))
     assert refused.status_code == 403
+    assert "außerhalb deines Bereichs" in refused.text
     assert "data-error" in refused.text
     unknown = client.get(season_url("00000000-0000-4000-8000-000000000000"))
     assert unknown.status_code == 404
