@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from litestar.testing import TestClient
 
 from service.clock import MovableClock
 from tests.api.test_console import sign_in as director_sign_in
 from tests.api.test_console import signed_in as director_signed_in
+from tests.api.test_directors import two_processes  # noqa: F401 - a fixture
 from tests.api.test_table_page import (
     SESSION,
     csrf_of,
@@ -107,3 +109,19 @@ def test_opening_wrong_personal_links_counts_as_failed_sign_ins(
         assert page.status_code == 404
     mine = token_of(day, pairing(day, 1)["player_a"])
     assert client.get("/pages/players/sign-in", params={"token": mine}).status_code == 429
+
+
+@pytest.mark.postgres
+def test_a_sign_out_in_one_process_ends_the_session_in_another(
+    two_processes: tuple[Client, Client],  # noqa: F811 - the fixture imported above
+) -> None:
+    # one PostgreSQL store shared by two processes: the record of the sign-out is shared too
+    one, two = two_processes
+    director_signed_in(one)
+    copied = one.cookies.get("bgtd_director_session")
+    assert copied is not None
+    two.cookies.set("bgtd_director_session", copied, path="/director")
+    assert two.get("/director", follow_redirects=False).status_code == 200
+    home = one.get("/director").text
+    one.post("/director/sign-out", data={"_csrf_token": csrf_of(home)})
+    assert two.get("/director", follow_redirects=False).status_code == 303
