@@ -182,7 +182,7 @@ class TableController(Controller):
             page.headers["Retry-After"] = str(wait)
             return page
         known = services.player_sessions.signs_in(token)
-        if not known:
+        if not known and token.strip():  # a link without a token guesses nothing
             services.sign_in_attempts.failed("player", client, now)
         # an unknown or revoked link: a page that says so (404: nothing to sign in to)
         page = _sign_in_page(visit, nonce, token, refused=404 if not known else None)
