@@ -26,6 +26,7 @@ from api.conduct.conduct import ConductController
 from api.console.console import CONSOLE_TEMPLATES, ConsoleController
 from api.console.desk import DeskController
 from api.console.rounds import RoundPageController
+from api.console.season import SeasonPageController
 from api.evidence.audit import AuditController
 from api.evidence.disputes import DisputeController, DisputeDecisionController
 from api.evidence.videos import VideoController
@@ -41,6 +42,7 @@ from api.live.slots import LiveStreamSlots, stream_cap
 from api.live.streams import LiveController, live_feed
 from api.mail.outbox import OutboxController
 from api.matches.analysis import AnalysisController
+from api.matches.match_analysis import MatchAnalysisController
 from api.matches.matches import MatchController
 from api.pages.pages import PageController, template_config
 from api.people.directors import DirectorController
@@ -75,6 +77,7 @@ CONTROLLERS: list[Any] = [
     VenueController,
     PrintController,
     MatchController,
+    MatchAnalysisController,
     AuditController,
     DisputeController,
     DisputeDecisionController,
@@ -88,6 +91,7 @@ CONTROLLERS: list[Any] = [
     ConsoleController,
     DeskController,
     RoundPageController,
+    SeasonPageController,
     TableController,
 ]
 

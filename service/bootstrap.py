@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from projections.runner import Views
+from service.analysis.analysis import AnalysisService
+from service.analysis.gnubg import Gnubg
 from service.clock import Clock, MovableClock, SystemClock
 from service.conduct.conduct import ConductService
 from service.evidence.disputes import DisputeService
@@ -18,6 +20,7 @@ from service.people.directors import DirectorService
 from service.people.erasure import PeopleService
 from service.people.player_sessions import PlayerSessions
 from service.people.sessions import DirectorSessions
+from service.people.sign_in_limit import SignInAttempts
 from service.people.tokens import TokenService
 from service.places.places import PlaceService
 from service.registration.requests import RegistrationRequestService
@@ -28,6 +31,7 @@ from service.settings import Settings
 from service.shared.commands import CommandRunner
 from service.shared.match_play import MatchPlay
 from service.shared.registrants import Registrants
+from service.storage.ended_sessions import EndedSessions, open_ended_sessions
 from service.storage.events import EventStore
 from service.storage.mail_ledger import MailLedger
 from service.storage.persistence import (
@@ -67,6 +71,8 @@ class Services:
     videos: VideoService
     disputes: DisputeService
     jobs: JobService
+    analyses: AnalysisService
+    """Each ended match analysed by GNU Backgammon (rules A-ANALYSIS-*)."""
     venue: VenueService
     directors: DirectorService
     tokens: TokenService
@@ -83,9 +89,14 @@ class Services:
     """Players' sessions of the table page, opened by the personal link (a key of their own)."""
     answer_key: bytes
     """Seals the API's kept idempotent answers (they may hold bearer tokens)."""
+    ended_sessions: EndedSessions
+    """The sessions their holders signed out of (a copied cookie stops working too)."""
+    sign_in_attempts: SignInAttempts
+    """Failed sign-ins per client address: a guesser is refused after a few (429)."""
 
     def close(self) -> None:
         self.views.close()
+        self.ended_sessions.close()
         self.store.close()
 
 
@@ -157,6 +168,15 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     people.complete_erasures()  # an erasure the last process recorded but did not finish
     directors = DirectorService(store, views, commands, settings.effective_director_token)
     venue = VenueService(store, views, play, commands, settings.effective_public_url)
+    ended = open_ended_sessions(store, settings.ended_sessions_path)
+    analyses = AnalysisService(
+        store,
+        play,
+        commands,
+        Gnubg(settings.gnubg, settings.analysis_timeout_seconds),
+        zone,
+        enabled=settings.analysis,
+    )
     return Services(
         settings=settings,
         clock=clock,
@@ -171,7 +191,8 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         conduct=conduct,
         videos=videos,
         disputes=DisputeService(store, play, commands),
-        jobs=JobService(store, views, commands, rounds, videos, conduct),
+        jobs=JobService(store, views, commands, rounds, videos, conduct, analyses),
+        analyses=analyses,
         venue=venue,
         directors=directors,
         tokens=TokenService(views, directors),
@@ -179,9 +200,13 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         registrants=registrants,
         requests=requests,
         outbox=outbox,
-        sessions=DirectorSessions(directors, clock, derived_key(secret, "director sessions")),
+        sessions=DirectorSessions(
+            directors, clock, derived_key(secret, "director sessions"), ended
+        ),
         player_sessions=PlayerSessions(
-            views, venue.load, registrants, clock, derived_key(secret, "player sessions")
+            views, venue.load, registrants, clock, derived_key(secret, "player sessions"), ended
         ),
         answer_key=derived_key(secret, "idempotent answers"),
+        ended_sessions=ended,
+        sign_in_attempts=SignInAttempts(),
     )

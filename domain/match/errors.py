@@ -46,5 +46,18 @@ class ClockNotExpiredError(ConflictError):
     type_slug = "clock-not-expired"
 
 
+class PenaltyAwardedAlreadyError(ConflictError):
+    """A penalty with this id is awarded already: the same proposal approved twice."""
+
+    type_slug = "penalty-awarded-already"
+
+
 class PenaltyNotFoundError(NotFoundError):
     """The match has no penalty with this id."""
+
+
+class RollNotVoidableError(ConflictError):
+    """rule G-DICE-2: no roll to void: none was made, or a play (or a cube action) came after
+    it."""
+
+    type_slug = "roll-not-voidable"
