@@ -327,3 +327,74 @@ def test_every_field_within_the_cap_starts_with_a_completion(size: int) -> None:
         field([0] * size), seed=SEED, rounds_left=most_rounds(size) + 1
     )
     assert too_many.completable is False
+
+
+def every_round(players: Sequence[int], byes: set[int]) -> Iterator[tuple[list[int], int | None]]:
+    """Every round of ``players``: a flat list of pairs, and the bye (odd fields, to a player
+    without one)."""
+
+    def matchings(rest: tuple[int, ...]) -> Iterator[list[int]]:
+        if not rest:
+            yield []
+            return
+        for k in range(1, len(rest)):
+            for more in matchings(rest[1:k] + rest[k + 1 :]):
+                yield [rest[0], rest[k], *more]
+
+    if len(players) % 2 == 0:
+        for flat in matchings(tuple(players)):
+            yield flat, None
+        return
+    for bye in players:
+        if bye not in byes:
+            for flat in matchings(tuple(p for p in players if p != bye)):
+                yield flat, bye
+
+
+@settings(max_examples=TOURNAMENTS // 2, deadline=None)
+@given(st.tuples(st.integers(4, 8), st.integers(0, 2**32 - 1)))
+def test_the_round_is_the_best_of_those_that_keep_a_completion(
+    tournament: tuple[int, int],
+) -> None:
+    # rule T-FMT-9: among the rounds after which a completion exists, T-FMT-2's criteria in
+    # their order: the bye as low as possible, then the smallest squared score differences.
+    # Checked against every round there is.
+    size, seed = tournament
+    chance = random.Random(seed)
+    rounds = chance.randint(2, most_rounds(size))
+    played = Played(size, rounds, chance)
+    for number in range(rounds):
+        left = rounds - number
+        entrants = played.entrants()
+        place = {e.player_id.int: index for index, e in enumerate(entrants)}
+
+        def cost(
+            flat: Sequence[int], bye: int | None, place: dict[int, int] = place
+        ) -> tuple[int, int]:
+            height = 0 if bye is None else size - 1 - place[bye]
+            gaps = sum(
+                (played.wins[flat[i]] - played.wins[flat[i + 1]]) ** 2
+                for i in range(0, len(flat), 2)
+            )
+            return height, gaps
+
+        keeping = [
+            cost(flat, bye)
+            for flat, bye in every_round(range(1, size + 1), played.byes)
+            if not any(frozenset(flat[i : i + 2]) in played.met for i in range(0, size - 1, 2))
+            and reference_completable(
+                range(1, size + 1),
+                frozenset(played.met | {frozenset(flat[i : i + 2]) for i in range(0, size - 1, 2)}),
+                frozenset(played.byes | ({bye} if bye is not None else set())),
+                left - 1,
+            )
+        ]
+        paired = pair_swiss_round_ahead(entrants, seed=number, rounds_left=left)
+        flat = [
+            p.int for t in paired.tables if t.player_b is not None for p in (t.player_a, t.player_b)
+        ]
+        bye = next((t.player_a.int for t in paired.tables if t.player_b is None), None)
+        assert keeping, "a Swiss phase within the cap keeps a completion"
+        if number > 0:  # round 1's order is drawn by lot, not by the standing (T-FMT-2)
+            assert cost(flat, bye) == min(keeping)
+        played.play(paired)
