@@ -272,13 +272,14 @@ def test_no_round_has_a_rematch_or_second_bye_while_a_completion_exists(
 
 
 @settings(max_examples=TOURNAMENTS, deadline=None)
-@given(tournaments, st.integers(0, 3))
+@given(st.tuples(st.integers(4, 8), st.integers(0, 2**32 - 1)), st.integers(0, 3))
 def test_completable_agrees_with_the_exact_reference_after_every_round(
     tournament: tuple[int, int], imported_rounds: int
 ) -> None:
     # rule T-FMT-9: decided exactly for small fields. The first rounds are paired at random
     # within the field (a history imported from elsewhere, or forced by overrides), so that
-    # fields without a completion come up too.
+    # fields without a completion come up too. (Up to 8 players: the reference's proof that
+    # none exists can take minutes for 12.)
     size, seed = tournament
     chance = random.Random(seed)
     rounds = chance.randint(2, most_rounds(size))
