@@ -50,6 +50,7 @@ from api.registration.tournaments import RegistrationController, TournamentContr
 from api.rounds.rounds import TournamentDayController
 from api.seasons.calendar_feed import CalendarFeedController
 from api.seasons.seasons import SeasonController
+from api.table.play import PlayController
 from api.table.table import TABLE_TEMPLATES, TableController
 from api.venue.print import PrintController
 from api.venue.venue import VenueController
@@ -89,6 +90,7 @@ CONTROLLERS: list[Any] = [
     DeskController,
     RoundPageController,
     TableController,
+    PlayController,
 ]
 
 
