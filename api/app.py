@@ -52,6 +52,7 @@ from api.seasons.calendar_feed import CalendarFeedController
 from api.seasons.seasons import SeasonController
 from api.table.play import PlayController
 from api.table.table import TABLE_TEMPLATES, TableController
+from api.table.tablet import TabletController
 from api.venue.print import PrintController
 from api.venue.venue import VenueController
 from scheduler import start_scheduler
@@ -91,6 +92,7 @@ CONTROLLERS: list[Any] = [
     RoundPageController,
     TableController,
     PlayController,
+    TabletController,
 ]
 
 

@@ -75,7 +75,7 @@ class PlayController(Controller):
         data: FormData,
         visit: NamedDependency[Visit],
     ) -> Template | Redirect:
-        visit.require_csrf(data)  # a form without its token is refused before it is read
+        visit.play_caller(data, tournament_id, number)  # no token: refused before it is read
         dice = _dice(data)
         if isinstance(dice, str):
             return _refused(visit, tournament_id, number, "roll", "dice", dice, 422)
@@ -168,7 +168,7 @@ def _act(
 ) -> Template | Redirect:
     """One playing form: the session and its CSRF token, the form's match (the one at this
     table now), then the use case with the caller REST would have; PRG on success."""
-    caller_of = visit.play_caller(data, tournament_id)
+    caller_of = visit.play_caller(data, tournament_id, number)
     form = _form_of(data)
     stale = "form_stale"
     if form is None:
@@ -177,7 +177,9 @@ def _act(
         # a form of another table's match, or of an earlier round, is stale
         if visit.services.venue.get_table(tournament_id, number).match_id != form.match_id:
             return _refused(visit, tournament_id, number, where, "", stale, 409)
-        command(visit.services.matches, form.match_id, caller_of(form.side), form.version)
+        command(
+            visit.services.matches, form.match_id, caller_of(form.match_id, form.side), form.version
+        )
     except DomainError as refused:
         return table_page(visit, tournament_id, number, form_error(where, refused))
     return visit.back_to(f"/pages/tournaments/{tournament_id}/tables/{number}")

@@ -46,7 +46,7 @@ from domain.match import SIDES, Side
 from domain.match import Match as MatchRecord
 from domain.tournament.errors import RoundNotFoundError
 from service.bootstrap import Services
-from service.people.player_sessions import PLAYER_SESSION_LIFETIME, PlayerSession
+from service.people.player_sessions import PLAYER_SESSION_LIFETIME, PlayerSession, TableTablet
 from service.shared.match_play import Caller
 from service.venue.venue import PendingReport, Table
 
@@ -54,6 +54,8 @@ TABLE_TEMPLATES = Path(__file__).parent / "templates"
 SESSION_COOKIE = "bgtd_player_session"
 SESSION_PATH = "/pages"
 SIGN_IN = "/pages/players/sign-in"
+TABLET_COOKIE = "bgtd_table_tablet"
+"""The table's tablet (``api.table.tablet``): its path is the table page's."""
 SIGN_IN_COOKIE = "bgtd_player_sign_in"
 """The sign-in form's nonce: its CSRF token derives from it (there is no session yet)."""
 CSRF_FIELD = "_csrf_token"
@@ -96,6 +98,7 @@ class Visit:
     query_lang: str | None
     services: Services
     session: PlayerSession | None
+    tablet: TableTablet | None = None
 
     @property
     def t(self) -> dict[str, str]:
@@ -121,18 +124,47 @@ class Visit:
         query = f"?{urlencode({'lang': self.query_lang})}" if self.query_lang else ""
         return Redirect(f"{path}{query}", status_code=303)
 
-    def play_caller(self, data: dict[str, Any], tournament_id: UUID) -> Callable[[Side], Caller]:
-        """Who a playing form's command comes from, for the side the form names: the
-        session's player with their player token, as over REST (the use case refuses a side
-        that is not the player's). A form without its session or CSRF token is a 403."""
+    def tablet_at(self, tournament_id: UUID, number: int) -> TableTablet | None:
+        """The director's tablet of this table, if this device is it."""
+        tablet = self.tablet
+        if tablet is None or (tablet.tournament_id, tablet.table) != (tournament_id, number):
+            return None
+        return tablet
+
+    def play_caller(
+        self, data: dict[str, Any], tournament_id: UUID, number: int
+    ) -> Callable[[UUID, Side], Caller]:
+        """Who a playing form's command comes from, for the match and side the form names: the
+        player of that side with their player token, as over REST. On the table's tablet, the
+        side's player; with a player's session, that player (the use case refuses a side that
+        is not theirs). A form without its session or CSRF token is a 403."""
+        sessions = self.services.player_sessions
+        tablet = self.tablet_at(tournament_id, number)
+        if tablet is not None:
+            if not sessions.is_csrf_token(f"tablet:{tablet.nonce}", data.get(CSRF_FIELD)):
+                raise FormRefusedError
+
+            def side_player(match_id: UUID, side: Side) -> Caller:
+                ids = self.services.matches.get(match_id).player_ids
+                if ids is None:
+                    raise FormRefusedError
+                player = ids[0] if side == "a" else ids[1]
+                return Caller(token=sessions.side_token(tournament_id, player), side=side)
+
+            return side_player
         session = self.require_csrf(data)
         if session.tournament_id != tournament_id:
             raise FormRefusedError
-        token = self.services.player_sessions.player_token(session)
-        return lambda side: Caller(token=token, side=side)
+        token = sessions.player_token(session)
+        return lambda _match_id, side: Caller(token=token, side=side)
 
-    def acting_sides(self, tournament_id: UUID, state: MatchRecord) -> tuple[Side, ...]:
-        """The sides of ``state`` the visitor plays: the signed-in player's own side."""
+    def acting_sides(
+        self, tournament_id: UUID, number: int, state: MatchRecord
+    ) -> tuple[Side, ...]:
+        """The sides of ``state`` the visitor plays: both on the table's tablet, the
+        signed-in player's own side with a session, none for the public."""
+        if self.tablet_at(tournament_id, number) is not None:
+            return SIDES
         session = self.session
         if session is None or session.tournament_id != tournament_id:
             return ()
@@ -140,6 +172,16 @@ class Visit:
         return tuple(
             side for side, player in zip(SIDES, ids, strict=False) if player == session.player_id
         )
+
+    def csrf(self, tournament_id: UUID, number: int) -> str:
+        """The CSRF token of the page's forms: the tablet's, or the player's session's."""
+        sessions = self.services.player_sessions
+        tablet = self.tablet_at(tournament_id, number)
+        if tablet is not None:
+            return sessions.csrf_token(f"tablet:{tablet.nonce}")
+        if self.session is not None and self.session.tournament_id == tournament_id:
+            return sessions.csrf_token(self.session.nonce)
+        return ""
 
     def require_csrf(self, data: dict[str, Any]) -> PlayerSession:
         """The session of a form's POST with its CSRF token; else ``FormRefusedError``."""
@@ -160,6 +202,7 @@ def provide_visit(request: Request[Any, Any, Any], services: ServicesDep) -> Vis
         query_lang=asked if asked in TEXT else None,
         services=services,
         session=services.player_sessions.check(request.cookies.get(SESSION_COOKIE)),
+        tablet=services.player_sessions.check_tablet(request.cookies.get(TABLET_COOKIE)),
     )
 
 
@@ -373,7 +416,8 @@ def table_page(
         play_actions=PLAY_ACTIONS,
         levels=LEVELS,
         csrf_field=CSRF_FIELD,
-        csrf=services.player_sessions.csrf_token(session.nonce) if session else "",
+        csrf=visit.csrf(tournament_id, number),
+        tablet=visit.tablet_at(tournament_id, number) is not None,
         error=error,
     )
 
@@ -386,7 +430,9 @@ def _game(visit: Visit, tournament_id: UUID, now: Table | None) -> Game | None:
     services = visit.services
     state = services.matches.get(now.match_id)
     title = visit.t["board_title"].format(a=now.player_a_name, b=now.player_b_name or "")
-    return game_of(state, services.clock.now(), visit.acting_sides(tournament_id, state), title)
+    return game_of(
+        state, services.clock.now(), visit.acting_sides(tournament_id, now.table, state), title
+    )
 
 
 def _agree(mine: PendingReport | None, theirs: PendingReport) -> bool:

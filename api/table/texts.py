@@ -71,6 +71,12 @@ TEXT: dict[Lang, dict[str, str]] = {
         "level_gammon": "Gammon",
         "level_backgammon": "Backgammon",
         "accept_button": "Aufgabe annehmen",
+        "tablet_title": "Tablet für Tisch {number}",
+        "tablet_lead": "Auf diesem Gerät spielen beide Spieler der Partie an diesem Tisch. "
+        "Deine Anmeldung als Turnierleitung endet auf diesem Gerät.",
+        "tablet_button": "Tablet für beide Spieler öffnen",
+        "tablet_link": "Turnierleitung: dieses Gerät als Tablet des Tisches öffnen",
+        "tablet_open": "Tablet des Tisches: hier spielen beide Spieler.",
         "reject_button": "Aufgabe ablehnen",
     },
     "en": {
@@ -139,6 +145,12 @@ TEXT: dict[Lang, dict[str, str]] = {
         "level_gammon": "gammon",
         "level_backgammon": "backgammon",
         "accept_button": "Accept the resignation",
+        "tablet_title": "Tablet for table {number}",
+        "tablet_lead": "Both players of the match at this table play on this device. Your "
+        "director's session ends on this device.",
+        "tablet_button": "Open the tablet for both players",
+        "tablet_link": "Director: open this device as the table's tablet",
+        "tablet_open": "The table's tablet: both players play here.",
         "reject_button": "Reject the resignation",
     },
 }

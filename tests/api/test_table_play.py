@@ -316,3 +316,82 @@ def test_the_forms_speak_english_with_lang_en_and_server_dice_need_no_dice(
     assert answer.headers["location"] == f"{table.url}?lang=en"
     rolled = [e for e in events(client, table) if e["type"] == "OpeningRollMade"]
     assert rolled[0]["data"]["roll_index"] == 0  # rule G-DICE-1: the seed's first roll
+
+
+def opened_tablet(client: Client, table: Table) -> Any:
+    """The director signs in on the tablet and opens it for the table."""
+    from tests.api.test_console import signed_in as director_signed_in
+
+    client.cookies.clear()
+    director_signed_in(client)
+    url = f"/director/tournaments/{table.day.id}/tables/{table.number}/tablet"
+    page = client.get(url)
+    assert page.status_code == 200, page.text
+    form = form_of_action(page.text, "open-tablet")
+    return client.post(url, data=hidden(form), follow_redirects=False)
+
+
+def form_of_action(html: str, action: str) -> str:
+    found = forms(html, action)
+    assert found, f"the page has a {action} form"
+    return found[0]
+
+
+def test_the_directors_tablet_plays_both_sides_of_its_table_only(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)
+    table, other = Table(day, 1), Table(day, 2)
+    # without a director's session the tablet's page sends to the sign-in
+    client.cookies.clear()
+    tablet_url = f"/director/tournaments/{day.id}/tables/1/tablet"
+    assert client.get(tablet_url, follow_redirects=False).status_code == 303
+    opened = opened_tablet(client, table)
+    assert opened.status_code == 303
+    assert opened.headers["location"] == table.url
+    cookies = opened.headers.get_list("set-cookie")
+    tablet_cookie = next(c for c in cookies if c.startswith("bgtd_table_tablet="))
+    flags = [part.strip().lower() for part in tablet_cookie.split(";")]
+    assert f"path={table.url}" in flags
+    assert "httponly" in flags
+    assert "samesite=strict" in flags
+    # the director's session ends on the tablet: the players get the table, not the console
+    assert any(c.startswith("bgtd_director_session=") and "Max-Age=0" in c for c in cookies)
+    assert client.get("/director", follow_redirects=False).status_code == 303
+
+    def tablet_sends(action: str, side: Side, inputs: dict[str, Any]) -> Any:
+        form = the_form(table_page(client, day, 1), action, side, inputs.get("action"))
+        return client.post(
+            f"{table.url}/{action}", data={**hidden(form), **inputs}, follow_redirects=False
+        )
+
+    page = table_page(client, day, 1)
+    assert "data-tablet" in page
+    assert tablet_sends("roll", "a", {"die1": "2", "die2": "6"}).status_code == 303
+    assert tablet_sends("play", "b", {}).status_code == 303  # side b opened with the 6
+    assert tablet_sends("roll", "a", {"die1": "3", "die2": "3"}).status_code == 303
+    assert tablet_sends("play", "a", {}).status_code == 303
+    sides = acting_sides(client, table)
+    assert sides[2:] == ["a", "b", "a", "a"]  # each side's act is its player's own
+    # the tablet of table 1 acts at no other table
+    assert not forms(table_page(client, day, 2), "roll")
+    assert len(events(client, other)) == 2
+
+
+def test_a_tablets_form_needs_its_csrf_token(client: Client, clock: MovableClock) -> None:
+    day = start_tournament(client, clock, 2)
+    table = Table(day, 1)
+    assert opened_tablet(client, table).status_code == 303
+    form = the_form(table_page(client, day, 1), "roll", "a")
+    body = {**hidden(form), "die1": "6", "die2": "1"}
+    del body["_csrf_token"]
+    assert client.post(f"{table.url}/roll", data=body).status_code == 403
+    # the director's own form without its token opens no tablet
+    client.cookies.clear()
+    from tests.api.test_console import signed_in as director_signed_in
+
+    director_signed_in(client)
+    answer = client.post(f"/director/tournaments/{day.id}/tables/1/tablet", data={})
+    assert answer.status_code == 403
+    assert "bgtd_table_tablet" not in answer.headers.get("set-cookie", "")
+    assert len(events(client, table)) == 2
