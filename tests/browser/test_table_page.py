@@ -11,7 +11,7 @@ import pytest
 
 from tests.api.test_tournament_day import start_tournament
 from tests.browser.conftest import LiveServer, screenshot
-from tests.browser.test_pages import to_the_next_page, wait_until
+from tests.browser.test_pages import to_the_next_page, wait_until, wait_until_live
 
 pytestmark = pytest.mark.browser
 
@@ -222,3 +222,36 @@ def test_two_players_play_a_three_point_match_move_by_move_on_the_table_page(
     matches = client.get(f"/api/v1/tournaments/{day.id}/matches").json()
     decided = next(m for m in matches if m["match_id"] == table["match_id"])
     assert (decided["winner"], decided["score"]) == (table["player_a"], {"a": 3, "b": 2})
+
+
+def test_the_table_page_follows_the_opponents_moves_without_a_reload(
+    live_server: LiveServer, browser: Any
+) -> None:
+    # the page listens to /api/v1/matches/{id}/live and redraws the board on each state
+    from selenium.webdriver.common.by import By
+
+    client = cast(Any, live_server.http)
+    day = start_tournament(client, live_server.clock, 2, match_length=3)
+    table = next(t for t in day.rounds[0]["pairings"] if t["table"] == 1)
+    page = f"{live_server.url}/pages/tournaments/{day.id}/tables/1"
+    sign_in(browser, live_server, day.players[table["player_a"]]["player_token"], page)
+    wait_until_live(browser)
+    browser.execute_script("window.stillTheSamePage = true;")
+    # the opponent enters the opening roll on their own phone (over REST, as any frontend)
+    b_token = day.players[table["player_b"]]["player_token"]
+    rolled = client.post(
+        f"/api/v1/matches/{table['match_id']}/rolls",
+        json={"dice": [1, 3]},
+        headers={"Authorization": f"Bearer {b_token}"},
+    )
+    assert rolled.status_code == 200, rolled.text
+
+    def redrawn() -> bool:
+        game = browser.find_element(By.ID, "game")
+        return (game.get_attribute("data-phase"), game.get_attribute("data-turn")) == ("move", "b")
+
+    wait_until(browser, redrawn)
+    assert browser.execute_script("return window.stillTheSamePage === true")
+    assert browser.find_elements(By.CSS_SELECTOR, '#game [data-die="3"]')
+    assert not browser.find_elements(By.CSS_SELECTOR, 'form[data-action="play"]')  # b's move
+    screenshot(browser, "table-play-live")
