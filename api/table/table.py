@@ -45,6 +45,7 @@ from domain.errors import DomainError, InvalidInputError, UnauthenticatedError
 from domain.match import SIDES, Side
 from domain.match import Match as MatchRecord
 from domain.tournament.errors import RoundNotFoundError
+from service.analysis.analysis import AnalysisView
 from service.bootstrap import Services
 from service.people.player_sessions import PLAYER_SESSION_LIFETIME, PlayerSession, TableTablet
 from service.shared.match_play import Caller
@@ -403,6 +404,7 @@ def table_page(
         tournament=tournament,
         number=number,
         now=now,
+        analysis=_analysis(services, now),
         signed_in=session is not None,
         plays=plays,
         mine=mine,
@@ -433,6 +435,16 @@ def _game(visit: Visit, tournament_id: UUID, now: Table | None) -> Game | None:
     return game_of(
         state, services.clock.now(), visit.acting_sides(tournament_id, now.table, state), title
     )
+
+
+def _analysis(services: Services, now: Table | None) -> AnalysisView | None:
+    """rule A-ANALYSIS-1: gnubg's figures under the finished match played at the table."""
+    if now is None or now.match_id is None or now.status != "decided":
+        return None
+    try:
+        return services.analyses.analysis(now.match_id)
+    except DomainError:  # a result recorded without a match played through bgtd
+        return None
 
 
 def _agree(mine: PendingReport | None, theirs: PendingReport) -> bool:
