@@ -11,7 +11,7 @@ import pytest
 
 from tests.api.test_tournament_day import start_tournament
 from tests.browser.conftest import LiveServer, screenshot
-from tests.browser.test_pages import to_the_next_page, wait_until, wait_until_live
+from tests.browser.test_pages import wait_until, wait_until_live
 
 pytestmark = pytest.mark.browser
 
@@ -105,29 +105,37 @@ def play_form(browser: Any, action: str, side: str, value: str | None = None) ->
         found[:] = browser.find_elements(By.CSS_SELECTOR, selector)
         return bool(found)
 
-    wait_until(browser, shown)
+    try:
+        wait_until(browser, shown)
+    except Exception:
+        screenshot(browser, f"table-play-no-{action}-form")  # what the page showed instead
+        raise
     return found[0]
 
 
 def press(browser: Any, action: str, side: str, value: str | None = None, **inputs: str) -> None:
     """Fill in the side's form and send it; wait for the page it answers (PRG). A form that
-    the page redrew while it was filled in is filled in again (nothing was sent)."""
-    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+    the page redrew while it was filled in is filled in again: nothing was sent, the page
+    is the same. A click that reports the button gone after the page moved on sent it."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
 
     for _ in range(3):
+        page = browser.find_element(By.TAG_NAME, "html")
         try:
             form = play_form(browser, action, side, value)
             for name, typed in inputs.items():
                 form.find_element(By.NAME, name).send_keys(typed)
-            button = form.find_element(By.CSS_SELECTOR, "button[type=submit]")
-            to_the_next_page(browser, button.click)
-            break
+            form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         except StaleElementReferenceException:
-            continue
-        except WebDriverException as gone:
-            if "does not belong to the document" not in str(gone):
-                raise
+            if not expected_conditions.staleness_of(page)(browser):
+                continue  # only the live part was redrawn
+        waiting = WebDriverWait(browser, 20)
+        waiting.until(expected_conditions.staleness_of(page))
+        waiting.until(lambda b: b.execute_script("return document.readyState") == "complete")
+        break
     assert not browser.find_elements(By.CSS_SELECTOR, "[data-error]"), browser.page_source
 
 
