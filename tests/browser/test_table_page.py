@@ -263,3 +263,44 @@ def test_the_table_page_follows_the_opponents_moves_without_a_reload(
     assert browser.find_elements(By.CSS_SELECTOR, '#game [data-die="3"]')
     assert not browser.find_elements(By.CSS_SELECTOR, 'form[data-action="play"]')  # b's move
     screenshot(browser, "table-play-live")
+
+
+def test_the_director_opens_a_tablet_on_which_both_players_play(
+    live_server: LiveServer, browser: Any
+) -> None:
+    # API.md "Playing at the table": "both on one tablet opened by the director for that table"
+    from selenium.webdriver.common.by import By
+
+    from service.settings import DEV_DIRECTOR_TOKEN
+    from tests.browser.test_pages import to_the_next_page
+
+    client = cast(Any, live_server.http)
+    day = start_tournament(client, live_server.clock, 2, match_length=3)
+    table = next(t for t in day.rounds[0]["pairings"] if t["table"] == 1)
+    page = f"{live_server.url}/pages/tournaments/{day.id}/tables/1"
+    # the table page (the QR code) links the director to the tablet's form, behind the sign-in
+    browser.get(page)
+    to_the_next_page(
+        browser, browser.find_element(By.CSS_SELECTOR, 'a[href$="/tables/1/tablet"]').click
+    )
+    browser.find_element(By.NAME, "token").send_keys(DEV_DIRECTOR_TOKEN)
+    sign_in_button = browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-in"] button')
+    to_the_next_page(browser, sign_in_button.click)
+    screenshot(browser, "table-tablet-open")
+    opening = browser.find_element(By.CSS_SELECTOR, 'form[data-action="open-tablet"] button')
+    to_the_next_page(browser, opening.click)
+    assert browser.current_url == page
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-tablet]")
+
+    # both sides play on the one device: b opens with the higher die, then a answers
+    press(browser, "roll", "a", die1="2", die2="5")
+    press(browser, "play", "b")
+    press(browser, "roll", "a", die1="6", die2="4")
+    press(browser, "play", "a")
+    screenshot(browser, "table-tablet-play")
+    events = client.get(f"/api/v1/matches/{table['match_id']}/events").json()
+    played = [e["actor"] for e in events if e["type"] == "CheckersPlayed"]
+    assert played == [f"player:{table['player_b']}", f"player:{table['player_a']}"]
+    # the director's session stayed behind: this device opens no console
+    browser.get(f"{live_server.url}/director")
+    assert browser.current_url.startswith(f"{live_server.url}/director/sign-in")
