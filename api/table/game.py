@@ -18,11 +18,21 @@ from markupsafe import Markup
 from api.table.board import BoardPicture, board_svg
 from domain.backgammon.cache import cached_format_play
 from domain.match import SIDES, Match, Side
+from domain.match.errors import RollNotVoidableError
+from domain.match.voids import voidable_roll
 
-PLAY_ACTIONS = ("roll", "play", "cube", "resign", "accept-resignation", "reject-resignation")
+PLAY_ACTIONS = (
+    "roll",
+    "play",
+    "cube",
+    "resign",
+    "accept-resignation",
+    "reject-resignation",
+    "void-roll",
+)
 """The forms of playing at the table, each the REST command of the same name."""
 LEVELS = ("single", "gammon", "backgammon")
-Action = Literal["roll", "play", "double", "take", "drop", "resign", "answer"]
+Action = Literal["roll", "play", "double", "take", "drop", "resign", "answer", "void"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +73,9 @@ class Game:
     resignation: str | None
     winner: Side | None
     app_rules: bool
+    voidable: bool
+    """The latest roll may still be voided (G-DICE-2)."""
+    void_asked_by: Side | None
     plays: tuple[str, ...]
     clocks: tuple[ClockView, ...]
     board: Markup
@@ -84,6 +97,9 @@ class Game:
         if action == "roll" and self.phase == "opening":
             # either player may cast the opening roll (one die each); a tablet shows one form
             return side == self.acting[0]
+        if action == "void":
+            # G-DICE-2: either side asks; the roll is voided when the other side asks too
+            return self.voidable and self.void_asked_by != side
         if action == "resign":
             # either side may resign while a game is in play (G-RESIGN-1)
             return self.phase in ("roll", "move")
@@ -144,8 +160,18 @@ def game_of(state: Match, now: datetime, acting: tuple[Side, ...], title: str) -
         resignation=state.resignation,
         winner=state.winner,
         app_rules=state.rules == "app",
+        voidable=_voidable(state),
+        void_asked_by=state.latest_roll.void_asked_by if state.latest_roll else None,
         plays=tuple(cached_format_play(play) for play in state.plays()),
         clocks=clocks,
         board=Markup(board_svg(picture)),  # built from numbers and escaped text
         acting=acting,
     )
+
+
+def _voidable(state: Match) -> bool:
+    try:
+        voidable_roll(state)
+    except RollNotVoidableError:
+        return False
+    return True

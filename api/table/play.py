@@ -1,6 +1,6 @@
 """Playing at the table: the forms of the table page with which the two players of a match play
 it move by move (API.md "Playing at the table"): ``roll``, ``play``, ``cube``, ``resign``,
-``accept-resignation`` and ``reject-resignation``.
+``accept-resignation``, ``reject-resignation`` and ``void-roll``.
 
 Each form is the REST command of the same name: the same ``MatchService`` use case, with the
 same caller as over REST (the player's token, derived again on the server from the session),
@@ -49,6 +49,7 @@ SUMMARIES = {
     "resign": "Page form: offer a resignation (as POST .../resignations)",
     "accept": "Page form: accept the resignation offered (as POST .../resignations/accept)",
     "reject": "Page form: reject the resignation offered (as POST .../resignations/reject)",
+    "void_roll": "Page form: ask to void the latest roll, with a reason (as POST .../rolls/void)",
 }
 
 
@@ -149,6 +150,21 @@ class PlayController(Controller):
         visit: NamedDependency[Visit],
     ) -> Template | Redirect:
         return _act(visit, tournament_id, number, data, "reject-resignation", _answer(False))
+
+    @post("/void-roll", sync_to_thread=True, summary=SUMMARIES["void_roll"])
+    def void_roll(
+        self,
+        tournament_id: FromPath[UUID],
+        number: FromPath[int],
+        data: FormData,
+        visit: NamedDependency[Visit],
+    ) -> Template | Redirect:
+        reason = str(data.get("reason") or "")
+
+        def command(matches: MatchService, match_id: UUID, caller: Caller, version: int) -> Match:
+            return matches.void_roll(match_id, caller, reason, expected_version=version)
+
+        return _act(visit, tournament_id, number, data, "void-roll", command)
 
 
 def _answer(accept: bool) -> Command:

@@ -71,6 +71,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "level_gammon": "Gammon",
         "level_backgammon": "Backgammon",
         "accept_button": "Aufgabe annehmen",
+        "void_button": "Wurf annullieren lassen",
+        "void_reason": "Grund (z. B. ein Würfel lag schief)",
         "tablet_title": "Tablet für Tisch {number}",
         "tablet_lead": "Auf diesem Gerät spielen beide Spieler der Partie an diesem Tisch. "
         "Deine Anmeldung als Turnierleitung endet auf diesem Gerät.",
@@ -159,6 +161,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "level_gammon": "gammon",
         "level_backgammon": "backgammon",
         "accept_button": "Accept the resignation",
+        "void_button": "Ask to void the roll",
+        "void_reason": "Reason (e.g. a cocked die)",
         "tablet_title": "Tablet for table {number}",
         "tablet_lead": "Both players of the match at this table play on this device. Your "
         "director's session ends on this device.",

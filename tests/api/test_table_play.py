@@ -92,6 +92,7 @@ REST_PATHS = {
     "resign": "resignations",
     "accept-resignation": "resignations/accept",
     "reject-resignation": "resignations/reject",
+    "void-roll": "rolls/void",
 }
 
 
@@ -106,6 +107,8 @@ def by_rest(client: Client, table: Table, side: Side, action: str, inputs: dict[
         body = {"action": inputs["action"]}
     elif action == "resign":
         body = {"level": inputs["level"]}
+    elif action == "void-roll":
+        body = {"reason": inputs["reason"]}
     return client.post(
         f"/api/v1/matches/{table.match_id}/{REST_PATHS[action]}",
         json=body,
@@ -137,11 +140,15 @@ def acting_sides(client: Client, table: Table) -> list[str]:
     return [sides.get(e["actor"], e["actor"]) for e in events(client, table)]
 
 
-# Two games with every action of playing at the table: the opening roll, plays, a roll, a
-# double taken, a resignation rejected and one accepted; then a double dropped.
+# Two games with every action of playing at the table: the opening roll, plays, a roll voided
+# and rolled again, a double taken, a resignation rejected and one accepted; then a double
+# dropped.
 GAMES: list[Step] = [
     ("a", "roll", {"die1": "3", "die2": "1"}),  # rule G-OPEN-1: side a's die is higher
     ("a", "play", {}),
+    ("b", "roll", {"die1": "6", "die2": "5"}),
+    ("b", "void-roll", {"reason": "a cocked die"}),  # rule G-DICE-2: both sides ask
+    ("a", "void-roll", {"reason": "a cocked die"}),
     ("b", "roll", {"die1": "6", "die2": "5"}),
     ("b", "play", {}),
     ("a", "cube", {"action": "double"}),  # rule G-CUBE-1
@@ -177,7 +184,14 @@ def test_every_form_records_the_events_its_rest_command_records(
     played = facts(client, on_page)
     assert played == facts(client, over_rest)
     kinds = [kind for kind, _ in played]
-    for kind in ("CubeTaken", "ResignationRejected", "ResignationAccepted", "CubeDropped"):
+    for kind in (
+        "RollVoidRequested",
+        "RollVoided",
+        "CubeTaken",
+        "ResignationRejected",
+        "ResignationAccepted",
+        "CubeDropped",
+    ):
         assert kind in kinds
     # and the acts are the players' own, as with their tokens
     assert acting_sides(client, on_page) == acting_sides(client, over_rest)
