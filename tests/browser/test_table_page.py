@@ -5,6 +5,7 @@ artefacts."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, cast
 
 import pytest
@@ -113,13 +114,32 @@ def play_form(browser: Any, action: str, side: str, value: str | None = None) ->
     return found[0]
 
 
+def left(page: Any) -> bool:
+    """Whether the browser has left the document of ``page`` (its ``html`` element); Chrome
+    says so in two ways, as a stale element or as a node of another document."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+
+    try:
+        page.is_enabled()
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as gone:
+        if "does not belong to the document" in str(gone):
+            return True
+        raise
+    return False
+
+
+def _left_after(page: Any, _browser: Any) -> bool:
+    return left(page)
+
+
 def press(browser: Any, action: str, side: str, value: str | None = None, **inputs: str) -> None:
     """Fill in the side's form and send it; wait for the page it answers (PRG). A form that
     the page redrew while it was filled in is filled in again: nothing was sent, the page
     is the same. A click that reports the button gone after the page moved on sent it."""
-    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
     for _ in range(3):
@@ -129,11 +149,11 @@ def press(browser: Any, action: str, side: str, value: str | None = None, **inpu
             for name, typed in inputs.items():
                 form.find_element(By.NAME, name).send_keys(typed)
             form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        except StaleElementReferenceException:
-            if not expected_conditions.staleness_of(page)(browser):
-                continue  # only the live part was redrawn
+        except (StaleElementReferenceException, WebDriverException):
+            if not left(page):
+                continue  # only the live part was redrawn: nothing was sent
         waiting = WebDriverWait(browser, 20)
-        waiting.until(expected_conditions.staleness_of(page))
+        waiting.until(partial(_left_after, page))
         waiting.until(lambda b: b.execute_script("return document.readyState") == "complete")
         break
     assert not browser.find_elements(By.CSS_SELECTOR, "[data-error]"), browser.page_source
