@@ -43,6 +43,9 @@ class MatchCreate(msgspec.Struct, forbid_unknown_fields=True):
     jacoby: bool = False
     beavers: bool = False
     tournament_id: UUID | None = None
+    rated: bool = True
+    """rule R-RATE-5: ``false`` for a friendly. A rated match's sides name players of the
+    rating list (rule R-RATE-7): a player id, or a display name (a new name adds a player)."""
 
 
 class RollCreate(msgspec.Struct, forbid_unknown_fields=True):
