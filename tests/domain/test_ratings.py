@@ -110,8 +110,10 @@ def _import(rows: list[ImportRow], names: dict[UUID, str] | None = None) -> list
     )
 
 
-def row(date: str = "2025-03-01", winner: str = "Anna", loser: str = "Bert", length: object = 5):
-    return ImportRow(date=date, winner=winner, loser=loser, length=length)  # type: ignore[arg-type]
+def row(
+    date: str = "2025-03-01", winner: str = "Anna", loser: str = "Bert", length: int | str = 5
+) -> ImportRow:
+    return ImportRow(date=date, winner=winner, loser=loser, length=length)
 
 
 def test_an_import_adds_one_rating_only_player_per_new_name_and_finds_known_ones() -> None:
@@ -143,7 +145,9 @@ def test_a_bad_import_names_every_bad_row_and_decides_nothing() -> None:
     ]
     with pytest.raises(InvalidInputError) as refused:
         _import(bad, shared)
-    fields = [e["field"] for e in refused.value.extensions["errors"]]  # type: ignore[union-attr]
+    errors = refused.value.extensions["errors"]
+    assert isinstance(errors, list)
+    fields = [e["field"] for e in errors]
     assert fields == [
         "matches[1]",
         "matches[2].length",
