@@ -45,6 +45,7 @@ from api.matches.matches import MatchController
 from api.pages.pages import PageController, template_config
 from api.people.directors import DirectorController
 from api.people.erasure import PeopleController
+from api.ratings.ratings import RatingController
 from api.registration.requests import RegistrationConfirmationController
 from api.registration.tournaments import RegistrationController, TournamentController
 from api.rounds.rounds import TournamentDayController
@@ -75,6 +76,7 @@ CONTROLLERS: list[Any] = [
     VenueController,
     PrintController,
     MatchController,
+    RatingController,
     AuditController,
     DisputeController,
     DisputeDecisionController,

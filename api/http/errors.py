@@ -184,6 +184,8 @@ def _jsonable(value: object) -> object:
         return value
     if isinstance(value, list | tuple):
         return [_jsonable(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _jsonable(item) for key, item in value.items()}
     return str(value)
 
 
