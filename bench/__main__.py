@@ -20,6 +20,7 @@ BENCHMARKS = [
     "bench.postgres",
     "bench.live",
     "bench.rebuild",
+    "bench.ratings",
 ]
 
 
@@ -79,6 +80,13 @@ def summary(results: dict[str, Any]) -> str:
         lines.append(
             f"  {'rebuild of every view (SQLite)':<36} {rebuild['events_per_second']:>9,.0f} "
             f"events/s over {rebuild['events']:,.0f} events"
+        )
+    ratings = results.get("bench.ratings")
+    if ratings:
+        lines.append(
+            f"  {'rating import (SQLite)':<36} {ratings['rows']:>9,.0f} rows in "
+            f"{ratings['import_seconds']:.2f} s (target < 5 s), rebuild "
+            f"{ratings['rebuild_seconds']:.2f} s"
         )
     return "\n".join(lines)
 
