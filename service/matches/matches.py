@@ -29,7 +29,7 @@ from domain.ratings import club
 from domain.ratings.club import Resolver
 from projections.runner import Views
 from service.clock import Clock
-from service.shared.commands import CONDITIONAL, CommandRunner, Decision
+from service.shared.commands import CONDITIONAL, DECIDE_AGAIN, CommandRunner, Decision
 from service.shared.match_play import Caller, MatchPlay, MatchTerms
 from service.shared.rating_list import (
     load_club_ratings,
@@ -154,7 +154,8 @@ class MatchService:
                 return Decision.of(started)
             return Decision.of(started, Change.of(club.evolve, held, added))
 
-        decision = self._commands.run(attempt, CONDITIONAL)
+        # two new names at once race for the rating list's stream: the loser decides again
+        decision = self._commands.run(attempt, DECIDE_AGAIN)
         return MatchCreated(match=cast(Match, decision.changes[0].state), tokens=tokens)
 
     def events(self, match_id: UUID, until_version: int | None = None) -> list[DomainEvent]:
