@@ -144,3 +144,10 @@ def test_a_friendly_keeps_free_names_and_adds_no_player(client: Client) -> None:
     assert answer.status_code == 201, answer.text
     imported(client, ("2025-01-01", "Anna", "Carl", 1))
     assert imported(client, ("2025-01-01", "Bert", "Carl", 1))["new_players"] == 1
+
+
+def test_a_mistyped_json_row_is_422_naming_its_place(client: Client) -> None:
+    body = {"matches": [{"date": "2025-01-01", "winner": "A", "loser": "B", "length": [3]}]}
+    answer = client.post("/api/v1/ratings/imports", json=body, headers=DIRECTOR)
+    assert answer.status_code == 422
+    assert answer.json()["errors"][0]["field"] == "matches[0].length"
