@@ -17,7 +17,7 @@ from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Page, page_route, provide_page
 from api.ratings.chart import rating_chart
 from api.ratings.ratings import RATING_COLUMNS
-from api.ratings.texts import TEXT, change_number, probability, rating_number
+from api.ratings.texts import TEXT, change_number, decimal, rating_number
 
 RATING_TEMPLATES = Path(__file__).parent / "templates"
 
@@ -29,7 +29,7 @@ def _render(page: Page, name: str, **context: Any) -> Template:
         t=PAGE_TEXT[lang] | TEXT[lang],
         rating_number=lambda value: rating_number(value, lang),
         change_number=lambda value: change_number(value, lang),
-        probability=lambda value: probability(value, lang),
+        decimal=lambda value, places: decimal(value, places, lang),
         **context,
     )
 

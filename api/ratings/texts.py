@@ -78,6 +78,7 @@ def change_number(value: float, lang: Lang) -> str:
     return shown.replace(".", ",") if lang == "de" else shown
 
 
-def probability(value: float, lang: Lang) -> str:
-    shown = f"{value:.3f}"
+def decimal(value: float, places: int, lang: Lang) -> str:
+    """A number of a history line to ``places`` decimals: "1804,47" or "1804.47"."""
+    shown = f"{value:.{places}f}"
     return shown.replace(".", ",") if lang == "de" else shown

@@ -38,7 +38,8 @@ def test_the_player_page_shows_each_line_and_a_chart_without_script(client: Clie
     (points,) = re.findall(r'<polyline points="([^"]+)"', page)
     assert len(points.split()) == 3  # the start and after each of the two matches
     assert page.count('<tr><td class="num">') == 2
-    assert "1800.00" in page  # the rating before the first match, to the hundredth
+    assert ">1800.00<" in page  # the rating before the first match, to the hundredth
+    assert ">0.5000<" in page  # p of the first match (equal ratings)
 
 
 def test_a_player_without_a_rated_match_has_no_page(client: Client) -> None:
