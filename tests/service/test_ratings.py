@@ -18,6 +18,7 @@ from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult
 from service.shared.match_play import Caller
 from tests.service.conftest import checked_in_tournament, report_every_table
+from tests.service.test_match_results import accept, one_table_to_the_last_command
 
 DIRECTOR = Caller(director=True)
 
@@ -221,3 +222,17 @@ def test_an_erased_rating_only_player_keeps_the_ratings_under_the_pseudonym(
     assert services.ratings.list_ratings()[0].display_name == pseudonym
     bert = services.ratings.list_ratings()[1].player_id
     assert services.ratings.player_ratings(bert).matches[0].opponent == pseudonym
+
+
+def test_a_tournament_match_played_through_the_service_is_rated_once_at_its_end(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule R-RATE-4: source "match", not a second time at the tournament's result
+    _, match_id = one_table_to_the_last_command(services, clock)
+    assert listed(services) == {}
+    accept(services, match_id)
+    rows = services.ratings.list_ratings()
+    assert [row.matches for row in rows] == [1, 1]
+    (line,) = services.ratings.player_ratings(rows[0].player_id).matches
+    assert (line.source, line.match_id, line.length) == ("match", match_id, 1)
+    assert rows[0].rating == pytest.approx(1800 + 4 * 0.5)
