@@ -165,7 +165,8 @@ class Match(msgspec.Struct):
     stage: Literal["swiss", "semi_final", "final", "third_place"] | None = None
     player_ids: PlayerIds | None = None
     """The seated players of a tournament's match: a pairing's (their registrations' tokens
-    play the sides) or an ad hoc one's."""
+    play the sides) or an ad hoc one's; for a rated ad hoc match, the players of the rating
+    list its sides named (rule R-RATE-7)."""
     penalties: list[PenaltyPoints] = msgspec.field(default_factory=list)
     """Penalty points against each side, included in the opponent's score (rule C-BREAK-2)."""
 
