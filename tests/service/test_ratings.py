@@ -13,11 +13,12 @@ import pytest
 
 from domain.errors import InvalidInputError
 from domain.ratings.club import ImportRow
+from domain.tournament import Applicant
 from service.bootstrap import Services
 from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult
 from service.shared.match_play import Caller
-from tests.service.conftest import checked_in_tournament, report_every_table
+from tests.service.conftest import checked_in_tournament, plan, report_every_table
 from tests.service.test_match_results import accept, one_table_to_the_last_command
 
 DIRECTOR = Caller(director=True)
@@ -236,3 +237,18 @@ def test_a_tournament_match_played_through_the_service_is_rated_once_at_its_end(
     (line,) = services.ratings.player_ratings(rows[0].player_id).matches
     assert (line.source, line.match_id, line.length) == ("match", match_id, 1)
     assert rows[0].rating == pytest.approx(1800 + 4 * 0.5)
+
+
+def test_an_ad_hoc_side_naming_a_name_two_players_share_is_refused(services: Services) -> None:
+    # rule R-RATE-7: "Anna M." names Anna Maier and Anna Müller alike
+    tournament_id = services.tournaments.schedule_tournament(plan()).id
+    for last_name in ("Maier", "Müller"):
+        services.tournaments.register(
+            tournament_id,
+            Applicant(
+                first_name="Anna", last_name=last_name, email=f"{last_name}@example.org", age=40
+            ),
+        )
+    with pytest.raises(InvalidInputError, match="2 players share the name") as refused:
+        services.matches.create(player_a="Anna M.", player_b="Bert", match_length=3)
+    assert refused.value.field == "player_a"
