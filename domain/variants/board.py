@@ -102,7 +102,17 @@ class VariantBoard:
         pinned_opponent: Pins = (),
     ) -> VariantBoard:
         """A board the rules built from a valid one: skips validation (the hot path)."""
-        return cls(variant, on_roll, opponent, pinned_on_roll, pinned_opponent, _checked=False)
+        board = object.__new__(cls)
+        for name, value in (
+            ("variant", variant),
+            ("on_roll", on_roll),
+            ("opponent", opponent),
+            ("pinned_on_roll", pinned_on_roll),
+            ("pinned_opponent", pinned_opponent),
+            ("_checked", False),
+        ):
+            object.__setattr__(board, name, value)
+        return board
 
     def swap_sides(self) -> VariantBoard:
         """The same board with the other side on roll."""

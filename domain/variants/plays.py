@@ -16,8 +16,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import NamedTuple
 
-from domain.backgammon import GameResult, Position
-from domain.backgammon.cache import cached_legal_plays
+from domain.backgammon import GameResult, Move, Position, legal_plays
 from domain.backgammon.plays import Dice, validate_dice
 from domain.variants.board import (
     CHECKERS_PER_SIDE,
@@ -53,12 +52,9 @@ _POINTS = {
 }
 
 
-class Step(NamedTuple):
-    """One checker moved by one die, in the mover's numbering; ``hit`` in Portes and Tavla."""
-
-    source: int
-    destination: int
-    hit: bool = False
+Step = Move
+"""One checker moved by one die, in the mover's numbering (``hit`` in Portes and Tavla only):
+the backgammon core's ``Move``, so that Portes and Tavla take the core's plays unchanged."""
 
 
 class VariantPlay(NamedTuple):
@@ -116,7 +112,7 @@ def _backgammon_plays(board: VariantBoard, dice: Dice) -> tuple[VariantPlay, ...
     position = Position.trusted(_to_core(board.on_roll), _to_core(board.opponent))
     return tuple(
         VariantPlay(
-            tuple(Step(*move) for move in play.moves),
+            play.moves,
             VariantBoard.trusted(
                 board.variant,
                 _from_core(play.position.on_roll),
@@ -124,7 +120,7 @@ def _backgammon_plays(board: VariantBoard, dice: Dice) -> tuple[VariantPlay, ...
             ),
             _VALUE_OF_CORE_RESULT[play.game_result] if play.game_result else None,
         )
-        for play in cached_legal_plays(position, dice)
+        for play in legal_plays(position, dice)
     )
 
 
@@ -152,16 +148,29 @@ _DOUBLED_HEAD_ROLLS = frozenset({6, 4, 3})
 """rule V-NARDI-3: 6-6, 4-4 and 3-3 let two checkers leave a full head in the first turn."""
 
 
-def _primes(variant: Variant) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """rules V-FEVGA-5, V-NARDI-4: each run of six points q..q+5 in the opponent's numbering
-    (1 <= q <= 19), as the mover's points, with the opponent's highest point behind it."""
-    return tuple(
-        (tuple(other_point(variant, point) for point in range(q, q + 6)), q - 1)
-        for q in range(1, 20)
-    )
+_PRIME_MASKS = tuple(sum(1 << point for point in range(q, q + 6)) for q in range(1, 20))
+"""rules V-FEVGA-5, V-NARDI-4: each run of six points q..q+5 in the opponent's numbering
+(1 <= q <= 19), as bits of the opponent's point numbers; index q - 1 is the run from q."""
+_QUADRANT = sum(1 << point for point in range(19, 25))
+"""rule V-FEVGA-4: the mover's own points 19..24, as bits of its point numbers."""
 
 
-_SAME_WAY_PRIMES = _primes(Variant.FEVGA)
+_OWN_BIT = (0, *(1 << point for point in range(1, 25)))
+_OTHER_BIT = (0, *(1 << other_point(Variant.FEVGA, point) for point in range(1, 25)))
+"""The bit of each of the mover's points in its own and in the opponent's numbering."""
+
+
+def _held(key: bytes, bits: tuple[int, ...]) -> int:
+    """The points the mover holds after a play (its key's counts), as bits."""
+    held = 0
+    for point in range(1, 25):
+        if key[point]:
+            held |= bits[point]
+    return held
+
+
+def _primed(held: int, primes: tuple[int, ...]) -> bool:
+    return any(held & prime == prime for prime in primes)
 
 
 class _Search:
@@ -207,25 +216,24 @@ class _Search:
             self.head_limit = 2 if self.mine[24] == CHECKERS_PER_SIDE else 1
         self.larger = dice[0] if die_1 != die_2 else 0
         self.search(dice, (), 0)
-        # rule V-MAX-1: the admissible sequences of the greatest length m > 0.
-        length = next((n for n in range(4, 0, -1) if self.found[n]), 0)
-        if not length:
-            return ()
-        chosen = self.found[length]
-        if length == 1 and self.larger_die_singles:
-            chosen = self.larger_die_singles
-        return tuple(self.play(key, path) for key, path in chosen.items())
+        # rule V-MAX-1: the admissible sequences of the greatest length m > 0; when m = 1,
+        # those of the larger die if there are any (G-MAX-1).
+        for length in range(4, 0, -1):
+            chosen = self.admissible(self.found[length])
+            if chosen:
+                if length == 1:
+                    chosen = self.admissible(self.larger_die_singles) or chosen
+                return tuple(self.play(key, path) for key, path in chosen.items())
+        return ()
 
     def search(self, dice: tuple[int, ...], path: Path, last_die: int) -> None:
         key = self.key()
         if (key, dice) in self.seen:
             return
         self.seen.add((key, dice))
-        if self.admissible():
-            self.found[len(path)].setdefault(key, path)
-            if len(path) == 1 and last_die == self.larger:
-                # rule V-MAX-1 (G-MAX-1): one die only, then the larger if it can be
-                self.larger_die_singles.setdefault(key, path)
+        self.found[len(path)].setdefault(key, path)
+        if len(path) == 1 and last_die == self.larger:
+            self.larger_die_singles.setdefault(key, path)
         for index, die in enumerate(dice):
             if die in dice[:index]:
                 continue
@@ -313,20 +321,22 @@ class _Search:
 
     # -- the end of a play --
 
-    def admissible(self) -> bool:
-        """rules V-FEVGA-4, V-FEVGA-5, V-NARDI-4, checked on the board a play ends on."""
-        if self.plakoto:
-            return True
-        mine = self.mine
-        if self.fevga and all(mine[19:25]):
-            return False  # rule V-FEVGA-4: not all six of the starting quadrant
-        if self.opponent_off:
-            return True  # an opposing checker is ahead of every block
-        theirs_own = self.board.opponent
-        for points, behind in _SAME_WAY_PRIMES:
-            if all(mine[point] for point in points) and not any(theirs_own[1 : behind + 1]):
-                return False
-        return True
+    def admissible(self, found: dict[bytes, Path]) -> dict[bytes, Path]:
+        """The sequences whose end board passes V-FEVGA-4, V-FEVGA-5 and V-NARDI-4."""
+        if self.plakoto or not found:
+            return found
+        opponent = self.board.opponent
+        # A run from q is a prime when no opposing checker is ahead of it: none borne off
+        # and none on the opponent's points below q, so only runs from q <= its lowest point.
+        lowest = 0 if self.opponent_off else next(p for p in range(1, 25) if opponent[p])
+        primes = _PRIME_MASKS[: min(lowest, 19)]
+        fevga = self.fevga
+        return {
+            key: path
+            for key, path in found.items()
+            if not (fevga and _held(key, _OWN_BIT) & _QUADRANT == _QUADRANT)
+            and not _primed(_held(key, _OTHER_BIT), primes)
+        }
 
     def play(self, key: bytes, path: Path) -> VariantPlay:
         variant = self.variant

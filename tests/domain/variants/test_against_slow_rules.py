@@ -12,7 +12,7 @@ from tests.domain.variants.slow_rules import Outcome, slow_plays
 
 STANDARD = tuple({6: 5, 8: 3, 13: 5, 24: 2}.get(point, 0) for point in range(25))
 ALL_ON_24 = (0,) * 24 + (15,)
-POSITIONS_PER_VARIANT = {"portes": 250, "tavla": 100, "plakoto": 400, "fevga": 400, "nardi": 400}
+POSITIONS_PER_VARIANT = {"portes": 200, "tavla": 100, "plakoto": 300, "fevga": 300, "nardi": 300}
 
 
 def fast_outcomes(board: VariantBoard, dice: tuple[int, int]) -> set[Outcome]:
@@ -115,7 +115,7 @@ def random_board(variant: str, rng: random.Random) -> Outcome:
     return tuple(mover), tuple(theirs), pinned_mover, pinned_theirs, None
 
 
-RANDOM_BOARDS_PER_VARIANT = 300
+RANDOM_BOARDS_PER_VARIANT = 250
 
 
 @pytest.mark.parametrize("variant", sorted(POSITIONS_PER_VARIANT))

@@ -87,10 +87,13 @@ def as_position_id(after: VariantBoard) -> str:
     return Position((*mine[1:], mine[0]), (*theirs[1:], theirs[0])).position_id
 
 
-@pytest.mark.parametrize("variant", [Variant.PORTES, Variant.TAVLA])
-def test_the_plays_are_gnu_backgammon_s_on_its_reference_cases(variant: Variant) -> None:
-    # rules V-PORTES-1, V-TAVLA-1: every case of tests/reference, through the variant board
-    cases = committed_cases()[::3]
+@pytest.mark.parametrize(("variant", "sample"), [(Variant.PORTES, 4), (Variant.TAVLA, 12)])
+def test_the_plays_are_gnu_backgammon_s_on_its_reference_cases(
+    variant: Variant, sample: int
+) -> None:
+    # rules V-PORTES-1, V-TAVLA-1: a sample of the cases of tests/reference (every fourth,
+    # every twelfth), through the variant board
+    cases = committed_cases()[1::sample]
     differing = []
     for case in cases:
         position = as_variant_board(variant, Position.from_position_id(case.position_id))
@@ -102,5 +105,5 @@ def test_the_plays_are_gnu_backgammon_s_on_its_reference_cases(variant: Variant)
             gnubg = case.plays.get((as_position_id(play.board), "backgammon"))
             if gnubg is not None:
                 assert play.game_result is VariantResult.GAMMON  # rule V-WIN-1
-    assert len(cases) > 1500
+    assert len(cases) > 400
     assert not differing
