@@ -133,7 +133,8 @@ async def _variant_legal_plays(request: Request[Any, Any, Any]) -> VariantLegalP
     """A variant board's plays (API.md "Analysis (stateless): variants"), its body read
     strictly: a board is integers, not numbers written as strings."""
     data = await strict_body(request, LegalPlaysRequest)
-    assert data.variant is not None  # the caller read it from the same body
+    if data.variant is None:  # the caller read it from the same body: never, but said
+        raise InvalidInputError("variant", "required with a board")
     if data.position_id is not None:
         raise InvalidInputError(
             "position_id", f"a {data.variant} board is sent as `board`, not a Position ID"

@@ -193,6 +193,14 @@ MIXED_ON_4 = (board_with({4: 1, 24: 14}), board_with({21: 2, 1: 13}))
         (
             {
                 "variant": "fevga",
+                "board": {"on_roll": [True, *ALL_ON_24[1:]], "opponent": ALL_ON_24},
+                "dice": [1, 2],
+            },
+            "board.on_roll[0]",
+        ),
+        (
+            {
+                "variant": "fevga",
                 "board": {"on_roll": ["1", *ALL_ON_24[1:]], "opponent": ALL_ON_24},
                 "dice": [1, 2],
             },
