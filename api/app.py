@@ -41,6 +41,7 @@ from api.live.slots import LiveStreamSlots, stream_cap
 from api.live.streams import LiveController, live_feed
 from api.mail.outbox import OutboxController
 from api.matches.analysis import AnalysisController
+from api.matches.match_analysis import MatchAnalysisController
 from api.matches.matches import MatchController
 from api.pages.pages import PageController, template_config
 from api.people.directors import DirectorController
@@ -75,6 +76,7 @@ CONTROLLERS: list[Any] = [
     VenueController,
     PrintController,
     MatchController,
+    MatchAnalysisController,
     AuditController,
     DisputeController,
     DisputeDecisionController,

@@ -26,7 +26,9 @@ def running_service(
     *extra_arguments: str, dev: bool = True, environment: Mapping[str, str] | None = None
 ) -> Iterator[str]:
     """``bgtd serve`` (``--dev`` unless told otherwise) on a fresh data directory, with
-    ``environment`` added to this process's; yields its base URL."""
+    ``environment`` added to this process's; yields its base URL. The analysis of ended
+    matches by gnubg is off unless ``environment`` turns it on: its runs would share the CPU
+    with what is measured."""
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="bgtd-bench-") as data_dir:
         command = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
@@ -34,7 +36,7 @@ def running_service(
         command += ["--data-dir", data_dir, *extra_arguments]
         process = subprocess.Popen(
             command,
-            env={**os.environ, **(environment or {})},
+            env={**os.environ, "BGTD_ANALYSIS": "off", **(environment or {})},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

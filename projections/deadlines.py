@@ -1,5 +1,6 @@
 """The scheduler's jobs, derived from the events: deadlines of tournaments, video deletions and
-the disputes that hold them, and the timed matches whose clocks may run out.
+the disputes that hold them, the timed matches whose clocks may run out, and the analysis of
+each ended match (rule A-ANALYSIS-1).
 
 Nothing here is stored only in a scheduler: a restart rebuilds the pending jobs from the log,
 and a job's ``done_at`` and ``effect`` come from the event its run recorded.
@@ -28,6 +29,7 @@ from domain.match import (
     MatchWon,
     SessionClosed,
 )
+from domain.match_analysis import MatchAnalysed, MatchAnalysisFailed, MatchAnalysisRequested
 from domain.tournament import (
     CancellationClosed,
     CheckInOpened,
@@ -42,6 +44,7 @@ OPEN_CHECK_IN = "open_check_in"
 START_TOURNAMENT = "start_tournament"
 DELETE_VIDEO = "delete_video"
 FLAG_CLOCK = "flag_clock"
+ANALYSE_MATCH = "analyse_match"
 TOURNAMENT_JOBS = (CLOSE_CANCELLATION, OPEN_CHECK_IN, START_TOURNAMENT)
 
 
@@ -59,7 +62,7 @@ class DeadlinesProjection(Projection):
 
     name = "deadlines"
     tables = ("jobs", "videos", "game_ends", "open_disputes", "timed_matches")
-    version = 3  # 3: videos.refused_at, refused_reason
+    version = 4  # 3: videos.refused_at, refused_reason; 4: analyse_match jobs
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -152,6 +155,7 @@ class DeadlinesProjection(Projection):
         # a match decided early (time, forfeit) ends its current game too: game 0 means all
         db.execute("DELETE FROM timed_matches WHERE match_id = ?", [str(event.originator_id)])
         _game_ended(db, str(event.originator_id), 0, instant(event.timestamp))
+        _analysis_due(db, str(event.originator_id), instant(event.timestamp))
 
     def match_voided(self, event: MatchVoided, db: sqlite_utils.Database) -> None:
         # a voided match plays no more: its clock can run out no more
@@ -160,6 +164,7 @@ class DeadlinesProjection(Projection):
     def session_closed(self, event: SessionClosed, db: sqlite_utils.Database) -> None:
         db.execute("DELETE FROM timed_matches WHERE match_id = ?", [str(event.originator_id)])
         _game_ended(db, str(event.originator_id), 0, instant(event.timestamp))
+        _analysis_due(db, str(event.originator_id), instant(event.timestamp))
 
     def video_deletion_failed(self, event: VideoDeletionFailed, db: sqlite_utils.Database) -> None:
         video_id = str(event.originator_id)
@@ -235,6 +240,35 @@ class DeadlinesProjection(Projection):
                 match_id,
             ],
         )
+
+    # Match analysis (A-ANALYSIS-1) ------------------------------------------------------------
+
+    def match_analysis_requested(
+        self, event: MatchAnalysisRequested, db: sqlite_utils.Database
+    ) -> None:
+        match_id = str(event.match_id)
+        _analysis_due(db, match_id, instant(event.timestamp))
+        db.execute(
+            "UPDATE jobs SET deadline = ?, done_at = NULL, effect = ?, attempts = attempts + 1 "
+            "WHERE id = ?",
+            [instant(event.timestamp), "asked again", job_id(ANALYSE_MATCH, match_id)],
+        )
+
+    def match_analysed(self, event: MatchAnalysed, db: sqlite_utils.Database) -> None:
+        effect = f"MatchAnalysed by {event.engine} at {event.plies} ply"
+        _done(db, job_id(ANALYSE_MATCH, event.match_id), event, effect)
+
+    def match_analysis_failed(self, event: MatchAnalysisFailed, db: sqlite_utils.Database) -> None:
+        effect = f"MatchAnalysisFailed: {event.reason}"
+        _done(db, job_id(ANALYSE_MATCH, event.match_id), event, effect)
+
+
+def _analysis_due(db: sqlite_utils.Database, match_id: str, ended_at: str) -> None:
+    """rule A-ANALYSIS-1: an ended match is analysed once, after the event that ended it."""
+    db.execute(
+        "INSERT OR IGNORE INTO jobs (id, kind, target, deadline, match_id) VALUES (?, ?, ?, ?, ?)",
+        [job_id(ANALYSE_MATCH, match_id), ANALYSE_MATCH, match_id, ended_at, match_id],
+    )
 
 
 def _done(db: sqlite_utils.Database, job: str, event: Any, effect: str) -> None:

@@ -16,6 +16,7 @@ VIEW_POLL_SECONDS = 1.0
 JOB_POLL_SECONDS = 1.0
 """How late a deadline's job may run at most (the dev clock moves; deadlines are polled)."""
 MAIL_POLL_SECONDS = 2.0
+SLOW_JOB_POLL_SECONDS = 2.0
 
 
 def run_jobs(services: Services, leadership: Leadership) -> list[JobRun]:
@@ -23,6 +24,14 @@ def run_jobs(services: Services, leadership: Leadership) -> list[JobRun]:
     if not leadership.is_leader():
         return []
     return services.jobs.run_due(services.clock.now())
+
+
+def run_slow_jobs(services: Services, leadership: Leadership) -> list[JobRun]:
+    """The elected process runs the next due slow job (a match's analysis by gnubg) in a
+    thread of its own: the deadlines of play never wait for it (rule A-ANALYSIS-1)."""
+    if not leadership.is_leader():
+        return []
+    return services.jobs.run_slow(services.clock.now())
 
 
 def send_mail(services: Services, leadership: Leadership) -> int:
@@ -47,6 +56,7 @@ def start_scheduler(services: Services) -> BackgroundScheduler:
     for job, seconds, job_id in (
         (run_jobs, JOB_POLL_SECONDS, "jobs.run_due"),
         (send_mail, MAIL_POLL_SECONDS, "mail.send_due"),
+        (run_slow_jobs, SLOW_JOB_POLL_SECONDS, "jobs.run_slow"),
     ):
         every(job, args=[services, leadership], seconds=seconds, id=job_id, next_run_time=started)
     scheduler.start()

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from projections.runner import Views
+from service.analysis.analysis import AnalysisService
+from service.analysis.gnubg import Gnubg
 from service.clock import Clock, MovableClock, SystemClock
 from service.conduct.conduct import ConductService
 from service.evidence.disputes import DisputeService
@@ -67,6 +69,8 @@ class Services:
     videos: VideoService
     disputes: DisputeService
     jobs: JobService
+    analyses: AnalysisService
+    """Each ended match analysed by GNU Backgammon (rules A-ANALYSIS-*)."""
     venue: VenueService
     directors: DirectorService
     tokens: TokenService
@@ -157,6 +161,14 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     people.complete_erasures()  # an erasure the last process recorded but did not finish
     directors = DirectorService(store, views, commands, settings.effective_director_token)
     venue = VenueService(store, views, play, commands, settings.effective_public_url)
+    analyses = AnalysisService(
+        store,
+        play,
+        commands,
+        Gnubg(settings.gnubg, settings.analysis_timeout_seconds),
+        zone,
+        enabled=settings.analysis,
+    )
     return Services(
         settings=settings,
         clock=clock,
@@ -171,7 +183,8 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         conduct=conduct,
         videos=videos,
         disputes=DisputeService(store, play, commands),
-        jobs=JobService(store, views, commands, rounds, videos, conduct),
+        jobs=JobService(store, views, commands, rounds, videos, conduct, analyses),
+        analyses=analyses,
         venue=venue,
         directors=directors,
         tokens=TokenService(views, directors),

@@ -63,6 +63,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     ``smtps://user:password@host:465``; without it mails go to ``data_dir/outbox/*.eml``."""
     mail_from: str = "bgtd <bgtd@localhost>"
     """The sender of the outbox's mails (rule P-MAIL-1)."""
+    analysis: bool = True
+    """rule A-ANALYSIS-1: GNU Backgammon analyses each ended match (``BGTD_ANALYSIS=off`` turns
+    it off, for tests and small machines)."""
+    gnubg: str | None = None
+    """The gnubg program (``BGTD_GNUBG``); by default ``gnubg`` on PATH, then
+    ``/usr/games/gnubg``, where the Debian package puts it."""
+    analysis_timeout_seconds: Annotated[float, msgspec.Meta(gt=0)] = 300.0
+    """How long one analysis may run before it is recorded as failed."""
     access_log: bool = False
     """uvicorn's line per request: off by default, since the reverse proxy in front usually
     logs requests and the line costs a command about 4 % of its CPU (every change is an event
@@ -90,6 +98,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             "smtp_url": ("BGTD_SMTP_URL", str),
             "mail_from": ("BGTD_MAIL_FROM", str),
             "access_log": ("BGTD_ACCESS_LOG", _yes),
+            "analysis": ("BGTD_ANALYSIS", _not_off),
+            "gnubg": ("BGTD_GNUBG", str),
         }
         for field, (variable, convert) in environment.items():
             if os.environ.get(variable):
@@ -181,3 +191,8 @@ def _items(value: str) -> tuple[str, ...]:
 def _yes(value: str) -> bool:
     """An environment variable's truth: 1, true, yes or on (any case)."""
     return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _not_off(value: str) -> bool:
+    """A switch that is on unless set to 0, false, no or off (any case)."""
+    return value.strip().lower() not in {"0", "false", "no", "off"}

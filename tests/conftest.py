@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ from service.settings import DEV_DIRECTOR_TOKEN, Settings
 
 POSTGRES_URL = os.environ.get("BGTD_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REQUIRE_POSTGRES = os.environ.get("BGTD_REQUIRE_POSTGRES") == "1"
+REQUIRE_GNUBG = os.environ.get("BGTD_REQUIRE_GNUBG") == "1"
 DIRECTOR = {"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}"}
 
 
@@ -64,6 +66,18 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
         return None
     url: str = request.getfixturevalue("postgres_schema_url")
     return url
+
+
+@pytest.fixture
+def gnubg() -> str:
+    """The installed GNU Backgammon, or a skip (a failure where CI requires it:
+    ``BGTD_REQUIRE_GNUBG=1``, set by ``.ci/run``)."""
+    found = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
+    if found is None:
+        if REQUIRE_GNUBG:
+            pytest.fail("BGTD_REQUIRE_GNUBG=1 but GNU Backgammon is not installed")
+        pytest.skip("GNU Backgammon is not installed")
+    return found
 
 
 @pytest.fixture

@@ -41,6 +41,7 @@ from api.pages.pages import Lang, language
 from api.table.texts import TEXT
 from domain.errors import DomainError, InvalidInputError, UnauthenticatedError
 from domain.tournament.errors import RoundNotFoundError
+from service.analysis.analysis import AnalysisView
 from service.bootstrap import Services
 from service.people.player_sessions import PLAYER_SESSION_LIFETIME, PlayerSession
 from service.venue.venue import PendingReport, Table
@@ -334,6 +335,7 @@ def _table_page(
         tournament=tournament,
         number=number,
         now=now,
+        analysis=_analysis(services, now),
         signed_in=session is not None,
         plays=plays,
         mine=mine,
@@ -347,6 +349,16 @@ def _table_page(
         csrf=services.player_sessions.csrf_token(session.nonce) if session else "",
         error=error,
     )
+
+
+def _analysis(services: Services, now: Table | None) -> AnalysisView | None:
+    """rule A-ANALYSIS-1: gnubg's figures under the finished match played at the table."""
+    if now is None or now.match_id is None or now.status != "decided":
+        return None
+    try:
+        return services.analyses.analysis(now.match_id)
+    except DomainError:  # a result recorded without a match played through bgtd
+        return None
 
 
 def _agree(mine: PendingReport | None, theirs: PendingReport) -> bool:

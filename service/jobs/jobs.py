@@ -24,6 +24,7 @@ from domain.events import SCHEDULER
 from domain.match import Match
 from domain.tournament import Tournament
 from projections.deadlines import (
+    ANALYSE_MATCH,
     CLOSE_CANCELLATION,
     DELETE_VIDEO,
     FLAG_CLOCK,
@@ -70,6 +71,13 @@ class Videos(Protocol):
     def delete_due(self, video_id: UUID) -> str | None: ...
 
 
+class Analyses(Protocol):
+    """What a due analysis asks of the match analysis (``service/analysis``)."""
+
+    def analyse_due(self, match_id: UUID) -> str | None: ...
+    def unavailable_reason(self) -> str | None: ...
+
+
 log = logging.getLogger(__name__)
 
 JobStatus = Literal["waiting", "pending", "held", "done"]
@@ -81,8 +89,12 @@ JOB_KINDS = (
     DELETE_VIDEO,
     FLAG_CLOCK,
     FLAG_BREAK,
+    ANALYSE_MATCH,
 )
 """Every kind of job."""
+SLOW_KINDS = frozenset({ANALYSE_MATCH})
+"""Jobs that run a program for a while (gnubg): run by ``run_slow``, in a scheduler thread of
+their own, one per call, so that no deadline of play waits for them (A-ANALYSIS-1)."""
 
 
 class Job(msgspec.Struct, frozen=True, kw_only=True):
@@ -121,6 +133,7 @@ class JobService:
         rounds: Rounds,
         videos: Videos,
         conduct: Conduct,
+        analyses: Analyses,
     ) -> None:
         self._store = store
         self._views = views
@@ -128,6 +141,7 @@ class JobService:
         self._rounds = rounds
         self._videos = videos
         self._conduct = conduct
+        self._analyses = analyses
         self.runners: dict[str, Callable[[UUID, datetime], str | None]] = {
             CLOSE_CANCELLATION: lambda target, now: self.close_cancellation(target),
             OPEN_CHECK_IN: lambda target, now: self.open_check_in(target),
@@ -135,6 +149,7 @@ class JobService:
             DELETE_VIDEO: lambda target, now: self._videos.delete_due(target),
             FLAG_CLOCK: lambda target, now: self.flag_clock(target),
             FLAG_BREAK: lambda target, now: self.flag_breaks(target),
+            ANALYSE_MATCH: lambda target, now: self._analyses.analyse_due(target),
         }
         """The command of each job kind, called with the job's target and ``now``."""
 
@@ -159,6 +174,14 @@ class JobService:
                 )
             ]
         jobs = [_job(row) for row in rows]
+        if self._analyses.unavailable_reason() is not None:
+            # nothing runs and nothing is recorded where gnubg is missing (A-ANALYSIS-1)
+            jobs = [
+                msgspec.structs.replace(job, status="held")
+                if job.kind == ANALYSE_MATCH and job.status == "pending"
+                else job
+                for job in jobs
+            ]
         # flags are computed from the state, like the clocks, not scheduled
         jobs += _pending(FLAG_CLOCK, timed, lambda m: match.clock_expires_at(self._load_match(m)))
         jobs += _pending(FLAG_BREAK, running, self._conduct.next_overrun)
@@ -174,10 +197,17 @@ class JobService:
     # Commands ---------------------------------------------------------------------------------
 
     def run_due(self, now: datetime) -> list[JobRun]:
-        """Run every job due at ``now`` once; a job that fails is logged and tried again at the
-        next run, the others run all the same."""
+        """Run every job due at ``now`` once (the slow kinds aside); a job that fails is logged
+        and tried again at the next run, the others run all the same."""
+        return self._run([job for job in self.due(now) if job.kind not in SLOW_KINDS], now)
+
+    def run_slow(self, now: datetime) -> list[JobRun]:
+        """Run the first due job of the slow kinds (a match's analysis by gnubg)."""
+        return self._run([job for job in self.due(now) if job.kind in SLOW_KINDS][:1], now)
+
+    def _run(self, jobs: list[Job], now: datetime) -> list[JobRun]:
         runs = []
-        for job in self.due(now):
+        for job in jobs:
             try:
                 effect = self.runners[job.kind](job.target, now)
             except Exception:  # one broken job must not stop the others

@@ -1,0 +1,105 @@
+"""Match analysis (rules A-ANALYSIS-*): GNU Backgammon's figures for an ended match, and a
+director's request to analyse it again."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+import msgspec
+from litestar import Controller, get, post
+from litestar.params import FromPath
+
+from api.http.auth import director_only
+from api.http.schemas import ActorDep, ServicesDep
+from domain.match_analysis import PlayerFigures
+from service.analysis.analysis import AnalysisView, ShownStatus
+
+
+class PlayerAnalysis(msgspec.Struct, frozen=True, kw_only=True):
+    """rule A-ANALYSIS-3: one player's figures, non-negative; a rate without decisions is
+    null. ``pr`` = ``error_rate_memg`` / 2 (PR-style)."""
+
+    name: str
+    error_rate_memg: float | None
+    chequer_error_rate_memg: float | None
+    cube_error_rate_memg: float | None
+    error_total_emg: float
+    pr: float | None
+    unforced_moves: int
+    cube_decisions: int
+
+
+class PlayersAnalysis(msgspec.Struct, frozen=True):
+    a: PlayerAnalysis
+    b: PlayerAnalysis
+
+
+class Analysis(msgspec.Struct, frozen=True, kw_only=True):
+    status: ShownStatus
+    engine: str | None
+    """e.g. "GNU Backgammon 1.07.001"; null unless ``done``."""
+    plies: int
+    analysed_at: datetime | None
+    reason: str | None
+    """Why ``unavailable`` (gnubg not installed, no recorded moves, ``variant``) or ``failed``."""
+    players: PlayersAnalysis | None
+    """Null unless ``done``."""
+
+
+class AnalysisRequested(msgspec.Struct, frozen=True):
+    status: ShownStatus
+
+
+def player_analysis(name: str, figures: PlayerFigures) -> PlayerAnalysis:
+    return PlayerAnalysis(
+        name=name,
+        error_rate_memg=figures.error_rate_memg,
+        chequer_error_rate_memg=figures.chequer_error_rate_memg,
+        cube_error_rate_memg=figures.cube_error_rate_memg,
+        error_total_emg=figures.error_total_emg,
+        pr=figures.pr,
+        unforced_moves=figures.unforced_moves,
+        cube_decisions=figures.cube_decisions,
+    )
+
+
+def analysis_view(view: AnalysisView) -> Analysis:
+    figures = view.figures
+    name_a, name_b = view.names
+    return Analysis(
+        status=view.status,
+        engine=view.engine,
+        plies=view.plies,
+        analysed_at=view.analysed_at,
+        reason=view.reason,
+        players=PlayersAnalysis(
+            player_analysis(name_a, figures.a), player_analysis(name_b, figures.b)
+        )
+        if figures is not None
+        else None,
+    )
+
+
+class MatchAnalysisController(Controller):
+    path = "/api/v1/matches/{match_id:uuid}/analysis"
+    tags = ["matches"]  # noqa: RUF012
+
+    @get(
+        sync_to_thread=True,
+        summary="GNU Backgammon's analysis of the ended match (409 while it is played)",
+    )
+    def show(self, match_id: FromPath[UUID], services: ServicesDep) -> Analysis:
+        return analysis_view(services.analyses.analysis(match_id))
+
+    @post(
+        guards=[director_only],
+        status_code=202,
+        sync_to_thread=True,
+        summary="Analyse the match (again) (director)",
+    )
+    def request(
+        self, match_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
+    ) -> AnalysisRequested:
+        view = services.analyses.request(match_id, actor=actor)
+        return AnalysisRequested(status=view.status)
