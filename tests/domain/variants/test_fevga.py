@@ -112,3 +112,13 @@ def test_the_last_checker_off_wins_single_or_gammon() -> None:
     # rules V-FEVGA-6, V-WIN-1
     assert outcomes(board("fevga", {2: 1}, {20: 15}), (2, 1)) == {outcome({}, (), "gammon")}
     assert outcomes(board("fevga", {2: 1}, {20: 14}), (2, 1)) == {outcome({}, (), "single")}
+
+
+def test_a_prime_already_on_the_board_that_no_play_can_open_leaves_no_legal_play() -> None:
+    # rule V-MAX-1: the mover holds its 13..18 (the opponent's 1..6: no point lower, none
+    # borne off, so no opposing checker can ever be ahead of it, V-FEVGA-5). With 6-6 only
+    # 19/13 can move (twice); every point of the prime with few checkers is blocked 6 ahead:
+    # 14/8, 17/11, 16/10 and 15/9 land on opposing checkers. No sequence is admissible.
+    mine = {13: 2, 14: 1, 15: 3, 16: 2, 17: 1, 18: 4, 19: 2}
+    theirs = {14: 1, 15: 3, 16: 1, 17: 2, 19: 2, 20: 1, 21: 1, 22: 1, 23: 1, 24: 2}
+    assert variant_legal_plays(board("fevga", mine, theirs), (6, 6)) == ()
