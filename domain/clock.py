@@ -10,14 +10,21 @@ Two delay modes:
   used in one move reaches the reserve held at its start.
 - Simple delay (app, online30): the per-move time runs first, then the reserve. The flag falls
   when a move takes longer than the per-move time plus the reserve.
+
+USBGF overtime (option of G-CLOCK-1, ``overtime_ms`` 60 or 120 s): the first time a side's time
+runs out, the overtime is added to its reserve and its clock runs on; the second expiry is the
+one that loses. Like the rest, it is arithmetic: the side's allowance in a move is its reserve
+plus the overtime it has not yet drawn, and the period that runs past the reserve draws it.
 """
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime, timedelta
 from typing import Literal
 
 import msgspec
+import msgspec.structs
 
 ClockPresetName = Literal["club", "app", "online30", "none"]
 TimeoutOutcome = Literal["match", "gammon"]
@@ -41,6 +48,8 @@ class ClockPreset(msgspec.Struct, frozen=True, kw_only=True):
     timeout_outcome: TimeoutOutcome = "gammon"
     """``match``: the side out of time loses the match; ``gammon``: the opponent may claim the
     game as a gammon (times the cube)."""
+    overtime_ms: int = 0
+    """USBGF option of G-CLOCK-1: one overtime per side after its first expiry (0: none)."""
 
     @property
     def is_timed(self) -> bool:
@@ -87,6 +96,18 @@ NO_CLOCK = ClockPreset(name="none")
 PRESETS: dict[str, ClockPreset] = {p.name: p for p in (CLUB, APP, ONLINE30, NO_CLOCK)}
 
 
+OVERTIME_SECONDS = (0, 60, 120)
+"""rule G-CLOCK-1 (USBGF option): no overtime, or one overtime of 1 or 2 minutes."""
+
+
+@functools.cache
+def with_overtime(preset: ClockPreset, overtime_seconds: int) -> ClockPreset:
+    """``preset`` with the USBGF overtime of G-CLOCK-1 (``overtime_seconds`` 0 leaves it)."""
+    if not overtime_seconds:
+        return preset
+    return msgspec.structs.replace(preset, overtime_ms=overtime_seconds * 1000)
+
+
 def elapsed_ms(since: datetime, until: datetime) -> int:
     """Whole milliseconds from ``since`` to ``until`` (zero if the instants are out of order)."""
     return max(0, (until - since) // _MS)
@@ -101,6 +122,8 @@ class SideReading(msgspec.Struct, frozen=True, kw_only=True):
     """Per-move time left in the current move (the full delay when not running)."""
     running: bool
     expired: bool
+    overtime: bool = False
+    """The side's overtime has begun (G-CLOCK-1, USBGF option): the next expiry loses."""
 
 
 class MatchClock(msgspec.Struct, frozen=True, kw_only=True):
@@ -110,6 +133,9 @@ class MatchClock(msgspec.Struct, frozen=True, kw_only=True):
     reserve_b_ms: int
     running: Literal["a", "b"] | None = None
     since: datetime | None = None
+    overtime_a: bool = False
+    """Side a has drawn its overtime (G-CLOCK-1, USBGF option): its first expiry is behind it."""
+    overtime_b: bool = False
 
     @classmethod
     def start(cls, preset: ClockPreset, match_length: int) -> MatchClock:
@@ -119,22 +145,51 @@ class MatchClock(msgspec.Struct, frozen=True, kw_only=True):
     def reserve(self, side: str) -> int:
         return self.reserve_a_ms if side == "a" else self.reserve_b_ms
 
+    def in_overtime(self, side: str) -> bool:
+        return self.overtime_a if side == "a" else self.overtime_b
+
+    def allowance(self, preset: ClockPreset, side: str) -> int:
+        """The most ``side``'s reserve can stretch to in a move: its reserve, plus the overtime
+        when it has not drawn it yet (G-CLOCK-1, USBGF option)."""
+        reserve = self.reserve(side)
+        return reserve if self.in_overtime(side) else reserve + preset.overtime_ms
+
+    def limit(self, preset: ClockPreset, side: str) -> int:
+        """Milliseconds ``side``'s current (or next) move may take before the flag falls for
+        good: the expiry that loses, after the overtime if there is one."""
+        return preset.limit(self.allowance(preset, side))
+
+    def draws_overtime(self, preset: ClockPreset, side: str, used_ms: int) -> bool:
+        """A period of ``used_ms`` runs past ``side``'s reserve and draws its overtime."""
+        return (
+            preset.overtime_ms > 0
+            and not self.in_overtime(side)
+            and used_ms >= preset.limit(self.reserve(side))
+        )
+
     def switch(
         self, preset: ClockPreset, running: Literal["a", "b"] | None, at: datetime
     ) -> MatchClock:
         """End the running side's period at ``at`` (charging it) and start ``running``'s."""
         reserve_a, reserve_b = self.reserve_a_ms, self.reserve_b_ms
+        overtime_a, overtime_b = self.overtime_a, self.overtime_b
         if self.running is not None and self.since is not None:
             used = elapsed_ms(self.since, at)
+            drawn = self.draws_overtime(preset, self.running, used)
+            charged = preset.charge(
+                self.allowance(preset, self.running) if drawn else self.reserve(self.running), used
+            )
             if self.running == "a":
-                reserve_a = preset.charge(reserve_a, used)
+                reserve_a, overtime_a = charged, overtime_a or drawn
             else:
-                reserve_b = preset.charge(reserve_b, used)
+                reserve_b, overtime_b = charged, overtime_b or drawn
         return MatchClock(
             reserve_a_ms=reserve_a,
             reserve_b_ms=reserve_b,
             running=running,
             since=at if running is not None else None,
+            overtime_a=overtime_a,
+            overtime_b=overtime_b,
         )
 
     def elapsed(self, at: datetime) -> int:
@@ -145,9 +200,16 @@ class MatchClock(msgspec.Struct, frozen=True, kw_only=True):
         reserve = self.reserve(side)
         if self.running != side:
             return SideReading(
-                reserve_ms=reserve, delay_ms=preset.delay_ms, running=False, expired=False
+                reserve_ms=reserve,
+                delay_ms=preset.delay_ms,
+                running=False,
+                expired=False,
+                overtime=self.in_overtime(side),
             )
         used = self.elapsed(at)
+        drawn = self.draws_overtime(preset, side, used)
+        if drawn:  # the first expiry is behind this move: the overtime counts down now
+            reserve = self.allowance(preset, side)
         if preset.bronstein:
             left = max(0, reserve - used)
         else:
@@ -157,4 +219,11 @@ class MatchClock(msgspec.Struct, frozen=True, kw_only=True):
             delay_ms=max(0, preset.delay_ms - used),
             running=True,
             expired=preset.is_expired(reserve, used),
+            overtime=drawn or self.in_overtime(side),
         )
+
+    def is_expired(self, preset: ClockPreset, at: datetime) -> bool:
+        """The running side's time has run out for good at ``at`` (after any overtime)."""
+        if self.running is None:
+            return False
+        return preset.is_timed and self.elapsed(at) >= self.limit(preset, self.running)

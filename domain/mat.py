@@ -17,7 +17,9 @@ Written the way gnubg's own ``export match mat`` writes it, and read back by its
 
 Opening-roll ties, rejected resignations and clock readings have no place in the format and
 are left out; the event stream keeps them, as it keeps the game a money session was closed in
-before anyone moved in it.
+before anyone moved in it. So are voided rolls (rule G-DICE-2): a roll is written only with
+the play made from it, and a voided roll that passed the turn (rule G-MAX-1) takes its empty
+line with it; gnubg reads the file as if the roll had never been cast.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from domain.match import (
     MatchWon,
     PenaltyAwarded,
     PenaltyChanged,
+    RollVoided,
     Side,
     TurnPassed,
     other,
@@ -171,7 +174,10 @@ def format_mat(events: Iterable[DomainEvent], zone: tzinfo) -> str:
 
     notes: list[str] = []
     penalties: dict[UUID, tuple[Side, int]] = {}  # each penalty's side and points as they stand
-    for event in events:
+    recorded = list(events)
+    # rule G-DICE-2: a voided roll is not written; one that passed the turn left a pass line
+    voided = {event.roll_version for event in recorded if isinstance(event, RollVoided)}
+    for event in recorded:
         # rule C-BREAK-2: penalty points go to the opponent's score, from the header of the
         # game they were awarded in (``_Game.score``); noted in the file's tags, which gnubg
         # keeps as the match's comment
@@ -209,7 +215,8 @@ def format_mat(events: Iterable[DomainEvent], zone: tzinfo) -> str:
         elif isinstance(event, CheckersPlayed):
             game.action(event.side, f"{_roll(event.dice)} {_moves(event.moves)}")
         elif isinstance(event, TurnPassed):
-            game.action(event.side, _roll(event.dice))
+            if event.originator_version - 1 not in voided:  # its roll is the event before
+                game.action(event.side, _roll(event.dice))
         elif isinstance(event, CubeOffered):
             game.action(event.side, f" Doubles => {event.value}")
         elif isinstance(event, CubeTaken):

@@ -47,6 +47,7 @@ from api.matches.schemas import (
     ProofRoll,
     ResignationCreate,
     RollCreate,
+    RollVoid,
     SideChoice,
     SideName,
     match_view,
@@ -189,6 +190,7 @@ class MatchController(Controller):
                 match_length=data.match_length,
                 dice=data.dice,
                 clock=data.clock,
+                clock_overtime_seconds=data.clock_overtime_seconds,
                 rules_preset=data.rules,
                 jacoby=data.jacoby,
                 beavers=data.beavers,
@@ -223,6 +225,21 @@ class MatchController(Controller):
     ) -> Match:
         body = data or RollCreate()
         return await command.run(body.side, command.matches.roll, body.dice)
+
+    @guarded_post(
+        "/{match_id:uuid}/rolls/void",
+        guards=[MATCH_PLAYER],
+        status_code=200,
+        summary="Void the latest roll (G-DICE-2): a director at once, or both players asking",
+    )
+    async def void_roll(
+        self, command: NamedDependency[MatchCommand], data: JSONBody[RollVoid]
+    ) -> Match:
+        """rule G-DICE-2: a roll that does not count (a die off the board, cocked, on a
+        checker) is voided and rolled again; it stays in the stream as voided. A director's
+        request voids the latest roll at once; a player's waits for the opponent's (the state
+        shows it as ``void_request``). 409 once a play was made from the roll."""
+        return await command.run(data.side, command.matches.void_roll, data.reason)
 
     @guarded_post("/{match_id:uuid}/plays", guards=[MATCH_PLAYER], status_code=200, summary="Play")
     async def play(
@@ -333,7 +350,9 @@ class MatchController(Controller):
             verified=proof.verified,
             algorithm=ALGORITHM if proof.dice_mode == "server" else "",
             rolls=[
-                ProofRoll(version=version, index=index, dice=list(dice))
+                ProofRoll(
+                    version=version, index=index, dice=list(dice), voided=version in proof.voided
+                )
                 for version, index, dice in proof.rolls
             ],
         )

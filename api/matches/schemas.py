@@ -22,6 +22,7 @@ from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.clock import ClockPresetName
 from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
+from domain.match.voids import MAX_REASON_LENGTH
 from service.shared.day_views import Score
 
 SideName = Side
@@ -38,6 +39,9 @@ class MatchCreate(msgspec.Struct, forbid_unknown_fields=True):
     match_length: Annotated[int, msgspec.Meta(ge=0, le=MAX_MATCH_LENGTH)] = 7
     dice: DiceMode = "entered"
     clock: ClockPresetName = "none"
+    clock_overtime_seconds: Literal[0, 60, 120] = 0
+    """rule G-CLOCK-1, USBGF option (club clock): one overtime of 1 or 2 minutes after the
+    first expiry; the second expiry loses."""
     rules: RulesName = "tournament"
     """``app``: bear-off without pip waste (G-OFF-2) and the app's resignations (G-RESIGN-1)."""
     jacoby: bool = False
@@ -70,6 +74,14 @@ class ResignationCreate(msgspec.Struct, forbid_unknown_fields=True):
     """Under the app rules the level follows from the board and may be left out."""
 
     level: Level | None = None
+    side: SideName | None = None
+
+
+class RollVoid(msgspec.Struct, forbid_unknown_fields=True):
+    """rule G-DICE-2: why the latest roll does not count (a die off the board, cocked, on a
+    checker). A director names no side (or any); a player's token asks for its own side."""
+
+    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_REASON_LENGTH)]
     side: SideName | None = None
 
 
@@ -108,6 +120,8 @@ class ClockSide(msgspec.Struct):
     """Per-move time left in the current move."""
     running: bool
     expired: bool
+    overtime: bool = False
+    """The side's overtime has begun (G-CLOCK-1, USBGF option): its next expiry loses."""
 
 
 class Clocks(msgspec.Struct):
@@ -118,6 +132,14 @@ class Clocks(msgspec.Struct):
     since: datetime | None
     a: ClockSide
     b: ClockSide
+    overtime_seconds: int = 0
+    """The USBGF overtime each side gets once (G-CLOCK-1): 0, 60 or 120."""
+
+
+class VoidRequest(msgspec.Struct):
+    """rule G-DICE-2: a player asked to void the latest roll; the opponent's request voids it."""
+
+    side: SideName
 
 
 class Match(msgspec.Struct):
@@ -165,6 +187,8 @@ class Match(msgspec.Struct):
     play the sides) or an ad hoc one's."""
     penalties: list[PenaltyPoints] = msgspec.field(default_factory=list)
     """Penalty points against each side, included in the opponent's score (rule C-BREAK-2)."""
+    void_request: VoidRequest | None = None
+    """A player's request to void the latest roll, waiting for the opponent's (G-DICE-2)."""
 
 
 class PenaltyPoints(msgspec.Struct):
@@ -196,6 +220,9 @@ class ProofRoll(msgspec.Struct):
     version: int
     index: int
     dice: list[int]
+    voided: bool = False
+    """The roll was voided and rolled again (rule G-DICE-2); the seed reproduces it all the
+    same."""
 
 
 class DiceProofView(msgspec.Struct):
@@ -255,7 +282,15 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
         stage=pairing.stage if pairing else None,  # type: ignore[arg-type]
         player_ids=PlayerIds(*state.player_ids) if state.player_ids else None,
         penalties=[PenaltyPoints(p.id, p.side, p.points) for p in state.penalties],
+        void_request=_void_request(state),
     )
+
+
+def _void_request(state: MatchRecord) -> VoidRequest | None:
+    latest = state.latest_roll
+    if latest is None or latest.void_asked_by is None:
+        return None
+    return VoidRequest(side=latest.void_asked_by)
 
 
 def _clocks(state: MatchRecord, at: datetime) -> Clocks | None:
@@ -271,6 +306,7 @@ def _clocks(state: MatchRecord, at: datetime) -> Clocks | None:
             delay_seconds=reading.delay_ms / 1000,
             running=reading.running,
             expired=reading.expired,
+            overtime=reading.overtime,
         )
     return Clocks(
         preset=preset.name,
@@ -279,4 +315,5 @@ def _clocks(state: MatchRecord, at: datetime) -> Clocks | None:
         since=clock.since,
         a=sides["a"],
         b=sides["b"],
+        overtime_seconds=preset.overtime_ms // 1000,
     )

@@ -105,6 +105,9 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     dice: DiceMode = DEFAULT_DICE
     """How the tournament's matches roll: ``entered`` (physical dice) or ``server``."""
     clock: ClockPresetName = DEFAULT_CLOCK
+    clock_overtime_seconds: Literal[0, 60, 120] = 0
+    """rule G-CLOCK-1, USBGF option (club clock): one overtime of 1 or 2 minutes in every
+    match of the tournament; the second expiry loses."""
     class_: str = msgspec.field(name="class", default=DEFAULT_CLASS)
     cancellation_weekday: str = "thursday"
     """Cancellation is possible until this weekday before the play date ..."""

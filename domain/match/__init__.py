@@ -35,6 +35,7 @@ from domain.match.errors import (
     NotAMatchError,
     NotYourTurnError,
     PenaltyNotFoundError,
+    RollNotVoidableError,
     WrongPhaseError,
 )
 from domain.match.events import (
@@ -53,6 +54,7 @@ from domain.match.events import (
     DiceSeedRevealed,
     GameStarted,
     GameWon,
+    LatestRoll,
     Level,
     MatchStarted,
     MatchVoided,
@@ -64,6 +66,8 @@ from domain.match.events import (
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
+    RollVoided,
+    RollVoidRequested,
     RulesName,
     SeatedPlayers,
     SessionClosed,
@@ -80,6 +84,7 @@ from domain.match.state import (
     Penalty,
     evolve,
 )
+from domain.match.voids import void_roll
 
 __all__ = [
     "LEVELS",
@@ -100,6 +105,7 @@ __all__ = [
     "GameStarted",
     "GameWon",
     "IllegalPlayRejectedError",
+    "LatestRoll",
     "Level",
     "Match",
     "MatchOverError",
@@ -117,6 +123,9 @@ __all__ = [
     "ResignationAccepted",
     "ResignationOffered",
     "ResignationRejected",
+    "RollNotVoidableError",
+    "RollVoidRequested",
+    "RollVoided",
     "RulesName",
     "SeatedPlayers",
     "SessionClosed",
@@ -149,4 +158,5 @@ __all__ = [
     "start_match",
     "take",
     "void",
+    "void_roll",
 ]

@@ -23,7 +23,7 @@ from domain.backgammon.match_id import (
 )
 from domain.backgammon.notation import NotationError, format_dice, parse_play
 from domain.backgammon.position import CHECKERS_PER_SIDE
-from domain.clock import PRESETS, ClockPresetName
+from domain.clock import OVERTIME_SECONDS, PRESETS, ClockPresetName
 from domain.dice import seed_commitment
 from domain.errors import ConflictError, InvalidInputError
 from domain.events import DomainEvent, EventBatch
@@ -81,6 +81,7 @@ def start_match(
     match_length: int,
     dice_mode: str,
     clock: str,
+    clock_overtime_seconds: int = 0,
     token_hash_a: str,
     token_hash_b: str,
     rules: str = "tournament",
@@ -108,6 +109,7 @@ def start_match(
         raise InvalidInputError("dice", "is 'entered' or 'server'")
     if clock not in PRESETS:
         raise InvalidInputError("clock", f"is one of {', '.join(PRESETS)}")
+    _check_overtime(clock, clock_overtime_seconds)
     if rules not in ("tournament", "app"):
         raise InvalidInputError("rules", "is 'tournament' or 'app'")
     if match_length and (jacoby or beavers):
@@ -127,6 +129,7 @@ def start_match(
         match_length=match_length,
         dice_mode=cast(DiceMode, dice_mode),
         clock=cast(ClockPresetName, clock),
+        clock_overtime_seconds=clock_overtime_seconds,
         rules=cast(RulesName, rules),
         jacoby=jacoby,
         beavers=beavers,
@@ -140,6 +143,19 @@ def start_match(
     )
     batch.add(GameStarted, game=1, crawford=False, score_a=0, score_b=0)
     return batch.events
+
+
+def _check_overtime(clock: str, overtime_seconds: int) -> None:
+    """rule G-CLOCK-1 (USBGF option): one overtime of 1 or 2 minutes, on the club clock."""
+    if overtime_seconds not in OVERTIME_SECONDS:
+        raise InvalidInputError(
+            "clock_overtime_seconds", "is 0 (no overtime), 60 or 120 (G-CLOCK-1, USBGF option)"
+        )
+    if overtime_seconds and clock != "club":
+        raise InvalidInputError(
+            "clock_overtime_seconds",
+            "the USBGF overtime is an option of the club clock (G-CLOCK-1), not of this one",
+        )
 
 
 def roll(
@@ -261,6 +277,11 @@ def double(
     if state.phase != "roll":
         raise WrongPhaseError(_phase_problem(state, "double"))
     doubler = _acting(state, side)
+    if state.reroll_due:
+        raise CubeNotAvailableError(
+            f"side {doubler} rolled already and rolls again after the void (G-DICE-2): the "
+            "cube decision of this turn was made"
+        )
     if state.crawford:
         raise CubeNotAvailableError(
             "no doubling in the Crawford game (G-CUBE-2): the cube returns after this game"
@@ -391,9 +412,10 @@ def claim_timeout(
 ) -> list[DomainEvent]:
     """Claim a win on time, checked against the clock at ``now`` (G-CLOCK-1, G-CLOCK-2).
 
-    Club preset: the side out of time loses the match. App and online30: the game is won as
-    a gammon, times the cube (in a money session with the Jacoby rule, a single while the cube
-    is centred, G-CUBE-3).
+    Club preset: the side out of time loses the match (with the USBGF overtime, at its second
+    expiry: the first draws the overtime, see ``domain.clock``). App and online30: the game is
+    won as a gammon, times the cube (in a money session with the Jacoby rule, a single while
+    the cube is centred, G-CUBE-3).
     """
     _require_playing(state)
     preset = state.preset
@@ -408,9 +430,10 @@ def claim_timeout(
         )
     reserve = state.clock.reserve(flagged)
     used = state.clock.elapsed(now)
-    if not preset.is_expired(reserve, used):
-        left = (preset.limit(reserve) - used) / 1000
-        raise ClockNotExpiredError(f"side {flagged} still has {left:.1f} s on the clock")
+    if not state.clock.is_expired(preset, now):
+        left = (state.clock.limit(preset, flagged) - used) / 1000
+        overtime = " (its overtime included, G-CLOCK-1)" if preset.overtime_ms else ""
+        raise ClockNotExpiredError(f"side {flagged} still has {left:.1f} s on the clock{overtime}")
     batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(
         TimeoutClaimed,
@@ -419,6 +442,7 @@ def claim_timeout(
         reserve_ms=reserve,
         used_ms=used,
         outcome=preset.timeout_outcome,
+        overtime_ms=state.clock.allowance(preset, flagged) - reserve,
     )
     if preset.timeout_outcome == "match":
         decide_early(state, batch, side, "timeout")

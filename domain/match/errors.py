@@ -48,3 +48,10 @@ class ClockNotExpiredError(ConflictError):
 
 class PenaltyNotFoundError(NotFoundError):
     """The match has no penalty with this id."""
+
+
+class RollNotVoidableError(ConflictError):
+    """rule G-DICE-2: no roll to void: none was made, or a play (or a cube action) came after
+    it."""
+
+    type_slug = "roll-not-voidable"

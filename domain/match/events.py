@@ -47,6 +47,21 @@ class SeatedPlayers(msgspec.Struct, frozen=True, kw_only=True):
     player_b_id: UUID
 
 
+class LatestRoll(msgspec.Struct, frozen=True, kw_only=True):
+    """The latest roll while it may still be voided (rule G-DICE-2): nothing played from it."""
+
+    version: int
+    """The version of the roll's event."""
+    side: Side | None
+    """The side that rolled; None for the opening roll."""
+    dice: tuple[int, int]
+    passed: bool = False
+    """The roll could not be played and passed the turn (G-MAX-1); the opponent has done
+    nothing since."""
+    void_asked_by: Side | None = None
+    """A player asked to void it and waits for the opponent to ask too."""
+
+
 class MatchStarted(DomainEvent, frozen=True, kw_only=True):
     """A match was created: players, length (0 = money session), dice, clock and rules."""
 
@@ -55,6 +70,8 @@ class MatchStarted(DomainEvent, frozen=True, kw_only=True):
     match_length: int
     dice_mode: DiceMode
     clock: ClockPresetName
+    clock_overtime_seconds: int = 0
+    """rule G-CLOCK-1, USBGF option: one overtime of 60 or 120 s after the first expiry."""
     rules: RulesName = "tournament"
     jacoby: bool = False
     beavers: bool = False
@@ -111,6 +128,32 @@ class DiceRolled(DomainEvent, frozen=True, kw_only=True):
     entered_by: Side | None = None
     """Entered dice: the side whose token entered them (either side may, at one board); None
     for the director or the server."""
+
+
+class RollVoidRequested(DomainEvent, frozen=True, kw_only=True):
+    """rule G-DICE-2: a player asks to void the latest roll (a die off the board, cocked, on a
+    checker); the opponent's request too voids it (``RollVoided``)."""
+
+    side: Side
+    """The side that asks."""
+    roll_version: int
+    """The version of the roll's event."""
+    reason: str
+
+
+class RollVoided(DomainEvent, frozen=True, kw_only=True):
+    """rule G-DICE-2: the latest roll does not count and is rolled again. Its event stays in
+    the stream; this one says it was voided, why and on whose word."""
+
+    roll_version: int
+    """The version of the voided roll's event (``DiceRolled`` or ``OpeningRollMade``)."""
+    side: Side | None
+    """The side that rolled; None for an opening roll (one die each)."""
+    dice: tuple[int, int]
+    """The voided dice: the roller's, or side a's and side b's opening dice."""
+    reason: str
+    by: Literal["director", "players"]
+    """A director's decision, or both players asking."""
 
 
 class CheckersPlayed(DomainEvent, frozen=True, kw_only=True):
@@ -190,6 +233,9 @@ class TimeoutClaimed(DomainEvent, frozen=True, kw_only=True):
     used_ms: int
     """Time the flagged side had used in that move when the claim came."""
     outcome: Literal["match", "gammon"]
+    overtime_ms: int = 0
+    """The USBGF overtime (G-CLOCK-1) the flagged side still had at the move's start, now
+    spent: it ran out at ``reserve_ms + overtime_ms``."""
 
 
 class ClockFlagged(DomainEvent, frozen=True, kw_only=True):
@@ -202,6 +248,8 @@ class ClockFlagged(DomainEvent, frozen=True, kw_only=True):
     """When the flagged side's clock started: the period that ran out."""
     reserve_ms: int
     used_ms: int
+    overtime_ms: int = 0
+    """The USBGF overtime (G-CLOCK-1) it still had at the period's start, now spent."""
 
 
 class GameWon(DomainEvent, frozen=True, kw_only=True):

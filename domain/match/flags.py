@@ -17,7 +17,7 @@ def clock_expires_at(state: Match) -> datetime | None:
         return None
     if state.flagged_since == clock.since:
         return None
-    limit = state.preset.limit(clock.reserve(clock.running))
+    limit = clock.limit(state.preset, clock.running)  # after the overtime, if there is one
     return clock.since + timedelta(milliseconds=limit)
 
 
@@ -37,5 +37,6 @@ def flag_clock(state: Match, now: datetime, *, actor: str) -> list[DomainEvent]:
         since=clock.since,
         reserve_ms=clock.reserve(clock.running),
         used_ms=clock.elapsed(now),
+        overtime_ms=clock.allowance(state.preset, clock.running) - clock.reserve(clock.running),
     )
     return batch.events

@@ -27,7 +27,7 @@ from domain.backgammon.match_id import (
 )
 from domain.backgammon.position import STARTING_SIDE
 from domain.backgammon.position import Side as Checkers
-from domain.clock import PRESETS, ClockPreset, ClockPresetName, MatchClock
+from domain.clock import PRESETS, ClockPreset, ClockPresetName, MatchClock, with_overtime
 from domain.events import PSEUDONYM, Aggregate, DomainEvent, Personal
 from domain.match.errors import NotAMatchError, PenaltyNotFoundError
 from domain.match.events import (
@@ -43,6 +43,7 @@ from domain.match.events import (
     DiceSeedRevealed,
     GameStarted,
     GameWon,
+    LatestRoll,
     Level,
     MatchStarted,
     MatchVoided,
@@ -54,6 +55,8 @@ from domain.match.events import (
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
+    RollVoided,
+    RollVoidRequested,
     RulesName,
     SeatedPlayers,
     SessionClosed,
@@ -90,6 +93,8 @@ class Match(Aggregate, frozen=True, kw_only=True):
     """0: a money session (rule G-CUBE-3), played until a director closes it."""
     dice_mode: DiceMode
     clock_preset: ClockPresetName
+    clock_overtime_seconds: int = 0
+    """rule G-CLOCK-1, USBGF option: one overtime per side after its first expiry."""
     rules: RulesName
     jacoby: bool
     beavers: bool
@@ -134,6 +139,10 @@ class Match(Aggregate, frozen=True, kw_only=True):
     """The first opening roll: both players were at the table (rule C-BREAK-1)."""
     voided: bool = False
     """The tournament took back the pairing: closed without a result."""
+    latest_roll: LatestRoll | None = None
+    """The latest roll while nothing has been played from it (rule G-DICE-2 may void it)."""
+    reroll_due: bool = False
+    """The latest roll was voided: its roller rolls again, without a new cube decision."""
     clock: MatchClock
     flagged_since: datetime | None = None
     """The clock period (its start) that the scheduler flagged as run out, if any."""
@@ -171,7 +180,10 @@ class Match(Aggregate, frozen=True, kw_only=True):
 
     @property
     def preset(self) -> ClockPreset:
-        return PRESETS[self.clock_preset]
+        preset = PRESETS[self.clock_preset]
+        if not self.clock_overtime_seconds:  # the usual case: no lookup of the variant
+            return preset
+        return with_overtime(preset, self.clock_overtime_seconds)
 
     def score(self, side: Side) -> int:
         return self.score_a if side == "a" else self.score_b
@@ -301,6 +313,7 @@ def _started(event: MatchStarted) -> Match:
         match_length=event.match_length,
         dice_mode=event.dice_mode,
         clock_preset=event.clock,
+        clock_overtime_seconds=event.clock_overtime_seconds,
         rules=event.rules,
         jacoby=event.jacoby,
         beavers=event.beavers,
@@ -336,11 +349,13 @@ def _game_started(state: Match, event: GameStarted) -> Match:
         resigner=None,
         resignation=None,
         resumed_phase=None,
+        latest_roll=None,
+        reroll_due=False,
     )
 
 
 def _opening_roll_made(state: Match, event: OpeningRollMade) -> Match:
-    state = replace(state, opening_roll=(event.die_a, event.die_b))
+    state = replace(state, opening_roll=(event.die_a, event.die_b), latest_roll=None)
     if state.began_at is None:
         state = replace(state, began_at=event.timestamp)
     if event.roll_index is not None:
@@ -348,12 +363,26 @@ def _opening_roll_made(state: Match, event: OpeningRollMade) -> Match:
     if event.starter is None:
         return state
     own, theirs = (event.die_a, event.die_b) if event.starter == "a" else (event.die_b, event.die_a)
-    return replace(state, phase="move", on_roll=event.starter, dice=(own, theirs))
+    latest = LatestRoll(
+        version=event.originator_version, side=None, dice=(event.die_a, event.die_b)
+    )
+    return replace(
+        state, phase="move", on_roll=event.starter, dice=(own, theirs), latest_roll=latest
+    )
 
 
 def _dice_rolled(state: Match, event: DiceRolled) -> Match:
     rolls = state.server_rolls if event.roll_index is None else event.roll_index + 1
-    return replace(state, phase="move", dice=event.dice, raccoon_allowed=False, server_rolls=rolls)
+    latest = LatestRoll(version=event.originator_version, side=event.side, dice=event.dice)
+    return replace(
+        state,
+        phase="move",
+        dice=event.dice,
+        raccoon_allowed=False,
+        server_rolls=rolls,
+        latest_roll=latest,
+        reroll_due=False,
+    )
 
 
 def _checkers_played(state: Match, event: CheckersPlayed) -> Match:
@@ -361,16 +390,50 @@ def _checkers_played(state: Match, event: CheckersPlayed) -> Match:
     mover, opponent = (after.opponent, after.on_roll)
     board_a, board_b = (mover, opponent) if event.side == "a" else (opponent, mover)
     return replace(
-        state, board_a=board_a, board_b=board_b, phase="roll", on_roll=other(event.side), dice=None
+        state,
+        board_a=board_a,
+        board_b=board_b,
+        phase="roll",
+        on_roll=other(event.side),
+        dice=None,
+        latest_roll=None,
     )
 
 
 def _turn_passed(state: Match, event: TurnPassed) -> Match:
-    return replace(state, phase="roll", on_roll=other(event.side), dice=None)
+    latest = state.latest_roll
+    return replace(
+        state,
+        phase="roll",
+        on_roll=other(event.side),
+        dice=None,
+        latest_roll=replace(latest, passed=True) if latest is not None else None,
+    )
+
+
+def _roll_void_requested(state: Match, event: RollVoidRequested) -> Match:
+    latest = state.latest_roll
+    if latest is None:
+        return state
+    return replace(state, latest_roll=replace(latest, void_asked_by=event.side))
+
+
+def _roll_voided(state: Match, event: RollVoided) -> Match:
+    """rule G-DICE-2: the roll does not count; its roller rolls again (the opening roll is
+    due again when it was the opening roll)."""
+    if event.side is None:
+        return replace(
+            state, phase="opening", on_roll=None, dice=None, opening_roll=None, latest_roll=None
+        )
+    return replace(
+        state, phase="roll", on_roll=event.side, dice=None, latest_roll=None, reroll_due=True
+    )
 
 
 def _cube_offered(state: Match, event: CubeOffered) -> Match:
-    return replace(state, phase="cube", offered_value=event.value, raccoon_allowed=False)
+    return replace(
+        state, phase="cube", offered_value=event.value, raccoon_allowed=False, latest_roll=None
+    )
 
 
 def _cube_taken(state: Match, event: CubeTaken) -> Match:
@@ -432,6 +495,7 @@ def _game_won(state: Match, event: GameWon) -> Match:
         phase="opening",
         previous_loser=other(event.winner),
         dice=None,
+        latest_roll=None,
         offered_value=None,
         resigner=None,
         resignation=None,
@@ -445,6 +509,7 @@ def _match_won(state: Match, event: MatchWon) -> Match:
         phase="match_over",
         winner=event.winner,
         dice=None,
+        latest_roll=None,
         score_a=event.score_a,
         score_b=event.score_b,
     )
@@ -513,4 +578,6 @@ _APPLY: dict[type[DomainEvent], Callable[[Match, Any], Match]] = {
     MatchVoided: _match_voided,
     DiceSeedRevealed: _dice_seed_revealed,
     ClockFlagged: _clock_flagged,
+    RollVoidRequested: _roll_void_requested,
+    RollVoided: _roll_voided,
 }

@@ -57,6 +57,8 @@ class TournamentScheduled(DomainEvent, frozen=True, kw_only=True):
     """How the tournament's matches roll: ``entered`` (physical dice) or ``server``."""
     clock: str = DEFAULT_CLOCK
     """The clock preset of the tournament's matches."""
+    clock_overtime_seconds: int = 0
+    """rule G-CLOCK-1, USBGF option: the overtime of the tournament's matches (0, 60, 120)."""
 
 
 class RegistrationFacts(DomainEvent, frozen=True, kw_only=True):

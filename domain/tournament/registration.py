@@ -21,7 +21,7 @@ from domain.calendar import (
     parse_birth_date,
     parse_date,
 )
-from domain.clock import ClockPresetName
+from domain.clock import OVERTIME_SECONDS, ClockPresetName
 from domain.errors import InvalidInputError
 from domain.events import EventBatch
 from domain.match import DiceMode
@@ -101,6 +101,8 @@ class TournamentPlan(msgspec.Struct, frozen=True, kw_only=True):
     """Default: every knockout stage plays ``match_length`` (rule T-FMT-8)."""
     dice: DiceMode = DEFAULT_DICE
     clock: ClockPresetName = DEFAULT_CLOCK
+    clock_overtime_seconds: int = 0
+    """rule G-CLOCK-1, USBGF option: one overtime of 60 or 120 s on the club clock."""
 
 
 def schedule_tournament(
@@ -133,6 +135,13 @@ def schedule_tournament(
     for stage in ("semi_final", "final", "third_place"):
         _check_range(f"match_lengths.{stage}", getattr(knockout, stage), 1, MAX_MATCH_LENGTH)
     _check_payout(plan.payout_percent)
+    if plan.clock_overtime_seconds not in OVERTIME_SECONDS or (
+        plan.clock_overtime_seconds and plan.clock != "club"
+    ):
+        raise InvalidInputError(
+            "clock_overtime_seconds",
+            "is 0, or 60 or 120 with the club clock (G-CLOCK-1, USBGF option)",
+        )
     deadlines = compute_deadlines(play_date, zone, policy)
     if deadlines.starts_at <= now:
         raise InvalidInputError(
@@ -165,6 +174,7 @@ def schedule_tournament(
         knockout_lengths=knockout,
         dice=plan.dice,
         clock=plan.clock,
+        clock_overtime_seconds=plan.clock_overtime_seconds,
     )
     return batch.events
 

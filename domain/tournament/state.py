@@ -147,6 +147,8 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     payout_percent: tuple[int, ...] = ()
     dice: str = "entered"
     clock: str = "club"
+    clock_overtime_seconds: int = 0
+    """rule G-CLOCK-1, USBGF option: one overtime in each of its matches (0: none)."""
     lot_seed: int = 0
     field: tuple[UUID, ...] = ()
     """The players seated at the start, in the order of their registration."""
@@ -320,6 +322,7 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             payout_percent=event.payout_percent,
             dice=event.dice,
             clock=event.clock,
+            clock_overtime_seconds=event.clock_overtime_seconds,
             season_id=event.season_id,
         )
     if not isinstance(state, Tournament):

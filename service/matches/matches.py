@@ -46,6 +46,9 @@ class DiceProof:
     """(version, roll index, dice) of every server roll so far."""
     verified: bool | None
     """Whether the revealed seed reproduces every roll (None before the reveal)."""
+    voided: frozenset[int] = frozenset()
+    """The versions of the rolls voided since (rule G-DICE-2): rolled from the seed all the
+    same, so they stay in the proof."""
 
 
 class MatchService:
@@ -79,6 +82,7 @@ class MatchService:
         match_length: int,
         dice: str = "entered",
         clock: str = "none",
+        clock_overtime_seconds: int = 0,
         rules_preset: str = "tournament",
         jacoby: bool = False,
         beavers: bool = False,
@@ -97,6 +101,7 @@ class MatchService:
                 match_length=match_length,
                 dice=dice,
                 clock=clock,
+                clock_overtime_seconds=clock_overtime_seconds,
                 rules_preset=rules_preset,
                 jacoby=jacoby,
                 beavers=beavers,
@@ -133,7 +138,10 @@ class MatchService:
         if state.dice_mode != "server":
             return DiceProof("entered", None, None, [], None)
         rolls: list[tuple[int, int, tuple[int, int]]] = []
+        voided: set[int] = set()
         for event in self._store.stream(match_id):
+            if isinstance(event, match.RollVoided):
+                voided.add(event.roll_version)
             if isinstance(event, match.OpeningRollMade) and event.roll_index is not None:
                 rolls.append(
                     (event.originator_version, event.roll_index, (event.die_a, event.die_b))
@@ -146,7 +154,9 @@ class MatchService:
             verified = verify_rolls(
                 seed, state.seed_commitment, [(index, dice) for _, index, dice in rolls]
             )
-        return DiceProof("server", state.seed_commitment, state.revealed_seed, rolls, verified)
+        return DiceProof(
+            "server", state.seed_commitment, state.revealed_seed, rolls, verified, frozenset(voided)
+        )
 
     # Commands --------------------------------------------------------------------------------
 
@@ -178,6 +188,25 @@ class MatchService:
             return match.roll(state, side, dice, now, actor=actor, entered_by=entered_by)
 
         return self._execute(match_id, caller, expected_version, decide, side_optional=True)
+
+    def void_roll(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        reason: str,
+        expected_version: int | None = None,
+    ) -> Match:
+        """rule G-DICE-2: a director voids the latest roll at once; a player asks, and the
+        roll is voided when the opponent asks too. The roller then rolls again."""
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: match.void_roll(
+                state, side, reason, now, director=caller.director, actor=actor
+            ),
+            side_optional=True,
+        )
 
     def play(
         self,

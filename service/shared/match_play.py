@@ -68,6 +68,8 @@ class MatchTerms:
     match_length: int
     dice: str = "entered"
     clock: str = "none"
+    clock_overtime_seconds: int = 0
+    """rule G-CLOCK-1, USBGF option: one overtime of 60 or 120 s after the first expiry."""
     rules_preset: str = "tournament"
     jacoby: bool = False
     beavers: bool = False
@@ -127,6 +129,7 @@ class MatchPlay:
                 match_length=terms.match_length,
                 dice_mode=terms.dice,
                 clock=terms.clock,
+                clock_overtime_seconds=terms.clock_overtime_seconds,
                 rules=terms.rules_preset,
                 jacoby=terms.jacoby,
                 beavers=terms.beavers,
@@ -281,6 +284,7 @@ class MatchPlay:
                 match_length=table.match_length,
                 dice=state.dice,
                 clock=state.clock,
+                clock_overtime_seconds=state.clock_overtime_seconds,
                 tournament_id=str(state.id),
                 pairing=TournamentPairing(
                     round=paired.number,

@@ -150,3 +150,40 @@ def test_penalty_points_and_names_with_spaces_import_into_gnubg_as_recorded(
     final[game["info"]["winner"]] += game["info"]["points-won"]
     assert final == {"X": 0, "O": 5}
     assert "Penalty on Kévin Unger awarded 1 point(s) for Ben" in info["comment"]
+
+
+def test_a_match_with_voided_rolls_imports_into_gnubg_with_only_the_rolls_played(
+    client: TestClient[Any], tmp_path: Path
+) -> None:
+    # rule G-DICE-2: the voided rolls stay in the stream; gnubg sees the rolls that counted
+    body = {"player_a": "anna", "player_b": "ben", "match_length": 1}
+    created = client.post("/api/v1/matches", json=body, headers=DIRECTOR).json()
+    path = f"/api/v1/matches/{created['id']}"
+    side = {s: {"Authorization": f"Bearer {created['player_tokens'][s]}"} for s in ("a", "b")}
+    steps: list[tuple[str, dict[str, Any], dict[str, str]]] = [
+        ("rolls", {"dice": [3, 1]}, side["a"]),
+        ("rolls/void", {"reason": "a die off the board"}, DIRECTOR),
+        ("rolls", {"dice": [5, 2]}, side["a"]),
+        ("plays", {"play": "13/8 13/11"}, side["a"]),
+        ("rolls", {"dice": [6, 6]}, side["b"]),
+        ("rolls/void", {"reason": "cocked"}, side["a"]),
+        ("rolls/void", {"reason": "cocked"}, side["b"]),
+        ("rolls", {"dice": [4, 2]}, side["b"]),
+        ("plays", {"play": "8/4 6/4"}, side["b"]),
+        ("resignations", {"level": "single"}, side["a"]),
+        ("resignations/accept", {}, side["b"]),
+    ]
+    for command, payload, headers in steps:
+        answer = client.post(f"{path}/{command}", json=payload, headers=headers)
+        assert answer.status_code == 200, (command, answer.text)
+    events = client.get(f"{path}/events").json()
+    assert [e["type"] for e in events].count("RollVoided") == 2
+
+    imported = gnubg_import(client.get(f"{path}/export.mat").text, tmp_path)
+
+    [game] = imported["games"]
+    assert imported_actions(game) == [
+        ("X", "move", [5, 2], [(13, 8), (13, 11)]),
+        ("O", "move", [4, 2], [(6, 4), (8, 4)]),
+    ]
+    assert (game["info"]["winner"], game["info"]["points-won"]) == ("O", 1)

@@ -702,6 +702,7 @@ def test_a_timeout_claim_is_checked_against_the_clock(client: Client, clock: Mov
         "delay_seconds": 0.0,
         "running": True,
         "expired": False,
+        "overtime": False,
     }
     assert claimed.status_code == 200
     body = claimed.json()
@@ -714,6 +715,7 @@ def test_a_timeout_claim_is_checked_against_the_clock(client: Client, clock: Mov
         "reserve_ms": 90_000,
         "used_ms": 101_000,
         "outcome": "gammon",
+        "overtime_ms": 0,
     }
 
 

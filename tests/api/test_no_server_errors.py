@@ -88,6 +88,7 @@ def service(
                 f"/api/v1/matches/{match}/{command}"
                 for command in (
                     "rolls",
+                    "rolls/void",
                     "plays",
                     "cube",
                     "resignations",

@@ -24,7 +24,6 @@ NOT_YET_BUILT: set[tuple[str, str]] = {
     ("GET", "/api/v1/players/{}/head-to-head"),
     ("GET", "/api/v1/ratings"),
     ("GET", "/api/v1/ratings/{}"),
-    ("POST", "/api/v1/matches/{}/rolls/void"),
     ("POST", "/api/v1/ratings/imports"),
 }
 

@@ -775,6 +775,7 @@ def test_every_field_of_a_tournament_request_reaches_the_plan() -> None:
         match_lengths=tournament_api.MatchLengths(semi_final=9, final=11, third_place=3),
         dice="server",
         clock="none",
+        clock_overtime_seconds=60,
         class_="Einsteiger",
     )
     plan = tournament_api.tournament_plan(request)

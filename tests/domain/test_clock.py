@@ -6,7 +6,16 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from domain.clock import APP, CLUB, NO_CLOCK, ONLINE30, PRESETS, MatchClock, elapsed_ms
+from domain.clock import (
+    APP,
+    CLUB,
+    NO_CLOCK,
+    ONLINE30,
+    PRESETS,
+    MatchClock,
+    elapsed_ms,
+    with_overtime,
+)
 
 T0 = datetime(2026, 4, 18, 14, 0, tzinfo=UTC)
 
@@ -81,3 +90,17 @@ def test_a_reading_counts_down_the_running_side_only() -> None:
 def test_elapsed_time_is_whole_milliseconds_and_never_negative() -> None:
     assert elapsed_ms(at(0), at(1.0015)) == 1001
     assert elapsed_ms(at(5), at(1)) == 0
+
+
+def test_the_usbgf_overtime_is_added_once_at_the_first_expiry() -> None:
+    # rule G-CLOCK-1 (USBGF option): one overtime of 1 or 2 minutes; the second expiry loses
+    preset = with_overtime(CLUB, 60)
+    clock = MatchClock.start(preset, 1).switch(preset, "a", at(0))
+
+    assert not clock.read(preset, "a", at(120)).expired  # the first expiry: overtime begins
+    assert clock.read(preset, "a", at(120)).overtime
+    assert clock.read(preset, "a", at(180)).expired
+    after = clock.switch(preset, "b", at(130))
+    assert (after.reserve_a_ms, after.overtime_a) == (60_000 - 10_000 + 12_000, True)
+    assert after.limit(preset, "a") == 62_000  # no second overtime
+    assert MatchClock.start(CLUB, 1).limit(CLUB, "a") == 120_000  # without the option

@@ -11,6 +11,8 @@ from domain import match as rules
 from domain.events import DomainEvent, fold
 from domain.mat import LEFT_WIDTH, format_mat, mat_name
 from domain.people.tokens import token_hash
+from tests.domain.test_match import Table, board
+from tests.domain.test_match_voids import CLOSED_BOARD
 
 BERLIN = ZoneInfo("Europe/Berlin")
 T0 = datetime(2026, 4, 18, 13, 0, tzinfo=UTC)
@@ -193,3 +195,35 @@ def test_a_long_name_is_followed_by_a_space_before_the_other_side() -> None:
     headers = [line for line in format_mat(table.events, BERLIN).splitlines() if " : " in line]
 
     assert headers[-1] == " Abcdefghijklmnopqrstuvwxyz01234 : 7 Ben : 1"
+
+
+def test_a_voided_roll_is_left_out_as_if_it_had_never_been_cast() -> None:
+    # rule G-DICE-2: the stream keeps the voided roll; gnubg reads only the roll played
+    voided, plain = Recorder(), Recorder()
+    for table in (voided, plain):
+        table.do(rules.roll, None, (3, 1), table.now)
+        table.do(rules.play, "a", table.now, notation="8/5 6/5")
+    voided.do(rules.roll, "b", (6, 5), T0)
+    voided.do(rules.void_roll, "b", "cocked", T0, director=True)
+    for table in (voided, plain):
+        table.do(rules.roll, "b", (4, 2), T0)
+        table.do(rules.play, "b", T0, notation="8/4 6/4")
+
+    assert any(isinstance(event, rules.RollVoided) for event in voided.events)
+    assert format_mat(voided.events, BERLIN) == format_mat(plain.events, BERLIN)
+
+
+def test_a_voided_roll_that_passed_the_turn_leaves_no_pass_line() -> None:
+    # rules G-DICE-2 and G-MAX-1: the pass was the voided roll's only trace in the file
+    voided, plain = Table(), Table()
+    for table in (voided, plain):
+        table.opening(3, 1)
+        table.reach("a", board(bar=1, p12=14), CLOSED_BOARD)
+    voided.do(rules.roll, side="a", dice=(6, 5))
+    voided.do(rules.void_roll, side=None, reason="die off the board", director=True)
+    for table in (voided, plain):
+        table.do(rules.roll, side="a", dice=(6, 6))
+
+    text = format_mat(voided.events, BERLIN)
+    assert "65:" not in text
+    assert text == format_mat(plain.events, BERLIN)
