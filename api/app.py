@@ -26,6 +26,7 @@ from api.conduct.conduct import ConductController
 from api.console.console import CONSOLE_TEMPLATES, ConsoleController
 from api.console.desk import DeskController
 from api.console.rounds import RoundPageController
+from api.console.season import SeasonPageController
 from api.evidence.audit import AuditController
 from api.evidence.disputes import DisputeController, DisputeDecisionController
 from api.evidence.videos import VideoController
@@ -90,6 +91,7 @@ CONTROLLERS: list[Any] = [
     ConsoleController,
     DeskController,
     RoundPageController,
+    SeasonPageController,
     TableController,
 ]
 

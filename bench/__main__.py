@@ -21,6 +21,7 @@ BENCHMARKS = [
     "bench.postgres",
     "bench.live",
     "bench.rebuild",
+    "bench.pages",
 ]
 
 
@@ -81,6 +82,17 @@ def summary(results: dict[str, Any]) -> str:
             f"  {'rebuild of every view (SQLite)':<36} {rebuild['events_per_second']:>9,.0f} "
             f"events/s over {rebuild['events']:,.0f} events"
         )
+    pages = results.get("bench.pages")
+    if pages:
+        from bench.pages import PLAYERS
+
+        for name in ("round_page", "wallboard"):
+            title = f"{name.replace('_', ' ')} ({PLAYERS} players, SQLite)"
+            lines.append(
+                f"  {title:<36} p50 {pages[f'{name}_p50_ms']:.1f} ms, "
+                f"p99 {pages[f'{name}_p99_ms']:.1f} ms, CPU {pages[f'{name}_cpu_ms']:.1f} ms "
+                "per page rendered"
+            )
     return "\n".join(lines)
 
 

@@ -20,6 +20,7 @@ from service.people.directors import DirectorService
 from service.people.erasure import PeopleService
 from service.people.player_sessions import PlayerSessions
 from service.people.sessions import DirectorSessions
+from service.people.sign_in_limit import SignInAttempts
 from service.people.tokens import TokenService
 from service.places.places import PlaceService
 from service.registration.requests import RegistrationRequestService
@@ -30,6 +31,7 @@ from service.settings import Settings
 from service.shared.commands import CommandRunner
 from service.shared.match_play import MatchPlay
 from service.shared.registrants import Registrants
+from service.storage.ended_sessions import EndedSessions, open_ended_sessions
 from service.storage.events import EventStore
 from service.storage.mail_ledger import MailLedger
 from service.storage.persistence import (
@@ -87,9 +89,14 @@ class Services:
     """Players' sessions of the table page, opened by the personal link (a key of their own)."""
     answer_key: bytes
     """Seals the API's kept idempotent answers (they may hold bearer tokens)."""
+    ended_sessions: EndedSessions
+    """The sessions their holders signed out of (a copied cookie stops working too)."""
+    sign_in_attempts: SignInAttempts
+    """Failed sign-ins per client address: a guesser is refused after a few (429)."""
 
     def close(self) -> None:
         self.views.close()
+        self.ended_sessions.close()
         self.store.close()
 
 
@@ -161,6 +168,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     people.complete_erasures()  # an erasure the last process recorded but did not finish
     directors = DirectorService(store, views, commands, settings.effective_director_token)
     venue = VenueService(store, views, play, commands, settings.effective_public_url)
+    ended = open_ended_sessions(store, settings.ended_sessions_path)
     analyses = AnalysisService(
         store,
         play,
@@ -192,9 +200,13 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         registrants=registrants,
         requests=requests,
         outbox=outbox,
-        sessions=DirectorSessions(directors, clock, derived_key(secret, "director sessions")),
+        sessions=DirectorSessions(
+            directors, clock, derived_key(secret, "director sessions"), ended
+        ),
         player_sessions=PlayerSessions(
-            views, venue.load, registrants, clock, derived_key(secret, "player sessions")
+            views, venue.load, registrants, clock, derived_key(secret, "player sessions"), ended
         ),
         answer_key=derived_key(secret, "idempotent answers"),
+        ended_sessions=ended,
+        sign_in_attempts=SignInAttempts(),
     )

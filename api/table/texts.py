@@ -37,6 +37,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "forbidden": "Dieses Formular ist abgelaufen oder gehört nicht zu dir. Lade die Seite "
         "neu oder melde dich über deinen persönlichen Link an.",
         "signed_in": "Angemeldet über deinen persönlichen Link.",
+        "sign_out": "Abmelden",
+        "too_many": "Zu viele Versuche mit ungültigen Links. Bitte warte eine Minute.",
         "tournament_page": "Zum Turnier",
         "analysis_title": "Analyse mit GNU Backgammon",
         "error_rate": "Fehlerrate (mEMG)",
@@ -85,6 +87,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "forbidden": "This form has expired or is not yours. Reload the page or sign in with "
         "your personal link.",
         "signed_in": "Signed in with your personal link.",
+        "sign_out": "Sign out",
+        "too_many": "Too many tries with links that are not valid. Please wait a minute.",
         "tournament_page": "To the tournament",
         "analysis_title": "Analysis by GNU Backgammon",
         "error_rate": "Error rate (mEMG)",

@@ -80,3 +80,13 @@ def test_a_players_table_and_the_reports_waiting_at_it(
         points_b=0,
     )
     assert services.venue.reports_at(day.tournament_id, table.match_id) == []  # decided
+
+
+def test_a_players_sign_out_ends_that_session_only(services: Services) -> None:
+    day = registered_tournament(services, 1)
+    [anna] = day.registrations
+    signed_out = services.player_sessions.open(anna.player_token).cookie
+    other = services.player_sessions.open(anna.player_token).cookie
+    services.player_sessions.end(signed_out)
+    assert services.player_sessions.check(signed_out) is None
+    assert services.player_sessions.check(other) is not None
