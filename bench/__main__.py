@@ -13,6 +13,7 @@ from typing import Any
 
 BENCHMARKS = [
     "bench.rules",
+    "bench.variants",
     "bench.analysis",
     "bench.pairing",
     "bench.standings",
