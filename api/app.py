@@ -26,6 +26,7 @@ from api.conduct.conduct import ConductController
 from api.console.console import CONSOLE_TEMPLATES, ConsoleController
 from api.console.desk import DeskController
 from api.console.rounds import RoundPageController
+from api.console.season import SeasonPageController
 from api.evidence.audit import AuditController
 from api.evidence.disputes import DisputeController, DisputeDecisionController
 from api.evidence.videos import VideoController
@@ -46,6 +47,8 @@ from api.matches.matches import MatchController
 from api.pages.pages import PageController, template_config
 from api.people.directors import DirectorController
 from api.people.erasure import PeopleController
+from api.ratings.pages import RATING_TEMPLATES, RatingPageController
+from api.ratings.ratings import RatingController
 from api.registration.requests import RegistrationConfirmationController
 from api.registration.tournaments import RegistrationController, TournamentController
 from api.rounds.rounds import TournamentDayController
@@ -79,6 +82,8 @@ CONTROLLERS: list[Any] = [
     PrintController,
     MatchController,
     MatchAnalysisController,
+    RatingController,
+    RatingPageController,
     AuditController,
     DisputeController,
     DisputeDecisionController,
@@ -92,6 +97,7 @@ CONTROLLERS: list[Any] = [
     ConsoleController,
     DeskController,
     RoundPageController,
+    SeasonPageController,
     TableController,
     PlayController,
     TabletController,
@@ -218,7 +224,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             "acting_director": Provide(provide_acting_director, sync_to_thread=False),
             "actor": Provide(provide_actor, sync_to_thread=False),
         },
-        template_config=template_config(CONSOLE_TEMPLATES, TABLE_TEMPLATES),
+        template_config=template_config(CONSOLE_TEMPLATES, TABLE_TEMPLATES, RATING_TEMPLATES),
         exception_handlers=exception_handlers,
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(

@@ -13,6 +13,7 @@ from typing import Any
 
 BENCHMARKS = [
     "bench.rules",
+    "bench.variants",
     "bench.analysis",
     "bench.pairing",
     "bench.standings",
@@ -20,6 +21,8 @@ BENCHMARKS = [
     "bench.postgres",
     "bench.live",
     "bench.rebuild",
+    "bench.pages",
+    "bench.ratings",
 ]
 
 
@@ -79,6 +82,24 @@ def summary(results: dict[str, Any]) -> str:
         lines.append(
             f"  {'rebuild of every view (SQLite)':<36} {rebuild['events_per_second']:>9,.0f} "
             f"events/s over {rebuild['events']:,.0f} events"
+        )
+    pages = results.get("bench.pages")
+    if pages:
+        from bench.pages import PLAYERS
+
+        for name in ("round_page", "wallboard"):
+            title = f"{name.replace('_', ' ')} ({PLAYERS} players, SQLite)"
+            lines.append(
+                f"  {title:<36} p50 {pages[f'{name}_p50_ms']:.1f} ms, "
+                f"p99 {pages[f'{name}_p99_ms']:.1f} ms, CPU {pages[f'{name}_cpu_ms']:.1f} ms "
+                "per page rendered"
+            )
+    ratings = results.get("bench.ratings")
+    if ratings:
+        lines.append(
+            f"  {'rating import (SQLite)':<36} {ratings['rows']:>9,.0f} rows in "
+            f"{ratings['import_seconds']:.2f} s (target < 5 s), rebuild "
+            f"{ratings['rebuild_seconds']:.2f} s"
         )
     return "\n".join(lines)
 

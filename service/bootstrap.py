@@ -20,8 +20,10 @@ from service.people.directors import DirectorService
 from service.people.erasure import PeopleService
 from service.people.player_sessions import PlayerSessions
 from service.people.sessions import DirectorSessions
+from service.people.sign_in_limit import SignInAttempts
 from service.people.tokens import TokenService
 from service.places.places import PlaceService
+from service.ratings.ratings import RatingService
 from service.registration.requests import RegistrationRequestService
 from service.registration.tournaments import TournamentService
 from service.rounds.rounds import RoundService
@@ -30,6 +32,7 @@ from service.settings import Settings
 from service.shared.commands import CommandRunner
 from service.shared.match_play import MatchPlay
 from service.shared.registrants import Registrants
+from service.storage.ended_sessions import EndedSessions, open_ended_sessions
 from service.storage.events import EventStore
 from service.storage.mail_ledger import MailLedger
 from service.storage.persistence import (
@@ -76,6 +79,8 @@ class Services:
     tokens: TokenService
     """Whose a bearer token is: nobody's (401) or somebody's without the right (403)."""
     people: PeopleService
+    ratings: RatingService
+    """The club's rating list (rules R-RATE-*)."""
     registrants: Registrants
     """Player ids and tokens, keyed with the server's secret (shared by registration and mail)."""
     requests: RegistrationRequestService
@@ -87,9 +92,14 @@ class Services:
     """Players' sessions of the table page, opened by the personal link (a key of their own)."""
     answer_key: bytes
     """Seals the API's kept idempotent answers (they may hold bearer tokens)."""
+    ended_sessions: EndedSessions
+    """The sessions their holders signed out of (a copied cookie stops working too)."""
+    sign_in_attempts: SignInAttempts
+    """Failed sign-ins per client address: a guesser is refused after a few (429)."""
 
     def close(self) -> None:
         self.views.close()
+        self.ended_sessions.close()
         self.store.close()
 
 
@@ -137,7 +147,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     link_key = derived_key(secret, "confirmation links")
     # The use cases, one slice each.
     seasons = SeasonService(store, views, clock, commands=commands)
-    matches = MatchService(store, clock, b"", commands=commands, play=play)
+    matches = MatchService(store, clock, b"", commands=commands, play=play, views=views)
     rounds = RoundService(store, views, zone, play, commands)
     places = PlaceService(store, views)
     conduct = ConductService(store, views, zone, play, commands)
@@ -161,6 +171,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     people.complete_erasures()  # an erasure the last process recorded but did not finish
     directors = DirectorService(store, views, commands, settings.effective_director_token)
     venue = VenueService(store, views, play, commands, settings.effective_public_url)
+    ended = open_ended_sessions(store, settings.ended_sessions_path)
     analyses = AnalysisService(
         store,
         play,
@@ -189,12 +200,17 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         directors=directors,
         tokens=TokenService(views, directors),
         people=people,
+        ratings=RatingService(store, views, zone, commands),
         registrants=registrants,
         requests=requests,
         outbox=outbox,
-        sessions=DirectorSessions(directors, clock, derived_key(secret, "director sessions")),
+        sessions=DirectorSessions(
+            directors, clock, derived_key(secret, "director sessions"), ended
+        ),
         player_sessions=PlayerSessions(
-            views, venue.load, registrants, clock, derived_key(secret, "player sessions")
+            views, venue.load, registrants, clock, derived_key(secret, "player sessions"), ended
         ),
         answer_key=derived_key(secret, "idempotent answers"),
+        ended_sessions=ended,
+        sign_in_attempts=SignInAttempts(),
     )

@@ -117,6 +117,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         return self.data_dir / "views.sqlite3"
 
     @property
+    def ended_sessions_path(self) -> Path:
+        """The console's and the table page's sessions ended by a sign-out, beside an SQLite
+        store."""
+        return self.data_dir / "ended_sessions.sqlite"
+
+    @property
     def idempotency_path(self) -> Path:
         """The kept answers to idempotent requests, beside an SQLite store."""
         return self.data_dir / "idempotency.sqlite"

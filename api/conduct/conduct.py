@@ -45,6 +45,8 @@ class PresentMarking(msgspec.Struct, forbid_unknown_fields=True):
 
     player_id: UUID | None = None
     table: Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLE)] | None = None
+    reason: Reason = ""
+    """Why a late player's proposed penalty is waived (rule C-BREAK-2), recorded."""
 
 
 class Present(msgspec.Struct):
@@ -143,7 +145,11 @@ class ConductController(Controller):
         actor: ActorDep,
     ) -> Present:
         present = services.conduct.mark_present(
-            tournament_id, player_id=data.player_id, table=data.table, actor=actor
+            tournament_id,
+            player_id=data.player_id,
+            table=data.table,
+            reason=data.reason,
+            actor=actor,
         )
         return Present(present)
 

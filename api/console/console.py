@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -32,7 +32,9 @@ from litestar.params import Body, FromPath
 from litestar.response import Redirect, Template
 
 from api.console.desk_view import desk_flash, desk_sections
+from api.console.refusals import in_words
 from api.console.texts import TEXT
+from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
 from api.http.errors import status_of
 from api.http.schemas import ServicesDep
@@ -57,7 +59,7 @@ SUMMARIES = {
     "sign_in": "Page: the director's sign-in form (a director token opens a session)",
     "sign_in_post": "Page form: sign in with a director token; 303 to the console",
     "sign_out": "Page form: end the director's session",
-    "home": "Page: the director's tournaments, each linking to its desk",
+    "home": "Page: the director's tournaments, each linking to its desk, and their seasons",
     "desk": "Page: the desk of one tournament: registrations with a search by name, check-in, "
     "start",
     "check_in": "Page form: check a registration in (as POST .../check-in)",
@@ -85,6 +87,8 @@ class FormError:
     field: str
     message: str
     status: int
+    kind: str = ""
+    """The use case's problem type: a German page shows the common ones in German."""
 
 
 @dataclass(slots=True)
@@ -105,6 +109,9 @@ class Console:
     def render(self, name: str, *, status: int = 200, **context: Any) -> Template:
         lang = self.lang
         acting = self.session.acting if self.session else None
+        error = context.get("error")
+        if isinstance(error, FormError) and error.kind:
+            context["error"] = replace(error, message=in_words(error.kind, error.message, lang))
         return Template(
             template_name=f"console/{name}",
             context={
@@ -229,7 +236,8 @@ def form_refused(request: Request[Any, Any, Any], _: FormRefusedError) -> Respon
 
 def domain_refused(request: Request[Any, Any, Any], error: DomainError) -> Response[Any]:
     """A refusal outside a form (an unknown tournament, one outside the director's scope)."""
-    return _refused_page(request, status_of(error), error.detail)
+    detail = in_words(error.type_slug, error.detail, language(request))
+    return _refused_page(request, status_of(error), detail)
 
 
 def _refused_page(request: Request[Any, Any, Any], status: int, detail: str) -> Response[Any]:
@@ -277,20 +285,32 @@ class ConsoleController(Controller):
 
     @post("/sign-in", sync_to_thread=True, summary=SUMMARIES["sign_in_post"])
     def sign_in(
-        self, request: Request[Any, Any, Any], data: FormData, visitor: NamedDependency[Console]
+        self,
+        request: Request[Any, Any, Any],
+        data: FormData,
+        visitor: NamedDependency[Console],
+        client_address: NamedDependency[ClientAddress],
     ) -> Template | Redirect:
         nonce = request.cookies.get(SIGN_IN_COOKIE)
-        sessions = visitor.services.sessions
+        services = visitor.services
+        sessions = services.sessions
         if not nonce or not sessions.is_csrf_token(f"sign-in:{nonce}", data.get(CSRF_FIELD)):
             raise FormRefusedError
         next_path = str(data.get("next") or "")
         token = str(data.get("token") or "")
+        client, now = client_address(request), services.clock.now()
+        if wait := services.sign_in_attempts.wait("director", client, now):
+            error = FormError("sign-in", "token", visitor.t["too_many"], 429)
+            page = _sign_in_page(visitor, nonce, next_path, error)
+            page.headers["Retry-After"] = str(wait)
+            return page
         if not token.strip():
             error = FormError("sign-in", "token", visitor.t["token_missing"], 422)
             return _sign_in_page(visitor, nonce, next_path, error)
         try:
             opened = sessions.open(token)
         except UnauthenticatedError:
+            services.sign_in_attempts.failed("director", client, now)
             error = FormError("sign-in", "token", visitor.t["token_refused"], 401)
             return _sign_in_page(visitor, nonce, next_path, error)
         target = next_path if next_path and is_local_path(next_path) else HOME
@@ -300,8 +320,12 @@ class ConsoleController(Controller):
         return redirect
 
     @post("/sign-out", sync_to_thread=True, summary=SUMMARIES["sign_out"])
-    def sign_out(self, data: FormData, console: NamedDependency[Console]) -> Redirect:
+    def sign_out(
+        self, request: Request[Any, Any, Any], data: FormData, console: NamedDependency[Console]
+    ) -> Redirect:
         console.require_csrf(data)
+        # on the server too: a copy of the cookie taken before stops working
+        console.services.sessions.end(request.cookies.get(SESSION_COOKIE))
         redirect = console.back_to(SIGN_IN)
         redirect.cookies.append(_session_cookie(console, "", expire=True))
         return redirect
@@ -317,7 +341,12 @@ class ConsoleController(Controller):
             for view in console.services.tournaments.list_tournaments()
             if scope.covers(Target(season_id=view.row.season_id, tournament_id=view.id))
         ]
-        return console.render("tournaments.html", tournaments=tournaments)
+        seasons = [
+            season
+            for season in console.services.seasons.list_seasons()
+            if scope.covers(Target(season_id=season.id))
+        ]
+        return console.render("tournaments.html", tournaments=tournaments, seasons=seasons)
 
     @get("/tournaments/{tournament_id:uuid}", sync_to_thread=True, summary=SUMMARIES["desk"])
     def desk(
@@ -399,7 +428,7 @@ def _form_error(where: str, refused: DomainError) -> FormError:
     if isinstance(refused, InvalidInputError):
         field_name = "buy_in_paid" if refused.field == "buy_in_paid_cents" else refused.field
         return FormError(where, field_name, refused.message, status_of(refused))
-    return FormError(where, "", refused.detail, status_of(refused))
+    return FormError(where, "", refused.detail, status_of(refused), refused.type_slug)
 
 
 def _desk(

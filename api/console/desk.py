@@ -11,6 +11,7 @@ with the 4xx status and the reason next to the field it names.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -192,6 +193,7 @@ class DeskController(Controller):
                 points=int(points_text),
                 reason=reason,
                 actor=acting.actor,
+                for_break_since=_break_since(console, tournament_id, player_id, match_id),
             ),
             done="approve-penalty",
             done_for=player_id,
@@ -206,9 +208,8 @@ class DeskController(Controller):
         console.require_csrf(data)
         player_id = _player_id(data) if data.get("player_id") else None
         where = f"waive-penalty:{player_id}" if player_id else "mark-present"
-        if player_id is not None and (
-            refused := _reason_refused(console, where, _text(data, "reason"))
-        ):
+        reason = _text(data, "reason") if player_id else ""
+        if player_id is not None and (refused := _reason_refused(console, where, reason)):
             return _desk(console, tournament_id, error=refused)
         acting = _authorized(console, tournament_id)
         return _act(
@@ -216,7 +217,7 @@ class DeskController(Controller):
             tournament_id,
             where,
             lambda: console.services.conduct.mark_present(
-                tournament_id, player_id=player_id, actor=acting.actor
+                tournament_id, player_id=player_id, reason=reason, actor=acting.actor
             ),
             done="waive-penalty" if player_id else "mark-present",
             done_for=player_id,
@@ -271,6 +272,22 @@ def _act(
     except DomainError as refused:
         return _desk(console, tournament_id, error=_form_error(where, refused))
     return _back(console, tournament_id, done, done_for)
+
+
+def _break_since(
+    console: Console, tournament_id: UUID, player_id: UUID | None, match_id: UUID | None
+) -> datetime | None:
+    """When the break began whose proposal the break list's row approves: the same proposal
+    approved twice is then refused (409), one penalty recorded."""
+    services = console.services
+    return next(
+        (
+            found.since
+            for found in services.conduct.list_breaks(tournament_id, services.clock.now())
+            if found.player_id == player_id and found.next_match_id == match_id
+        ),
+        None,
+    )
 
 
 def _back(console: Console, tournament_id: UUID, done: str, done_for: UUID | None) -> Redirect:

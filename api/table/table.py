@@ -34,6 +34,7 @@ from litestar.enums import RequestEncodingType
 from litestar.params import Body, FromPath
 from litestar.response import Redirect, Template
 
+from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
 from api.http.errors import status_of
 from api.http.schemas import ServicesDep
@@ -70,6 +71,8 @@ SUMMARIES = {
     "table page of their match, or to the tournament page",
     "table": "Page: the match now played at a table with its live score; the signed-in "
     "players of that match report and confirm its result",
+    "sign_out": "Page form: end the player's session (on the server too); 303 to the "
+    "tournament page",
     "report": "Page form: a player reports the result of their match (as POST .../reports)",
     "confirm_report": "Page form: a player confirms the opponent's report (the equal POST "
     ".../reports)",
@@ -232,12 +235,24 @@ class TableController(Controller):
 
     @get("/players/sign-in", sync_to_thread=True, summary=SUMMARIES["sign_in"])
     def sign_in_form(
-        self, request: Request[Any, Any, Any], visit: NamedDependency[Visit]
+        self,
+        request: Request[Any, Any, Any],
+        visit: NamedDependency[Visit],
+        client_address: NamedDependency[ClientAddress],
     ) -> Template:
-        """Only a button: nothing is opened here (a mail scanner follows the link too)."""
+        """Only a button: nothing is opened here (a mail scanner follows the link too). It
+        says whether the link is valid, so a wrong link counts as a failed sign-in."""
         nonce = request.cookies.get(SIGN_IN_COOKIE) or secrets.token_urlsafe(16)
         token = request.query_params.get("token", "")
-        known = visit.services.player_sessions.signs_in(token)
+        services = visit.services
+        client, now = client_address(request), services.clock.now()
+        if wait := services.sign_in_attempts.wait("player", client, now):
+            page = _sign_in_page(visit, nonce, token, refused=429)
+            page.headers["Retry-After"] = str(wait)
+            return page
+        known = services.player_sessions.signs_in(token)
+        if not known and token.strip():  # a link without a token guesses nothing
+            services.sign_in_attempts.failed("player", client, now)
         # an unknown or revoked link: a page that says so (404: nothing to sign in to)
         page = _sign_in_page(visit, nonce, token, refused=404 if not known else None)
         page.cookies.append(_sign_in_cookie(visit, nonce))
@@ -245,16 +260,27 @@ class TableController(Controller):
 
     @post("/players/sign-in", sync_to_thread=True, summary=SUMMARIES["sign_in_post"])
     def sign_in(
-        self, request: Request[Any, Any, Any], data: FormData, visit: NamedDependency[Visit]
+        self,
+        request: Request[Any, Any, Any],
+        data: FormData,
+        visit: NamedDependency[Visit],
+        client_address: NamedDependency[ClientAddress],
     ) -> Template | Redirect:
         nonce = request.cookies.get(SIGN_IN_COOKIE)
         sessions = visit.services.player_sessions
         if not nonce or not sessions.is_csrf_token(f"sign-in:{nonce}", data.get(CSRF_FIELD)):
             raise FormRefusedError
         token = str(data.get("token") or "")
+        services = visit.services
+        client, now = client_address(request), services.clock.now()
+        if wait := services.sign_in_attempts.wait("player", client, now):
+            page = _sign_in_page(visit, nonce, token, refused=429)
+            page.headers["Retry-After"] = str(wait)
+            return page
         try:
             opened = sessions.open(token)
         except UnauthenticatedError:
+            services.sign_in_attempts.failed("player", client, now)
             return _sign_in_page(visit, nonce, token, refused=401)
         session = opened.session
         table = visit.services.venue.table_of(session.tournament_id, session.player_id)
@@ -262,6 +288,17 @@ class TableController(Controller):
         redirect = visit.back_to(f"{target}/tables/{table}" if table else target)
         redirect.cookies.append(_session_cookie(visit, opened.cookie))
         redirect.cookies.append(_sign_in_cookie(visit, "", expire=True))
+        return redirect
+
+    @post("/players/sign-out", sync_to_thread=True, summary=SUMMARIES["sign_out"])
+    def sign_out(
+        self, request: Request[Any, Any, Any], data: FormData, visit: NamedDependency[Visit]
+    ) -> Redirect:
+        session = visit.require_csrf(data)
+        # on the server too: a copy of the cookie taken before stops working
+        visit.services.player_sessions.end(request.cookies.get(SESSION_COOKIE))
+        redirect = visit.back_to(f"/pages/tournaments/{session.tournament_id}")
+        redirect.cookies.append(_session_cookie(visit, "", expire=True))
         return redirect
 
     # The table page ----------------------------------------------------------------------
@@ -464,6 +501,7 @@ def _sign_in_page(visit: Visit, nonce: str, token: str, *, refused: int | None =
         csrf_field=CSRF_FIELD,
         csrf=visit.services.player_sessions.csrf_token(f"sign-in:{nonce}"),
         refused=refused is not None,
+        refusal="too_many" if refused == 429 else "link_refused",
     )
 
 

@@ -13,9 +13,10 @@ REST with that token.
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.datastructures import Cookie
 from litestar.di import NamedDependency
 from litestar.params import FromPath
@@ -80,6 +81,7 @@ class TabletController(Controller):
     @post("/", sync_to_thread=True, summary=SUMMARIES["open_tablet"])
     def open_tablet(
         self,
+        request: Request[Any, Any, Any],
         tournament_id: FromPath[UUID],
         number: FromPath[int],
         data: FormData,
@@ -90,6 +92,8 @@ class TabletController(Controller):
         services = console.services
         services.directors.authorize_tournament(console.session.acting, tournament_id)
         _, cookie = services.player_sessions.open_tablet(tournament_id, number)
+        # the director's session ends with it, on the server too (as a sign-out)
+        services.sessions.end(request.cookies.get(SESSION_COOKIE))
         public_url = services.settings.effective_public_url
         redirect = Redirect(
             table_path(tournament_id, number)

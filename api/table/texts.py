@@ -37,6 +37,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "forbidden": "Dieses Formular ist abgelaufen oder gehört nicht zu dir. Lade die Seite "
         "neu oder melde dich über deinen persönlichen Link an.",
         "signed_in": "Angemeldet über deinen persönlichen Link.",
+        "sign_out": "Abmelden",
+        "too_many": "Zu viele Versuche mit ungültigen Links. Bitte warte eine Minute.",
         "tournament_page": "Zum Turnier",
         "board_title": "Das Brett: {a} gegen {b}",
         "game_title": "Die Partie",
@@ -127,6 +129,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "forbidden": "This form has expired or is not yours. Reload the page or sign in with "
         "your personal link.",
         "signed_in": "Signed in with your personal link.",
+        "sign_out": "Sign out",
+        "too_many": "Too many tries with links that are not valid. Please wait a minute.",
         "tournament_page": "To the tournament",
         "board_title": "The board: {a} against {b}",
         "game_title": "The match",

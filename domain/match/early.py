@@ -10,7 +10,7 @@ from uuid import UUID
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.errors import ConflictError, InvalidInputError
 from domain.events import DomainEvent, EventBatch
-from domain.match.errors import MatchOverError
+from domain.match.errors import MatchOverError, PenaltyAwardedAlreadyError
 from domain.match.events import MatchWon, PenaltyAwarded, PenaltyChanged, Side, other
 from domain.match.state import Match, evolve
 from domain.text import one_line
@@ -32,8 +32,12 @@ def award_penalty(
 
     Penalty points awarded of more than half the match length win the match, as does a score
     that reaches the match length; such a match is won at the match length (rule T-FMT-7).
+    A ``penalty_id`` the match knows already is refused: one decision, recorded once (the
+    break list's proposal approved twice).
     """
     _require_penalties(state)
+    if any(penalty.id == penalty_id for penalty in state.penalties):
+        raise PenaltyAwardedAlreadyError("this penalty is awarded already")
     _check_penalty_points(points, minimum=1)
     batch = EventBatch[DomainEvent].after(state, now, actor)
     awarded = batch.add(

@@ -46,6 +46,12 @@ class ClockNotExpiredError(ConflictError):
     type_slug = "clock-not-expired"
 
 
+class PenaltyAwardedAlreadyError(ConflictError):
+    """A penalty with this id is awarded already: the same proposal approved twice."""
+
+    type_slug = "penalty-awarded-already"
+
+
 class PenaltyNotFoundError(NotFoundError):
     """The match has no penalty with this id."""
 

@@ -10,10 +10,12 @@ import msgspec
 
 from domain.errors import InvalidInputError
 from domain.events import EventBatch
+from domain.text import one_line
 from domain.tournament.defaults import (
     DEFAULT_BREAK_MINUTES,
     DEFAULT_PENALTY_GRACE_MINUTES,
     DEFAULT_PENALTY_STEP_MINUTES,
+    MAX_REASON_LENGTH,
     ResultSource,
 )
 from domain.tournament.errors import RoundNotFoundError
@@ -219,13 +221,16 @@ def mark_present(
     *,
     player_id: UUID | None = None,
     table: int | None = None,
+    reason: str = "",
     now: datetime,
     actor: str,
 ) -> list[TournamentEvent]:
     """rule C-BREAK-1: the director sees players back from their break, ready to play, in one
     action: ``player_id`` alone, both players of the current round's ``table``, or (neither
-    given) everyone playing in the current round."""
+    given) everyone playing in the current round. ``reason`` (C-BREAK-2: the director can
+    waive) is why a late player's proposed penalty is waived, recorded with the marking."""
     require_running(state)
+    reason = one_line("reason", reason, MAX_REASON_LENGTH) if reason else ""
     if player_id is not None and table is not None:
         raise InvalidInputError("table", "name a player or a table, not both")
     if player_id is not None:
@@ -235,7 +240,7 @@ def mark_present(
         present = seated_players(state, table)
     batch = EventBatch[TournamentEvent].after(state, now, actor)
     for player in present:
-        batch.add(PlayerMarkedPresent, player_id=player)
+        batch.add(PlayerMarkedPresent, player_id=player, reason=reason)
     return batch.events
 
 

@@ -243,6 +243,8 @@ class PlayerMarkedPresent(DomainEvent, frozen=True, kw_only=True):
     """The director saw the player back from the break, ready to play (rule C-BREAK-1)."""
 
     player_id: UUID
+    reason: str = ""
+    """Why a late player's proposed penalty is waived (the desk's ``waive-penalty``)."""
 
 
 class BreakOverrunFlagged(DomainEvent, frozen=True, kw_only=True):

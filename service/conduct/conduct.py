@@ -79,11 +79,20 @@ class ConductService(TournamentDay):
         points: int,
         reason: str,
         actor: str,
+        for_break_since: datetime | None = None,
     ) -> Penalty:
         """rule C-BREAK-2: penalty points against a player of one of the tournament's matches
-        go to the opponent's score; too many decide the match (and record its result)."""
+        go to the opponent's score; too many decide the match (and record its result).
+
+        ``for_break_since`` approves the break list's proposal for the player's break that
+        began then (rule C-BREAK-1): its penalty's id derives from that break, so approving
+        the same proposal twice is refused (409) and records nothing."""
         side = self._side_of(tournament_id, match_id, player_id)
-        penalty_id = uuid.uuid4()
+        penalty_id = (
+            uuid.uuid5(tournament_id, f"break {player_id} {for_break_since.timestamp()}")
+            if for_break_since is not None
+            else uuid.uuid4()
+        )
         state = self._play.run(
             match_id,
             None,
@@ -184,15 +193,17 @@ class ConductService(TournamentDay):
         *,
         player_id: UUID | None = None,
         table: int | None = None,
+        reason: str = "",
         actor: str,
     ) -> list[UUID]:
         """rule C-BREAK-1: players back from their break, ready for the next match, in one
         action: the player, both players of the current round's table, or (neither given)
-        everyone in the current round. Answers who was marked."""
+        everyone in the current round; ``reason`` says why a proposed penalty is waived
+        (C-BREAK-2). Answers who was marked."""
         change = self._update(
             tournament_id,
             lambda state, now: tournament.mark_present(
-                state, player_id=player_id, table=table, now=now, actor=actor
+                state, player_id=player_id, table=table, reason=reason, now=now, actor=actor
             ),
         )
         return [e.player_id for e in change.events if isinstance(e, tournament.PlayerMarkedPresent)]

@@ -31,12 +31,17 @@ from projections.runner import Views
 from service.clock import Clock
 from service.people.signing import CookieSigner
 from service.shared.registrants import Registrants
+from service.storage.ended_sessions import EndedSessions
 
 PLAYER_SESSION_LIFETIME = timedelta(hours=16)
 """A tournament day, from the check-in to the last final; then the player signs in again."""
 SIGNED_IN = frozenset({"registered", "waitlisted", "standby", "checked_in"})
 """The registrations whose link signs in: a cancelled, withdrawn, excluded or no-show one's
 link is revoked (its session ends too)."""
+
+
+_ENDED = "player "
+"""The kind of session, before its nonce, in the record of ended sessions."""
 
 
 class PlayerClaims(msgspec.Struct, frozen=True):
@@ -94,15 +99,17 @@ class PlayerSessions:
         registrants: Registrants,
         clock: Clock,
         key: bytes,
+        ended: EndedSessions,
     ) -> None:
         """``load`` reads a tournament from the event store; ``key`` is derived from the
-        server's secret for this purpose only."""
+        server's secret for this purpose only; ``ended`` records the sessions signed out of."""
         self._views = views
         self._load = load
         self._registrants = registrants
         self._clock = clock
         self._signer = CookieSigner(key)
         self._tablets = CookieSigner(hmac.digest(key, b"bgtd-table-tablet", "sha256"))
+        self._ended = ended
 
     def open(self, token: str) -> OpenedPlayerSession:
         """A session for the registration holding ``token``; ``UnauthenticatedError`` for a
@@ -148,6 +155,8 @@ class PlayerSessions:
         claims = self._signer.claims(cookie, PlayerClaims)
         if claims is None or claims.expires <= self._clock.now().timestamp():
             return None
+        if self._ended.has_ended(_ENDED + claims.nonce):
+            return None
         try:
             tournament_id = UUID(claims.tournament)
             registration_id = UUID(claims.registration)
@@ -157,6 +166,14 @@ class PlayerSessions:
         if player_id is None:
             return None
         return PlayerSession(tournament_id, registration_id, player_id, claims.nonce)
+
+    def end(self, cookie: str | None) -> None:
+        """Sign-out: the session of ``cookie`` ends for every copy of the cookie, in every
+        process of the store, until it would have expired anyway."""
+        claims = self._signer.claims(cookie, PlayerClaims)
+        if claims is not None:
+            now = int(self._clock.now().timestamp())
+            self._ended.end(_ENDED + claims.nonce, claims.expires, now)
 
     def player_token(self, session: PlayerSession) -> str:
         """The session's player token, derived again on the server, for the use cases that

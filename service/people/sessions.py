@@ -2,8 +2,9 @@
 through the console's pages with a session, as they would over REST with the token.
 
 A session is a signed value, not a server-side record: every process of one store can check
-it (they share the server's secret), and nothing needs to be forgotten when it ends. It holds
-no token: only who signed in, a keyed check of their token's hash, its expiry and a random
+it (they share the server's secret). Only a sign-out is recorded on the server
+(``service.storage.ended_sessions``): a copy of the cookie taken before it stops working too.
+It holds no token: only who signed in, a keyed check of their token's hash, its expiry and a random
 nonce (the session's CSRF tokens derive from it). Every request checks the director again
 through ``DirectorService``, as the REST guards do: a revoked named director's session stops
 working at once, and so does a bootstrap session once the club's token changes.
@@ -24,10 +25,13 @@ from domain.people.tokens import token_hash
 from service.clock import Clock
 from service.people.directors import DirectorService
 from service.people.signing import CookieSigner
+from service.storage.ended_sessions import EndedSessions
 
 SESSION_LIFETIME = timedelta(hours=12)
 """A console session lasts a tournament day; then the director signs in again."""
 _BOOTSTRAP = "bootstrap"
+_ENDED = "director "
+"""The kind of session, before its nonce, in the record of ended sessions."""
 
 
 class SessionClaims(msgspec.Struct, frozen=True):
@@ -59,11 +63,15 @@ class Opened:
 class DirectorSessions:
     """Opens and checks directors' console sessions, and the CSRF tokens of their forms."""
 
-    def __init__(self, directors: DirectorService, clock: Clock, key: bytes) -> None:
-        """``key`` is derived from the server's secret for this purpose only."""
+    def __init__(
+        self, directors: DirectorService, clock: Clock, key: bytes, ended: EndedSessions
+    ) -> None:
+        """``key`` is derived from the server's secret for this purpose only; ``ended``
+        records the sessions signed out of."""
         self._directors = directors
         self._clock = clock
         self._signer = CookieSigner(key)
+        self._ended = ended
 
     def open(self, token: str) -> Opened:
         """A session for the director holding ``token``; ``UnauthenticatedError`` for a
@@ -88,11 +96,21 @@ class DirectorSessions:
         claims = self._signer.claims(cookie, SessionClaims)
         if claims is None or claims.expires <= self._clock.now().timestamp():
             return None
+        if self._ended.has_ended(_ENDED + claims.nonce):
+            return None
         acting = self._acting(claims)
         if acting is None:
             return None
         expires_at = datetime.fromtimestamp(claims.expires, tz=self._clock.now().tzinfo)
         return Session(acting=acting, nonce=claims.nonce, expires_at=expires_at)
+
+    def end(self, cookie: str | None) -> None:
+        """Sign-out: the session of ``cookie`` ends for every copy of the cookie, in every
+        process of the store, until it would have expired anyway."""
+        claims = self._signer.claims(cookie, SessionClaims)
+        if claims is not None:
+            now = int(self._clock.now().timestamp())
+            self._ended.end(_ENDED + claims.nonce, claims.expires, now)
 
     def csrf_token(self, nonce: str) -> str:
         """The CSRF token of every form of a session (or of the sign-in form's own nonce)."""

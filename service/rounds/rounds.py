@@ -41,7 +41,7 @@ from service.shared.day_views import (
     Score,
     Standing,
     list_standings,
-    result_id,
+    result_ids,
     round_view,
 )
 from service.shared.match_play import MatchPlay
@@ -412,6 +412,7 @@ class RoundService(TournamentDay):
         self._views.catch_up()
         with self._views.reading() as db:
             rows = day.list_tables(db, str(tournament_id))
+        results = result_ids(held)
         return [
             TournamentMatch(
                 match_id=UUID(row["match_id"]),
@@ -424,7 +425,7 @@ class RoundService(TournamentDay):
                 score=Score(a=row["score_a"], b=row["score_b"]),
                 winner=UUID(row["winner"]) if row["winner"] else None,
                 played=bool(row["played"]) if row["played"] is not None else None,
-                result_id=result_id(held, UUID(row["match_id"])),
+                result_id=results.get(UUID(row["match_id"])),
             )
             for row in rows
             if row["match_id"] is not None

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 from uuid import UUID
+
+import msgspec
 
 from domain.events import DIRECTOR
 from domain.seasons import season as seasons
@@ -18,6 +21,17 @@ from service.clock import Clock
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
 from service.shared.loading import load_season, season_of
 from service.storage.events import EventStore
+
+
+class SeasonBan(msgspec.Struct, frozen=True, kw_only=True):
+    """A ban as the director's season page lists it (rule C-EXCL-1)."""
+
+    player_id: UUID
+    reason: str
+    revoke_points: bool
+    banned_at: datetime
+    actor: str | None
+    """Who banned: ``director`` or ``director:<id>`` (C-DIR-1)."""
 
 
 class SeasonService:
@@ -90,6 +104,22 @@ class SeasonService:
             ),
             DECIDE_AGAIN,
         ).state
+
+    def list_bans(self, season_id: UUID) -> list[SeasonBan]:
+        """rule C-EXCL-1: the season's bans in the order they were decided, each with its
+        reason, read from the season's own events (a few per season, no view needed)."""
+        self.load(season_id)
+        return [
+            SeasonBan(
+                player_id=event.player_id,
+                reason=event.reason,
+                revoke_points=event.revoke_points,
+                banned_at=event.timestamp,
+                actor=event.actor,
+            )
+            for event in self._store.stream(season_id)
+            if isinstance(event, seasons.PlayerBanned)
+        ]
 
     def get_season(self, season_id: UUID) -> SeasonRow:
         season = self._views.find(lambda db: calendar.get_season(db, str(season_id)))

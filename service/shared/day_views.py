@@ -120,6 +120,7 @@ class Prizes(msgspec.Struct, frozen=True, kw_only=True):
 def round_view(views: Views, held: Tournament, paired: tournament.Round) -> Round:
     """One of ``held``'s rounds as shown: each table with its disputes and its result."""
     names = display_names(views, held.id)
+    results = result_ids(held)
     return Round(
         round=paired.number,
         stage=paired.stage,
@@ -137,7 +138,7 @@ def round_view(views: Views, held: Tournament, paired: tournament.Round) -> Roun
                 reason=table.reason,
                 explanation=table.explanation,
                 disputed=table.match_id in held.disputed,
-                result_id=result_id(held, table.match_id),
+                result_id=results.get(table.match_id) if table.match_id else None,
             )
             for table in paired.tables
         ],
@@ -203,6 +204,7 @@ def prizes(held: Tournament) -> Prizes:
     )
 
 
-def result_id(held: Tournament, match_id: UUID | None) -> UUID | None:
-    result = held.result_of(match_id) if match_id is not None else None
-    return result.id if result is not None else None
+def result_ids(held: Tournament) -> dict[UUID, UUID]:
+    """The id of the result that counts, by match: one pass over the results for a whole
+    round or day (a lookup per table made the 64-player round page quadratic)."""
+    return {result.match_id: result.id for result in held.results}

@@ -55,6 +55,7 @@ def own_files(settings: Settings) -> list[Path]:
         *([event_file] if event_file else []),
         settings.views_path,
         settings.idempotency_path,
+        settings.ended_sessions_path,
         settings.data_dir / "outbox",
     ]
 

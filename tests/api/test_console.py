@@ -166,6 +166,26 @@ def test_sign_out_ends_the_session(client: Client) -> None:
     assert client.get("/director", follow_redirects=False).status_code == 303
 
 
+def test_a_copy_of_the_cookie_taken_before_the_sign_out_stops_working_even_after_a_restart(
+    client: Client, settings: Settings, clock: MovableClock
+) -> None:
+    # API.md "Sessions": sign-out ends the session, on the server too
+    signed_in(client)
+    copied = client.cookies.get("bgtd_director_session")
+    assert copied is not None
+    home = client.get("/director").text
+    client.post("/director/sign-out", data={"_csrf_token": csrf_of(home)})
+    client.cookies.set("bgtd_director_session", copied, path="/director")
+    assert client.get("/director", follow_redirects=False).status_code == 303
+    client.cookies.clear()
+    signed_in(client)  # a new session of the same director works
+    assert client.get("/director", follow_redirects=False).status_code == 200
+    client.__exit__(None, None, None)
+    with TestClient(create_app(settings, clock=clock)) as restarted:
+        restarted.cookies.set("bgtd_director_session", copied, path="/director")
+        assert restarted.get("/director", follow_redirects=False).status_code == 303
+
+
 def test_a_session_expires_after_twelve_hours(client: Client, clock: MovableClock) -> None:
     signed_in(client)
     clock.advance(timedelta(hours=11, minutes=59).total_seconds())

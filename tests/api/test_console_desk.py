@@ -339,6 +339,15 @@ def test_the_break_list_approves_the_proposed_penalty_as_the_rest_api_would(
     score = client.get(f"/api/v1/matches/{match_id}").json()["score"]
     # rule C-BREAK-2: the penalty points go to the opponent's score
     assert (score[other], score[side]) == (2, 0)
+    # the same proposal approved again (a second click, a reload) is refused, nothing recorded
+    before = stored_events(client)
+    again = submit(
+        client, day.id, "/penalties", player_id=late, match_id=match_id, points="2", reason="late"
+    )
+    assert again.status_code == 409
+    assert "data-error" in row_with(again.text, "data-player-id", late, "approve-penalty")
+    assert stored_events(client) == before
+    assert client.get(f"/api/v1/matches/{match_id}").json()["score"] == score
 
 
 def test_the_break_list_waives_by_marking_the_player_present_and_everyone_at_once(
@@ -353,6 +362,9 @@ def test_the_break_list_waives_by_marking_the_player_present_and_everyone_at_onc
         b for b in client.get(day.url("/breaks"), headers=DIRECTOR).json() if b["player_id"] == late
     )
     assert row["ended_at"] is not None
+    # the reason of the waiver is recorded with the marking, as a REST waiver's is
+    [marked] = [e for e in audit(client, day.id) if e["type"] == "PlayerMarkedPresent"]
+    assert (marked["data"]["player_id"], marked["data"]["reason"]) == (late, "traffic")
     everyone = submit(client, day.id, "/breaks/present")
     assert everyone.status_code == 303, everyone.text
     breaks = client.get(day.url("/breaks"), headers=DIRECTOR).json()

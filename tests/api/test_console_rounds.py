@@ -353,6 +353,29 @@ def override_form(page: str, pairings: list[tuple[str, str]], reason: str) -> di
     return form
 
 
+def test_the_override_form_offers_every_player_at_each_table_and_starts_from_the_pairing(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 5)
+    signed_in(client)
+    page = round_page(client, day, 1)
+    form = re.search(r'<form[^>]*id="override-form".*?</form>', page, re.DOTALL)
+    assert form is not None
+    players = sorted(day.players)
+    for number, table in enumerate(day.rounds[0]["pairings"], start=1):
+        for side in ("a", "b"):
+            select = re.search(
+                rf'<select name="{side}_{number}">(.*?)</select>', form.group(0), re.DOTALL
+            )
+            assert select is not None
+            offered = re.findall(r'<option value="([^"]*)"', select.group(1))
+            chosen = re.findall(r'<option value="([^"]*)" selected>', select.group(1))
+            # every player of the round, and for b the bye ("")
+            assert sorted(o for o in offered if o) == players
+            assert ("" in offered) == (side == "b")
+            assert chosen == ([table[f"player_{side}"]] if table[f"player_{side}"] else [])
+
+
 def test_an_override_without_warnings_is_saved_at_once(client: Client, clock: MovableClock) -> None:
     day = start_tournament(client, clock, 4)
     signed_in(client)

@@ -46,14 +46,30 @@ def to_the_next_page(browser: Any, act: Any) -> None:
     """Do ``act`` (a form sent) and wait until the browser shows the page it answered: a key
     press returns before the navigation, and the next lookup must not find the old page."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
     page = browser.find_element(By.TAG_NAME, "html")
     act()
     waiting = WebDriverWait(browser, 20)
-    waiting.until(expected_conditions.staleness_of(page))
+    waiting.until(lambda _: left(page))
     waiting.until(lambda b: b.execute_script("return document.readyState") == "complete")
+
+
+def left(page: Any) -> bool:
+    """Whether the browser has left ``page`` (its ``<html>`` element). Chromium asked in the
+    midst of the navigation may answer that the node "does not belong to the document" instead
+    of calling it stale: gone too."""
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+
+    try:
+        page.is_enabled()
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as asked:
+        if "does not belong to the document" in str(asked.msg):
+            return True
+        raise
+    return False
 
 
 def wait_until_live(browser: Any) -> None:

@@ -19,6 +19,7 @@ from domain.match import (
     award_penalty,
     change_penalty,
 )
+from domain.match.errors import PenaltyAwardedAlreadyError
 from tests.domain.test_mat import BERLIN
 from tests.domain.test_match import Table, types
 
@@ -34,6 +35,15 @@ def test_a_penalty_point_is_added_to_the_opponents_score() -> None:
     assert (state.score_a, state.score_b) == (0, 2)
     assert state.penalty_points_against("a") == 2
     assert not state.is_over
+
+
+def test_a_penalty_awarded_already_is_refused_and_counts_once() -> None:
+    # the break list's proposal approved twice: one decision, recorded once (rule C-BREAK-2)
+    table = Table(match_length=7)
+    table.do(award_penalty, penalty_id=LATE, side="a", points=2, reason="late back")
+    with pytest.raises(PenaltyAwardedAlreadyError):
+        table.do(award_penalty, penalty_id=LATE, side="a", points=2, reason="late back")
+    assert (table.state.score_a, table.state.score_b) == (0, 2)
 
 
 def test_a_waived_penalty_takes_its_points_back_and_an_adjusted_one_changes_them() -> None:

@@ -101,3 +101,13 @@ def test_a_tables_tablet_acts_with_the_tokens_of_the_players_there(
         assert tokens[player] not in cookie  # the cookie holds no token
     clock.advance(17 * 3600)
     assert sessions.check_tablet(cookie) is None  # expired after the day
+
+
+def test_a_players_sign_out_ends_that_session_only(services: Services) -> None:
+    day = registered_tournament(services, 1)
+    [anna] = day.registrations
+    signed_out = services.player_sessions.open(anna.player_token).cookie
+    other = services.player_sessions.open(anna.player_token).cookie
+    services.player_sessions.end(signed_out)
+    assert services.player_sessions.check(signed_out) is None
+    assert services.player_sessions.check(other) is not None

@@ -104,3 +104,11 @@ def test_a_banned_player_cannot_register_for_the_seasons_further_tournaments(
     assert [p.display_name for p in services.tournaments.list_participants(tournament_id)] == [
         "Spieler1 M."
     ]
+    # the director's season page lists the ban with its reason and who decided it
+    [listed] = services.seasons.list_bans(season.id)
+    assert (listed.player_id, listed.reason, listed.revoke_points, listed.actor) == (
+        offender,
+        "repeated insults",
+        False,
+        "director",
+    )

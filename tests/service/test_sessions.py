@@ -68,3 +68,16 @@ def test_a_forms_csrf_token_belongs_to_its_session_only(services: Services) -> N
     assert not services.sessions.is_csrf_token(second.nonce, token)
     assert not services.sessions.is_csrf_token(first.nonce, None)
     assert not services.sessions.is_csrf_token(None, token)
+
+
+def test_a_signed_out_session_ends_for_every_copy_of_its_cookie_but_no_other_session(
+    services: Services,
+) -> None:
+    # API.md "Sessions": sign-out ends the session on the server, not only in one browser
+    signed_out = services.sessions.open(DEV_DIRECTOR_TOKEN).cookie
+    other = services.sessions.open(DEV_DIRECTOR_TOKEN).cookie
+    services.sessions.end(signed_out)
+    assert services.sessions.check(signed_out) is None
+    assert services.sessions.check(other) is not None
+    services.sessions.end("forged.cookie")  # ends nothing, refuses nothing
+    assert services.sessions.check(other) is not None

@@ -1,0 +1,242 @@
+"""The director's season page: the season's tournaments (each linking to its desk), its
+ranking, its bans and its directors (API.md "Pages for people": ``/director/seasons/{id}``).
+
+Who may open it: a director whose scope covers the season (the club's, or the season's own),
+as over REST (``POST /seasons/{id}/bans`` is guarded by the season in its path, rule C-DIR-1);
+a tournament's director gets the 403 page. Every form calls the use case its REST endpoint
+calls, with the signed-in director as the actor: a ban is ``SeasonService.ban`` (rules C-EXCL-1,
+R-ATT-2), appointing and revoking a director are ``DirectorService.appoint`` and ``.revoke``,
+whose own scope checks hold (a season's director appoints for the season or one of its
+tournaments only, never revokes themselves). REST has no lifting of a ban: neither has the page.
+
+A new director's token is shown once (as ``POST /directors`` answers it): the appointment's
+answer is the page itself (201) with the token, not a redirect, because the token may go into
+no URL and no cookie (API.md "Sessions"); the page is ``no-store``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from litestar import Controller, Request, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath
+from litestar.response import Redirect, Template
+
+from api.console.console import HOME, Console, ConsoleController, FormData, FormError, _form_error
+from api.console.season_texts import SEASON_TEXT
+from domain.errors import DomainError, InvalidInputError
+from domain.people.director import ActingDirector, Target
+
+MAX_REASON = 500
+"""As over REST (``BanCreate.reason``): a longer reason is refused."""
+SEASON = "/seasons/{season_id:uuid}"
+SUMMARIES = {
+    "season": "Page: a season's tournaments, ranking, bans and directors",
+    "ban": "Page form: ban a player from the season's further tournaments (as POST "
+    "/seasons/{id}/bans)",
+    "appoint": "Page form: appoint a director for the season or one of its tournaments (as POST "
+    "/directors); the token is shown once",
+    "revoke": "Page form: revoke a director (as DELETE /directors/{id})",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Appointed:
+    """A director appointed just now, with the token shown this once."""
+
+    name: str
+    token: str
+
+
+class SeasonPageController(Controller):
+    """The season page and its forms; sessions, CSRF and refusals as on the rest of the console."""
+
+    path = "/director"
+    tags = ["pages"]  # noqa: RUF012
+    dependencies = ConsoleController.dependencies
+    exception_handlers = ConsoleController.exception_handlers
+
+    @get(SEASON, sync_to_thread=True, summary=SUMMARIES["season"])
+    def season(
+        self,
+        request: Request[Any, Any, Any],
+        season_id: FromPath[UUID],
+        console: NamedDependency[Console],
+    ) -> Template:
+        return _season_page(
+            console,
+            season_id,
+            done=request.query_params.get("done", ""),
+            done_for=request.query_params.get("name", ""),
+        )
+
+    @post(f"{SEASON}/bans", sync_to_thread=True, summary=SUMMARIES["ban"])
+    def ban(
+        self, season_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
+    ) -> Template | Redirect:
+        console.require_csrf(data)
+        acting = _authorized(console, season_id)
+        reason = _text(data, "reason")
+        form = {"player_id": _text(data, "player_id"), "reason": reason}
+        player_id = _uuid(data.get("player_id"))
+        s = SEASON_TEXT[console.lang]
+        if player_id is None:
+            error = FormError("ban", "player_id", s["player_missing"], 422)
+            return _season_page(console, season_id, error=error, form=form)
+        if not reason.strip():
+            error = FormError("ban", "reason", console.t["reason_missing"], 422)
+            return _season_page(console, season_id, error=error, form=form)
+        if len(reason) > MAX_REASON:
+            error = FormError("ban", "reason", console.t["reason_too_long"], 422)
+            return _season_page(console, season_id, error=error, form=form)
+        try:
+            console.services.seasons.ban(
+                season_id,
+                player_id=player_id,
+                reason=reason,
+                revoke_points=bool(data.get("revoke_points")),
+                actor=acting.actor,
+            )
+        except DomainError as refused:
+            error = _form_error("ban", refused)
+            return _season_page(console, season_id, error=error, form=form)
+        return console.back_to(f"{HOME}/seasons/{season_id}", done="ban")
+
+    @post(f"{SEASON}/directors", sync_to_thread=True, summary=SUMMARIES["appoint"])
+    def appoint(
+        self, season_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
+    ) -> Template:
+        console.require_csrf(data)
+        acting = _authorized(console, season_id)
+        name = _text(data, "name")
+        where_to = _text(data, "scope")
+        form = {"name": name, "scope": where_to}
+        tournament_id = None if where_to in ("", "season") else _uuid(where_to)
+        try:
+            if where_to not in ("", "season") and tournament_id is None:
+                raise InvalidInputError("scope", "is not a tournament of this season")
+            if tournament_id is not None:
+                target = console.services.directors.tournament_target(tournament_id)
+                if target.season_id != season_id:
+                    raise InvalidInputError("scope", "is not a tournament of this season")
+            appointed = console.services.directors.appoint(
+                acting,
+                name,
+                season_id=None if tournament_id else season_id,
+                tournament_id=tournament_id,
+            )
+        except DomainError as refused:
+            error = _form_error("appoint-director", refused)
+            return _season_page(console, season_id, error=error, form=form)
+        shown = Appointed(name=appointed.director.name, token=appointed.token)
+        return _season_page(console, season_id, appointed=shown, status=201)
+
+    @post(
+        f"{SEASON}/directors/{{director_id:uuid}}/revoke",
+        sync_to_thread=True,
+        summary=SUMMARIES["revoke"],
+    )
+    def revoke(
+        self,
+        season_id: FromPath[UUID],
+        director_id: FromPath[UUID],
+        data: FormData,
+        console: NamedDependency[Console],
+    ) -> Template | Redirect:
+        console.require_csrf(data)
+        acting = _authorized(console, season_id)
+        try:
+            if not _of_season(console, season_id, director_id):
+                raise InvalidInputError("director_id", "is no director of this season")
+            revoked = console.services.directors.revoke(acting, director_id)
+        except DomainError as refused:
+            error = _form_error(f"revoke-director:{director_id}", refused)
+            return _season_page(console, season_id, error=error)
+        return console.back_to(f"{HOME}/seasons/{season_id}", done="revoke", name=revoked.name)
+
+
+def _authorized(console: Console, season_id: UUID) -> ActingDirector:
+    """The signed-in director, whose scope covers the season (else a 403 page; an unknown
+    season is a 404 page)."""
+    assert console.session is not None
+    acting = console.session.acting
+    target = console.services.directors.season_target(season_id)
+    acting.authorize(target)
+    return acting
+
+
+def _of_season(console: Console, season_id: UUID, director_id: UUID) -> bool:
+    assert console.session is not None
+    rows = console.services.directors.list_directors(console.session.acting)
+    return any(row.id == director_id and row.season_id == season_id for row in rows)
+
+
+def _season_page(
+    console: Console,
+    season_id: UUID,
+    *,
+    done: str = "",
+    done_for: str = "",
+    error: FormError | None = None,
+    form: dict[str, Any] | None = None,
+    appointed: Appointed | None = None,
+    status: int = 200,
+) -> Template:
+    acting = _authorized(console, season_id)
+    services = console.services
+    season = services.seasons.get_season(season_id)
+    tournaments = [
+        view
+        for view in services.tournaments.list_tournaments(season_id)
+        if acting.scope.covers(Target(season_id=season_id, tournament_id=view.id))
+    ]
+    names: dict[UUID, str] = {}
+    for view in tournaments:
+        for row in services.tournaments.list_participants(view.id):
+            names.setdefault(row.player_id, row.display_name)
+    ranking = services.seasons.get_ranking(season_id)
+    for entry in ranking:
+        names.setdefault(entry.player_id, entry.display_name)
+    bans = services.seasons.list_bans(season_id)
+    banned = {ban.player_id for ban in bans}
+    directors = [
+        row for row in services.directors.list_directors(acting) if row.season_id == season_id
+    ]
+    s = SEASON_TEXT[console.lang]
+    flash = s[f"done_{done}"].format(name=done_for) if f"done_{done}" in s else ""
+    return console.render(
+        "season.html",
+        status=error.status if error else status,
+        s=s,
+        season=season,
+        tournaments=tournaments,
+        tournament_names={view.id: view.row.name for view in tournaments},
+        ranking=ranking,
+        bans=bans,
+        names=names,
+        candidates=sorted(
+            ((p, n) for p, n in names.items() if p not in banned), key=lambda pair: pair[1]
+        ),
+        directors=directors,
+        director_names=services.directors.names(ban.actor for ban in bans),
+        me=acting.director_id,
+        flash=flash,
+        error=error,
+        form=form or {},
+        appointed=appointed,
+    )
+
+
+def _text(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def _uuid(value: object) -> UUID | None:
+    try:
+        return UUID(str(value))
+    except ValueError:
+        return None
