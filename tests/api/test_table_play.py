@@ -361,6 +361,8 @@ def test_the_directors_tablet_plays_both_sides_of_its_table_only(
     tablet_url = f"/director/tournaments/{day.id}/tables/1/tablet"
     assert client.get(tablet_url, follow_redirects=False).status_code == 303
     opened = opened_tablet(client, table)
+    director_cookie = opened.request.headers["cookie"].split("bgtd_director_session=")[1]
+    director_cookie = director_cookie.split(";")[0]
     assert opened.status_code == 303
     assert opened.headers["location"] == table.url
     cookies = opened.headers.get_list("set-cookie")
@@ -372,6 +374,12 @@ def test_the_directors_tablet_plays_both_sides_of_its_table_only(
     # the director's session ends on the tablet: the players get the table, not the console
     assert any(c.startswith("bgtd_director_session=") and "Max-Age=0" in c for c in cookies)
     assert client.get("/director", follow_redirects=False).status_code == 303
+    # on the server too: a copy of the director's cookie taken before stops working
+    tablet_value = client.cookies["bgtd_table_tablet"]
+    client.cookies.set("bgtd_director_session", director_cookie, path="/director")
+    assert client.get("/director", follow_redirects=False).status_code == 303
+    client.cookies.clear()
+    client.cookies.set("bgtd_table_tablet", tablet_value, path=table.url)
 
     def tablet_sends(action: str, side: Side, inputs: dict[str, Any]) -> Any:
         form = the_form(table_page(client, day, 1), action, side, inputs.get("action"))
