@@ -12,7 +12,7 @@ import pytest
 
 from tests.api.test_tournament_day import start_tournament
 from tests.browser.conftest import LiveServer, screenshot
-from tests.browser.test_pages import wait_until, wait_until_live
+from tests.browser.test_pages import left, wait_until, wait_until_live
 
 pytestmark = pytest.mark.browser
 
@@ -114,22 +114,6 @@ def play_form(browser: Any, action: str, side: str, value: str | None = None) ->
         screenshot(browser, f"table-play-no-{action}-form")  # what the page showed instead
         raise
     return found[0]
-
-
-def left(page: Any) -> bool:
-    """Whether the browser has left the document of ``page`` (its ``html`` element); Chrome
-    says so in two ways, as a stale element or as a node of another document."""
-    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
-
-    try:
-        page.is_enabled()
-    except StaleElementReferenceException:
-        return True
-    except WebDriverException as gone:
-        if "does not belong to the document" in str(gone):
-            return True
-        raise
-    return False
 
 
 def _left_after(page: Any, _browser: Any) -> bool:
