@@ -47,12 +47,16 @@ from api.matches.matches import MatchController
 from api.pages.pages import PageController, template_config
 from api.people.directors import DirectorController
 from api.people.erasure import PeopleController
+from api.ratings.pages import RATING_TEMPLATES, RatingPageController
+from api.ratings.ratings import RatingController
 from api.registration.requests import RegistrationConfirmationController
 from api.registration.tournaments import RegistrationController, TournamentController
 from api.rounds.rounds import TournamentDayController
 from api.seasons.calendar_feed import CalendarFeedController
 from api.seasons.seasons import SeasonController
+from api.table.play import PlayController
 from api.table.table import TABLE_TEMPLATES, TableController
+from api.table.tablet import TabletController
 from api.venue.print import PrintController
 from api.venue.venue import VenueController
 from scheduler import start_scheduler
@@ -78,6 +82,8 @@ CONTROLLERS: list[Any] = [
     PrintController,
     MatchController,
     MatchAnalysisController,
+    RatingController,
+    RatingPageController,
     AuditController,
     DisputeController,
     DisputeDecisionController,
@@ -93,6 +99,8 @@ CONTROLLERS: list[Any] = [
     RoundPageController,
     SeasonPageController,
     TableController,
+    PlayController,
+    TabletController,
 ]
 
 
@@ -216,7 +224,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
             "acting_director": Provide(provide_acting_director, sync_to_thread=False),
             "actor": Provide(provide_actor, sync_to_thread=False),
         },
-        template_config=template_config(CONSOLE_TEMPLATES, TABLE_TEMPLATES),
+        template_config=template_config(CONSOLE_TEMPLATES, TABLE_TEMPLATES, RATING_TEMPLATES),
         exception_handlers=exception_handlers,
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(

@@ -13,6 +13,7 @@ from typing import Any
 
 BENCHMARKS = [
     "bench.rules",
+    "bench.variants",
     "bench.analysis",
     "bench.pairing",
     "bench.standings",
@@ -21,6 +22,7 @@ BENCHMARKS = [
     "bench.live",
     "bench.rebuild",
     "bench.pages",
+    "bench.ratings",
 ]
 
 
@@ -92,6 +94,13 @@ def summary(results: dict[str, Any]) -> str:
                 f"p99 {pages[f'{name}_p99_ms']:.1f} ms, CPU {pages[f'{name}_cpu_ms']:.1f} ms "
                 "per page rendered"
             )
+    ratings = results.get("bench.ratings")
+    if ratings:
+        lines.append(
+            f"  {'rating import (SQLite)':<36} {ratings['rows']:>9,.0f} rows in "
+            f"{ratings['import_seconds']:.2f} s (target < 5 s), rebuild "
+            f"{ratings['rebuild_seconds']:.2f} s"
+        )
     return "\n".join(lines)
 
 

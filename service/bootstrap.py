@@ -23,6 +23,7 @@ from service.people.sessions import DirectorSessions
 from service.people.sign_in_limit import SignInAttempts
 from service.people.tokens import TokenService
 from service.places.places import PlaceService
+from service.ratings.ratings import RatingService
 from service.registration.requests import RegistrationRequestService
 from service.registration.tournaments import TournamentService
 from service.rounds.rounds import RoundService
@@ -78,6 +79,8 @@ class Services:
     tokens: TokenService
     """Whose a bearer token is: nobody's (401) or somebody's without the right (403)."""
     people: PeopleService
+    ratings: RatingService
+    """The club's rating list (rules R-RATE-*)."""
     registrants: Registrants
     """Player ids and tokens, keyed with the server's secret (shared by registration and mail)."""
     requests: RegistrationRequestService
@@ -144,7 +147,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     link_key = derived_key(secret, "confirmation links")
     # The use cases, one slice each.
     seasons = SeasonService(store, views, clock, commands=commands)
-    matches = MatchService(store, clock, b"", commands=commands, play=play)
+    matches = MatchService(store, clock, b"", commands=commands, play=play, views=views)
     rounds = RoundService(store, views, zone, play, commands)
     places = PlaceService(store, views)
     conduct = ConductService(store, views, zone, play, commands)
@@ -197,6 +200,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
         directors=directors,
         tokens=TokenService(views, directors),
         people=people,
+        ratings=RatingService(store, views, zone, commands),
         registrants=registrants,
         requests=requests,
         outbox=outbox,

@@ -87,7 +87,8 @@ def status_of(error: DomainError) -> int:
 def domain_error(_: Request[Any, Any, Any], error: DomainError) -> Response[dict[str, Any]]:
     status = status_of(error)
     extensions = {key: _jsonable(value) for key, value in error.extensions.items()}
-    if isinstance(error, InvalidInputError):
+    if isinstance(error, InvalidInputError) and "errors" not in extensions:
+        # an error may name several fields at once (every bad row of an import, R-RATE-8)
         extensions["errors"] = [{"field": error.field, "message": error.message}]
     return problem(status, error.type_slug, error.detail, **extensions)
 
@@ -183,6 +184,8 @@ def _jsonable(value: object) -> object:
         return value
     if isinstance(value, list | tuple):
         return [_jsonable(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _jsonable(item) for key, item in value.items()}
     return str(value)
 
 

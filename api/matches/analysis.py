@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.params import JSONBody, QueryParameter
 
-from api.http.schemas import Die, LegalPlay, PositionId, legal_play
+from api.http.schemas import Die, LegalPlay, PositionId, legal_play, strict_body
+from api.matches.variant_analysis import (
+    VariantBoardBody,
+    VariantLegalPlays,
+    VariantName,
+    variant_board,
+    variant_legal_play_items,
+)
 from domain.backgammon import APP_RULES, TOURNAMENT_RULES, Position, RulesOptions
 from domain.backgammon.cache import (
     cached_legal_plays,
@@ -20,14 +27,20 @@ from domain.backgammon.cache import (
 from domain.backgammon.match_id import CubeOwner, MatchState
 from domain.backgammon.plays import Dice
 from domain.backgammon.position import CHECKERS_PER_SIDE, pip_count
+from domain.errors import InvalidInputError
 from domain.match import RulesName
 
 
 class LegalPlaysRequest(msgspec.Struct, forbid_unknown_fields=True):
-    position_id: PositionId
+    """A backgammon ``position_id``, or a ``variant`` and its ``board`` (rules V-*)."""
+
     dice: Annotated[list[Die], msgspec.Meta(min_length=2, max_length=2)]
-    rules: RulesName = "tournament"
-    """``app`` adds rule G-OFF-2 (no bear-off pip waste when another order wastes less)."""
+    position_id: PositionId | None = None
+    rules: RulesName | None = None
+    """``app`` adds rule G-OFF-2 (no bear-off pip waste when another order wastes less);
+    backgammon only."""
+    variant: VariantName | None = None
+    board: VariantBoardBody | None = None
 
 
 class LegalPlays(msgspec.Struct):
@@ -86,7 +99,17 @@ class AnalysisController(Controller):
     tags = ["analysis"]  # noqa: RUF012
 
     @post("/legal-plays", status_code=200, summary="Every legal play of a roll in a position")
-    async def legal_plays(self, data: JSONBody[LegalPlaysRequest]) -> LegalPlays:
+    async def legal_plays(
+        self, request: Request[Any, Any, Any], data: JSONBody[LegalPlaysRequest]
+    ) -> LegalPlays | VariantLegalPlays:
+        if data.variant is not None:
+            return await _variant_legal_plays(request)
+        if data.board is not None:
+            raise InvalidInputError(
+                "variant", "a board needs its variant; backgammon takes a position_id"
+            )
+        if data.position_id is None:
+            raise InvalidInputError("position_id", "required: the position to analyse")
         options = APP_RULES if data.rules == "app" else TOURNAMENT_RULES
         items = legal_play_items(position_from_id(data.position_id), data.dice, options)
         return LegalPlays(list(items))
@@ -104,6 +127,22 @@ class AnalysisController(Controller):
             opponent=_board(position.opponent),
             match=_match_fields(match_id) if match_id else None,
         )
+
+
+async def _variant_legal_plays(request: Request[Any, Any, Any]) -> VariantLegalPlays:
+    """A variant board's plays (API.md "Analysis (stateless): variants"), its body read
+    strictly: a board is integers, not numbers written as strings."""
+    data = await strict_body(request, LegalPlaysRequest)
+    if data.variant is None:  # the caller read it from the same body: never, but said
+        raise InvalidInputError("variant", "required with a board")
+    if data.position_id is not None:
+        raise InvalidInputError(
+            "position_id", f"a {data.variant} board is sent as `board`, not a Position ID"
+        )
+    if data.rules is not None:
+        raise InvalidInputError("rules", "the rules presets are backgammon's; variants have none")
+    board = variant_board(data.variant, data.board)
+    return VariantLegalPlays(list(variant_legal_play_items(board, data.dice)))
 
 
 def _board(side: tuple[int, ...]) -> Board:

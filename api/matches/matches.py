@@ -196,6 +196,7 @@ class MatchController(Controller):
                 beavers=data.beavers,
                 tournament_id=str(data.tournament_id) if data.tournament_id else None,
                 seated=seated,
+                rated=data.rated,
                 actor=acting_director.actor,
             ),
         )

@@ -47,6 +47,9 @@ class MatchCreate(msgspec.Struct, forbid_unknown_fields=True):
     jacoby: bool = False
     beavers: bool = False
     tournament_id: UUID | None = None
+    rated: bool = True
+    """rule R-RATE-5: ``false`` for a friendly. A rated match's sides name players of the
+    rating list (rule R-RATE-7): a player id, or a display name (a new name adds a player)."""
 
 
 class RollCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -184,7 +187,8 @@ class Match(msgspec.Struct):
     stage: Literal["swiss", "semi_final", "final", "third_place"] | None = None
     player_ids: PlayerIds | None = None
     """The seated players of a tournament's match: a pairing's (their registrations' tokens
-    play the sides) or an ad hoc one's."""
+    play the sides) or an ad hoc one's; for a rated ad hoc match, the players of the rating
+    list its sides named (rule R-RATE-7)."""
     penalties: list[PenaltyPoints] = msgspec.field(default_factory=list)
     """Penalty points against each side, included in the opponent's score (rule C-BREAK-2)."""
     void_request: VoidRequest | None = None

@@ -92,6 +92,7 @@ def start_match(
     tournament_id: str | None = None,
     pairing: TournamentPairing | None = None,
     seated: SeatedPlayers | None = None,
+    rated: bool = True,
     actor: str | None = None,
 ) -> list[DomainEvent]:
     """Create a match and its first game (rules G-CUBE-2, G-CUBE-3, G-CLOCK-1, G-DICE-1)."""
@@ -99,6 +100,14 @@ def start_match(
         raise InvalidInputError("player_a", "a player needs a name or id")
     if not player_b.strip():
         raise InvalidInputError("player_b", "a player needs a name or id")
+    persons = pairing or seated
+    if (
+        persons.player_a_id == persons.player_b_id
+        if persons is not None  # two registered players may share a display name
+        else player_a.strip() == player_b.strip()
+    ):
+        # rule R-RATE-6: nobody plays against themself
+        raise InvalidInputError("player_b", "both sides name the same player")
     player_a = visible_name("player_a", player_a)
     player_b = visible_name("player_b", player_b)
     if not 0 <= match_length <= MAX_MATCH_LENGTH:
@@ -140,6 +149,7 @@ def start_match(
         tournament_id=tournament_id,
         pairing=pairing,
         seated=seated,
+        rated=rated,
     )
     batch.add(GameStarted, game=1, crawford=False, score_a=0, score_b=0)
     return batch.events

@@ -40,8 +40,9 @@ class TournamentPairing(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SeatedPlayers(msgspec.Struct, frozen=True, kw_only=True):
-    """The registered persons who play an ad hoc match of a tournament (no pairing): its
-    names are theirs, sealed under their keys like a pairing's."""
+    """The persons who play an ad hoc match (no pairing): two registered persons of a
+    tournament, or two players of the rating list (rule R-RATE-7). Its names are theirs,
+    sealed under their keys like a pairing's."""
 
     player_a_id: UUID
     player_b_id: UUID
@@ -86,7 +87,11 @@ class MatchStarted(DomainEvent, frozen=True, kw_only=True):
     """Set for a match started by a tournament's pairing (rule T-FMT-2, T-FMT-4)."""
     seated: SeatedPlayers | None = None
     """Set for an ad hoc match a director started between two players of a running
-    tournament (None in events recorded before it existed: their names were stored plain)."""
+    tournament (None in events recorded before it existed: their names were stored plain),
+    or the players of the club's rating list an ad hoc match names (rule R-RATE-7)."""
+    rated: bool = True
+    """rule R-RATE-5: False for a friendly, which the rating list leaves out (a match between
+    typed-in names without ``seated`` is never rated: it names no player)."""
 
     personal: ClassVar[tuple[Personal, ...]] = (
         Personal("pairing.player_a_id", {"player_a": PSEUDONYM}),

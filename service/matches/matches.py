@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
+from typing import cast
 from uuid import UUID
 
 from domain import match
@@ -24,10 +25,19 @@ from domain.mat import format_mat
 from domain.match import Match, Side
 from domain.people.director import is_director_actor
 from domain.people.tokens import token_matches
+from domain.ratings import club
+from domain.ratings.club import Resolver
+from projections.runner import Views
 from service.clock import Clock
-from service.shared.commands import CONDITIONAL, CommandRunner
+from service.shared.commands import CONDITIONAL, DECIDE_AGAIN, CommandRunner, Decision
 from service.shared.match_play import Caller, MatchPlay, MatchTerms
-from service.storage.events import EventStore, UnknownAggregateError
+from service.shared.rating_list import (
+    load_club_ratings,
+    new_player_id,
+    player_directory,
+    resolve_sides,
+)
+from service.storage.events import Change, EventStore, UnknownAggregateError
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +72,11 @@ class MatchService:
         *,
         commands: CommandRunner | None = None,
         play: MatchPlay | None = None,
+        views: Views | None = None,
     ) -> None:
+        """``views``: to find the players a rated ad hoc match names (rule R-RATE-7); without
+        them every ad hoc match is between typed-in names."""
+        self._views = views
         self._store = store
         self._clock = clock
         self._commands = commands or CommandRunner(store, clock)
@@ -88,31 +102,66 @@ class MatchService:
         beavers: bool = False,
         tournament_id: str | None = None,
         seated: match.SeatedPlayers | None = None,
+        rated: bool = True,
         token_hashes: dict[str, str] | None = None,
         actor: str = DIRECTOR,
     ) -> MatchCreated:
         """A new match. ``token_hashes`` lets a side play with a token it already has (the
-        player token of its registration); the other sides get a new token, returned once."""
-        opening = self._play.opening(
-            uuid.uuid4(),
-            MatchTerms(
-                player_a=player_a,
-                player_b=player_b,
-                match_length=match_length,
-                dice=dice,
-                clock=clock,
-                clock_overtime_seconds=clock_overtime_seconds,
-                rules_preset=rules_preset,
-                jacoby=jacoby,
-                beavers=beavers,
-                tournament_id=tournament_id,
-                seated=seated,
-                token_hashes=token_hashes or {},
-            ),
-            actor=actor,
+        player token of its registration); the other sides get a new token, returned once.
+
+        rule R-RATE-7: the sides of a rated ad hoc match (outside a tournament, with a length)
+        name players of the rating list, by id or display name; a new name adds a rating-only
+        player in the same transaction. A friendly (``rated`` False) keeps free names."""
+        terms = MatchTerms(
+            player_a=player_a,
+            player_b=player_b,
+            match_length=match_length,
+            dice=dice,
+            clock=clock,
+            clock_overtime_seconds=clock_overtime_seconds,
+            rules_preset=rules_preset,
+            jacoby=jacoby,
+            beavers=beavers,
+            tournament_id=tournament_id,
+            seated=seated,
+            rated=rated,
+            token_hashes=token_hashes or {},
         )
-        state = self._commands.create(match.evolve, opening.events, CONDITIONAL)
-        return MatchCreated(match=state, tokens=opening.tokens)
+        match_id = uuid.uuid4()
+        if not (rated and match_length >= 1 and seated is None and self._views is not None):
+            opening = self._play.opening(match_id, terms, actor=actor)
+            state = self._commands.create(match.evolve, opening.events, CONDITIONAL)
+            return MatchCreated(match=state, tokens=opening.tokens)
+        views = self._views
+        tokens: dict[str, str] = {}
+
+        def attempt(now: datetime) -> Decision:
+            held = load_club_ratings(self._store)
+            directory = player_directory(views)
+            resolver = Resolver(directory, new_player_id)
+            a_id, b_id = resolve_sides(resolver, player_a, player_b)
+            named = {v: k for k, v in resolver.new.items()} | dict(directory.names)
+            opening = self._play.opening(
+                match_id,
+                replace(
+                    terms,
+                    player_a=named[a_id],
+                    player_b=named[b_id],
+                    seated=match.SeatedPlayers(player_a_id=a_id, player_b_id=b_id),
+                ),
+                actor=actor,
+            )
+            tokens.clear()
+            tokens.update(opening.tokens)
+            started = Change.of(match.evolve, None, opening.events(now))
+            added = club.add_players(held, resolver, now, actor=actor)
+            if not added:
+                return Decision.of(started)
+            return Decision.of(started, Change.of(club.evolve, held, added))
+
+        # two new names at once race for the rating list's stream: the loser decides again
+        decision = self._commands.run(attempt, DECIDE_AGAIN)
+        return MatchCreated(match=cast(Match, decision.changes[0].state), tokens=tokens)
 
     def events(self, match_id: UUID, until_version: int | None = None) -> list[DomainEvent]:
         """The match's events up to ``until_version``: a 404 for an unknown match or version."""

@@ -76,7 +76,9 @@ class MatchTerms:
     tournament_id: str | None = None
     pairing: match.TournamentPairing | None = None
     seated: match.SeatedPlayers | None = None
-    """The registered persons of an ad hoc match of a tournament (their names are sealed)."""
+    """The persons of an ad hoc match: of a tournament, or of the rating list (sealed names)."""
+    rated: bool = True
+    """rule R-RATE-5: False for a friendly."""
     token_hashes: Mapping[str, str] = field(default_factory=dict)
     """A side that plays with a token it has already (its registration's) gets no new one."""
 
@@ -140,6 +142,7 @@ class MatchPlay:
                 tournament_id=terms.tournament_id,
                 pairing=terms.pairing,
                 seated=terms.seated,
+                rated=terms.rated,
                 actor=actor,
             )
 

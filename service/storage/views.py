@@ -11,6 +11,7 @@ from projections.directors import DirectorsProjection
 from projections.outbox import OutboxProjection
 from projections.participants import ParticipantsProjection
 from projections.ranking import RankingProjection
+from projections.ratings import RatingsProjection
 from projections.runner import Projection, Views
 from projections.seats import SeatsProjection
 from projections.standings import StandingsProjection
@@ -31,6 +32,7 @@ def projections() -> list[Projection]:
         DirectorsProjection(),
         OutboxProjection(),
         PlayerTokensProjection(),
+        RatingsProjection(),
     ]
 
 

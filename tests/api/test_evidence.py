@@ -683,7 +683,8 @@ def test_a_disputed_play_is_replayed_as_the_players_saw_it(
     assert client.get(shown["replay"]["after"]).json() == after
     assert before["dice"] == [6, 4]
     assert after["clocks"] == client.get(shown["replay"]["after"]).json()["clocks"]
-    assert shown["opened_by"] == "player:anna"
+    # rule R-RATE-7: a rated ad hoc match's sides act by their rating list player ids
+    assert shown["opened_by"] == f"player:{timed['match']['player_ids']['a']}"
     assert shown["decision"] is None
 
 

@@ -231,13 +231,18 @@ def test_an_erasure_cut_short_after_its_event_is_completed_at_the_next_start(
         restarted.close()
 
 
-def test_an_ad_hoc_match_names_nobody_registered_and_its_players_act_by_name(
+def test_a_friendly_names_nobody_registered_and_its_players_act_by_name(
     services: Services,
 ) -> None:
     created = services.matches.create(
-        player_a="Zyxwella", player_b="Anna", match_length=3, dice="entered", clock="none"
+        player_a="Zyxwella",
+        player_b="Anna",
+        match_length=3,
+        dice="entered",
+        clock="none",
+        rated=False,
     )
-    # typed-in names of no registered person: nothing to seal
+    # rule R-RATE-7: a friendly's typed-in names name no person: nothing to seal
     assert [state for state in raw_states(services.store) if NAME in state]
     state = services.store.load(created.match.id, match.evolve)
     assert state.actor("a") == "player:Zyxwella"
@@ -413,3 +418,14 @@ def test_a_rebuild_of_the_views_reads_an_erasure_without_forgetting_again(
     services.views.rebuild()
 
     assert forgotten == []
+
+
+def test_a_rated_ad_hoc_match_seals_the_names_of_its_rating_only_players(
+    services: Services,
+) -> None:
+    # rule R-RATE-7: a new name becomes a rating-only player, whose name is personal data
+    created = services.matches.create(player_a="Zyxwella", player_b="Anna", match_length=3)
+    assert not [state for state in raw_states(services.store) if NAME in state]
+    state = services.store.load(created.match.id, match.evolve)
+    assert state.player_a == "Zyxwella"
+    assert "Zyxwella" not in state.actor("a")  # the side acts by its player id

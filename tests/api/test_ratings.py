@@ -1,0 +1,153 @@
+"""The rating list over REST: imports as JSON and CSV, the list and a player's history, the
+settings, and the two additions to ad hoc matches (API.md "Ratings", rules R-RATE-*)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from litestar.testing import TestClient
+
+from tests.conftest import DIRECTOR
+
+Client = TestClient[Any]
+
+
+def imported(client: Client, *rows: tuple[str, str, str, int]) -> Any:
+    body = {"matches": [{"date": d, "winner": w, "loser": x, "length": n} for d, w, x, n in rows]}
+    answer = client.post("/api/v1/ratings/imports", json=body, headers=DIRECTOR)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def test_an_import_fills_the_list_highest_rating_first(client: Client) -> None:
+    receipt = imported(client, ("2025-01-01", "Anna", "Bert", 5), ("2025-01-02", "Anna", "Carl", 1))
+    assert (receipt["matches"], receipt["new_players"], receipt["matched_players"]) == (2, 3, 0)
+    rows = client.get("/api/v1/ratings").json()
+    assert [(r["rank"], r["display_name"], r["matches"]) for r in rows] == [
+        (1, "Anna", 2),
+        (2, "Carl", 1),
+        (3, "Bert", 1),
+    ]
+    assert rows[2]["rating"] == 1800 - 2 * 5**0.5  # unrounded (rule R-RATE-2)
+    assert rows[2]["last_change"] == -(2 * 5**0.5)
+
+
+def test_a_player_s_history_shows_every_number_that_went_into_a_line(client: Client) -> None:
+    imported(client, ("2025-01-01", "Anna", "Bert", 4))
+    anna = client.get("/api/v1/ratings").json()[0]
+    history = client.get(f"/api/v1/ratings/{anna['player_id']}").json()
+    (line,) = history["matches"]
+    assert {k: line[k] for k in ("seq", "date", "source", "opponent", "length", "won")} == {
+        "seq": 1,
+        "date": "2025-01-01",
+        "source": "import",
+        "opponent": "Bert",
+        "length": 4,
+        "won": True,
+    }
+    assert (line["rating_before"], line["opponent_rating_before"], line["p"], line["k"]) == (
+        1800,
+        1800,
+        0.5,
+        1,
+    )
+    assert (line["change"], line["rating_after"], line["experience_after"]) == (4, 1804, 4)
+    assert line["import_id"] is not None
+    assert line["match_id"] is None
+
+
+def test_a_player_without_a_rated_match_is_404(client: Client) -> None:
+    answer = client.get("/api/v1/ratings/6a3c4c5e-0000-4000-8000-000000000000")
+    assert answer.status_code == 404
+
+
+def test_a_csv_import_names_bad_rows_by_their_index_and_stores_nothing(client: Client) -> None:
+    # rule R-RATE-8: row i is line i + 2 of the file
+    text = (
+        "date,winner,loser,length\n"
+        "2025-01-01,Anna,Bert,3\n"
+        "2025-02-30,Anna,Bert,3\n"
+        "2025-03-01,Anna,Anna,3\n"
+        "2025-03-02,Anna,Bert,0\n"
+    )
+    answer = client.post(
+        "/api/v1/ratings/imports",
+        content=text.encode(),
+        headers={**DIRECTOR, "Content-Type": "text/csv"},
+    )
+    assert answer.status_code == 422, answer.text
+    assert [e["field"] for e in answer.json()["errors"]] == [
+        "matches[1].date",
+        "matches[2]",
+        "matches[3].length",
+    ]
+    assert client.get("/api/v1/ratings").json() == []
+
+
+def test_a_good_csv_import_is_rated(client: Client) -> None:
+    text = "date,winner,loser,length\r\n2025-01-01,Anna,Bert,3\r\n"
+    answer = client.post(
+        "/api/v1/ratings/imports",
+        content=text.encode(),
+        headers={**DIRECTOR, "Content-Type": "text/csv; charset=utf-8"},
+    )
+    assert answer.status_code == 201, answer.text
+    assert len(client.get("/api/v1/ratings").json()) == 2
+
+
+def test_only_a_director_imports(client: Client) -> None:
+    answer = client.post("/api/v1/ratings/imports", json={"matches": []})
+    assert answer.status_code == 401
+
+
+def test_the_list_as_csv_neutralises_formula_cells(client: Client) -> None:
+    imported(client, ("2025-01-01", "=HYPERLINK(1)", "Bert", 1))
+    answer = client.get("/api/v1/ratings", headers={"Accept": "text/csv"})
+    rows = list(csv.reader(io.StringIO(answer.text)))
+    assert rows[0][:3] == ["rank", "player_id", "display_name"]
+    assert rows[1][2] == "'=HYPERLINK(1)"
+
+
+def test_the_settings_change_from_the_next_match_on(client: Client) -> None:
+    assert client.get("/api/v1/ratings/settings").json()["newcomer_boost"] is False
+    answer = client.put(
+        "/api/v1/ratings/settings",
+        json={"start_rating": 1500, "newcomer_boost": True},
+        headers=DIRECTOR,
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["changed_at"] is not None
+    imported(client, ("2025-01-01", "Anna", "Bert", 1))
+    assert client.get("/api/v1/ratings").json()[0]["rating"] == 1510  # 1500 + 5·4·1·0.5
+
+
+def test_an_ad_hoc_match_of_two_equal_sides_is_422_naming_player_b(client: Client) -> None:
+    # rule R-RATE-6
+    answer = client.post(
+        "/api/v1/matches",
+        json={"player_a": "Anna", "player_b": "Anna ", "match_length": 3},
+        headers=DIRECTOR,
+    )
+    assert answer.status_code == 422
+    assert answer.json()["errors"][0]["field"] == "player_b"
+
+
+def test_a_friendly_keeps_free_names_and_adds_no_player(client: Client) -> None:
+    # rule R-RATE-5: "rated": false
+    answer = client.post(
+        "/api/v1/matches",
+        json={"player_a": "Anna", "player_b": "Bert", "match_length": 3, "rated": False},
+        headers=DIRECTOR,
+    )
+    assert answer.status_code == 201, answer.text
+    imported(client, ("2025-01-01", "Anna", "Carl", 1))
+    assert imported(client, ("2025-01-01", "Bert", "Carl", 1))["new_players"] == 1
+
+
+def test_a_mistyped_json_row_is_422_naming_its_place(client: Client) -> None:
+    body = {"matches": [{"date": "2025-01-01", "winner": "A", "loser": "B", "length": [3]}]}
+    answer = client.post("/api/v1/ratings/imports", json=body, headers=DIRECTOR)
+    assert answer.status_code == 422
+    assert answer.json()["errors"][0]["field"] == "matches[0].length"
