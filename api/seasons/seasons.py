@@ -13,7 +13,6 @@ from litestar.params import FromPath, JSONBody
 from api.http.auth import director_only
 from api.http.schemas import ActorDep, DateText, NameText, ServicesDep, restate
 from api.http.tabular import csv_response, table_route, wants_csv
-from domain.seasons.options import EventsTiebreak
 from domain.seasons.ranking import EntryKind
 from domain.seasons.season import PeriodInput, PeriodKind
 from projections.calendar import SeasonRow
@@ -37,8 +36,11 @@ class SeasonCreate(msgspec.Struct, forbid_unknown_fields=True):
     # rule R-OPT-1: how the season ranks, fixed at its creation (the defaults: R-TIE-1)
     drop_worst: int | None = None
     """Count only each player's best N tournament results (null: all)."""
-    events_tiebreak: EventsTiebreak = "fewer"
-    """After points and tournament wins: fewer (default) or more tournaments played rank higher."""
+    events_tiebreak: Annotated[
+        str, msgspec.Meta(description="`fewer` (default) or `more`", examples=["fewer"])
+    ] = "fewer"
+    """After points and tournament wins: fewer (default) or more tournaments played rank higher.
+    Plain text here: the domain refuses any other value in words naming both (R-OPT-1)."""
     best_place_tiebreak: bool = False
     """Then the better best single place of a completed tournament; then the rank is shared."""
 
