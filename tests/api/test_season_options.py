@@ -23,6 +23,26 @@ def create_season(client: Client, **options: Any) -> str:
     return season_id
 
 
+def test_the_season_shows_its_options_as_created_and_the_defaults_without_them(
+    client: Client,
+) -> None:
+    # rule R-OPT-1: the season's rules snapshot; the defaults are R-TIE-1's
+    options = {"drop_worst": 4, "events_tiebreak": "more", "best_place_tiebreak": True}
+    created = client.post("/api/v1/seasons", json={**SEASON, **options}, headers=DIRECTOR)
+    assert created.json()["options"] == options
+    period = {"name": "Frühling", "starts_on": "2026-03-01", "ends_on": "2026-05-31"}
+    season_id = created.json()["id"]
+    client.post(f"/api/v1/seasons/{season_id}/periods", json=period, headers=DIRECTOR)
+    assert client.get(f"/api/v1/seasons/{season_id}").json()["options"] == options
+    plain = {**SEASON, "name": "Saison 2027", "starts_on": "2027-03-01", "ends_on": "2028-02-28"}
+    default = client.post("/api/v1/seasons", json=plain, headers=DIRECTOR).json()
+    assert default["options"] == {
+        "drop_worst": None,
+        "events_tiebreak": "fewer",
+        "best_place_tiebreak": False,
+    }
+
+
 def test_best_place_tiebreak_decides_the_tie_the_default_leaves_shared(
     client: Client, clock: MovableClock
 ) -> None:
