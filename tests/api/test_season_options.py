@@ -112,3 +112,22 @@ def _tournament_of(client: Client, season_id: str) -> str:
     ]
     tournament_id: str = tournament["id"]
     return tournament_id
+
+
+def test_the_ranking_page_states_the_season_s_tiebreaks_in_german_and_english(
+    client: Client,
+) -> None:
+    # rules R-TIE-1, R-OPT-1: the page says by which rules the season ranks
+    default = create_season(client)
+    german = client.get(f"/pages/seasons/{default}/ranking").text
+    assert "Turniersiege, dann weniger gespielte Turniere, sonst wird der Rang geteilt." in german
+    assert "besten" not in german
+    later = {"name": "Saison 2027", "starts_on": "2027-03-01", "ends_on": "2028-02-28"}
+    options = {"drop_worst": 5, "events_tiebreak": "more", "best_place_tiebreak": True}
+    season = client.post("/api/v1/seasons", json={**later, **options}, headers=DIRECTOR).json()
+    english = client.get(f"/pages/seasons/{season['id']}/ranking?lang=en").text
+    assert "The best 5 tournament results of each player count." in english
+    assert (
+        "tournament wins, then more tournaments played, then the best single place, "
+        "else the rank is shared." in english
+    )
