@@ -131,3 +131,33 @@ def test_the_ranking_page_states_the_season_s_tiebreaks_in_german_and_english(
         "tournament wins, then more tournaments played, then the best single place, "
         "else the rank is shared." in english
     )
+
+
+def test_drop_worst_counts_each_player_s_best_result_of_two_tournaments(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule R-OPT-1: with drop_worst 1 only the better of a player's two results counts; the
+    # other stays in the explanation, taken back by a result_dropped entry
+    season = create_season(client, drop_worst=1)
+    first = play_three(client, clock, season)
+    second = play_three(client, clock, season)
+    assert set(first.values()) == set(second.values())  # the same three people played twice
+    result = {"winner": 14, "loser": 7, "bye": 7}
+    best = {
+        player: max(
+            result[role]
+            for roles in (first, second)
+            for role, who in roles.items()
+            if who == player
+        )
+        for player in first.values()
+    }
+    rows = ranking(client, season)
+    assert {row["player_id"]: row["points"] for row in rows} == best
+    assert all(row["tournaments_played"] == 2 for row in rows)
+    for player, points in best.items():
+        explained = client.get(f"/api/v1/seasons/{season}/ranking/{player}").json()
+        dropped = [entry for entry in explained["entries"] if entry["kind"] == "result_dropped"]
+        assert len(dropped) == 1
+        assert dropped[0]["rule"] == "R-OPT-1"
+        assert sum(entry["points"] for entry in explained["entries"]) == points
