@@ -10,6 +10,7 @@ from litestar.testing import TestClient
 
 from service.clock import MovableClock
 from tests.api.test_ranking import create_season
+from tests.api.test_tournament_day import report, start_tournament
 from tests.api.test_tournaments import CHECK_IN_OPENS, advance_to, person, register, schedule
 from tests.conftest import DIRECTOR
 
@@ -171,3 +172,24 @@ def test_the_head_to_head_page_speaks_german_and_english_and_the_tables_link_to_
     assert 'id="head-to-head"' in rating_page
     assert f"/pages/players/{players[0]}/head-to-head?lang=en" in rating_page
     assert client.get(f"/pages/players/{UNKNOWN}/head-to-head").status_code == 404
+
+
+def test_an_unplayed_forfeit_and_a_bye_are_no_meetings(client: Client, clock: MovableClock) -> None:
+    # rules T-FMT-5, T-FMT-7, R-BYE-1: the withdrawn player's match is won unplayed
+    day = start_tournament(client, clock, 5)
+    tables = day.rounds[0]["pairings"]
+    forfeited, played = tables[0], tables[1]
+    (bye,) = [t for t in tables if t["player_b"] is None]
+    response = client.post(
+        day.url("/withdrawals"),
+        json={"player_id": forfeited["player_a"], "reason": "Zug nach Hause", "left_early": True},
+        headers=DIRECTOR,
+    )
+    assert response.status_code == 201, response.text
+    report(client, day, played, winner="a")
+    assert head_to_head(client, forfeited["player_a"]) == {}
+    assert head_to_head(client, forfeited["player_b"]) == {}
+    assert head_to_head(client, bye["player_a"]) == {}
+    length = played["match_length"]
+    assert head_to_head(client, played["player_a"])[played["player_b"]][:3] == (1, 1, 0)
+    assert head_to_head(client, played["player_b"])[played["player_a"]][3] < length
