@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -29,7 +30,7 @@ from api.console.console import (
     _authorized,
     _form_error,
 )
-from api.console.round_texts import ROUND_TEXT
+from api.console.round_texts import ROUND_TEXT, explanation_in, warning_in
 from api.pages.pages import KNOCKOUT_STAGES
 from domain.errors import DomainError
 from domain.tournament import PairingWarning, Report
@@ -359,6 +360,8 @@ def _round_page(
         "round.html",
         status=error.status if error else 200,
         r=r,
+        explain=partial(explanation_in, console.lang),
+        warn=partial(warning_in, console.lang),
         tournament=tournament,
         shown=shown,
         rows=rows,
