@@ -177,3 +177,18 @@ def test_an_imported_name_with_a_control_or_invisible_character_is_422(client: C
         assert answer.status_code == 422, (name, answer.text)
         assert answer.json()["errors"][0]["field"] == "matches[0].winner"
     assert client.get("/api/v1/ratings").json() == []
+
+
+def test_a_csv_whose_stray_quote_swallows_the_file_is_422_not_a_500(client: Client) -> None:
+    # rule R-RATE-8: a bad import stores nothing and says why; an opening quote never closed
+    # makes the rest of a long file one cell, longer than the csv module reads (was a 500)
+    rows = "".join(f"2025-01-01,Player {n},Other {n},3\n" for n in range(5000))
+    body = f'date,winner,loser,length\n2025-01-01,"Anna,Bert,3\n{rows}'
+    answer = client.post(
+        "/api/v1/ratings/imports",
+        content=body.encode(),
+        headers={**DIRECTOR, "Content-Type": "text/csv"},
+    )
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"][0]["field"] == "body"
+    assert client.get("/api/v1/ratings").json() == []
