@@ -290,7 +290,7 @@ def _uuid(value: object) -> UUID | None:
 
 def _points(value: object) -> int | None:
     text = str(value or "").strip()
-    if not text.isdigit() or int(text) > MAX_POINTS:
+    if not text.isdecimal() or int(text) > MAX_POINTS:  # "²" is a digit, no number
         return None
     return int(text)
 

@@ -143,7 +143,12 @@ def _csv_rows(body: bytes) -> list[ImportRow]:
         text = body.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InvalidInputError("body", "a CSV import is UTF-8 text") from None
-    lines = list(csv.reader(io.StringIO(text)))
+    try:
+        lines = list(csv.reader(io.StringIO(text)))
+    except csv.Error as unreadable:  # e.g. a quote never closed: the rest is one huge cell
+        raise InvalidInputError(
+            "body", f"is no CSV file the import can read ({unreadable})"
+        ) from None
     if not lines or [cell.strip().lower() for cell in lines[0]] != CSV_HEADER:
         raise InvalidInputError("body", "the first line is the header date,winner,loser,length")
     rows, errors = [], []

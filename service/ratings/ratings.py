@@ -67,7 +67,7 @@ class RatingService:
 
     def player_ratings(self, player_id: UUID) -> PlayerRatings:
         """A player's rating and every rated match with its numbers; 404 without one."""
-        found = self._views.find(lambda db: ratings.player_ratings(db, str(player_id)))
+        found = self._views.find(lambda db: ratings.player_ratings(db, str(player_id), self._zone))
         if found is None:
             raise PlayerNotRatedError(f"player {player_id} has no rated match")
         return found

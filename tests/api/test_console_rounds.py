@@ -260,6 +260,10 @@ def test_a_refused_result_is_shown_next_to_its_field(client: Client, clock: Mova
     bad_points = client.post(url, data=result_form(page, table, "a", points_b="viele"))
     assert bad_points.status_code == 422
     assert f'id="result:{table["match_id"]}-points_b-error"' in bad_points.text
+    # "²" is a digit to Python, yet no number: refused next to the field, not a 500
+    superscript = client.post(url, data=result_form(page, table, "a", points_b="²"))
+    assert superscript.status_code == 422
+    assert f'id="result:{table["match_id"]}-points_b-error"' in superscript.text
     # the winner's points must reach the match length: the use case says so, in its words
     short = client.post(url, data=result_form(page, table, "a", points_a="1"))
     assert short.status_code == 422
