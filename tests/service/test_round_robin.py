@@ -1,0 +1,196 @@
+"""The round robin through the service: created, started, paired from the Berger schedule,
+played to the end with random results, ranked and placed (rules T-FMT-10, T-FMT-11)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+from uuid import UUID
+
+import pytest
+
+from domain.errors import InvalidInputError
+from domain.tournament import AllRoundsPairedError, FormatFixedScheduleError
+from service.bootstrap import Services
+from service.clock import MovableClock
+from service.rounds.rounds import ReportedResult
+from service.shared.day_views import Round
+from tests.service.conftest import checked_in_tournament, plan, report_every_table
+
+ROUND_ROBIN = {"format": "round_robin", "swiss_rounds": None, "match_length": 5}
+
+
+def play_randomly(
+    services: Services, tournament_id: UUID, paired: Round, rng: random.Random
+) -> None:
+    """Every open table decided at random: a winner at the match length, the loser below it."""
+    for table in paired.pairings:
+        if table.match_id is None or table.player_b is None or table.result_id is not None:
+            continue
+        winner = rng.choice((table.player_a, table.player_b))
+        loser_points = rng.randrange(table.match_length)
+        won_a = winner == table.player_a
+        services.rounds.record_result(
+            tournament_id,
+            ReportedResult(
+                match_id=table.match_id,
+                winner=winner,
+                points_a=table.match_length if won_a else loser_points,
+                points_b=loser_points if won_a else table.match_length,
+            ),
+        )
+
+
+def play_to_the_end(
+    services: Services, clock: MovableClock, players: int, seed: int, **changes: object
+) -> tuple[UUID, list[Round]]:
+    day = checked_in_tournament(services, clock, players, **{**ROUND_ROBIN, **changes})
+    rng = random.Random(seed)
+    rounds = [services.rounds.start(day.tournament_id).round]
+    while True:
+        play_randomly(services, day.tournament_id, rounds[-1], rng)
+        if services.tournaments.get_tournament(day.tournament_id).completed_at is not None:
+            return day.tournament_id, rounds
+        rounds.append(services.rounds.pair_round(day.tournament_id))
+
+
+@pytest.mark.parametrize("players", range(3, 13))
+def test_round_robins_of_every_size_play_every_pair_once_and_place_everyone_once(
+    services: Services, clock: MovableClock, players: int
+) -> None:
+    # rule T-FMT-11: everyone plays everyone once per cycle, byes as rests, places 1..N
+    tournament_id, rounds = play_to_the_end(services, clock, players, seed=players)
+    assert len(rounds) == players - 1 + players % 2
+    assert {paired.stage for paired in rounds} == {"round_robin"}
+    met = Counter(
+        frozenset((t.player_a, t.player_b))
+        for paired in rounds
+        for t in paired.pairings
+        if t.player_b is not None
+    )
+    field = {t.player_a for t in rounds[0].pairings} | {
+        t.player_b for t in rounds[0].pairings if t.player_b is not None
+    }
+    assert len(field) == players
+    assert set(met) == {frozenset(pair) for pair in combinations(field, 2)}
+    assert set(met.values()) == {1}
+    rests = Counter(t.player_a for paired in rounds for t in paired.pairings if t.player_b is None)
+    assert rests == (Counter(dict.fromkeys(field, 1)) if players % 2 else Counter())
+
+    standings = services.rounds.list_standings(tournament_id)
+    # a rest is worth no win: the wins add up to the matches played
+    assert sum(row.wins for row in standings) == len(met)
+    assert [(row.wins, row.points) for row in standings] == sorted(
+        ((row.wins, row.points) for row in standings), reverse=True
+    )
+    places = services.places.list_places(tournament_id)
+    assert [p.place for p in places] == list(range(1, players + 1))
+    assert {p.player_id for p in places} == field
+    # rule T-FMT-11: without a knockout, the places are the standings
+    assert [p.player_id for p in places] == [row.player_id for row in standings]
+    with pytest.raises(AllRoundsPairedError):
+        services.rounds.pair_round(tournament_id)
+
+
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_two_cycles_play_every_pair_twice_the_second_repeating_the_first(
+    services: Services, clock: MovableClock, players: int
+) -> None:
+    # rule T-FMT-11: round_robin_cycles 2; "The second cycle repeats the first."
+    _, rounds = play_to_the_end(services, clock, players, seed=7, round_robin_cycles=2)
+    per_cycle = players - 1 + players % 2
+    assert len(rounds) == 2 * per_cycle
+
+    def seats(paired: Round) -> list[tuple[UUID, UUID | None]]:
+        return [(t.player_a, t.player_b) for t in paired.pairings]
+
+    assert [seats(r) for r in rounds[per_cycle:]] == [seats(r) for r in rounds[:per_cycle]]
+
+
+def test_the_best_four_of_the_round_robin_play_the_knockout_for_places_one_to_four(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-11: knockout_players 4: T-FMT-4's knockout after the round robin
+    day = checked_in_tournament(services, clock, 5, **ROUND_ROBIN, knockout_players=4)
+    paired = services.rounds.start(day.tournament_id).round
+    for _ in range(5):
+        report_every_table(services, day, paired)
+        paired = services.rounds.pair_round(day.tournament_id)
+    assert paired.stage == "knockout"
+    best = [row.player_id for row in services.rounds.list_standings(day.tournament_id)][:4]
+    semis = [(t.player_a, t.player_b) for t in paired.pairings]
+    assert semis == [(best[0], best[3]), (best[1], best[2])]
+    report_every_table(services, day, paired)
+    final = services.rounds.pair_round(day.tournament_id)
+    report_every_table(services, day, final)
+    places = [p.player_id for p in services.places.list_places(day.tournament_id)]
+    assert places[:2] == [final.pairings[0].player_a, final.pairings[0].player_b]
+    assert set(places[:4]) == set(best)
+    assert services.tournaments.get_tournament(day.tournament_id).completed_at is not None
+
+
+def test_a_withdrawn_players_remaining_scheduled_matches_go_unplayed_to_the_opponents(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-11, T-FMT-5, T-FMT-7: the schedule stays; the leaver's matches are forfeits
+    day = checked_in_tournament(services, clock, 4, **ROUND_ROBIN)
+    first = services.rounds.start(day.tournament_id).round
+    report_every_table(services, day, first)
+    leaving = first.pairings[0].player_a
+    services.rounds.withdraw(
+        day.tournament_id, player_id=leaving, reason="ill", left_early=True, actor="director"
+    )
+    second = services.rounds.pair_round(day.tournament_id)
+    [theirs] = [t for t in second.pairings if leaving in (t.player_a, t.player_b)]
+    opponent = theirs.player_b if theirs.player_a == leaving else theirs.player_a
+    [match] = [
+        m
+        for m in services.rounds.list_matches(day.tournament_id)
+        if m.round == 2 and m.match_id == theirs.match_id
+    ]
+    assert (match.winner, match.played) == (opponent, False)
+
+
+def test_pairing_overrides_and_late_entries_are_refused_for_a_fixed_schedule(
+    services: Services, clock: MovableClock
+) -> None:
+    # API "Formats": 409 format-fixed-schedule for round_robin
+    day = checked_in_tournament(services, clock, 4, **ROUND_ROBIN)
+    first = services.rounds.start(day.tournament_id).round
+    swapped = [(t.player_b or t.player_a, t.player_a) for t in first.pairings]
+    with pytest.raises(FormatFixedScheduleError):
+        services.venue.repair(day.tournament_id, 1, pairings=swapped, reason="wish")
+    with pytest.raises(FormatFixedScheduleError):
+        services.venue.admit_late_entry(
+            day.tournament_id, registration_id=day.registrations[0].registration_id
+        )
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"capacity": 13}, "capacity"),
+        ({"swiss_rounds": 6}, "swiss_rounds"),
+        ({"round_robin_cycles": 3}, "round_robin_cycles"),
+        ({"knockout_players": 2}, "knockout_players"),
+    ],
+)
+def test_a_round_robin_refuses_settings_that_cannot_work(
+    services: Services, changes: dict[str, object], field: str
+) -> None:
+    # rule T-FMT-10, T-FMT-11: at most 12 players; Swiss settings do not apply
+    with pytest.raises(InvalidInputError) as refused:
+        services.tournaments.schedule_tournament(plan(**{**ROUND_ROBIN, **changes}))
+    assert refused.value.field == field
+
+
+def test_a_swiss_tournament_refuses_round_robin_settings(services: Services) -> None:
+    # rule T-FMT-10: round_robin_cycles and seeding do not apply to the Swiss format
+    for changes, field in (
+        ({"round_robin_cycles": 2}, "round_robin_cycles"),
+        ({"seeding": "lot"}, "seeding"),
+    ):
+        with pytest.raises(InvalidInputError) as refused:
+            services.tournaments.schedule_tournament(plan(**changes))
+        assert refused.value.field == field
