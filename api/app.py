@@ -54,7 +54,9 @@ from api.registration.tournaments import RegistrationController, TournamentContr
 from api.rounds.rounds import TournamentDayController
 from api.seasons.calendar_feed import CalendarFeedController
 from api.seasons.seasons import SeasonController
+from api.table.play import PlayController
 from api.table.table import TABLE_TEMPLATES, TableController
+from api.table.tablet import TabletController
 from api.venue.print import PrintController
 from api.venue.venue import VenueController
 from scheduler import start_scheduler
@@ -97,6 +99,8 @@ CONTROLLERS: list[Any] = [
     RoundPageController,
     SeasonPageController,
     TableController,
+    PlayController,
+    TabletController,
 ]
 
 

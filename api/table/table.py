@@ -20,6 +20,7 @@ Security (API.md "Pages for people"):
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -39,18 +40,24 @@ from api.http.errors import status_of
 from api.http.schemas import ServicesDep
 from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Lang, language
+from api.table.game import LEVELS, PLAY_ACTIONS, Game, game_of
 from api.table.texts import TEXT
 from domain.errors import DomainError, InvalidInputError, UnauthenticatedError
+from domain.match import SIDES, Side
+from domain.match import Match as MatchRecord
 from domain.tournament.errors import RoundNotFoundError
 from service.analysis.analysis import AnalysisView
 from service.bootstrap import Services
-from service.people.player_sessions import PLAYER_SESSION_LIFETIME, PlayerSession
+from service.people.player_sessions import PLAYER_SESSION_LIFETIME, PlayerSession, TableTablet
+from service.shared.match_play import Caller
 from service.venue.venue import PendingReport, Table
 
 TABLE_TEMPLATES = Path(__file__).parent / "templates"
 SESSION_COOKIE = "bgtd_player_session"
 SESSION_PATH = "/pages"
 SIGN_IN = "/pages/players/sign-in"
+TABLET_COOKIE = "bgtd_table_tablet"
+"""The table's tablet (``api.table.tablet``): its path is the table page's."""
 SIGN_IN_COOKIE = "bgtd_player_sign_in"
 """The sign-in form's nonce: its CSRF token derives from it (there is no session yet)."""
 CSRF_FIELD = "_csrf_token"
@@ -95,6 +102,7 @@ class Visit:
     query_lang: str | None
     services: Services
     session: PlayerSession | None
+    tablet: TableTablet | None = None
 
     @property
     def t(self) -> dict[str, str]:
@@ -120,6 +128,65 @@ class Visit:
         query = f"?{urlencode({'lang': self.query_lang})}" if self.query_lang else ""
         return Redirect(f"{path}{query}", status_code=303)
 
+    def tablet_at(self, tournament_id: UUID, number: int) -> TableTablet | None:
+        """The director's tablet of this table, if this device is it."""
+        tablet = self.tablet
+        if tablet is None or (tablet.tournament_id, tablet.table) != (tournament_id, number):
+            return None
+        return tablet
+
+    def play_caller(
+        self, data: dict[str, Any], tournament_id: UUID, number: int
+    ) -> Callable[[UUID, Side], Caller]:
+        """Who a playing form's command comes from, for the match and side the form names: the
+        player of that side with their player token, as over REST. On the table's tablet, the
+        side's player; with a player's session, that player (the use case refuses a side that
+        is not theirs). A form without its session or CSRF token is a 403."""
+        sessions = self.services.player_sessions
+        tablet = self.tablet_at(tournament_id, number)
+        if tablet is not None:
+            if not sessions.is_csrf_token(f"tablet:{tablet.nonce}", data.get(CSRF_FIELD)):
+                raise FormRefusedError
+
+            def side_player(match_id: UUID, side: Side) -> Caller:
+                ids = self.services.matches.get(match_id).player_ids
+                if ids is None:
+                    raise FormRefusedError
+                player = ids[0] if side == "a" else ids[1]
+                return Caller(token=sessions.side_token(tournament_id, player), side=side)
+
+            return side_player
+        session = self.require_csrf(data)
+        if session.tournament_id != tournament_id:
+            raise FormRefusedError
+        token = sessions.player_token(session)
+        return lambda _match_id, side: Caller(token=token, side=side)
+
+    def acting_sides(
+        self, tournament_id: UUID, number: int, state: MatchRecord
+    ) -> tuple[Side, ...]:
+        """The sides of ``state`` the visitor plays: both on the table's tablet, the
+        signed-in player's own side with a session, none for the public."""
+        if self.tablet_at(tournament_id, number) is not None:
+            return SIDES
+        session = self.session
+        if session is None or session.tournament_id != tournament_id:
+            return ()
+        ids = state.player_ids or ()
+        return tuple(
+            side for side, player in zip(SIDES, ids, strict=False) if player == session.player_id
+        )
+
+    def csrf(self, tournament_id: UUID, number: int) -> str:
+        """The CSRF token of the page's forms: the tablet's, or the player's session's."""
+        sessions = self.services.player_sessions
+        tablet = self.tablet_at(tournament_id, number)
+        if tablet is not None:
+            return sessions.csrf_token(f"tablet:{tablet.nonce}")
+        if self.session is not None and self.session.tournament_id == tournament_id:
+            return sessions.csrf_token(self.session.nonce)
+        return ""
+
     def require_csrf(self, data: dict[str, Any]) -> PlayerSession:
         """The session of a form's POST with its CSRF token; else ``FormRefusedError``."""
         sessions = self.services.player_sessions
@@ -139,6 +206,7 @@ def provide_visit(request: Request[Any, Any, Any], services: ServicesDep) -> Vis
         query_lang=asked if asked in TEXT else None,
         services=services,
         session=services.player_sessions.check(request.cookies.get(SESSION_COOKIE)),
+        tablet=services.player_sessions.check_tablet(request.cookies.get(TABLET_COOKIE)),
     )
 
 
@@ -243,7 +311,7 @@ class TableController(Controller):
     def table(
         self, tournament_id: FromPath[UUID], number: FromPath[int], visit: NamedDependency[Visit]
     ) -> Template:
-        return _table_page(visit, tournament_id, number)
+        return table_page(visit, tournament_id, number)
 
     @post(
         "/tournaments/{tournament_id:uuid}/tables/{number:int}/report",
@@ -285,12 +353,12 @@ def _reported(
     reported = _report_of(data, visit.t)
     if isinstance(reported, tuple):
         field_name, message = reported
-        return _table_page(visit, tournament_id, number, FormError(where, field_name, message, 422))
+        return table_page(visit, tournament_id, number, FormError(where, field_name, message, 422))
     try:
         # the form names its match; it must be the one at this table now (a form of an earlier
         # round, or one sent to another table's address, is stale)
         if visit.services.venue.get_table(tournament_id, number).match_id != reported.match_id:
-            return _table_page(
+            return table_page(
                 visit, tournament_id, number, FormError(where, "", visit.t["form_stale"], 409)
             )
         visit.services.venue.report(
@@ -302,7 +370,7 @@ def _reported(
             points_b=reported.points_b,
         )
     except DomainError as refused:
-        return _table_page(visit, tournament_id, number, _form_error(where, refused))
+        return table_page(visit, tournament_id, number, form_error(where, refused))
     return visit.back_to(f"/pages/tournaments/{tournament_id}/tables/{number}")
 
 
@@ -334,13 +402,13 @@ def _report_of(data: dict[str, Any], t: dict[str, str]) -> ReportForm | tuple[st
     return ReportForm(ids["match_id"], ids["winner"], points["points_a"], points["points_b"])
 
 
-def _form_error(where: str, refused: DomainError) -> FormError:
+def form_error(where: str, refused: DomainError) -> FormError:
     if isinstance(refused, InvalidInputError):
         return FormError(where, refused.field, refused.message, status_of(refused))
     return FormError(where, "", refused.detail, status_of(refused))
 
 
-def _table_page(
+def table_page(
     visit: Visit, tournament_id: UUID, number: int, error: FormError | None = None
 ) -> Template:
     services = visit.services
@@ -364,6 +432,7 @@ def _table_page(
         if plays and now is not None and now.match_id is not None
         else []
     )
+    game = _game(visit, tournament_id, now)
     mine = next((r for r in reports if session and r.player_id == session.player_id), None)
     theirs = next((r for r in reports if session and r.player_id != session.player_id), None)
     return visit.render(
@@ -382,9 +451,26 @@ def _table_page(
             if now is not None
             else {}
         ),
+        game=game,
+        play_actions=PLAY_ACTIONS,
+        levels=LEVELS,
         csrf_field=CSRF_FIELD,
-        csrf=services.player_sessions.csrf_token(session.nonce) if session else "",
+        csrf=visit.csrf(tournament_id, number),
+        tablet=visit.tablet_at(tournament_id, number) is not None,
         error=error,
+    )
+
+
+def _game(visit: Visit, tournament_id: UUID, now: Table | None) -> Game | None:
+    """The match at the table as it is played move by move: None without a match, for a bye,
+    and for a match whose result was reported without playing it here."""
+    if now is None or now.match_id is None or now.phase in ("bye", "decided"):
+        return None
+    services = visit.services
+    state = services.matches.get(now.match_id)
+    title = visit.t["board_title"].format(a=now.player_a_name, b=now.player_b_name or "")
+    return game_of(
+        state, services.clock.now(), visit.acting_sides(tournament_id, now.table, state), title
     )
 
 

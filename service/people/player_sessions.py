@@ -13,6 +13,7 @@ token (the same path as REST): the service derives it again from the registratio
 
 from __future__ import annotations
 
+import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,6 +56,24 @@ class PlayerClaims(msgspec.Struct, frozen=True):
     nonce: str
 
 
+class TabletClaims(msgspec.Struct, frozen=True):
+    """What a table's tablet cookie says, under the server's signature (a key of its own)."""
+
+    tournament: str
+    table: int
+    expires: int
+    nonce: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableTablet:
+    """A tablet the director opened at a table: it acts for both sides of the match there."""
+
+    tournament_id: UUID
+    table: int
+    nonce: str
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerSession:
     tournament_id: UUID
@@ -89,6 +108,7 @@ class PlayerSessions:
         self._registrants = registrants
         self._clock = clock
         self._signer = CookieSigner(key)
+        self._tablets = CookieSigner(hmac.digest(key, b"bgtd-table-tablet", "sha256"))
         self._ended = ended
 
     def open(self, token: str) -> OpenedPlayerSession:
@@ -159,6 +179,41 @@ class PlayerSessions:
         """The session's player token, derived again on the server, for the use cases that
         take one (the same path as REST)."""
         return self._registrants.player_token(session.registration_id)
+
+    def open_tablet(self, tournament_id: UUID, table: int) -> tuple[TableTablet, str]:
+        """A tablet for table ``table`` of a running tournament (the director opens it there):
+        the tablet and the signed value of its cookie. It holds no token; the players' tokens
+        are derived again for each command (``side_token``)."""
+        self._load(tournament_id)  # a 404 for an unknown tournament
+        expires_at = self._clock.now() + PLAYER_SESSION_LIFETIME
+        claims = TabletClaims(
+            tournament=str(tournament_id),
+            table=table,
+            expires=int(expires_at.timestamp()),
+            nonce=secrets.token_urlsafe(16),
+        )
+        return TableTablet(tournament_id, table, claims.nonce), self._tablets.sign(claims)
+
+    def check_tablet(self, cookie: str | None) -> TableTablet | None:
+        """The tablet of ``cookie``: None when it is missing, forged or expired."""
+        claims = self._tablets.claims(cookie, TabletClaims)
+        if claims is None or claims.expires <= self._clock.now().timestamp():
+            return None
+        try:
+            tournament_id = UUID(claims.tournament)
+        except ValueError:
+            return None
+        return TableTablet(tournament_id, claims.table, claims.nonce)
+
+    def side_token(self, tournament_id: UUID, player_id: UUID) -> str:
+        """The player token of ``player_id``'s registration in the tournament, derived on the
+        server: a tablet's command for that player's side is the player's own (as over REST).
+        ``UnauthenticatedError`` when the registration no longer plays."""
+        state = self._load(tournament_id)
+        registration = next((r for r in state.registrations if r.player_id == player_id), None)
+        if registration is None or registration.status not in SIGNED_IN:
+            raise UnauthenticatedError("this player no longer plays in the tournament")
+        return self._registrants.player_token(registration.id)
 
     def csrf_token(self, nonce: str) -> str:
         """The CSRF token of every form of a session (or of the sign-in form's own nonce)."""

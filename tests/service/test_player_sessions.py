@@ -82,6 +82,27 @@ def test_a_players_table_and_the_reports_waiting_at_it(
     assert services.venue.reports_at(day.tournament_id, table.match_id) == []  # decided
 
 
+def test_a_tables_tablet_acts_with_the_tokens_of_the_players_there(
+    services: Services, clock: MovableClock
+) -> None:
+    # API.md "Playing at the table": both players on one tablet opened by the director
+    day = checked_in_tournament(services, clock, 2)
+    table = services.rounds.start(day.tournament_id).round.pairings[0]
+    assert table.player_b is not None
+    sessions = services.player_sessions
+    tablet, cookie = sessions.open_tablet(day.tournament_id, table.table)
+    assert sessions.check_tablet(cookie) == tablet
+    assert (tablet.tournament_id, tablet.table) == (day.tournament_id, table.table)
+    assert sessions.check_tablet(cookie[:-2] + "xx") is None  # forged
+    assert sessions.check(cookie) is None  # a tablet is no player's session
+    tokens = {r.player_id: r.player_token for r in day.registrations}
+    for player in (table.player_a, table.player_b):
+        assert sessions.side_token(day.tournament_id, player) == tokens[player]
+        assert tokens[player] not in cookie  # the cookie holds no token
+    clock.advance(17 * 3600)
+    assert sessions.check_tablet(cookie) is None  # expired after the day
+
+
 def test_a_players_sign_out_ends_that_session_only(services: Services) -> None:
     day = registered_tournament(services, 1)
     [anna] = day.registrations

@@ -1,0 +1,118 @@
+"""A table's tablet, opened by the director: one device at the table on which both players of
+the match there play it move by move (API.md "Playing at the table": "both on one tablet
+opened by the director for that table").
+
+The director, signed in on the tablet, opens it with the form ``open-tablet`` at
+``/director/tournaments/{id}/tables/{n}/tablet`` (the table page links there). The answer sets
+the tablet's cookie (signed with a key of its own, no token in it, HttpOnly, SameSite=Strict,
+its path the table page only, expiring after a day) and ends the director's session on this
+device: the players get the table, never the console. Every command from the tablet is the
+player's own, with the token of the side's registration derived again on the server, as over
+REST with that token.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from litestar import Controller, Request, get, post
+from litestar.datastructures import Cookie
+from litestar.di import NamedDependency
+from litestar.params import FromPath
+from litestar.response import Redirect, Template
+
+from api.console.console import (
+    COOKIE_PATH,
+    SESSION_COOKIE,
+    Console,
+    ConsoleController,
+    FormData,
+)
+from api.http.cookies import session_cookie
+from api.pages.pages import TEXT as PAGE_TEXT
+from api.table.table import TABLET_COOKIE
+from api.table.texts import TEXT
+from service.people.player_sessions import PLAYER_SESSION_LIFETIME
+
+SUMMARIES = {
+    "tablet": "Page: open a table's tablet for both players of its match (director)",
+    "open_tablet": "Page form: open the table's tablet; 303 to the table page, the director's "
+    "session on this device ends",
+}
+
+
+def table_path(tournament_id: UUID, number: int) -> str:
+    return f"/pages/tournaments/{tournament_id}/tables/{number}"
+
+
+class TabletController(Controller):
+    path = "/director/tournaments/{tournament_id:uuid}/tables/{number:int}/tablet"
+    tags = ["pages"]  # noqa: RUF012
+    dependencies = ConsoleController.dependencies
+    exception_handlers = ConsoleController.exception_handlers
+
+    @get("/", sync_to_thread=True, summary=SUMMARIES["tablet"])
+    def tablet(
+        self,
+        tournament_id: FromPath[UUID],
+        number: FromPath[int],
+        console: NamedDependency[Console],
+    ) -> Template:
+        assert console.session is not None
+        console.services.directors.authorize_tournament(console.session.acting, tournament_id)
+        tournament = console.services.tournaments.get_tournament(tournament_id)
+        lang = console.lang
+        return Template(
+            template_name="table/tablet.html",
+            context={
+                "lang": lang,
+                "t": TEXT[lang],
+                "pt": PAGE_TEXT[lang],
+                "path": console.path,
+                "tournament": tournament,
+                "number": number,
+                "csrf_field": "_csrf_token",
+                "csrf": console.csrf,
+            },
+            headers={"Content-Language": lang, "Cache-Control": "no-store"},
+        )
+
+    @post("/", sync_to_thread=True, summary=SUMMARIES["open_tablet"])
+    def open_tablet(
+        self,
+        request: Request[Any, Any, Any],
+        tournament_id: FromPath[UUID],
+        number: FromPath[int],
+        data: FormData,
+        console: NamedDependency[Console],
+    ) -> Redirect:
+        console.require_csrf(data)
+        assert console.session is not None
+        services = console.services
+        services.directors.authorize_tournament(console.session.acting, tournament_id)
+        _, cookie = services.player_sessions.open_tablet(tournament_id, number)
+        # the director's session ends with it, on the server too (as a sign-out)
+        services.sessions.end(request.cookies.get(SESSION_COOKIE))
+        public_url = services.settings.effective_public_url
+        redirect = Redirect(
+            table_path(tournament_id, number)
+            + (f"?lang={console.query_lang}" if console.query_lang else ""),
+            status_code=303,
+        )
+        redirect.cookies.append(
+            session_cookie(
+                public_url,
+                key=TABLET_COOKIE,
+                value=cookie,
+                path=table_path(tournament_id, number),
+                max_age=int(PLAYER_SESSION_LIFETIME.total_seconds()),
+            )
+        )
+        redirect.cookies.append(_signed_out(public_url))
+        return redirect
+
+
+def _signed_out(public_url: str) -> Cookie:
+    """The director's session cookie forgotten on this device (the tablet stays at the table)."""
+    return session_cookie(public_url, key=SESSION_COOKIE, value="", path=COOKIE_PATH, max_age=0)
