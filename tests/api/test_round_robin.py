@@ -137,3 +137,16 @@ def test_overrides_and_late_entries_answer_409_for_a_fixed_schedule(
     )
     assert entry.status_code == 409, entry.text
     assert entry.json()["type"].endswith("format-fixed-schedule")
+
+
+def test_the_public_pages_and_printouts_show_a_round_robin(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-11: every page of the day serves a round robin, its rounds named as such
+    day = start_tournament(client, clock, 3, format="round_robin")
+    base = f"/pages/tournaments/{day.id}"
+    for path in ("", "/standings", "/bracket", "/print/pairings?by=table", "/print/standings"):
+        assert client.get(base + path).status_code == 200, path
+    assert "Jeder gegen jeden" in client.get(base + "/wallboard").text
+    assert "Round robin" in client.get(base + "/wallboard?lang=en").text
+    assert "Jeder gegen jeden" in client.get(base + "/print/pairings?by=table").text
