@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 from uuid import UUID
 
@@ -26,6 +26,18 @@ import msgspec
 import networkx as nx
 
 from domain.errors import InvalidInputError
+from domain.lookahead import (
+    CHOICE_BUDGET,
+    SEARCH_LIMIT,
+    STEP_BUDGET,
+    Budget,
+    UndecidedError,
+    cheapest_keeping,
+    decide,
+    dirac_keeps_a_completion,
+    find_completion,
+    without,
+)
 
 TableReason = Literal["score_group", "float", "rematch_unavoidable", "bye"]
 """Why two players meet: same wins, a float between score groups, a forced rematch; or the bye."""
@@ -64,21 +76,52 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     explanation: str
 
 
+class SwissRound(msgspec.Struct, frozen=True, kw_only=True):
+    """A Swiss round paired with the lookahead (rule T-FMT-9)."""
+
+    tables: tuple[Table, ...]
+    completable: bool | None
+    """Whether the remaining Swiss rounds can still be paired without a rematch after this one:
+    None where that was not decided (a large field with many rounds, or the budget ran out)."""
+    looked_ahead: bool
+    """The lookahead changed the round that the classic criteria alone would have chosen."""
+
+
 class PairingInputError(InvalidInputError):
     """A field that cannot be paired: a player twice, negative wins, not four semi-finalists."""
 
 
 def pair_swiss_round(entrants: Sequence[Entrant], *, seed: int) -> list[Table]:
-    """The next Swiss round's tables (rule T-FMT-2): the same field and seed, the same round."""
+    """The next Swiss round's tables (rule T-FMT-2): the same field and seed, the same round.
+
+    No lookahead: the round as if it were the last Swiss round."""
+    return list(pair_swiss_round_ahead(entrants, seed=seed, rounds_left=1).tables)
+
+
+def pair_swiss_round_ahead(
+    entrants: Sequence[Entrant], *, seed: int, rounds_left: int
+) -> SwissRound:
+    """The next Swiss round with ``rounds_left`` Swiss rounds to pair, this one included.
+
+    rule T-FMT-9: where the remaining rounds can be paired without a rematch, the round is the
+    first of such a completion, and among those the best by the criteria of rule T-FMT-2; the
+    classic round (``pair_swiss_round``) wherever it keeps a completion, or none exists.
+    """
     order = _standing(entrants, seed)
     if not order:
-        return []
+        return SwissRound(tables=(), completable=True, looked_ahead=False)
     default_bye = _lowest_ranked_for_bye(order) if len(order) % 2 else None
     pairs = _classic_or_repaired(order, default_bye, seed)
     bye = default_bye
     if pairs is None:
         bye, pairs = _pair_whole_field(order, default_bye, seed)
-    return _tables(order, pairs, bye, default_bye)
+    completable, better = _look_ahead(order, pairs, bye, default_bye, seed, rounds_left)
+    if better is None:
+        tables = _tables(order, pairs, bye, default_bye)
+        return SwissRound(tables=tuple(tables), completable=completable, looked_ahead=False)
+    new_bye, new_pairs = better
+    tables = _tables(order, new_pairs, new_bye, default_bye, classic=(set(pairs), bye))
+    return SwissRound(tables=tuple(tables), completable=completable, looked_ahead=True)
 
 
 def seed_knockout(top_four: Sequence[UUID]) -> list[tuple[KnockoutMatch, UUID, UUID]]:
@@ -251,17 +294,8 @@ def _cheapest_perfect_matching(
     nodes: list[int], edges: list[tuple[int, int, _Cost]]
 ) -> list[tuple[int, int]]:
     """The perfect matching of least cost, costs compared component by component, first most."""
-    pair_count = len(nodes) // 2
-    width = len(edges[0][2])
-    maxima = [max(cost[k] for _, _, cost in edges) for k in range(width)]
-    radices = [pair_count * maximum + 1 for maximum in maxima]
-
-    def packed(cost: Sequence[int]) -> int:
-        value = 0
-        for component, radix in zip(cost, radices, strict=True):
-            value = value * radix + component
-        return value
-
+    packed = _packer([cost for _, _, cost in edges], len(nodes) // 2)
+    maxima = [max(cost[k] for _, _, cost in edges) for k in range(len(edges[0][2]))]
     ceiling = packed(maxima) + 1
     graph: nx.Graph[int] = nx.Graph()
     # Nodes and edges go in in a fixed order: the matching networkx finds depends on it.
@@ -271,19 +305,140 @@ def _cheapest_perfect_matching(
     return sorted((min(a, b), max(a, b)) for a, b in matching)
 
 
+def _packer(costs: Sequence[_Cost], pair_count: int) -> Callable[[Sequence[int]], int]:
+    """One integer per cost: each component's radix exceeds the largest sum of the one below
+    over ``pair_count`` pairs, so a sum of packed costs compares as the costs do."""
+    width = len(costs[0])
+    maxima = [max(cost[k] for cost in costs) for k in range(width)]
+    radices = [pair_count * maximum + 1 for maximum in maxima]
+
+    def packed(cost: Sequence[int]) -> int:
+        value = 0
+        for component, radix in zip(cost, radices, strict=True):
+            value = value * radix + component
+        return value
+
+    return packed
+
+
+# The lookahead (rule T-FMT-9) ---------------------------------------------------------------
+
+LOOKAHEAD_NOTE = "chosen over the classic pairing: it keeps the remaining rounds free of rematches"
+
+
+def _look_ahead(
+    order: Sequence[Entrant],
+    pairs: list[tuple[int, int]],
+    bye: int | None,
+    default_bye: int | None,
+    seed: int,
+    rounds_left: int,
+) -> tuple[bool | None, tuple[int | None, list[tuple[int, int]]] | None]:
+    """Whether a completion exists after the round, and the round that replaces the classic
+    one (None: the classic round stands).
+
+    The field is the lookahead's graph (``domain.lookahead``): places 0.. in standing order and,
+    in an odd field, the phantom last, whose partner has the bye.
+    """
+    if rounds_left <= 1:
+        return True, None  # rule T-FMT-9: after the last Swiss round nothing is left to pair
+    size = len(order)
+    phantom = size if size % 2 else -1
+    classic = sorted([*pairs, *([(bye, phantom)] if bye is not None else [])])
+    degrees = _degrees(order)
+    fits = not any(_is_rematch(order[a], order[b]) for a, b in pairs) and (
+        bye is None or not order[bye].had_bye
+    )
+    if fits and dirac_keeps_a_completion(degrees, rounds_left):
+        return True, None
+    if len(degrees) > SEARCH_LIMIT:
+        after = [degree - 1 for degree in degrees] if fits else None
+        return (True if after and dirac_keeps_a_completion(after, rounds_left - 1) else None), None
+    adjacency = _adjacency(order)
+    left_after = without(adjacency, classic)
+    if fits:
+        after_classic = decide(left_after, rounds_left - 1, Budget(STEP_BUDGET))
+        if after_classic is not False:
+            return after_classic, None
+    try:
+        witness = find_completion(adjacency, rounds_left, Budget(STEP_BUDGET))
+    except UndecidedError:
+        witness = None
+    if witness is None:
+        # rule T-FMT-2 as before: no completion (or none found in time); the classic round.
+        if fits:
+            return False, None
+        return decide(left_after, rounds_left - 1, Budget(STEP_BUDGET)), None
+    costs = _Costs(order, default_bye, seed)
+    edge_costs = {
+        (a, b): costs.bye(a) if b == phantom else costs.pair(a, b)
+        for a in range(size)
+        for b in [*range(a + 1, size), *([phantom] if phantom >= 0 else [])]
+    }
+    packed = _packer(list(edge_costs.values()), len(adjacency) // 2)
+    chosen, _ = cheapest_keeping(
+        adjacency,
+        rounds_left,
+        lambda a, b: packed(edge_costs[a, b]),
+        witness,
+        Budget(CHOICE_BUDGET),
+    )
+    new_bye = next((a for a, b in chosen if b == phantom), None)
+    return True, (new_bye, [(a, b) for a, b in chosen if b != phantom])
+
+
+def _degrees(order: Sequence[Entrant]) -> list[int]:
+    """Each place's count of allowed opponents (and allowed byes), then the phantom's."""
+    place = {entrant.player_id: index for index, entrant in enumerate(order)}
+    met: set[tuple[int, int]] = set()
+    for index, entrant in enumerate(order):
+        for opponent in entrant.opponents:
+            other = place.get(opponent)
+            if other is not None and other != index:
+                met.add((min(index, other), max(index, other)))
+    degrees = [len(order) - 1] * len(order)
+    for a, b in met:
+        degrees[a] -= 1
+        degrees[b] -= 1
+    if len(order) % 2:
+        degrees = [d + (not e.had_bye) for d, e in zip(degrees, order, strict=True)]
+        degrees.append(sum(not entrant.had_bye for entrant in order))
+    return degrees
+
+
+def _adjacency(order: Sequence[Entrant]) -> list[int]:
+    """Each node's allowed partners as a bit mask; the phantom (odd fields) last."""
+    size = len(order)
+    adjacency = [0] * (size + size % 2)
+    for a in range(size):
+        for b in range(a + 1, size):
+            if not _is_rematch(order[a], order[b]):
+                adjacency[a] |= 1 << b
+                adjacency[b] |= 1 << a
+        if size % 2 and not order[a].had_bye:
+            adjacency[a] |= 1 << size
+            adjacency[size] |= 1 << a
+    return adjacency
+
+
 def _tables(
     order: Sequence[Entrant],
     pairs: list[tuple[int, int]],
     bye: int | None,
     default_bye: int | None,
+    classic: tuple[set[tuple[int, int]], int | None] | None = None,
 ) -> list[Table]:
+    """The round's tables; ``classic`` (the classic pairs and bye) where the lookahead changed
+    them: each table that differs says so (rule T-FMT-9)."""
     tables = [
         Table(
             table=number,
             player_a=order[a].player_id,
             player_b=order[b].player_id,
             reason=reason,
-            explanation=explanation,
+            explanation=explanation
+            if classic is None or (a, b) in classic[0]
+            else f"{explanation}; {LOOKAHEAD_NOTE}",
         )
         for number, (a, b) in enumerate(sorted(pairs), start=1)
         for reason, explanation in [_why(order, a, b)]
@@ -292,7 +447,9 @@ def _tables(
         who = "the lowest-ranked player without a bye"
         if not any(not entrant.had_bye for entrant in order):
             who = "everyone has had one: the lowest-ranked player"
-        if bye != default_bye:
+        if classic is not None and bye != classic[1]:
+            who += f" ({LOOKAHEAD_NOTE})"
+        elif bye != default_bye:
             who += " who leaves the fewest rematches"
         tables.append(
             Table(

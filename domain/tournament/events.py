@@ -219,6 +219,10 @@ class RoundPaired(DomainEvent, frozen=True, kw_only=True):
     seed: int
     """The lot of this round's remaining ties: the same seed pairs the same round again."""
     tables: tuple[PairedTable, ...]
+    completable: bool | None = None
+    """rule T-FMT-9, Swiss rounds: whether the remaining Swiss rounds can be paired without a
+    rematch after this one (always true after the last); None where it was not decided, for a
+    knockout round, and in events recorded before the lookahead."""
 
 
 class ResultRecorded(DomainEvent, frozen=True, kw_only=True):

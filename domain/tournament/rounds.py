@@ -12,7 +12,7 @@ import msgspec
 
 from domain.errors import InvalidInputError
 from domain.events import EventBatch
-from domain.pairing import Entrant, pair_swiss_round
+from domain.pairing import Entrant, pair_swiss_round_ahead
 from domain.standings import PotSplit, Standing, split_pot
 from domain.text import one_line
 from domain.tournament.defaults import KNOCKOUT_PLAYERS, MAX_REASON_LENGTH, ResultSource
@@ -140,11 +140,13 @@ def pair_next_round(
             tables=numbers,
         )
     group_paired = sum(1 for paired in state.rounds if paired.stage != "knockout")
+    completable: bool | None = None
     stage: str = state.format
     if group_paired < group_rounds(state) and state.format == "round_robin":
         tables = round_robin_tables(state, new_match_id)  # rule T-FMT-11
     elif group_paired < group_rounds(state):
-        tables = _swiss_tables(state, seed, new_match_id)
+        rounds_left = state.swiss_rounds - group_paired
+        tables, completable = _swiss_tables(state, seed, new_match_id, rounds_left)
     else:
         tables = _knockout_tables(state, new_match_id)
         stage = "knockout"
@@ -156,6 +158,7 @@ def pair_next_round(
         stage=stage,
         seed=seed,
         tables=tuple(tables),
+        completable=completable,
     )
     _forfeit_for_the_absent(evolve(state, paired), batch, tables, new_result_id=new_match_id)
     return batch.events
@@ -370,9 +373,11 @@ def _forfeit_open_matches(
 
 
 def _swiss_tables(
-    state: Tournament, seed: int, new_match_id: Callable[[], UUID]
-) -> list[PairedTable]:
-    """rule T-FMT-2: the active players in the order of the standings, paired by score group."""
+    state: Tournament, seed: int, new_match_id: Callable[[], UUID], rounds_left: int
+) -> tuple[list[PairedTable], bool | None]:
+    """rule T-FMT-2: the active players in the order of the standings, paired by score group;
+    rule T-FMT-9: looking ahead to the ``rounds_left`` Swiss rounds (this one included), and
+    whether they can still be completed without a rematch after it."""
     folded = {outcome.player_id: outcome for outcome in outcomes(state).players}
     entrants = [
         Entrant(
@@ -385,7 +390,8 @@ def _swiss_tables(
         if not folded[standing.player_id].left
     ]
     length = state.stage_length("swiss")
-    return [
+    paired = pair_swiss_round_ahead(entrants, seed=seed, rounds_left=rounds_left)
+    tables = [
         PairedTable(
             table=table.table,
             stage="swiss",
@@ -396,8 +402,9 @@ def _swiss_tables(
             reason=table.reason,
             explanation=table.explanation,
         )
-        for table in pair_swiss_round(entrants, seed=seed)
+        for table in paired.tables
     ]
+    return tables, paired.completable
 
 
 def _knockout_tables(state: Tournament, new_match_id: Callable[[], UUID]) -> list[PairedTable]:

@@ -82,6 +82,8 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
     tables: tuple[PairedTable, ...]
     paired_at: datetime | None = None
     """When the round was paired (or last repaired): the wallboard's round timer."""
+    completable: bool | None = None
+    """rule T-FMT-9: fixed when the round is paired (see ``RoundPaired.completable``)."""
 
 
 class Report(msgspec.Struct, frozen=True, kw_only=True):
@@ -395,6 +397,7 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 seed=event.seed,
                 tables=event.tables,
                 paired_at=event.timestamp,
+                completable=event.completable,
             )
             return msgspec.structs.replace(state, version=version, rounds=(*state.rounds, paired))
         case ResultRecorded():

@@ -51,6 +51,10 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
     stage: RoundStage
     seed: int
     """The lot of the round: the same seed pairs the same round again."""
+    completable: bool | None
+    """Swiss rounds (rule T-FMT-9): true when the remaining Swiss rounds can still be paired
+    without a rematch after this one (always true for the last); false when not; null where
+    that was not decided, and for every other stage."""
     pairings: list[Pairing]
 
 
@@ -138,6 +142,7 @@ def round_view(views: Views, held: Tournament, paired: tournament.Round) -> Roun
         round=paired.number,
         stage=paired.stage,
         seed=paired.seed,
+        completable=paired.completable if paired.stage == "swiss" else None,
         pairings=[
             Pairing(
                 table=table.table,
