@@ -17,6 +17,7 @@ from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult
 from service.shared.day_views import Round
 from tests.service.conftest import checked_in_tournament, plan, report_every_table
+from tests.service.test_seasons import SPRING
 
 ROUND_ROBIN = {"format": "round_robin", "swiss_rounds": None, "match_length": 5}
 
@@ -194,3 +195,23 @@ def test_a_swiss_tournament_refuses_round_robin_settings(services: Services) -> 
         with pytest.raises(InvalidInputError) as refused:
             services.tournaments.schedule_tournament(plan(**changes))
         assert refused.value.field == field
+
+
+def test_the_season_ranking_counts_every_won_round_robin_match_at_its_length(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule R-MATCH-1 via T-FMT-11: every won match scores its length; a rest scores nothing
+    season = services.seasons.create_season(
+        name="Saison 2026", starts_on="2026-01-01", ends_on="2026-12-31", periods=[SPRING]
+    )
+    tournament_id, _ = play_to_the_end(services, clock, 5, seed=11)
+    services.views.catch_up()
+    ranking = services.seasons.get_ranking(season.id)
+    assert len(ranking) == 5
+    wins = {row.player_id: row.wins for row in services.rounds.list_standings(tournament_id)}
+    for row in ranking:
+        explained = services.seasons.get_player_ranking(season.id, row.player_id)
+        stages = {e.stage for e in explained.entries if e.match_id is not None}
+        assert stages <= {"round_robin"}
+        # match length 5 in every round robin match
+        assert row.match_points == 5 * wins[row.player_id]
