@@ -117,7 +117,8 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     round_robin_cycles: Literal[1, 2] | None = None
     """round_robin only; default 1 (rule T-FMT-11)."""
     seeding: Literal["lot", "ranking"] | None = None
-    """The Berger numbers of a round robin; default ``lot`` (``ranking`` is not built yet)."""
+    """The Berger numbers of a round robin; default ``lot``; ``ranking``: the season ranking at
+    the start, ranked players first, ties and the others by lot (T-FMT-11, T-FMT-12)."""
     cancellation_weekday: str = "thursday"
     """Cancellation is possible until this weekday before the play date ..."""
     cancellation_time: TimeText = "18:00"

@@ -4,7 +4,7 @@ fixed schedule (``domain.berger``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from uuid import UUID
 
 import msgspec
@@ -29,10 +29,10 @@ from domain.tournament.errors import FormatFixedScheduleError
 from domain.tournament.events import PairedTable
 from domain.tournament.state import Tournament
 
+Ranks = Mapping[UUID, int] | None
+"""A season ranking's ranks by player (shared ranks allowed); None: not given."""
 FORMATS: tuple[TournamentFormat, ...] = ("swiss", "round_robin")
 KNOCKOUT_CHOICES = (0, KNOCKOUT_PLAYERS)
-SEEDINGS: tuple[Seeding, ...] = ("lot",)
-"""``ranking`` (the season ranking at the start) is in the contract but not built yet."""
 
 
 class FormatTerms(msgspec.Struct, frozen=True, kw_only=True):
@@ -84,8 +84,6 @@ def format_terms(
         )
     if swiss_rounds is not None:
         raise InvalidInputError("swiss_rounds", "applies to the Swiss format only")
-    if seeding == "ranking":
-        raise InvalidInputError("seeding", "seeding by the season ranking is not built: use lot")
     seats = DEFAULT_ROUND_ROBIN_CAPACITY if capacity is None else capacity
     if seats > MAX_ROUND_ROBIN_PLAYERS:
         raise InvalidInputError("capacity", "a round robin seats at most 12 players")
@@ -93,17 +91,33 @@ def format_terms(
         format="round_robin",
         knockout_players=0 if knockout_players is None else knockout_players,
         round_robin_cycles=1 if round_robin_cycles is None else round_robin_cycles,
-        seeding="lot",
+        seeding="ranking" if seeding == "ranking" else "lot",
         swiss_rounds=0,
         capacity=seats,
     )
 
 
-def berger_numbers(field: Sequence[UUID], lot_seed: int) -> tuple[UUID, ...]:
-    """rule T-FMT-11, T-FMT-12: the players by Berger number, drawn by lot from the start's
-    recorded seed (the same lot that breaks the standings' last ties)."""
+def berger_numbers(
+    field: Sequence[UUID], lot_seed: int, ranks: Mapping[UUID, int] | None = None
+) -> tuple[UUID, ...]:
+    """rule T-FMT-11, T-FMT-12: the players by Berger number. By lot (``ranks`` None): drawn
+    from the start's recorded seed (the same lot that breaks the standings' last ties). By
+    ranking: the players ranked in the season at the start first, by rank, then the others;
+    ties by that lot."""
     drawn = lot_draw(field, lot_seed)
-    return tuple(sorted(field, key=lambda player: drawn[player]))
+    ranked = ranks or {}
+    unranked = len(field) + max(ranked.values(), default=0) + 1
+    return tuple(sorted(field, key=lambda p: (ranked.get(p, unranked), drawn[p])))
+
+
+def starting_numbers(
+    state: Tournament, field: Sequence[UUID], lot_seed: int, season_ranks: Ranks
+) -> tuple[UUID, ...]:
+    """rule T-FMT-11: a round robin's Berger numbers at the start, by its ``seeding``;
+    none in the Swiss format."""
+    if state.format != "round_robin":
+        return ()
+    return berger_numbers(field, lot_seed, season_ranks if state.seeding == "ranking" else None)
 
 
 def round_robin_rounds(state: Tournament) -> int:

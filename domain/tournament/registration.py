@@ -75,7 +75,7 @@ from domain.tournament.events import (
     TournamentStarted,
     WaitlistPromoted,
 )
-from domain.tournament.formats import berger_numbers, format_terms
+from domain.tournament.formats import Ranks, format_terms, starting_numbers
 from domain.tournament.rounds import playable_swiss_rounds
 from domain.tournament.state import Tournament
 
@@ -442,11 +442,14 @@ def check_in(
     return batch.events
 
 
-def start(state: Tournament, *, lot_seed: int, now: datetime, actor: str) -> list[TournamentEvent]:
+def start(
+    state: Tournament, *, lot_seed: int, now: datetime, actor: str, season_ranks: Ranks = None
+) -> list[TournamentEvent]:
     """Begin play with the checked-in players; the pot is fixed (rule T-BUYIN-1).
 
     ``lot_seed`` draws the lot of the standings' last ties (rule T-FMT-3), recorded in the
-    event. Round 1 is paired by ``rounds.pair_next_round`` right after.
+    event. Round 1 is paired by ``rounds.pair_next_round`` right after. ``season_ranks``: the
+    season ranking at the start, by player, for a round robin seeded by ranking (T-FMT-11).
 
     rule T-CHECKIN-2: registered players who did not check in are no-shows, their seats are
     released; rule T-REG-3: released seats go to the standbys (waitlisted, checked in on site)
@@ -496,8 +499,8 @@ def start(state: Tournament, *, lot_seed: int, now: datetime, actor: str) -> lis
         knockout_players=state.knockout_players,
         round_robin_cycles=state.round_robin_cycles,
         seeding=state.seeding,
-        # rule T-FMT-11: the Berger numbers are drawn by the start's lot and recorded
-        berger_numbers=berger_numbers(field, lot_seed) if round_robin else (),
+        # rule T-FMT-11: the Berger numbers are given at the start and recorded
+        berger_numbers=starting_numbers(state, field, lot_seed, season_ranks),
     )
     return batch.events
 

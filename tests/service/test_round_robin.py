@@ -16,7 +16,12 @@ from service.bootstrap import Services
 from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult
 from service.shared.day_views import Round
-from tests.service.conftest import checked_in_tournament, plan, report_every_table
+from tests.service.conftest import (
+    checked_in_tournament,
+    plan,
+    played_to_the_end,
+    report_every_table,
+)
 from tests.service.test_seasons import SPRING
 
 ROUND_ROBIN = {"format": "round_robin", "swiss_rounds": None, "match_length": 5}
@@ -215,3 +220,26 @@ def test_the_season_ranking_counts_every_won_round_robin_match_at_its_length(
         assert stages <= {"round_robin"}
         # match length 5 in every round robin match
         assert row.match_points == 5 * wins[row.player_id]
+
+
+def test_seeding_by_ranking_gives_the_ranked_players_the_first_berger_numbers(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-11 (numbering by the tournament's seeding), T-FMT-12: ranked players first
+    season = services.seasons.create_season(
+        name="Saison 2026", starts_on="2026-01-01", ends_on="2026-12-31", periods=[SPRING]
+    )
+    played_to_the_end(services, clock)
+    services.views.catch_up()
+    ranks = {row.player_id: row.rank for row in services.seasons.get_ranking(season.id)}
+    day = checked_in_tournament(services, clock, 5, **ROUND_ROBIN, seeding="ranking")
+    newcomer = day.player(4)
+    assert newcomer not in ranks
+    assert set(ranks) == {day.player(i) for i in range(4)}
+    first = services.rounds.start(day.tournament_id).round
+    numbers = {t.player_a: t.seed_a for t in first.pairings} | {
+        t.player_b: t.seed_b for t in first.pairings if t.player_b is not None
+    }
+    by_number = sorted(numbers, key=lambda player: numbers[player] or 0)
+    assert by_number[-1] == newcomer
+    assert [ranks[p] for p in by_number[:4]] == sorted(ranks.values())
