@@ -243,3 +243,33 @@ def test_seeding_by_ranking_gives_the_ranked_players_the_first_berger_numbers(
     by_number = sorted(numbers, key=lambda player: numbers[player] or 0)
     assert by_number[-1] == newcomer
     assert [ranks[p] for p in by_number[:4]] == sorted(ranks.values())
+
+
+def test_an_unpaired_round_is_paired_again_with_the_same_tables(
+    services: Services, clock: MovableClock
+) -> None:
+    # API "Formats": DELETE /rounds/{n} works for every format; the schedule gives the same round
+    day = checked_in_tournament(services, clock, 6, **ROUND_ROBIN)
+    report_every_table(services, day, services.rounds.start(day.tournament_id).round)
+    second = services.rounds.pair_round(day.tournament_id)
+    services.venue.unpair(day.tournament_id, 2, reason="paired too early")
+    again = services.rounds.pair_round(day.tournament_id)
+    assert again.round == 2
+    assert [(t.player_a, t.player_b) for t in again.pairings] == [
+        (t.player_a, t.player_b) for t in second.pairings
+    ]
+    assert {t.match_id for t in again.pairings}.isdisjoint({t.match_id for t in second.pairings})
+
+
+def test_a_swiss_tournament_without_knockout_is_complete_after_its_swiss_rounds(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-10: knockout_players 0, no knockout; places are the Swiss standings
+    day = checked_in_tournament(services, clock, 4, knockout_players=0)
+    report_every_table(services, day, services.rounds.start(day.tournament_id).round)
+    report_every_table(services, day, services.rounds.pair_round(day.tournament_id))
+    assert services.tournaments.get_tournament(day.tournament_id).completed_at is not None
+    with pytest.raises(AllRoundsPairedError):
+        services.rounds.pair_round(day.tournament_id)
+    places = [p.player_id for p in services.places.list_places(day.tournament_id)]
+    assert places == [s.player_id for s in services.rounds.list_standings(day.tournament_id)]
