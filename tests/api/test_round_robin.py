@@ -150,3 +150,6 @@ def test_the_public_pages_and_printouts_show_a_round_robin(
     assert "Jeder gegen jeden" in client.get(base + "/wallboard").text
     assert "Round robin" in client.get(base + "/wallboard?lang=en").text
     assert "Jeder gegen jeden" in client.get(base + "/print/pairings?by=table").text
+    as_csv = client.get(day.url("/standings"), headers={"Accept": "text/csv"})
+    assert as_csv.status_code == 200
+    assert len(as_csv.text.strip().splitlines()) == 4
