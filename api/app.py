@@ -48,7 +48,7 @@ from api.pages.pages import PageController, template_config
 from api.people.directors import DirectorController
 from api.people.erasure import PeopleController
 from api.ratings.pages import RATING_TEMPLATES, RatingPageController
-from api.ratings.ratings import RatingController
+from api.ratings.ratings import PlayerController, RatingController
 from api.registration.requests import RegistrationConfirmationController
 from api.registration.tournaments import RegistrationController, TournamentController
 from api.rounds.rounds import TournamentDayController
@@ -83,6 +83,7 @@ CONTROLLERS: list[Any] = [
     MatchController,
     MatchAnalysisController,
     RatingController,
+    PlayerController,
     RatingPageController,
     AuditController,
     DisputeController,

@@ -10,6 +10,7 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
+from domain.seasons.options import DEFAULT_OPTIONS, SeasonOptions
 from domain.seasons.season import CalendarPeriodAdded, PeriodKind, SeasonCreated
 from domain.tournament import (
     TournamentCompleted,
@@ -102,6 +103,8 @@ class SeasonRow(msgspec.Struct, frozen=True, kw_only=True):
     starts_on: date
     ends_on: date
     periods: list[PeriodRow]
+    options: SeasonOptions = DEFAULT_OPTIONS
+    """How the season ranks (rule R-OPT-1), fixed at its creation."""
 
 
 class CalendarProjection(Projection):
@@ -114,7 +117,8 @@ class CalendarProjection(Projection):
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
             "CREATE TABLE IF NOT EXISTS calendar_seasons (id TEXT PRIMARY KEY, "
-            "name TEXT NOT NULL, starts_on TEXT NOT NULL, ends_on TEXT NOT NULL)"
+            "name TEXT NOT NULL, starts_on TEXT NOT NULL, ends_on TEXT NOT NULL, "
+            "options TEXT NOT NULL DEFAULT '{}')"
         )
         db.execute(
             "CREATE TABLE IF NOT EXISTS calendar_periods (season_id TEXT NOT NULL, "
@@ -138,12 +142,14 @@ class CalendarProjection(Projection):
 
     def season_created(self, event: SeasonCreated, db: sqlite_utils.Database) -> None:
         db.execute(
-            "INSERT INTO calendar_seasons (id, name, starts_on, ends_on) VALUES (?, ?, ?, ?)",
+            "INSERT INTO calendar_seasons (id, name, starts_on, ends_on, options) "
+            "VALUES (?, ?, ?, ?, ?)",
             [
                 str(event.originator_id),
                 event.name,
                 event.starts_on.isoformat(),
                 event.ends_on.isoformat(),
+                msgspec.json.encode(event.options).decode(),
             ],
         )
 
@@ -266,9 +272,16 @@ def _tournaments(db: sqlite_utils.Database, where: str, params: list[Any]) -> li
 
 def _seasons(db: sqlite_utils.Database, where: str, params: list[Any]) -> list[SeasonRow]:
     seasons: list[dict[str, Any]] = [
-        {"id": id_, "name": name, "starts_on": starts_on, "ends_on": ends_on, "periods": []}
-        for id_, name, starts_on, ends_on in db.execute(
-            f"SELECT id, name, starts_on, ends_on FROM calendar_seasons {where} "
+        {
+            "id": id_,
+            "name": name,
+            "starts_on": starts_on,
+            "ends_on": ends_on,
+            "periods": [],
+            "options": msgspec.json.decode(options),
+        }
+        for id_, name, starts_on, ends_on, options in db.execute(
+            f"SELECT id, name, starts_on, ends_on, options FROM calendar_seasons {where} "
             "ORDER BY starts_on, name",
             params,
         ).fetchall()

@@ -2,7 +2,8 @@
 
 The view keeps what a tournament contributes (who attended, who left early, the decided tables,
 the winner once completed) and computes the season's rows again with the domain's own function
-(rules R-ATT-1..2, R-MATCH-1, R-BYE-1, R-CLASS-1, R-TIE-1), once per batch for each season the
+(rules R-ATT-1..2, R-MATCH-1, R-BYE-1, R-CLASS-1, R-TIE-1) under the season's own options
+(R-OPT-1, kept from its creation), once per batch for each season the
 batch changed: a rebuild from zero gives the same rows.
 """
 
@@ -15,8 +16,14 @@ import msgspec
 import sqlite_utils
 
 from domain.people.erasure import PersonErased
-from domain.seasons.ranking import RankingEntry, TournamentRecord, WonMatch, compute_ranking
-from domain.seasons.season import PlayerBanned
+from domain.seasons.options import DEFAULT_OPTIONS, SeasonOptions
+from domain.seasons.ranking import (
+    RankingEntry,
+    TournamentRecord,
+    WonMatch,
+    compute_ranking,
+)
+from domain.seasons.season import PlayerBanned, SeasonCreated
 from domain.tournament import (
     LateEntryAdmitted,
     PairedTable,
@@ -75,8 +82,9 @@ class RankingProjection(Projection):
         "ranking_rows",
         "ranking_entries",
         "ranking_bans",
+        "ranking_seasons",
     )
-    version = 4
+    version = 5
 
     def __init__(self) -> None:
         self._dirty_tournaments: set[str] = set()
@@ -145,6 +153,19 @@ class RankingProjection(Projection):
             "CREATE TABLE IF NOT EXISTS ranking_bans (season_id TEXT NOT NULL, "
             "player_id TEXT NOT NULL, PRIMARY KEY (season_id, player_id))"
         )
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS ranking_seasons (season_id TEXT PRIMARY KEY, "
+            "options TEXT NOT NULL)"
+        )
+
+    def season_created(self, event: SeasonCreated, db: sqlite_utils.Database) -> None:
+        # rule R-OPT-1: the season's options as its creation fixed them
+        season_id = str(event.originator_id)
+        db.execute(
+            "INSERT OR REPLACE INTO ranking_seasons VALUES (?, ?)",
+            [season_id, msgspec.json.encode(event.options).decode()],
+        )
+        self._dirty_seasons.add(season_id)
 
     def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
         _name(db, event)
@@ -351,7 +372,8 @@ def _compute(db: sqlite_utils.Database, season_id: str) -> None:
             "SELECT player_id FROM ranking_bans WHERE season_id = ?", [season_id]
         ).fetchall()
     )
-    for position, line in enumerate(compute_ranking(records, revoked_season=revoked), start=1):
+    lines = compute_ranking(records, revoked_season=revoked, options=_options(db, season_id))
+    for position, line in enumerate(lines, start=1):
         player_id = str(line.player_id)
         db.execute(
             "INSERT INTO ranking_rows (season_id, player_id, rank, points, attendance_points, "
@@ -389,6 +411,14 @@ def _compute(db: sqlite_utils.Database, season_id: str) -> None:
                     entry.stage,
                 ],
             )
+
+
+def _options(db: sqlite_utils.Database, season_id: str) -> SeasonOptions:
+    """rule R-OPT-1: the season's options (the defaults for a season the view never saw)."""
+    row = db.execute(
+        "SELECT options FROM ranking_seasons WHERE season_id = ?", [season_id]
+    ).fetchone()
+    return DEFAULT_OPTIONS if row is None else msgspec.json.decode(row[0], type=SeasonOptions)
 
 
 _RECORD_COLUMNS = "tournament_id, name, class_name, match_length, lot_seed, completed"
@@ -462,6 +492,8 @@ def _record(
         # place 1 (rule T-FMT-4), once the tournament is completed
         winner=folded.places[0] if completed and folded.places else None,
         won_matches=tuple(won),
+        # the places are final once the tournament is completed (T-FMT-4; R-OPT-1's best place)
+        places=folded.places if completed else (),
     )
 
 

@@ -6,12 +6,16 @@ Handlers only write down which matches are rated, in which place and under which
 (``rating_matches``); ``end_batch`` then recomputes the list from the earliest place a batch
 changed: a match rated at the end of the log recomputes itself, a correction of an early result
 (rule T-FMT-6) recomputes everything after it. Ratings are unrounded floats (rule R-RATE-2).
+
+A rated match's ``date`` is held as the instant it ended (UTC) and shown as the club's day by the
+query, which is given the club's zone: a match ended at 00:30 in Berlin is that day's, not the
+day before's (the projection knows no zone of its own). An import's row keeps its own day.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Literal
 from uuid import UUID
 
@@ -106,7 +110,7 @@ class RatingsProjection(Projection):
         "rating_list",
         "rating_dirty",
     )
-    version = 1
+    version = 2  # 2: a rated match's date held as its instant, shown in the club's zone
     wants_notification_id = True
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
@@ -358,7 +362,7 @@ class RatingsProjection(Projection):
             [
                 key,
                 place,
-                when.date().isoformat(),
+                when.astimezone(UTC).isoformat(),
                 source,
                 match_id,
                 winner,
@@ -528,8 +532,9 @@ def list_ratings(db: sqlite_utils.Database) -> list[RatingRow]:
     return ranked
 
 
-def player_ratings(db: sqlite_utils.Database, player_id: str) -> PlayerRatings | None:
-    """A player's rating and every rated match of theirs, oldest first (None: no rated match)."""
+def player_ratings(db: sqlite_utils.Database, player_id: str, zone: tzinfo) -> PlayerRatings | None:
+    """A player's rating and every rated match of theirs, oldest first (None: no rated match);
+    a match's date is the day in ``zone`` (the club's) it ended on."""
     head = db.execute(
         "SELECT l.rating, l.experience, COALESCE(p.display_name, '') FROM rating_list l "
         "LEFT JOIN rating_people p USING (player_id) WHERE l.player_id = ?",
@@ -548,7 +553,7 @@ def player_ratings(db: sqlite_utils.Database, player_id: str) -> PlayerRatings |
     lines = [
         RatingLine(
             seq=index,
-            date=day,
+            date=_local_day(day, zone),
             source=source,
             match_id=UUID(match_id) if match_id else None,
             import_id=UUID(import_id) if import_id else None,
@@ -589,6 +594,13 @@ def player_ratings(db: sqlite_utils.Database, player_id: str) -> PlayerRatings |
         experience=head[1],
         matches=lines,
     )
+
+
+def _local_day(held: str, zone: tzinfo) -> str:
+    """An import's ``YYYY-MM-DD`` as it is; a match's instant as the day in ``zone``."""
+    if len(held) == len("YYYY-MM-DD"):
+        return held
+    return datetime.fromisoformat(held).astimezone(zone).date().isoformat()
 
 
 def directory(db: sqlite_utils.Database) -> PlayerDirectory:

@@ -147,7 +147,9 @@ def test_bgtd_rebuild_projections_rebuilds_every_view_with_progress(
     assert main(["rebuild-projections", "--data-dir", str(tmp_path / "data")]) == 0
     lines = capsys.readouterr().out.splitlines()
     names = [projection.name for projection in projections()]
-    assert lines[0] == f"rebuilding {len(names)} views from 4 events"
+    # the match's 4 events, and the rating list's 2 that add its sides as rating-only players
+    # (rule R-RATE-7: an ad hoc match is rated)
+    assert lines[0] == f"rebuilding {len(names)} views from 6 events"
     assert [line.rpartition(" ")[2] for line in lines[1:]] == names
     assert lines[-1].startswith("[" + "#" * 30 + f"] {len(names)}/{len(names)}")
 

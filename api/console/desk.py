@@ -69,7 +69,7 @@ class DeskController(Controller):
         form["birth_date"] = _text(data, "birth_date")
         age: int | None = None
         if form["age"].strip():
-            if not form["age"].strip().isdigit():
+            if not form["age"].strip().isdecimal():
                 error = FormError("register", "age", console.t["age_invalid"], 422)
                 return _desk(console, tournament_id, error=error, form=form)
             age = int(form["age"])
@@ -176,7 +176,7 @@ class DeskController(Controller):
         where = f"approve-penalty:{player_id}"
         reason = _text(data, "reason")
         points_text = _text(data, "points").strip()
-        if not points_text.isdigit() or not 1 <= int(points_text) <= MAX_PENALTY:
+        if not points_text.isdecimal() or not 1 <= int(points_text) <= MAX_PENALTY:
             error = FormError(where, "points", console.t["points_invalid"], 422)
             return _desk(console, tournament_id, error=error)
         if refused := _reason_refused(console, where, reason):

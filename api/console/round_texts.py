@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from api.pages.pages import Lang
 
 ROUND_TEXT: dict[Lang, dict[str, str]] = {
@@ -107,3 +109,65 @@ ROUND_TEXT: dict[Lang, dict[str, str]] = {
         "points_invalid": "Please enter a whole number from 0 to 999.",
     },
 }
+
+
+# The pairing's explanations are recorded in the round's event in one fixed English grammar
+# (domain/pairing.py, domain/tournament/rounds.py and venue.py): the audit record stays as it
+# was written, and the German page says the same thing phrase by phrase.
+_BY_THE_DIRECTOR = "paired by the director: "
+_GERMAN_PHRASES: tuple[tuple[str, str], ...] = (
+    (
+        r"chosen over the classic pairing: it keeps the remaining rounds free of rematches",
+        "gewählt statt der klassischen Paarung: so bleiben die übrigen Runden ohne "
+        "Wiederholungspaarung",
+    ),
+    (r"^rematch, no pairing avoids it: ", "Wiederholungspaarung, keine Paarung vermeidet sie: "),
+    (r"^semi-final: 1st v 4th of the Swiss standings$", "Halbfinale: 1. gegen 4. der Vorrunde"),
+    (r"^semi-final: 2nd v 3rd of the Swiss standings$", "Halbfinale: 2. gegen 3. der Vorrunde"),
+    (r"^final: the winners of the semi-finals$", "Finale: die Sieger der Halbfinals"),
+    (
+        r"^3rd place: the losers of the semi-finals$",
+        "Spiel um Platz 3: die Verlierer der Halbfinals",
+    ),
+    (r"^director$", "vom Turnierleiter gepaart"),
+    (r"^bye: ", "Freilos: "),
+    (
+        r"everyone has had one: the lowest-ranked player",
+        "alle hatten schon eines: der am schlechtesten platzierte Spieler",
+    ),
+    (
+        r"the lowest-ranked player without a bye",
+        "der am schlechtesten platzierte Spieler ohne Freilos",
+    ),
+    (r" who leaves the fewest rematches", ", der die wenigsten Wiederholungspaarungen übrig lässt"),
+    (r"^both ", "beide "),
+    (r" floats down to ", " spielt abwärts gegen "),
+    (r" v ", " gegen "),
+    (r"\brank (\d+)", r"Platz \1"),
+    (r"\b1 win\b", "1 Sieg"),
+    (r"\b(\d+) wins\b", r"\1 Siege"),
+)
+
+
+def explanation_in(lang: Lang, explanation: str) -> str:
+    """A pairing's recorded explanation in the page's language; the director's own reason for
+    an override is quoted as written."""
+    if lang != "de":
+        return explanation
+    if explanation.startswith(_BY_THE_DIRECTOR):
+        return f"vom Turnierleiter gepaart: {explanation.removeprefix(_BY_THE_DIRECTOR)}"
+    for english, german in _GERMAN_PHRASES:
+        explanation = re.sub(english, german, explanation)
+    return explanation
+
+
+_GERMAN_WARNINGS: dict[str, str] = {
+    "rematch": "die Spieler trafen schon in einer früheren Runde aufeinander (Regel T-FMT-1)",
+    "second_bye": "der Spieler hatte schon ein Freilos",
+    "score_gap": "die Spieler haben verschiedene Siegzahlen (Regel T-FMT-2)",
+}
+
+
+def warning_in(lang: Lang, kind: str, detail: str) -> str:
+    """An override's warning in the page's language (the REST answer keeps ``detail``)."""
+    return _GERMAN_WARNINGS.get(kind, detail) if lang == "de" else detail

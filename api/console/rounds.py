@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -29,7 +30,7 @@ from api.console.console import (
     _authorized,
     _form_error,
 )
-from api.console.round_texts import ROUND_TEXT
+from api.console.round_texts import ROUND_TEXT, explanation_in, warning_in
 from api.pages.pages import KNOCKOUT_STAGES
 from domain.errors import DomainError
 from domain.tournament import PairingWarning, Report
@@ -289,7 +290,7 @@ def _uuid(value: object) -> UUID | None:
 
 def _points(value: object) -> int | None:
     text = str(value or "").strip()
-    if not text.isdigit() or int(text) > MAX_POINTS:
+    if not text.isdecimal() or int(text) > MAX_POINTS:  # "²" is a digit, no number
         return None
     return int(text)
 
@@ -359,6 +360,8 @@ def _round_page(
         "round.html",
         status=error.status if error else 200,
         r=r,
+        explain=partial(explanation_in, console.lang),
+        warn=partial(warning_in, console.lang),
         tournament=tournament,
         shown=shown,
         rows=rows,

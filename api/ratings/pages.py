@@ -1,5 +1,6 @@
-"""Public pages of the rating list: the list and a player's page with their history and an SVG
-chart (rules R-RATE-1, P-PUB-1). German by default, English with ``?lang=en``."""
+"""Public pages of the rating list: the list, a player's page with their history, an SVG chart
+and their head-to-head, and the head-to-head page of any player (rules R-RATE-1, P-PUB-1).
+German by default, English with ``?lang=en``."""
 
 from __future__ import annotations
 
@@ -61,4 +62,13 @@ class RatingPageController(Controller):
         label = TEXT[page.lang]["chart_label"].format(name=found.display_name)
         start = found.matches[0].rating_before
         chart = rating_chart(start, [line.rating_after for line in found.matches], label=label)
-        return _render(page, "ratings/player.html", player=found, chart=chart)
+        meetings = page.services.ratings.head_to_head(player_id).opponents
+        return _render(page, "ratings/player.html", player=found, chart=chart, meetings=meetings)
+
+    @page_route(
+        "/players/{player_id:uuid}/head-to-head",
+        summary="Page: a player's record against each opponent (display names only)",
+    )
+    def head_to_head(self, player_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
+        found = page.services.ratings.head_to_head(player_id)
+        return _render(page, "ratings/head_to_head.html", player=found, meetings=found.opponents)

@@ -1,4 +1,5 @@
-"""The club's rating list (rules R-RATE-*): the list, a player's history, imports, settings."""
+"""The club's rating list (rules R-RATE-*): the list, a player's history, imports, settings;
+and a player's record against each opponent (head-to-head)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from api.http.schemas import ActorDep, ServicesDep
 from api.http.tabular import CSV, csv_response, table_route, wants_csv
 from domain.errors import InvalidInputError
 from domain.ratings.club import ImportRow
+from projections.head_to_head import HeadToHeadRow
 from projections.ratings import PlayerRatings, RatingRow
 from service.ratings.ratings import RatingSettings
 
@@ -141,7 +143,12 @@ def _csv_rows(body: bytes) -> list[ImportRow]:
         text = body.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InvalidInputError("body", "a CSV import is UTF-8 text") from None
-    lines = list(csv.reader(io.StringIO(text)))
+    try:
+        lines = list(csv.reader(io.StringIO(text)))
+    except csv.Error as unreadable:  # e.g. a quote never closed: the rest is one huge cell
+        raise InvalidInputError(
+            "body", f"is no CSV file the import can read ({unreadable})"
+        ) from None
     if not lines or [cell.strip().lower() for cell in lines[0]] != CSV_HEADER:
         raise InvalidInputError("body", "the first line is the header date,winner,loser,length")
     rows, errors = [], []
@@ -237,6 +244,23 @@ class RatingController(Controller):
             new_players=receipt.new_players,
             matched_players=receipt.matched_players,
         )
+
+
+class PlayerController(Controller):
+    path = "/api/v1/players"
+    tags = ["ratings"]  # noqa: RUF012
+
+    @get(
+        "/{player_id:uuid}/head-to-head",
+        sync_to_thread=True,
+        summary="A player's record against each opponent (public, display names only)",
+        description="Per opponent: matches, wins, losses, points for and against, the day of "
+        "the last meeting. Decided tournament matches of every tournament (played or reported; "
+        "no byes, no unplayed forfeits; a corrected result counts once, as corrected) and "
+        "rated ad hoc matches. Most meetings first. 404 for an unknown player.",
+    )
+    def head_to_head(self, player_id: FromPath[UUID], services: ServicesDep) -> list[HeadToHeadRow]:
+        return services.ratings.head_to_head(player_id).opponents
 
 
 def _settings(found: RatingSettings) -> RatingSettingsView:

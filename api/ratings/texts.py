@@ -33,6 +33,19 @@ TEXT: dict[Lang, dict[str, str]] = {
         "1 / (1 + 10^((Sieger − Verlierer) · √Länge / 2000)). Der Sieger gewinnt 4 · K · √Länge "
         "· P, der Verlierer verliert 4 · K · √Länge · P (K = 1 ohne Neulingsbonus).",
         "to_ratings": "Zur Vereinswertung",
+        "head_to_head": "Direkter Vergleich",
+        "head_to_head_of": "Direkter Vergleich: {name}",
+        "head_to_head_lead": "Jede entschiedene Turnierpartie (gespielt oder gemeldet; ohne "
+        "Freilose und kampflose Siege) und jede gewertete freie Partie; eine korrigierte "
+        "Partie zählt einmal, wie korrigiert.",
+        "no_meetings": "Noch keine Partie gegen andere Spieler.",
+        "meetings": "Partien",
+        "wins": "Siege",
+        "losses": "Niederlagen",
+        "points_for": "Punkte für",
+        "points_against": "Punkte gegen",
+        "last_played": "Zuletzt",
+        "to_rating_history": "Zum Rating-Verlauf",
     },
     "en": {
         "ratings": "Club rating list",
@@ -62,6 +75,19 @@ TEXT: dict[Lang, dict[str, str]] = {
         "1 / (1 + 10^((winner − loser) · √length / 2000)). The winner gains 4 · K · √length "
         "· P, the loser loses 4 · K · √length · P (K = 1 without the newcomer boost).",
         "to_ratings": "To the club rating list",
+        "head_to_head": "Head-to-head",
+        "head_to_head_of": "Head-to-head: {name}",
+        "head_to_head_lead": "Every decided tournament match (played or reported; no byes, "
+        "no unplayed forfeits) and every rated ad hoc match; a corrected match counts once, "
+        "as corrected.",
+        "no_meetings": "No match against another player yet.",
+        "meetings": "Matches",
+        "wins": "Wins",
+        "losses": "Losses",
+        "points_for": "Points for",
+        "points_against": "Points against",
+        "last_played": "Last",
+        "to_rating_history": "To the rating history",
     },
 }
 

@@ -33,6 +33,16 @@ class SeasonCreate(msgspec.Struct, forbid_unknown_fields=True):
     starts_on: DateText
     ends_on: DateText
     periods: list[PeriodCreate] = msgspec.field(default_factory=list)
+    # rule R-OPT-1: how the season ranks, fixed at its creation (the defaults: R-TIE-1)
+    drop_worst: int | None = None
+    """Count only each player's best N tournament results (null: all)."""
+    events_tiebreak: Annotated[
+        str, msgspec.Meta(description="`fewer` (default) or `more`", examples=["fewer"])
+    ] = "fewer"
+    """After points and tournament wins: fewer (default) or more tournaments played rank higher.
+    Plain text here: the domain refuses any other value in words naming both (R-OPT-1)."""
+    best_place_tiebreak: bool = False
+    """Then the better best single place of a completed tournament; then the rank is shared."""
 
 
 RANKING_COLUMNS = (
@@ -115,6 +125,9 @@ class SeasonController(Controller):
             starts_on=data.starts_on,
             ends_on=data.ends_on,
             periods=[_period(period) for period in data.periods],
+            drop_worst=data.drop_worst,
+            events_tiebreak=data.events_tiebreak,
+            best_place_tiebreak=data.best_place_tiebreak,
             actor=actor,
         )
 
@@ -169,7 +182,9 @@ class SeasonController(Controller):
         description="Players of the class Champions who attended a tournament of the season: "
         "7 points for attendance, the match length for each won match, 0 for byes and "
         "unplayed matches; ordered by points, then tournament wins, then fewer tournaments "
-        "played (rules R-ATT-1, R-ATT-2, R-MATCH-1, R-BYE-1, R-CLASS-1, R-TIE-1).",
+        "played (rules R-ATT-1, R-ATT-2, R-MATCH-1, R-BYE-1, R-CLASS-1, R-TIE-1). A season's "
+        "options (R-OPT-1, fixed at its creation) may count only the best N results, rank "
+        "more tournaments played higher, and then the better best place.",
     )
     def ranking(
         self, season_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep

@@ -18,6 +18,7 @@ import msgspec
 from domain.errors import InvalidInputError
 from domain.events import PSEUDONYM, Aggregate, DomainEvent, EventBatch, Personal
 from domain.ratings.formula import START_RATING
+from domain.text import visible_name
 
 CLUB_RATINGS_ID = UUID("5a7e1d2c-0b6f-5c3e-9a41-7261746e6773")
 """The one stream of the club's rating list."""
@@ -146,10 +147,13 @@ class Resolver:
 
 
 def check_name(field: str, text: str) -> str:
-    """A side's name: 1-100 characters after trimming (rule R-RATE-8)."""
+    """A side's name: 1-100 characters after trimming (rule R-RATE-8), none of them a control
+    or invisible character: a new name becomes a player's public display name, held to what
+    a registration's name is (rule T-REG-5)."""
     name = text.strip()
     if not 1 <= len(name) <= MAX_NAME_LENGTH:
         raise InvalidInputError(field, f"must have 1 to {MAX_NAME_LENGTH} characters")
+    visible_name(field, name, MAX_NAME_LENGTH)
     return name
 
 
@@ -238,7 +242,7 @@ def _checked_day(text: str, today: date) -> date | str:
 def _checked_length(value: int | str) -> int | str:
     if isinstance(value, str):
         text = value.strip()
-        if not text.isdigit():
+        if not text.isdecimal():  # "²" is a digit, yet no number int() reads
             return f"{value!r} is not a whole number of points"
         value = int(text)
     if not 1 <= value <= MAX_LENGTH:

@@ -12,6 +12,7 @@ import msgspec
 from domain.calendar import parse_date
 from domain.errors import ConflictError, InvalidInputError, NotFoundError
 from domain.events import Aggregate, DomainEvent, EventBatch
+from domain.seasons.options import DEFAULT_OPTIONS, EventsTiebreak, SeasonOptions
 from domain.text import one_line, visible_name
 
 PeriodKind = Literal["tournament", "break"]
@@ -26,6 +27,20 @@ class SeasonCreated(DomainEvent, frozen=True, kw_only=True):
     name: str
     starts_on: date
     ends_on: date
+    # The season's ranking options (rule R-OPT-1), copied here once: its rules snapshot. No
+    # event changes them, so no ranking is ever recomputed under other rules (older events
+    # carry none: the defaults, R-TIE-1 as it always was).
+    drop_worst: int | None = None
+    events_tiebreak: EventsTiebreak = "fewer"
+    best_place_tiebreak: bool = False
+
+    @property
+    def options(self) -> SeasonOptions:
+        return SeasonOptions(
+            drop_worst=self.drop_worst,
+            events_tiebreak=self.events_tiebreak,
+            best_place_tiebreak=self.best_place_tiebreak,
+        )
 
 
 class CalendarPeriodAdded(DomainEvent, frozen=True, kw_only=True):
@@ -66,6 +81,8 @@ class Season(Aggregate, frozen=True, kw_only=True):
     ends_on: date
     periods: tuple[CalendarPeriod, ...] = ()
     banned: frozenset[UUID] = frozenset()
+    options: SeasonOptions = DEFAULT_OPTIONS
+    """How the season ranks (rule R-OPT-1), fixed at its creation."""
 
     def period_of(self, day: date) -> CalendarPeriod | None:
         return next((period for period in self.periods if period.contains(day)), None)
@@ -96,6 +113,7 @@ def evolve(state: Season | None, event: SeasonEvent) -> Season:
             name=event.name,
             starts_on=event.starts_on,
             ends_on=event.ends_on,
+            options=event.options,
         )
     if state is None:
         raise SeasonNotFoundError(f"no season with id {event.originator_id}")
@@ -119,17 +137,28 @@ def create_season(
     starts_on: str,
     ends_on: str,
     periods: Sequence[PeriodInput] = (),
+    options: SeasonOptions = DEFAULT_OPTIONS,
     now: datetime,
     actor: str,
 ) -> list[SeasonEvent]:
-    """A new season, optionally with its calendar periods (rules CAL-1, CAL-2)."""
+    """A new season, optionally with its calendar periods (rules CAL-1, CAL-2) and its
+    ranking options (rule R-OPT-1: fixed from here on; build them with ``season_options``)."""
     name = visible_name("name", name)
     first = parse_date("starts_on", starts_on)
     last = parse_date("ends_on", ends_on)
     if last < first:
         raise InvalidInputError("ends_on", f"the season ends ({last}) before it starts ({first})")
     batch = EventBatch[SeasonEvent](season_id, 0, now, actor)
-    state = evolve(None, batch.add(SeasonCreated, name=name, starts_on=first, ends_on=last))
+    created = batch.add(
+        SeasonCreated,
+        name=name,
+        starts_on=first,
+        ends_on=last,
+        drop_worst=options.drop_worst,
+        events_tiebreak=options.events_tiebreak,
+        best_place_tiebreak=options.best_place_tiebreak,
+    )
+    state = evolve(None, created)
     for index, period in enumerate(periods):
         state = evolve(state, _add_period(batch, state, period, f"periods[{index}]."))
     return batch.events

@@ -14,7 +14,8 @@ from domain.errors import NotFoundError
 from domain.events import DIRECTOR
 from domain.ratings import club
 from domain.ratings.club import ClubRatings, ImportRow, ResultsImported
-from projections import ratings
+from projections import head_to_head, ratings
+from projections.head_to_head import PlayerHeadToHead
 from projections.ratings import PlayerRatings, RatingRow
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
@@ -24,6 +25,10 @@ from service.storage.events import Change, EventStore
 
 class PlayerNotRatedError(NotFoundError):
     """The player has no rated match."""
+
+
+class UnknownPlayerError(NotFoundError):
+    """Nobody registered, waitlisted or rated has this id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +67,21 @@ class RatingService:
 
     def player_ratings(self, player_id: UUID) -> PlayerRatings:
         """A player's rating and every rated match with its numbers; 404 without one."""
-        found = self._views.find(lambda db: ratings.player_ratings(db, str(player_id)))
+        found = self._views.find(lambda db: ratings.player_ratings(db, str(player_id), self._zone))
         if found is None:
             raise PlayerNotRatedError(f"player {player_id} has no rated match")
+        return found
+
+    def head_to_head(self, player_id: UUID) -> PlayerHeadToHead:
+        """The player's record against each opponent over every tournament and rated ad hoc
+        match, a corrected result counted once with its corrected figures (rule T-FMT-6); no
+        byes, no unplayed forfeits (R-BYE-1, T-FMT-7). 404 for an unknown player."""
+
+        self._views.catch_up()
+        with self._views.reading() as db:
+            found = head_to_head.head_to_head(db, str(player_id))
+        if found is None:
+            raise UnknownPlayerError(f"no player has the id {player_id}")
         return found
 
     def import_results(self, rows: Sequence[ImportRow], *, actor: str = DIRECTOR) -> ImportReceipt:

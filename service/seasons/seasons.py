@@ -11,6 +11,7 @@ import msgspec
 
 from domain.events import DIRECTOR
 from domain.seasons import season as seasons
+from domain.seasons.options import season_options
 from domain.seasons.ranking import PlayerNotRankedError
 from domain.seasons.season import PeriodInput, Season, SeasonNotFoundError
 from projections import calendar, ranking
@@ -56,9 +57,18 @@ class SeasonService:
         starts_on: str,
         ends_on: str,
         periods: Sequence[PeriodInput] = (),
+        drop_worst: int | None = None,
+        events_tiebreak: str = "fewer",
+        best_place_tiebreak: bool = False,
         actor: str = DIRECTOR,
     ) -> SeasonRow:
+        """A new season; its ranking options (rule R-OPT-1) are fixed here for good."""
         season_id = uuid.uuid4()
+        options = season_options(
+            drop_worst=drop_worst,
+            events_tiebreak=events_tiebreak,
+            best_place_tiebreak=best_place_tiebreak,
+        )
 
         self._commands.create(
             seasons.evolve,
@@ -68,6 +78,7 @@ class SeasonService:
                 starts_on=starts_on,
                 ends_on=ends_on,
                 periods=periods,
+                options=options,
                 now=now,
                 actor=actor,
             ),

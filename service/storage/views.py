@@ -8,6 +8,7 @@ from projections import outbox as outbox_rows
 from projections.calendar import CalendarProjection
 from projections.deadlines import DeadlinesProjection
 from projections.directors import DirectorsProjection
+from projections.head_to_head import HeadToHeadProjection
 from projections.outbox import OutboxProjection
 from projections.participants import ParticipantsProjection
 from projections.ranking import RankingProjection
@@ -33,6 +34,7 @@ def projections() -> list[Projection]:
         OutboxProjection(),
         PlayerTokensProjection(),
         RatingsProjection(),
+        HeadToHeadProjection(),
     ]
 
 

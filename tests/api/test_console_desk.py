@@ -328,6 +328,12 @@ def test_the_break_list_approves_the_proposed_penalty_as_the_rest_api_would(
     assert "Bitte Strafpunkte von 1 bis 64 eingeben." in row_with(
         refused.text, "data-player-id", late, "approve-penalty"
     )
+    # "²" is a digit to Python, yet no number: refused in words, not a 500
+    superscript = submit(
+        client, day.id, "/penalties", player_id=late, match_id=match_id, points="²", reason="late"
+    )
+    assert superscript.status_code == 422
+    assert "Bitte Strafpunkte von 1 bis 64 eingeben." in superscript.text
     answer = submit(
         client, day.id, "/penalties", player_id=late, match_id=match_id, points="2", reason="late"
     )

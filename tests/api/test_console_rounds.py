@@ -9,8 +9,11 @@ import html as html_escape
 import re
 from typing import Any
 
+import pytest
 from litestar.testing import TestClient
 
+from api.console.round_texts import explanation_in
+from domain.pairing import LOOKAHEAD_NOTE
 from service.clock import MovableClock
 from tests.api.test_console import csrf_of, signed_in
 from tests.api.test_tournament_day import Day, run_day, start_tournament
@@ -142,7 +145,7 @@ def test_the_page_shows_each_table_with_its_players_and_the_pairings_reason(
         )
         assert row is not None
         assert html_escape.escape(table["player_a_name"]) in row.group(0)
-        assert html_escape.escape(table["explanation"]) in row.group(0)
+        assert html_escape.escape(explanation_in("de", table["explanation"])) in row.group(0)
         if table["player_b"] is None:
             assert "Freilos" in row.group(0)
             assert 'data-action="result"' not in row.group(0)
@@ -153,6 +156,44 @@ def test_the_page_shows_each_table_with_its_players_and_the_pairings_reason(
     english = round_page(client, day, 1, "?lang=en")
     assert "Round 1" in english
     assert "Enter the result" in english
+    for table in day.rounds[0]["pairings"]:
+        assert html_escape.escape(table["explanation"]) in english
+
+
+ENGLISH_WORDS = re.compile(r"\b(rank|wins?|both|bye|floats|down|v|semi-final|final|place|the)\b")
+
+
+@pytest.mark.parametrize(
+    "explanation",
+    [
+        "both 0 wins",
+        "both 1 win",
+        "rank 2 (2 wins) floats down to rank 3 (1 win)",
+        "rematch, no pairing avoids it: rank 1 (3 wins) v rank 2 (3 wins)",
+        f"rank 4 (1 win) floats down to rank 5 (0 wins); {LOOKAHEAD_NOTE}",
+        "bye: the lowest-ranked player without a bye (rank 7)",
+        "bye: everyone has had one: the lowest-ranked player (rank 7)",
+        "bye: the lowest-ranked player without a bye who leaves the fewest rematches (rank 6)",
+        f"bye: the lowest-ranked player without a bye ({LOOKAHEAD_NOTE}) (rank 5)",
+        "semi-final: 1st v 4th of the Swiss standings",
+        "semi-final: 2nd v 3rd of the Swiss standings",
+        "final: the winners of the semi-finals",
+        "3rd place: the losers of the semi-finals",
+        "director",
+    ],
+)
+def test_the_german_round_page_says_every_pairing_reason_in_german(explanation: str) -> None:
+    # The round's event keeps the explanation as the pairing wrote it; the page translates it.
+    german = explanation_in("de", explanation)
+    assert not ENGLISH_WORDS.search(german), german
+    assert re.findall(r"\d+", german) == re.findall(r"\d+", explanation)
+    assert explanation_in("en", explanation) == explanation
+
+
+def test_a_directors_reason_for_an_override_is_quoted_as_written() -> None:
+    assert explanation_in("de", "paired by the director: rank 1 v the bye") == (
+        "vom Turnierleiter gepaart: rank 1 v the bye"
+    )
 
 
 def test_an_unknown_round_is_a_404_page_with_its_reason(
@@ -219,6 +260,10 @@ def test_a_refused_result_is_shown_next_to_its_field(client: Client, clock: Mova
     bad_points = client.post(url, data=result_form(page, table, "a", points_b="viele"))
     assert bad_points.status_code == 422
     assert f'id="result:{table["match_id"]}-points_b-error"' in bad_points.text
+    # "²" is a digit to Python, yet no number: refused next to the field, not a 500
+    superscript = client.post(url, data=result_form(page, table, "a", points_b="²"))
+    assert superscript.status_code == 422
+    assert f'id="result:{table["match_id"]}-points_b-error"' in superscript.text
     # the winner's points must reach the match length: the use case says so, in its words
     short = client.post(url, data=result_form(page, table, "a", points_a="1"))
     assert short.status_code == 422
@@ -413,6 +458,7 @@ def test_an_overrides_warnings_are_shown_before_it_is_saved(
     assert preview.status_code == 200
     warnings = re.findall(r'<li data-warning="([a-z_]+)">', preview.text)
     assert warnings.count("rematch") == 2
+    assert "schon in einer früheren Runde" in preview.text  # rule T-FMT-1, said in German
     assert client.get(day.url("/rounds/2")).json() == before  # nothing saved yet
 
     confirmation = re.search(r'<form[^>]*id="override-confirm".*?</form>', preview.text, re.DOTALL)

@@ -24,7 +24,7 @@ from tests.api.test_console import csrf_of, signed_in
 from tests.api.test_directors import appoint
 from tests.api.test_table_page import SESSION as PLAYER_SESSION
 from tests.api.test_table_page import sign_in as player_sign_in
-from tests.api.test_tournament_day import Day, start_tournament
+from tests.api.test_tournament_day import Day, report, start_tournament
 from tests.api.test_tournaments import CALENDAR, register, stored_events
 from tests.conftest import DIRECTOR
 
@@ -48,6 +48,8 @@ class Venue:
     director_id: str
     late: dict[str, Any]
     """A registration made after the start (its token must show nowhere either)."""
+    player_id: str
+    """A player with a rated result: their rating and head-to-head pages exist."""
 
     def url(self, path: str) -> str:
         """A route's path with this venue's ids (table and round 1)."""
@@ -56,6 +58,7 @@ class Venue:
             "season_id": self.season_id,
             "registration_id": self.registration_id,
             "director_id": self.director_id,
+            "player_id": self.player_id,
             "number": "1",
         }
         return re.sub(r"\{(\w+)(?::\w+)?\}", lambda found: ids[found.group(1)], path)
@@ -72,10 +75,12 @@ def venue(client: Client, clock: MovableClock) -> Venue:
         headers=DIRECTOR,
     )
     assert withdrawn.status_code in (200, 201), withdrawn.text
+    played = day.rounds[0]["pairings"][1]
+    report(client, day, played, winner="a")
     late = register(client, day.id, 40)
     named = appoint(client, "Erika Mustermann", season_id=season["id"])
     registration = next(iter(day.players.values()))["registration_id"]
-    return Venue(day, season["id"], registration, named["director_id"], late)
+    return Venue(day, season["id"], registration, named["director_id"], late, played["player_a"])
 
 
 def routes(client: Client, prefix: str, method: str) -> list[str]:
@@ -125,7 +130,8 @@ def test_without_a_session_no_console_page_opens_and_no_form_changes_anything(
 
 
 def test_a_players_session_reaches_no_console_page(client: Client, venue: Venue) -> None:
-    token = next(iter(venue.day.players.values()))["player_token"]
+    # a player still in the tournament: the one who left has no personal link any more
+    token = venue.day.players[venue.player_id]["player_token"]
     assert player_sign_in(client, token).status_code == 303
     cookie = client.cookies.get(PLAYER_SESSION)
     assert cookie is not None

@@ -84,7 +84,8 @@ def test_the_standings_page_shows_the_round_and_the_standings_by_display_name(
             report(client, day, table)
     html = page(client, f"/pages/tournaments/{day.id}/standings")
     rows = client.get(day.url("/standings")).json()
-    positions = [html.index(f"<td>{row['display_name']}</td>") for row in rows]
+    # each name links to the player's head-to-head (issue 22)
+    positions = [html.index(f">{row['display_name']}</a></td>") for row in rows]
     assert positions == sorted(positions)
     assert "Nachname1<" not in html
     assert "Runde 1" in html
@@ -178,8 +179,8 @@ def test_after_the_knockout_the_standings_show_final_places_apart_from_swiss_ran
         html = page(client, f"/pages/tournaments/{day.id}{path}")
         shown = table_of(html, "places")
         assert "Platz" in shown
-        assert [shown.index(f"<td>{name}</td>") for name in places] == sorted(
-            shown.index(f"<td>{name}</td>") for name in places
+        assert [shown.index(f">{name}<") for name in places] == sorted(
+            shown.index(f">{name}<") for name in places
         )
         ranked = table_of(html, "standings")
         assert "Platz" not in ranked

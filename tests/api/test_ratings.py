@@ -151,3 +151,44 @@ def test_a_mistyped_json_row_is_422_naming_its_place(client: Client) -> None:
     answer = client.post("/api/v1/ratings/imports", json=body, headers=DIRECTOR)
     assert answer.status_code == 422
     assert answer.json()["errors"][0]["field"] == "matches[0].length"
+
+
+def test_a_length_written_with_a_digit_that_is_no_number_is_422_naming_its_place(
+    client: Client,
+) -> None:
+    # rule R-RATE-8: length 1-64; "²" is a digit to Python but no number (was a 500)
+    body = "date,winner,loser,length\n2025-01-01,A,B,3\n2025-01-02,A,B,²\n"
+    answer = client.post(
+        "/api/v1/ratings/imports",
+        content=body.encode(),
+        headers={**DIRECTOR, "Content-Type": "text/csv"},
+    )
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"][0]["field"] == "matches[1].length"
+    assert client.get("/api/v1/ratings").json() == []
+
+
+def test_an_imported_name_with_a_control_or_invisible_character_is_422(client: Client) -> None:
+    # rules R-RATE-7, R-RATE-8 (T-REG-5): a new name becomes a player's public display name,
+    # so it is held to what a registration's name is; nothing is stored
+    for name in ("Anna\nMeier", "Anna\x00", "\u202eAnna"):
+        body = {"matches": [{"date": "2025-01-01", "winner": name, "loser": "B", "length": 3}]}
+        answer = client.post("/api/v1/ratings/imports", json=body, headers=DIRECTOR)
+        assert answer.status_code == 422, (name, answer.text)
+        assert answer.json()["errors"][0]["field"] == "matches[0].winner"
+    assert client.get("/api/v1/ratings").json() == []
+
+
+def test_a_csv_whose_stray_quote_swallows_the_file_is_422_not_a_500(client: Client) -> None:
+    # rule R-RATE-8: a bad import stores nothing and says why; an opening quote never closed
+    # makes the rest of a long file one cell, longer than the csv module reads (was a 500)
+    rows = "".join(f"2025-01-01,Player {n},Other {n},3\n" for n in range(5000))
+    body = f'date,winner,loser,length\n2025-01-01,"Anna,Bert,3\n{rows}'
+    answer = client.post(
+        "/api/v1/ratings/imports",
+        content=body.encode(),
+        headers={**DIRECTOR, "Content-Type": "text/csv"},
+    )
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"][0]["field"] == "body"
+    assert client.get("/api/v1/ratings").json() == []

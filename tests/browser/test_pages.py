@@ -157,9 +157,16 @@ def test_a_reported_result_appears_on_the_open_standings_page_without_reload(
     answer = report(client, day, tables[0])
     score = f"{answer['points_a']}:{answer['points_b']}"
     wait_until(browser, lambda: column(browser, "#pairings", 2)[0] == score)
-    expected = [row["display_name"] for row in client.get(day.url("/standings")).json()]
+    rows = client.get(day.url("/standings")).json()
+    expected = [row["display_name"] for row in rows]
     wait_until(browser, lambda: column(browser, "#standings", 1) == expected)
     assert browser.execute_script("return window.notReloaded") is True
+    # the rows drawn from the feed keep each name's link to the head-to-head (issue 22)
+    links = browser.execute_script(
+        "return [...document.querySelectorAll('#standings tbody a')]"
+        ".map(a => a.getAttribute('href'))"
+    )
+    assert links == [f"/pages/players/{row['player_id']}/head-to-head?lang=de" for row in rows]
     screenshot(browser, "standings")
 
 

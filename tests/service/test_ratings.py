@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable
+from datetime import UTC, datetime
 from uuid import UUID
 
 import pytest
@@ -252,3 +253,19 @@ def test_an_ad_hoc_side_naming_a_name_two_players_share_is_refused(services: Ser
     with pytest.raises(InvalidInputError, match="2 players share the name") as refused:
         services.matches.create(player_a="Anna M.", player_b="Bert", match_length=3)
     assert refused.value.field == "player_a"
+
+
+def test_a_match_ended_after_midnight_in_the_club_s_zone_shows_that_day(
+    services: Services, clock: MovableClock
+) -> None:
+    # rules R-RATE-1, R-RATE-4: the day shown is the club's (Europe/Berlin), not UTC's:
+    # 23:30 UTC on 1 March is 00:30 on 2 March in Berlin
+    clock.advance(14.5 * 3600)
+    assert clock.now() == datetime(2026, 3, 1, 23, 30, tzinfo=UTC)
+    created = services.matches.create(player_a="Anna", player_b="Bert", match_length=1)
+    win_one_point_match(services, created.match.id)
+    anna = services.ratings.list_ratings()[0]
+    (line,) = services.ratings.player_ratings(anna.player_id).matches
+    assert line.date == "2026-03-02"
+    services.views.rebuild()
+    assert services.ratings.player_ratings(anna.player_id).matches[0].date == "2026-03-02"
