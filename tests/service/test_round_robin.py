@@ -273,3 +273,14 @@ def test_a_swiss_tournament_without_knockout_is_complete_after_its_swiss_rounds(
         services.rounds.pair_round(day.tournament_id)
     places = [p.player_id for p in services.places.list_places(day.tournament_id)]
     assert places == [s.player_id for s in services.rounds.list_standings(day.tournament_id)]
+
+
+def test_the_head_to_head_report_counts_each_round_robin_meeting_and_no_rest(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-11 with the head-to-head report: one meeting per pair and cycle, a rest is none
+    tournament_id, _ = play_to_the_end(services, clock, 5, seed=3)
+    for standing in services.rounds.list_standings(tournament_id):
+        rows = services.ratings.head_to_head(standing.player_id).opponents
+        assert sorted(row.matches for row in rows) == [1, 1, 1, 1]
+        assert sum(row.wins for row in rows) == standing.wins
