@@ -284,3 +284,28 @@ def test_the_head_to_head_report_counts_each_round_robin_meeting_and_no_rest(
         rows = services.ratings.head_to_head(standing.player_id).opponents
         assert sorted(row.matches for row in rows) == [1, 1, 1, 1]
         assert sum(row.wins for row in rows) == standing.wins
+
+
+def test_a_match_of_two_players_who_both_left_is_not_scheduled_and_the_day_still_ends(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-11, T-FMT-5: nobody could win it; the others' matches go on to the end
+    day = checked_in_tournament(services, clock, 4, **ROUND_ROBIN)
+    first = services.rounds.start(day.tournament_id).round
+    report_every_table(services, day, first)
+    one, other = first.pairings[0].player_a, first.pairings[1].player_a  # they meet later
+    for leaving in (one, other):
+        services.rounds.withdraw(
+            day.tournament_id, player_id=leaving, reason="ill", left_early=True, actor="director"
+        )
+    later = []
+    while services.tournaments.get_tournament(day.tournament_id).completed_at is None:
+        later.append(services.rounds.pair_round(day.tournament_id))
+        report_every_table(services, day, later[-1])
+    assert len(later) == 2
+    pairs = [{t.player_a, t.player_b} for paired in later for t in paired.pairings]
+    assert {one, other} not in pairs
+    assert len(pairs) == 3
+    places = services.places.list_places(day.tournament_id)
+    assert [p.place for p in places] == [1, 2, 3, 4]
+    assert {p.player_id for p in places[2:]} == {one, other}
