@@ -27,6 +27,7 @@ from domain.errors import InvalidInputError
 
 Bracket = Literal["main", "consolation"]
 Consolation = Literal["none", "first_round", "progressive"]
+BracketStage = Literal["main", "semi_final", "final", "third_place", "consolation"]
 CONSOLATIONS: tuple[Consolation, ...] = ("none", "first_round", "progressive")
 MIN_ELIMINATION_PLAYERS = 2
 MIN_PROGRESSIVE_PLAYERS = 9
@@ -45,7 +46,7 @@ class BracketMatch(msgspec.Struct, frozen=True, kw_only=True):
     bracket: Bracket
     bracket_round: int
     position: int
-    stage: str
+    stage: BracketStage
     seed_a: int
     seed_b: int | None
 
@@ -350,7 +351,7 @@ def _tournament_round(match: BracketMatch) -> int:
     return match.bracket_round + (1 if match.bracket == "consolation" else 0)
 
 
-def _main_stage(main_round: int, last: int) -> str:
+def _main_stage(main_round: int, last: int) -> BracketStage:
     if main_round == last:
         return "final"
     if main_round == last - 1:

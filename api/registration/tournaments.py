@@ -110,7 +110,7 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     match of the tournament; the second expiry loses."""
     class_: str = msgspec.field(name="class", default=DEFAULT_CLASS)
     format: Literal["swiss", "round_robin", "elimination"] = "swiss"
-    """rule T-FMT-10, fixed at creation (``elimination`` is not built yet: 422)."""
+    """rule T-FMT-10, fixed at creation."""
     knockout_players: Literal[0, 4] | None = None
     """The knockout of the best four after the Swiss or round robin stage (T-FMT-4); default
     4 for swiss, 0 for round_robin."""
@@ -119,6 +119,14 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     seeding: Literal["lot", "ranking"] | None = None
     """The Berger numbers of a round robin; default ``lot``; ``ranking``: the season ranking at
     the start, ranked players first, ties and the others by lot (T-FMT-11, T-FMT-12)."""
+    consolation: Literal["none", "first_round", "progressive"] | None = None
+    """elimination only; default ``first_round`` (rule T-FMT-13)."""
+    consolation_match_length: int | None = None
+    """elimination with a consolation; default ``match_length`` (rule T-FMT-12)."""
+    consolation_pot_percent: int | None = None
+    """elimination with a consolation; 0..50, default 20 (rule T-FMT-14)."""
+    consolation_payout_percent: list[int] | None = None
+    """elimination with a consolation; one or two shares adding up to 100, default [60, 40]."""
     cancellation_weekday: str = "thursday"
     """Cancellation is possible until this weekday before the play date ..."""
     cancellation_time: TimeText = "18:00"

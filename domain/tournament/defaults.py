@@ -21,12 +21,16 @@ TournamentStatus = Literal[
 ]
 """``final`` while the director's finalize stands (rule T-FMT-8); a reopen returns the
 tournament to ``completed``."""
-Stage = Literal["swiss", "round_robin", "semi_final", "final", "third_place"]
+Stage = Literal["swiss", "round_robin", "main", "semi_final", "final", "third_place", "consolation"]
 """rule T-FMT-4: Swiss rounds (or the round robin's, T-FMT-11), then semi-finals, then the final
 and the match for 3rd place."""
-RoundStage = Literal["swiss", "round_robin", "knockout"]
-TournamentFormat = Literal["swiss", "round_robin"]
+RoundStage = Literal["swiss", "round_robin", "knockout", "elimination"]
+TournamentFormat = Literal["swiss", "round_robin", "elimination"]
 """rule T-FMT-10: a tournament's format, fixed at creation (``elimination`` is not built yet)."""
+Consolation = Literal["none", "first_round", "progressive"]
+"""rule T-FMT-13: an elimination's consolation bracket."""
+DEFAULT_CONSOLATION_POT_PERCENT = 20  # rule T-FMT-14
+DEFAULT_CONSOLATION_PAYOUT_PERCENT = (60, 40)  # rule T-FMT-14
 Seeding = Literal["lot", "ranking"]
 """rule T-FMT-11, T-FMT-12: how the Berger numbers (or bracket seeds) are given at the start."""
 GROUP_STAGES: tuple[Stage, ...] = ("swiss", "round_robin")

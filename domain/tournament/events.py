@@ -11,8 +11,11 @@ import msgspec
 from domain.events import PSEUDONYM, DomainEvent, Personal
 from domain.tournament.defaults import (
     DEFAULT_CLOCK,
+    DEFAULT_CONSOLATION_PAYOUT_PERCENT,
+    DEFAULT_CONSOLATION_POT_PERCENT,
     DEFAULT_DICE,
     DEFAULT_PAYOUT_PERCENT,
+    Consolation,
     RegistrationStatus,
     ResultSource,
     RoundStage,
@@ -69,6 +72,12 @@ class TournamentScheduled(DomainEvent, frozen=True, kw_only=True):
     """rule T-FMT-11: a round robin's cycles, 1 or 2."""
     seeding: Seeding = "lot"
     """rule T-FMT-11: how the Berger numbers are given at the start."""
+    consolation: Consolation = "none"
+    """rule T-FMT-13: the consolation asked for (elimination only)."""
+    consolation_match_length: int = 0
+    """rule T-FMT-12: every consolation match's length; 0: ``match_length``."""
+    consolation_pot_percent: int = DEFAULT_CONSOLATION_POT_PERCENT
+    consolation_payout_percent: tuple[int, ...] = DEFAULT_CONSOLATION_PAYOUT_PERCENT
 
 
 class RegistrationFacts(DomainEvent, frozen=True, kw_only=True):
@@ -191,6 +200,17 @@ class TournamentStarted(DomainEvent, frozen=True, kw_only=True):
     round_robin_cycles: int = 1
     seeding: Seeding = "lot"
     berger_numbers: tuple[UUID, ...] = ()
+    consolation: Consolation = "none"
+    """rule T-FMT-13: the consolation asked for (elimination only)."""
+    consolation_match_length: int = 0
+    """rule T-FMT-12: every consolation match's length; 0: ``match_length``."""
+    consolation_pot_percent: int = DEFAULT_CONSOLATION_POT_PERCENT
+    consolation_payout_percent: tuple[int, ...] = DEFAULT_CONSOLATION_PAYOUT_PERCENT
+    bracket_seeds: tuple[UUID, ...] = ()
+    """rule T-FMT-12: an elimination's players by bracket seed (1 first), fixed at the start."""
+    consolation_played: Consolation = "none"
+    """rule T-FMT-13: the consolation the field plays (a progressive one under 9 players is
+    played as ``first_round``; too small a field plays none)."""
     """rule T-FMT-11: a round robin's players by Berger number (1 first), fixed at the start."""
 
 
@@ -209,6 +229,13 @@ class PairedTable(msgspec.Struct, frozen=True, kw_only=True):
     ``seeding`` (the knockout)."""
     explanation: str = ""
     """The reason in words, for the director and the players."""
+    bracket: str | None = None
+    """Elimination (rule T-FMT-12, T-FMT-13): ``main`` or ``consolation``; None otherwise."""
+    bracket_round: int | None = None
+    bracket_position: int | None = None
+    """The match's 1-based position within its bracket round (``domain.bracket``)."""
+    seed_a: int | None = None
+    seed_b: int | None = None
 
 
 class RoundPaired(DomainEvent, frozen=True, kw_only=True):

@@ -23,6 +23,7 @@ from domain.standings import (
     Standing,
     compute_standings,
     final_places,
+    lot_draw,
     round_robin_standings,
 )
 from domain.tournament.defaults import GROUP_STAGES, Stage
@@ -152,11 +153,13 @@ def fold_results(facts: ResultFacts) -> TournamentOutcomes:
     to the Swiss order; of the others, players who left follow those who stayed.
     """
     tables = sorted(facts.tables, key=lambda t: (t.round, t.table))
-    swiss = [t for t in tables if t.stage in GROUP_STAGES]
+    # rule T-FMT-12: an elimination's first round is already a bracket round
+    elimination = bool(tables) and tables[0].stage not in GROUP_STAGES
+    swiss = tables if elimination else [t for t in tables if t.stage in GROUP_STAGES]
     # rule T-FMT-11: a round robin ranks by wins, points, head-to-head and lot, rests worth nothing
-    rank = (
-        round_robin_standings if any(t.stage == "round_robin" for t in swiss) else compute_standings
-    )
+    # (so does an elimination's table of wins: a bye is no win, R-BYE-1)
+    plain = elimination or any(t.stage == "round_robin" for t in swiss)
+    rank = round_robin_standings if plain else compute_standings
     standings = rank(
         facts.field, _swiss_outcomes(swiss, facts.late_entries), lot_seed=facts.lot_seed
     )
@@ -164,7 +167,10 @@ def fold_results(facts: ResultFacts) -> TournamentOutcomes:
     knockout = {match.stage: match for match in decided if match.stage not in GROUP_STAGES}
     final, third_place = (_knockout_result(knockout.get(s)) for s in ("final", "third_place"))
     knockout_tables = [t for t in tables if t.stage not in GROUP_STAGES]
-    places = _places(facts, standings, knockout_tables, final, third_place)
+    if elimination:
+        places = _elimination_places(facts, tables, final, third_place)
+    else:
+        places = _places(facts, standings, knockout_tables, final, third_place)
 
     opponents: defaultdict[UUID, list[UUID]] = defaultdict(list)
     for table in swiss:
@@ -311,3 +317,62 @@ def _places(
     order = finalists + [p for p in seeded if p not in finalists]
     order += stayed + [p for p in rest if p in facts.left]
     return final_places(order, final=final, third_place=third_place if final else None)
+
+
+def _elimination_places(
+    facts: ResultFacts,
+    tables: list[TableFact],
+    final: KnockoutResult | None,
+    third_place: KnockoutResult | None,
+) -> list[UUID]:
+    """rule T-FMT-14: the final's and the 3rd-place match's players first; the others by the
+    main round they lost in (later first; players still in the main bracket before them, by the
+    round they reached), then the consolation winner, its finalist, the consolation round they
+    lost in (later first), those who did not play it, the points of their main loss, lot.
+    ``domain.bracket.places`` states the same rule by seeds."""
+    reached: dict[UUID, int] = {}
+    lost_main: dict[UUID, int] = {}
+    lost_side: dict[UUID, int] = {}
+    loss_points: dict[UUID, int] = {}
+    entered: set[UUID] = set()
+    side_final: TableFact | None = None
+    for table in tables:
+        seated = [p for p in (table.player_a, table.player_b) if p is not None]
+        if table.stage == "consolation":
+            entered.update(seated)
+            if side_final is None or table.round >= side_final.round:
+                side_final = table
+        elif table.stage != "third_place":
+            for player in seated:
+                reached[player] = max(reached.get(player, 0), table.round)
+        if table.result is None or table.player_b is None or table.stage == "third_place":
+            continue
+        won_a = table.result.winner == table.player_a
+        loser = table.player_b if won_a else table.player_a
+        if table.stage == "consolation":
+            lost_side[loser] = table.round
+        else:
+            lost_main[loser] = table.round
+            loss_points[loser] = table.result.points_b if won_a else table.result.points_a
+    side_places: dict[UUID, int] = {}
+    if side_final is not None and (side_final.result is not None or side_final.player_b is None):
+        champion = side_final.result.winner if side_final.result else side_final.player_a
+        side_places[champion] = 1
+        if side_final.player_b is not None:
+            side_places[
+                side_final.player_b if champion == side_final.player_a else side_final.player_a
+            ] = 2
+    lot = lot_draw(facts.field, facts.lot_seed)
+
+    def key(player: UUID) -> tuple[int, int, int, int, int, int]:
+        if player in side_places:
+            side = (side_places[player] - 1, 0)
+        elif player in entered:
+            side = (2, -lost_side.get(player, 0))
+        else:
+            side = (3, 0)
+        out = lost_main.get(player, len(tables) + 1)
+        return (-out, -reached.get(player, 0), *side, -loss_points.get(player, 0), lot[player])
+
+    top = [p for r in (final, third_place) if r is not None for p in (r.winner, r.loser)]
+    return top + sorted((p for p in facts.field if p not in top), key=key)

@@ -75,7 +75,7 @@ from domain.tournament.events import (
     TournamentStarted,
     WaitlistPromoted,
 )
-from domain.tournament.formats import Ranks, format_terms, starting_numbers
+from domain.tournament.formats import FORMAT_FIELDS, Ranks, format_terms, starting_numbers
 from domain.tournament.rounds import playable_swiss_rounds
 from domain.tournament.state import Tournament
 
@@ -110,6 +110,10 @@ class TournamentPlan(msgspec.Struct, frozen=True, kw_only=True):
     knockout_players: int | None = None
     round_robin_cycles: int | None = None
     seeding: str | None = None
+    consolation: str | None = None
+    consolation_match_length: int | None = None
+    consolation_pot_percent: int | None = None
+    consolation_payout_percent: tuple[int, ...] | None = None
 
 
 def schedule_tournament(
@@ -128,14 +132,7 @@ def schedule_tournament(
     class_name = visible_name("class", plan.class_name, MAX_PERSON_NAME_LENGTH)
     play_date = parse_date("date", plan.date)  # rule CAL-2
     period = check_play_date(season, play_date, "date") if season else None
-    terms = format_terms(
-        format=plan.format,
-        capacity=plan.capacity,
-        swiss_rounds=plan.swiss_rounds,
-        knockout_players=plan.knockout_players,
-        round_robin_cycles=plan.round_robin_cycles,
-        seeding=plan.seeding,
-    )
+    terms = format_terms(**{field: getattr(plan, field) for field in FORMAT_FIELDS})
     _check_range("capacity", terms.capacity, MIN_PLAYERS_TO_START, 1000)
     _check_range("min_age", plan.min_age, 0, MAX_AGE)
     if plan.waitlist_limit is not None:
@@ -191,10 +188,7 @@ def schedule_tournament(
         dice=plan.dice,
         clock=plan.clock,
         clock_overtime_seconds=plan.clock_overtime_seconds,
-        format=terms.format,
-        knockout_players=terms.knockout_players,
-        round_robin_cycles=terms.round_robin_cycles,
-        seeding=terms.seeding,
+        **terms.scheduled(),
     )
     return batch.events
 
@@ -481,12 +475,12 @@ def start(
             StandbyNotSeated, registration_id=registration.id, refund_cents=state.buy_in_cents
         )
     field = tuple(r.player_id for r in (*state.with_status("checked_in"), *seated))
-    round_robin = state.format == "round_robin"
+    round_robin, swiss = state.format == "round_robin", state.format == "swiss"
     batch.add(
         TournamentStarted,
         players=players,
         pot_cents=players * state.pot_share_cents,
-        swiss_rounds=0 if round_robin else playable_swiss_rounds(state.swiss_rounds, players),
+        swiss_rounds=playable_swiss_rounds(state.swiss_rounds, players) if swiss else 0,
         lot_seed=lot_seed,
         field=field,
         # the rules are copied into the start: a later change of a setting changes nothing here
@@ -499,8 +493,8 @@ def start(
         knockout_players=state.knockout_players,
         round_robin_cycles=state.round_robin_cycles,
         seeding=state.seeding,
-        # rule T-FMT-11: the Berger numbers are given at the start and recorded
-        berger_numbers=starting_numbers(state, field, lot_seed, season_ranks),
+        # rule T-FMT-11, T-FMT-12: Berger numbers or bracket seeds are given and recorded
+        **starting_numbers(state, field, lot_seed, season_ranks),
     )
     return batch.events
 

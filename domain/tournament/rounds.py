@@ -16,6 +16,7 @@ from domain.pairing import Entrant, pair_swiss_round_ahead
 from domain.standings import PotSplit, Standing, split_pot
 from domain.text import one_line
 from domain.tournament.defaults import KNOCKOUT_PLAYERS, MAX_REASON_LENGTH, ResultSource
+from domain.tournament.elimination import elimination_over, elimination_places, elimination_tables
 from domain.tournament.errors import (
     AllRoundsPairedError,
     MatchNotInTournamentError,
@@ -93,6 +94,8 @@ def swiss_standings(state: Tournament) -> list[Standing]:
 def places(state: Tournament) -> list[UUID]:
     """rule T-FMT-4: places 1-4 from the final and the match for 3rd place, 5.. from the Swiss
     standings; without a knockout, the Swiss standings (see ``fold_results``)."""
+    if state.format == "elimination":
+        return elimination_places(state)  # rule T-FMT-14
     return list(outcomes(state).places)
 
 
@@ -104,6 +107,8 @@ def prizes(state: Tournament) -> PotSplit:
 def is_complete(state: Tournament) -> bool:
     """rule T-FMT-8: complete when the last round is decided: the final and the match for 3rd
     place, or, without a knockout, the last Swiss round."""
+    if state.format == "elimination":
+        return elimination_over(state)  # rule T-FMT-14
     if not state.rounds or state.open_tables(state.rounds[-1]):
         return False
     knockout = sum(1 for paired in state.rounds if paired.stage == "knockout")
@@ -142,7 +147,9 @@ def pair_next_round(
     group_paired = sum(1 for paired in state.rounds if paired.stage != "knockout")
     completable: bool | None = None
     stage: str = state.format
-    if group_paired < group_rounds(state) and state.format == "round_robin":
+    if state.format == "elimination":
+        tables = elimination_tables(state, new_match_id)  # rules T-FMT-12, T-FMT-13
+    elif group_paired < group_rounds(state) and state.format == "round_robin":
         tables = round_robin_tables(state, new_match_id)  # rule T-FMT-11
     elif group_paired < group_rounds(state):
         rounds_left = state.swiss_rounds - group_paired

@@ -12,8 +12,11 @@ import msgspec
 from domain.calendar import local_isoformat
 from domain.events import Aggregate
 from domain.tournament.defaults import (
+    DEFAULT_CONSOLATION_PAYOUT_PERCENT,
+    DEFAULT_CONSOLATION_POT_PERCENT,
     SEAT_HOLDING,
     WAITING,
+    Consolation,
     RegistrationStatus,
     ResultSource,
     RoundStage,
@@ -187,6 +190,14 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     seeding: Seeding = "lot"
     berger_numbers: tuple[UUID, ...] = ()
     """rule T-FMT-11: a round robin's players by Berger number (1 first), from the start."""
+    consolation: Consolation = "none"
+    """rule T-FMT-13: asked for at creation; ``consolation_played`` from the start."""
+    consolation_match_length: int = 0
+    consolation_pot_percent: int = DEFAULT_CONSOLATION_POT_PERCENT
+    consolation_payout_percent: tuple[int, ...] = DEFAULT_CONSOLATION_PAYOUT_PERCENT
+    bracket_seeds: tuple[UUID, ...] = ()
+    """rule T-FMT-12: an elimination's players by bracket seed (1 first), from the start."""
+    consolation_played: Consolation = "none"
 
     def registration_of(self, player_id: UUID) -> Registration | None:
         """The player's latest registration in this tournament."""
@@ -245,7 +256,11 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
 
     def stage_length(self, stage: Stage) -> int:
         """rule T-FMT-8: each stage's match length."""
-        if stage in ("swiss", "round_robin") or self.knockout_lengths is None:
+        if stage == "consolation" and self.consolation_match_length:
+            return self.consolation_match_length  # rule T-FMT-12
+        if stage in ("swiss", "round_robin", "main", "consolation"):
+            return self.match_length
+        if self.knockout_lengths is None:
             return self.match_length
         lengths: int = getattr(self.knockout_lengths, stage)
         return lengths
@@ -339,6 +354,10 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             knockout_players=event.knockout_players,
             round_robin_cycles=event.round_robin_cycles,
             seeding=event.seeding,
+            consolation=event.consolation,
+            consolation_match_length=event.consolation_match_length,
+            consolation_pot_percent=event.consolation_pot_percent,
+            consolation_payout_percent=event.consolation_payout_percent,
         )
     if not isinstance(state, Tournament):
         raise TournamentNotFoundError(f"no tournament with id {event.originator_id}")
@@ -389,6 +408,12 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 round_robin_cycles=event.round_robin_cycles,
                 seeding=event.seeding,
                 berger_numbers=event.berger_numbers,
+                consolation=event.consolation,
+                consolation_match_length=event.consolation_match_length,
+                consolation_pot_percent=event.consolation_pot_percent,
+                consolation_payout_percent=event.consolation_payout_percent,
+                bracket_seeds=event.bracket_seeds,
+                consolation_played=event.consolation_played,
             )
         case RoundPaired():
             paired = Round(

@@ -157,8 +157,10 @@ def round_view(views: Views, held: Tournament, paired: tournament.Round) -> Roun
                 explanation=table.explanation,
                 disputed=table.match_id in held.disputed,
                 result_id=results.get(table.match_id) if table.match_id else None,
-                seed_a=berger.get(table.player_a) if table.stage == "round_robin" else None,
-                seed_b=berger.get(table.player_b) if table.stage == "round_robin" else None,
+                seed_a=berger.get(table.player_a) if table.stage == "round_robin" else table.seed_a,
+                seed_b=berger.get(table.player_b) if table.stage == "round_robin" else table.seed_b,
+                bracket=table.bracket,
+                bracket_round=table.bracket_round,
             )
             for table in paired.tables
         ],

@@ -781,6 +781,10 @@ def test_every_field_of_a_tournament_request_reaches_the_plan() -> None:
         knockout_players=4,
         round_robin_cycles=2,
         seeding="ranking",
+        consolation="progressive",
+        consolation_match_length=3,
+        consolation_pot_percent=30,
+        consolation_payout_percent=[100],
     )
     plan = tournament_api.tournament_plan(request)
     defaults = {field.name: field.default for field in msgspec.structs.fields(TournamentPlan)}

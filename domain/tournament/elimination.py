@@ -1,0 +1,165 @@
+"""An elimination tournament's rounds, places and prizes from its state (rules T-FMT-12..14).
+
+The brackets themselves are pure numbers in ``domain.bracket``; this module maps the
+tournament's recorded tables and results to seeds and back: the bracket seeds drawn at the
+start (``Tournament.bracket_seeds``, seed 1 first) name the players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import cast
+from uuid import UUID
+
+from domain.bracket import BracketMatch, BracketStage, MatchKey, next_round, places, pot_split
+from domain.standings import PotSplit, lot_draw, split_pot
+from domain.tournament.events import PairedTable
+from domain.tournament.state import Tournament
+
+
+def played_matches(state: Tournament) -> tuple[list[BracketMatch], dict[MatchKey, int]]:
+    """Every elimination table recorded so far as a bracket match, and the winners by seed."""
+    seed_of = {player: seed for seed, player in enumerate(state.bracket_seeds, start=1)}
+    matches: list[BracketMatch] = []
+    winners: dict[MatchKey, int] = {}
+    for paired in state.rounds:
+        for table in paired.tables:
+            if table.bracket not in ("main", "consolation"):
+                continue
+            match = BracketMatch(
+                bracket="main" if table.bracket == "main" else "consolation",
+                bracket_round=table.bracket_round or 0,
+                position=table.bracket_position or 0,
+                stage=cast("BracketStage", table.stage),  # an elimination table's stage
+                seed_a=seed_of[table.player_a],
+                seed_b=None if table.player_b is None else seed_of[table.player_b],
+            )
+            matches.append(match)
+            result = state.result_of(table.match_id) if table.match_id is not None else None
+            if result is not None:
+                winners[match.key] = seed_of[result.winner]
+    return matches, winners
+
+
+def elimination_tables(state: Tournament, new_match_id: Callable[[], UUID]) -> list[PairedTable]:
+    """rule T-FMT-12, T-FMT-13: the next round of both brackets. Tables: main matches in
+    bracket order, then consolation matches, then the byes (API.md "Formats"). A player who
+    left leaves an empty consolation slot; in the main bracket they forfeit at the pairing."""
+    matches, winners = played_matches(state)
+    active = set(state.active_players())
+    withdrawn = {
+        seed for seed, player in enumerate(state.bracket_seeds, start=1) if player not in active
+    }
+    upcoming = next_round(
+        len(state.bracket_seeds), state.consolation_played, matches, winners, withdrawn
+    )
+    ordered = [m for m in upcoming if not m.is_bye] + [m for m in upcoming if m.is_bye]
+    return [_table(state, number, match, new_match_id) for number, match in enumerate(ordered, 1)]
+
+
+def elimination_over(state: Tournament) -> bool:
+    """rule T-FMT-14: complete when the main final, the match for 3rd place and the
+    consolation final (those played) are decided: no round follows."""
+    if not state.rounds or state.open_tables(state.rounds[-1]):
+        return False
+    matches, winners = played_matches(state)
+    return not next_round(len(state.bracket_seeds), state.consolation_played, matches, winners)
+
+
+def elimination_places(state: Tournament) -> list[UUID]:
+    """rule T-FMT-14: places 1..N once the brackets are decided; before that, players still in
+    the main bracket first, then by the main round they reached (later first), then seed."""
+    players = state.bracket_seeds
+    matches, winners = played_matches(state)
+    if elimination_over(state):
+        drawn = lot_draw(players, state.lot_seed)
+        lot = sorted(range(1, len(players) + 1), key=lambda s: drawn[players[s - 1]])
+        placed = places(len(players), matches, winners, _loss_points(state, matches), lot)
+        return [players[p.seed - 1] for p in placed]
+    reached: dict[int, int] = {}
+    out: set[int] = set()
+    for match in matches:
+        if match.bracket != "main":
+            continue
+        for seed in (match.seed_a, match.seed_b):
+            if seed is not None:
+                reached[seed] = max(reached.get(seed, 0), match.bracket_round)
+        if match.key in winners and match.seed_b is not None and match.stage != "third_place":
+            out.add(match.seed_b if winners[match.key] == match.seed_a else match.seed_a)
+    order = sorted(range(1, len(players) + 1), key=lambda s: (s in out, -reached.get(s, 0), s))
+    return [players[s - 1] for s in order]
+
+
+def consolation_places(state: Tournament) -> dict[UUID, int]:
+    """rule T-FMT-13: the consolation's winner (1) and finalist (2), once decided."""
+    if not elimination_over(state):
+        return {}
+    players = state.bracket_seeds
+    matches, winners = played_matches(state)
+    placed = places(len(players), matches, winners, {}, list(range(1, len(players) + 1)))
+    return {players[p.seed - 1]: p.consolation_place for p in placed if p.consolation_place}
+
+
+def elimination_prizes(state: Tournament) -> tuple[PotSplit, PotSplit]:
+    """rule T-FMT-14: the main pot over places 1, 2, 3, ... and the consolation pot over
+    consolation places 1, 2, each split as T-BUYIN-1."""
+    main_pot, side_pot = pot_split(
+        state.pot_cents, state.consolation_played, state.consolation_pot_percent
+    )
+    main = split_pot(main_pot, state.payout_percent, elimination_places(state))
+    side_places = consolation_places(state)
+    ranked = sorted(side_places, key=lambda player: side_places[player])
+    side = split_pot(side_pot, state.consolation_payout_percent if ranked else (), ranked)
+    return main, side
+
+
+def _loss_points(state: Tournament, matches: list[BracketMatch]) -> dict[int, int]:
+    """rule T-FMT-14: the points each player scored in their main loss."""
+    seed_of = {player: seed for seed, player in enumerate(state.bracket_seeds, start=1)}
+    points: dict[int, int] = {}
+    for paired in state.rounds:
+        for table in paired.tables:
+            if table.bracket != "main" or table.match_id is None or table.player_b is None:
+                continue
+            result = state.result_of(table.match_id)
+            if result is None or table.stage == "third_place":
+                continue
+            if result.winner == table.player_a:
+                points[seed_of[table.player_b]] = result.points_b
+            else:
+                points[seed_of[table.player_a]] = result.points_a
+    return points
+
+
+def _table(
+    state: Tournament, number: int, match: BracketMatch, new_match_id: Callable[[], UUID]
+) -> PairedTable:
+    seeds = state.bracket_seeds
+    where = f"{match.bracket} bracket, round {match.bracket_round}, match {match.position}"
+    if match.seed_b is None:
+        return PairedTable(
+            table=number,
+            stage=match.stage,
+            player_a=seeds[match.seed_a - 1],
+            reason="bye",
+            explanation=f"seed {match.seed_a} advances with a bye ({where}; no win, no points)",
+            bracket=match.bracket,
+            bracket_round=match.bracket_round,
+            bracket_position=match.position,
+            seed_a=match.seed_a,
+        )
+    return PairedTable(
+        table=number,
+        stage=match.stage,
+        player_a=seeds[match.seed_a - 1],
+        player_b=seeds[match.seed_b - 1],
+        match_id=new_match_id(),
+        match_length=state.stage_length(match.stage),
+        reason="bracket",
+        explanation=f"{where}: seed {match.seed_a} v seed {match.seed_b}",
+        bracket=match.bracket,
+        bracket_round=match.bracket_round,
+        bracket_position=match.position,
+        seed_a=match.seed_a,
+        seed_b=match.seed_b,
+    )

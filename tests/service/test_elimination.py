@@ -1,0 +1,116 @@
+"""The elimination format through the service: created, started, paired from the brackets,
+played to the end with random results and placed (rules T-FMT-10, T-FMT-12..14)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from uuid import UUID
+
+import pytest
+
+from domain.bracket import bracket_size, consolation_played, main_rounds, tournament_rounds
+from domain.errors import InvalidInputError
+from domain.tournament import AllRoundsPairedError, FormatFixedScheduleError
+from service.bootstrap import Services
+from service.clock import MovableClock
+from service.shared.day_views import Round
+from tests.service.conftest import checked_in_tournament, plan
+from tests.service.test_round_robin import play_randomly
+
+ELIMINATION = {"format": "elimination", "swiss_rounds": None, "match_length": 5}
+
+
+def play_to_the_end(
+    services: Services, clock: MovableClock, players: int, seed: int, **changes: object
+) -> tuple[UUID, list[Round]]:
+    day = checked_in_tournament(services, clock, players, **{**ELIMINATION, **changes})
+    rng = random.Random(seed)
+    rounds = [services.rounds.start(day.tournament_id).round]
+    while True:
+        play_randomly(services, day.tournament_id, rounds[-1], rng)
+        if services.tournaments.get_tournament(day.tournament_id).completed_at is not None:
+            return day.tournament_id, rounds
+        rounds.append(services.rounds.pair_round(day.tournament_id))
+        assert len(rounds) <= 10
+
+
+@pytest.mark.parametrize("consolation", ["first_round", "progressive", "none"])
+@pytest.mark.parametrize("players", range(2, 21))
+def test_eliminations_of_every_size_play_their_brackets_and_place_everyone_once(
+    services: Services, clock: MovableClock, players: int, consolation: str
+) -> None:
+    if consolation == "progressive" and players < 9:
+        pytest.skip("a progressive consolation needs a capacity of 9 (API.md 'Formats')")
+    tournament_id, rounds = play_to_the_end(
+        services, clock, players, seed=players, consolation=consolation, capacity=max(players, 9)
+    )
+    played = consolation_played(players, consolation)  # type: ignore[arg-type]
+    # rule T-FMT-12, T-FMT-13: log2(B) rounds, one more with a progressive consolation
+    assert len(rounds) == tournament_rounds(players, played)
+    assert {paired.stage for paired in rounds} == {"elimination"}
+    size = bracket_size(players)
+    first = rounds[0].pairings
+    # rule T-FMT-12: the byes go to the top seeds, every player seated once in round 1
+    assert sorted(t.seed_a or 0 for t in first if t.player_b is None) == list(
+        range(1, size - players + 1)
+    )
+    assert {t.bracket for t in first} == {"main"}
+    for paired in rounds:
+        seated = Counter(p for t in paired.pairings for p in (t.player_a, t.player_b) if p)
+        assert set(seated.values()) == {1}
+    finals = [t for t in rounds[main_rounds(players) - 1].pairings if t.stage == "final"]
+    assert len(finals) == 1
+    thirds = [t for paired in rounds for t in paired.pairings if t.stage == "third_place"]
+    assert len(thirds) == (1 if players >= 4 else 0)
+    consolation_tables = [t for p in rounds for t in p.pairings if t.bracket == "consolation"]
+    assert bool(consolation_tables) == (played != "none")
+    # rule T-FMT-14: places 1..N each once, 1 and 2 from the final
+    places = services.places.list_places(tournament_id)
+    assert [p.place for p in places] == list(range(1, players + 1))
+    assert len({p.player_id for p in places}) == players
+    final = finals[0]
+    assert {places[0].player_id, places[1].player_id} == {final.player_a, final.player_b}
+    with pytest.raises(AllRoundsPairedError):
+        services.rounds.pair_round(tournament_id)
+
+
+def test_an_elimination_refuses_overrides_and_late_entries(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-12: late entries and pairing overrides are refused
+    day = checked_in_tournament(services, clock, 6, **ELIMINATION)
+    first = services.rounds.start(day.tournament_id).round
+    swapped = [(t.player_b or t.player_a, t.player_a) for t in first.pairings]
+    with pytest.raises(FormatFixedScheduleError):
+        services.venue.repair(day.tournament_id, 1, pairings=swapped, reason="wish")
+    with pytest.raises(FormatFixedScheduleError):
+        services.venue.admit_late_entry(
+            day.tournament_id, registration_id=day.registrations[0].registration_id
+        )
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"consolation": "progressive", "capacity": 8}, "consolation"),
+        ({"knockout_players": 4}, "knockout_players"),
+        ({"consolation": "none", "consolation_pot_percent": 10}, "consolation_pot_percent"),
+        ({"consolation_payout_percent": (70, 20)}, "consolation_payout_percent"),
+        ({"consolation_pot_percent": 51}, "consolation_pot_percent"),
+    ],
+)
+def test_an_elimination_that_cannot_work_is_refused_with_its_field(
+    services: Services, changes: dict[str, object], field: str
+) -> None:
+    # rule T-FMT-10, API.md "Formats": 422 with the field named
+    with pytest.raises(InvalidInputError) as refused:
+        services.tournaments.schedule_tournament(plan(**{**ELIMINATION, **changes}))
+    assert refused.value.field == field
+
+
+def test_a_consolation_setting_is_refused_outside_the_elimination(services: Services) -> None:
+    # API.md "Formats": consolation fields apply to elimination only
+    with pytest.raises(InvalidInputError) as refused:
+        services.tournaments.schedule_tournament(plan(consolation="first_round"))
+    assert refused.value.field == "consolation"
