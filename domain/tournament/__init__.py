@@ -51,6 +51,7 @@ from domain.tournament.defaults import (
     Stage,
     TournamentStatus,
 )
+from domain.tournament.elimination import consolation_places, elimination_prizes
 from domain.tournament.errors import (
     AllRoundsPairedError,
     BannedError,
@@ -309,7 +310,9 @@ __all__ = [
     "check_in",
     "check_registrant",
     "close_cancellation",
+    "consolation_places",
     "display_name",
+    "elimination_prizes",
     "email_key",
     "evolve",
     "exclude",

@@ -40,8 +40,14 @@ class PlaceService:
         if held.completed_at is None:
             return None
         names = self._names(tournament_id)
+        side = tournament.consolation_places(held) if held.format == "elimination" else {}
         return [
-            Place(place=number, player_id=player, display_name=names.get(str(player), ""))
+            Place(
+                place=number,
+                player_id=player,
+                display_name=names.get(str(player), ""),
+                consolation_place=side.get(player),
+            )
             for number, player in enumerate(tournament.places(held), start=1)
         ]
 

@@ -114,13 +114,18 @@ class Place(msgspec.Struct, frozen=True, kw_only=True):
     place: int
     player_id: UUID
     display_name: str
+    consolation_place: int | None = None
+    """rule T-FMT-13: 1 or 2 for the consolation's winner and finalist; else null."""
 
 
 class Payout(msgspec.Struct, frozen=True, kw_only=True):
     place: int
+    """The consolation place for a consolation payout (rule T-FMT-14)."""
     player_id: UUID | None
     """None until the tournament is completed."""
     amount_cents: int
+    bracket: str = "main"
+    """``main`` or ``consolation`` (an elimination's consolation pot, rule T-FMT-14)."""
 
 
 class Prizes(msgspec.Struct, frozen=True, kw_only=True):
@@ -128,6 +133,9 @@ class Prizes(msgspec.Struct, frozen=True, kw_only=True):
     payout_percent: list[int]
     payouts: list[Payout]
     unpaid_cents: int
+    main_pot_cents: int = 0
+    consolation_pot_cents: int = 0
+    """rule T-FMT-14: an elimination's consolation pot; 0 in the other formats."""
     """Shares of places nobody holds (a field smaller than the places paid)."""
 
 
@@ -202,6 +210,8 @@ def list_standings(store: EventStore, views: Views, tournament_id: UUID) -> list
 
 def prizes(held: Tournament) -> Prizes:
     """rule T-BUYIN-1: the pot and its split; who gets each share once places are fixed."""
+    if held.format == "elimination" and held.completed_at:
+        return _elimination_prizes(held)
     split = tournament.prizes(held) if held.completed_at else None
     shares = list(held.payout_percent)
     if split is None:
@@ -217,6 +227,7 @@ def prizes(held: Tournament) -> Prizes:
             payout_percent=shares,
             payouts=payouts,
             unpaid_cents=held.pot_cents - sum(amounts),
+            main_pot_cents=held.pot_cents,
         )
     return Prizes(
         pot_cents=held.pot_cents,
@@ -226,6 +237,35 @@ def prizes(held: Tournament) -> Prizes:
             for p in split.payouts
         ],
         unpaid_cents=split.unpaid_cents,
+        main_pot_cents=held.pot_cents,
+    )
+
+
+def _elimination_prizes(held: Tournament) -> Prizes:
+    """rule T-FMT-14: the main pot over places 1, 2, ... and the consolation pot over
+    consolation places 1, 2; with every paid place held, the payouts add up to the pot."""
+    main, side = tournament.elimination_prizes(held)
+    main_pot = sum(p.amount_cents for p in main.payouts) + main.unpaid_cents
+    side_pot = sum(p.amount_cents for p in side.payouts) + side.unpaid_cents
+    return Prizes(
+        pot_cents=held.pot_cents,
+        payout_percent=list(held.payout_percent),
+        payouts=[
+            Payout(place=p.place, player_id=p.player_id, amount_cents=p.amount_cents)
+            for p in main.payouts
+        ]
+        + [
+            Payout(
+                place=p.place,
+                player_id=p.player_id,
+                amount_cents=p.amount_cents,
+                bracket="consolation",
+            )
+            for p in side.payouts
+        ],
+        unpaid_cents=main.unpaid_cents + side.unpaid_cents,
+        main_pot_cents=main_pot,
+        consolation_pot_cents=side_pot,
     )
 
 

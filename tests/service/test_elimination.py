@@ -71,6 +71,19 @@ def test_eliminations_of_every_size_play_their_brackets_and_place_everyone_once(
     assert len({p.player_id for p in places}) == players
     final = finals[0]
     assert {places[0].player_id, places[1].player_id} == {final.player_a, final.player_b}
+    # rule T-FMT-13: the consolation's winner and finalist hold consolation places 1 and 2
+    side = sorted(p.consolation_place for p in places if p.consolation_place)
+    assert side == ([1, 2] if played != "none" else [])
+    # rule T-FMT-14: the pot split in two, every cent paid
+    prizes = services.places.get_prizes(tournament_id)
+    assert prizes.main_pot_cents + prizes.consolation_pot_cents == prizes.pot_cents
+    assert prizes.consolation_pot_cents == (prizes.pot_cents * 20 // 100 if side else 0)
+    if players >= 3:
+        assert sum(p.amount_cents for p in prizes.payouts) == prizes.pot_cents
+    consolation_paid = [p for p in prizes.payouts if p.bracket == "consolation"]
+    assert {p.player_id for p in consolation_paid} == {
+        p.player_id for p in places if p.consolation_place
+    }
     with pytest.raises(AllRoundsPairedError):
         services.rounds.pair_round(tournament_id)
 
