@@ -1,0 +1,122 @@
+"""The elimination over REST: the creation body's consolation fields, a day paired from both
+brackets to the places and the prizes, and the refusals of fixed brackets
+(rules T-FMT-10, T-FMT-12..14; API.md "Formats")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from service.clock import MovableClock
+from tests.api.test_tournament_day import report, start_tournament
+from tests.api.test_tournaments import SPRING
+from tests.conftest import DIRECTOR
+
+Client = TestClient[Any]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        (
+            {"consolation": "progressive", "capacity": 8},
+            "consolation",
+            "a progressive consolation needs at least 9 players: use first_round",
+        ),
+        ({"knockout_players": 4}, "knockout_players", None),
+        ({"swiss_rounds": 3}, "swiss_rounds", None),
+        ({"consolation": "none", "consolation_pot_percent": 10}, "consolation_pot_percent", None),
+        ({"consolation_payout_percent": [50, 40]}, "consolation_payout_percent", None),
+        ({"consolation": "double"}, "consolation", None),
+    ],
+)
+def test_an_elimination_that_cannot_work_is_refused_with_the_field_named(
+    client: Client, changes: dict[str, Any], field: str, message: str | None
+) -> None:
+    # rule T-FMT-10; API.md "Formats": 422 with the field, nothing stored
+    body = {**SPRING, "format": "elimination", **changes}
+    response = client.post("/api/v1/tournaments", json=body, headers=DIRECTOR)
+    assert response.status_code == 422, response.text
+    errors = response.json()["errors"]
+    assert field in {error["field"] for error in errors}
+    if message:
+        assert {"field": field, "message": message} in errors
+    assert client.get("/api/v1/tournaments").json() == []
+
+
+def test_a_consolation_field_outside_the_elimination_is_refused(client: Client) -> None:
+    # API.md "Formats": consolation fields with another format, each its own field
+    body = {**SPRING, "format": "round_robin", "consolation_pot_percent": 10}
+    response = client.post("/api/v1/tournaments", json=body, headers=DIRECTOR)
+    assert response.status_code == 422, response.text
+    assert response.json()["errors"][0]["field"] == "consolation_pot_percent"
+
+
+def test_an_elimination_of_seven_plays_both_brackets_to_the_places_and_prizes(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-12: B = 8, seed 1 has the bye; T-FMT-13: round-1 losers play a consolation
+    day = start_tournament(client, clock, 7, format="elimination")
+    first = day.rounds[0]
+    assert first["stage"] == "elimination"
+    assert [(p["seed_a"], p["seed_b"]) for p in first["pairings"]] == [
+        (4, 5),
+        (2, 7),
+        (3, 6),
+        (1, None),
+    ]
+    assert {p["bracket"] for p in first["pairings"]} == {"main"}
+    assert {p["bracket_round"] for p in first["pairings"]} == {1}
+    bye = first["pairings"][-1]
+    assert (bye["match_id"], bye["player_b"]) == (None, None)
+    while True:
+        for pairing in day.rounds[-1]["pairings"]:
+            if pairing["match_id"] is not None:
+                report(client, day, pairing)
+        if client.get(day.url("")).json()["status"] == "completed":
+            break
+        response = client.post(day.url("/rounds"), headers=DIRECTOR)
+        assert response.status_code == 201, response.text
+        day.rounds.append(response.json())
+    assert len(day.rounds) == 3
+    second = day.rounds[1]["pairings"]
+    # rule T-FMT-13: consolation round 1 in tournament round 2: 3 losers, one with a bye
+    consolation = [p for p in second if p["bracket"] == "consolation"]
+    assert [p["stage"] for p in consolation] == ["consolation", "consolation"]
+    assert sorted(p["player_b"] is None for p in consolation) == [False, True]
+    last = day.rounds[2]["pairings"]
+    assert sorted(p["stage"] for p in last) == ["consolation", "final", "third_place"]
+
+    places = client.get(day.url("/places")).json()
+    assert [p["place"] for p in places] == list(range(1, 8))
+    assert sorted(p["player_id"] for p in places) == sorted(day.players)
+    assert sorted(p["consolation_place"] or 0 for p in places)[-2:] == [1, 2]
+    final = next(p for p in last if p["stage"] == "final")
+    assert {places[0]["player_id"], places[1]["player_id"]} == {
+        final["player_a"],
+        final["player_b"],
+    }
+    # rule T-FMT-14: 20 % of the pot to the consolation, 60/40; every cent paid
+    prizes = client.get(day.url("/prizes")).json()
+    assert prizes["consolation_pot_cents"] == prizes["pot_cents"] * 20 // 100
+    assert prizes["main_pot_cents"] + prizes["consolation_pot_cents"] == prizes["pot_cents"]
+    assert sum(p["amount_cents"] for p in prizes["payouts"]) == prizes["pot_cents"]
+    assert [p["bracket"] for p in prizes["payouts"]] == ["main"] * 3 + ["consolation"] * 2
+    assert client.post(day.url("/rounds"), headers=DIRECTOR).status_code == 409
+
+
+def test_an_elimination_refuses_overrides_with_format_fixed_schedule(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-12: pairing overrides are refused (409)
+    day = start_tournament(client, clock, 4, format="elimination")
+    tables = [p for p in day.rounds[0]["pairings"] if p["player_b"]]
+    body = {
+        "pairings": [{"player_a": t["player_b"], "player_b": t["player_a"]} for t in tables],
+        "reason": "the players asked",
+    }
+    override = client.put(day.url("/rounds/1/pairings"), json=body, headers=DIRECTOR)
+    assert override.status_code == 409, override.text
+    assert override.json()["type"].endswith("format-fixed-schedule")
