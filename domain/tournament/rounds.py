@@ -232,7 +232,7 @@ def record_result(
     located = state.table_of(match_id)
     if located is None:
         raise MatchNotInTournamentError(f"no pairing of this tournament started match {match_id}")
-    _, table = located
+    paired_round, table = located
     existing = state.result_of(match_id)
     if source == "match" and existing is not None:
         return []
@@ -250,6 +250,14 @@ def record_result(
         raise ResultConflictError(
             f"{corrects} is not the result that counts for match {match_id}",
             result_id=str(existing.id) if existing else None,
+        )
+    later_paired = paired_round.number < len(state.rounds)
+    if corrects is not None and state.format == "elimination" and later_paired:
+        # API.md "Formats": the next bracket round was paired from this result
+        raise ResultConflictError(
+            f"round {paired_round.number + 1} was paired from this result: "
+            "unpair the later round first",
+            result_id=str(corrects),
         )
     batch = EventBatch[TournamentEvent].after(state, now, actor)
     recorded = batch.add(

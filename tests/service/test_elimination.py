@@ -11,9 +11,10 @@ import pytest
 
 from domain.bracket import bracket_size, consolation_played, main_rounds, tournament_rounds
 from domain.errors import InvalidInputError
-from domain.tournament import AllRoundsPairedError, FormatFixedScheduleError
+from domain.tournament import AllRoundsPairedError, FormatFixedScheduleError, ResultConflictError
 from service.bootstrap import Services
 from service.clock import MovableClock
+from service.rounds.rounds import ReportedResult
 from service.shared.day_views import Round
 from tests.service.conftest import checked_in_tournament, plan
 from tests.service.test_round_robin import play_randomly
@@ -127,3 +128,37 @@ def test_a_consolation_setting_is_refused_outside_the_elimination(services: Serv
     with pytest.raises(InvalidInputError) as refused:
         services.tournaments.schedule_tournament(plan(consolation="first_round"))
     assert refused.value.field == "consolation"
+
+
+def test_a_correction_waits_until_the_later_round_is_unpaired_and_then_pairs_the_new_winner(
+    services: Services, clock: MovableClock
+) -> None:
+    # API.md "Formats": a correction in an elimination bracket after the next round was paired
+    # is refused; rule T-FMT-12: unpairing the latest round before its first result is allowed
+    day = checked_in_tournament(services, clock, 4, **ELIMINATION)
+    first = services.rounds.start(day.tournament_id).round
+    play_randomly(services, day.tournament_id, first, random.Random(1))
+    paired = services.rounds.pair_round(day.tournament_id)
+    finalists = next(t for t in paired.pairings if t.stage == "final")
+    decided = services.rounds.get_round(day.tournament_id, 1).pairings[0]
+    assert decided.match_id is not None
+    assert decided.result_id is not None
+    won_a = decided.player_a in (finalists.player_a, finalists.player_b)
+    loser = decided.player_b if won_a else decided.player_a
+    assert loser is not None
+    correction = ReportedResult(
+        match_id=decided.match_id,
+        winner=loser,
+        points_a=5 if loser == decided.player_a else 0,
+        points_b=5 if loser == decided.player_b else 0,
+        corrects=decided.result_id,
+        reason="wrong winner entered",
+    )
+    with pytest.raises(ResultConflictError):
+        services.rounds.record_result(day.tournament_id, correction)
+    services.venue.unpair(day.tournament_id, 2)
+    services.rounds.record_result(day.tournament_id, correction)
+    final = next(
+        t for t in services.rounds.pair_round(day.tournament_id).pairings if t.stage == "final"
+    )
+    assert loser in (final.player_a, final.player_b)
