@@ -50,6 +50,11 @@ _TOURNAMENT_COLUMNS = (
     "knockout_players",
     "round_robin_cycles",
     "seeding",
+    "consolation",
+    "consolation_match_length",
+    "consolation_pot_percent",
+    "consolation_payout_percent",
+    "consolation_played",
 )
 
 
@@ -86,6 +91,13 @@ class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
     knockout_players: int = 4
     round_robin_cycles: int = 1
     seeding: str = "lot"
+    consolation: str = "none"
+    """rule T-FMT-13, elimination only: as asked; ``consolation_played`` from the start."""
+    consolation_match_length: int = 0
+    """0: ``match_length``."""
+    consolation_pot_percent: int = 20
+    consolation_payout_percent: list[int] = msgspec.field(default_factory=lambda: [60, 40])
+    consolation_played: str = "none"
 
 
 class PeriodRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -112,7 +124,7 @@ class CalendarProjection(Projection):
 
     name = "calendar"
     tables = ("calendar_seasons", "calendar_periods", "calendar_tournaments")
-    version = 3
+    version = 4
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -137,7 +149,12 @@ class CalendarProjection(Projection):
             "starts_at TEXT NOT NULL, started_at TEXT, completed_at TEXT, finalized_at TEXT, "
             "players INTEGER NOT NULL DEFAULT 0, pot_cents INTEGER NOT NULL DEFAULT 0, "
             "format TEXT NOT NULL DEFAULT 'swiss', knockout_players INTEGER NOT NULL DEFAULT 4, "
-            "round_robin_cycles INTEGER NOT NULL DEFAULT 1, seeding TEXT NOT NULL DEFAULT 'lot')"
+            "round_robin_cycles INTEGER NOT NULL DEFAULT 1, seeding TEXT NOT NULL DEFAULT 'lot', "
+            "consolation TEXT NOT NULL DEFAULT 'none', "
+            "consolation_match_length INTEGER NOT NULL DEFAULT 0, "
+            "consolation_pot_percent INTEGER NOT NULL DEFAULT 20, "
+            "consolation_payout_percent TEXT NOT NULL DEFAULT '[60, 40]', "
+            "consolation_played TEXT NOT NULL DEFAULT 'none')"
         )
 
     def season_created(self, event: SeasonCreated, db: sqlite_utils.Database) -> None:
@@ -191,6 +208,10 @@ class CalendarProjection(Projection):
             "knockout_players": event.knockout_players,
             "round_robin_cycles": event.round_robin_cycles,
             "seeding": event.seeding,
+            "consolation": event.consolation,
+            "consolation_match_length": event.consolation_match_length,
+            "consolation_pot_percent": event.consolation_pot_percent,
+            "consolation_payout_percent": json.dumps(list(event.consolation_payout_percent)),
         }
         db.execute(
             f"INSERT INTO calendar_tournaments ({', '.join(row)}) "
@@ -200,9 +221,15 @@ class CalendarProjection(Projection):
 
     def tournament_started(self, event: TournamentStarted, db: sqlite_utils.Database) -> None:
         db.execute(
-            "UPDATE calendar_tournaments SET started_at = ?, players = ?, pot_cents = ? "
-            "WHERE id = ?",
-            [event.timestamp.isoformat(), event.players, event.pot_cents, str(event.originator_id)],
+            "UPDATE calendar_tournaments SET started_at = ?, players = ?, pot_cents = ?, "
+            "consolation_played = ? WHERE id = ?",
+            [
+                event.timestamp.isoformat(),
+                event.players,
+                event.pot_cents,
+                event.consolation_played,
+                str(event.originator_id),
+            ],
         )
 
     def tournament_completed(self, event: TournamentCompleted, db: sqlite_utils.Database) -> None:
@@ -267,6 +294,7 @@ def _tournaments(db: sqlite_utils.Database, where: str, params: list[Any]) -> li
     for row in rows:
         row["waitlist"] = bool(row["waitlist"])
         row["payout_percent"] = json.loads(row["payout_percent"])
+        row["consolation_payout_percent"] = json.loads(row["consolation_payout_percent"])
     return msgspec.convert(rows, list[TournamentRow], strict=False)
 
 

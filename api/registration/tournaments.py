@@ -47,6 +47,7 @@ from domain.tournament import (
     TournamentPlan,
     TournamentStatus,
 )
+from projections.calendar import TournamentRow
 from projections.participants import ParticipantRow
 from projections.seats import SeatCounts
 from service.bootstrap import Services
@@ -175,7 +176,14 @@ class Tournament(msgspec.Struct):
     round_robin_cycles: int | None = None
     """round_robin only (else null)."""
     seeding: str | None = None
-    """round_robin only (else null): how the Berger numbers were given."""
+    """round_robin and elimination (else null): how the Berger numbers or seeds were given."""
+    consolation: str | None = None
+    """Elimination only (else null, like the four below; rule T-FMT-13)."""
+    consolation_played: str | None = None
+    """Set at the start: the consolation the field plays (T-FMT-13)."""
+    consolation_match_length: int | None = None
+    consolation_pot_percent: int | None = None
+    consolation_payout_percent: list[int] | None = None
     finalized_at: datetime | None = None
     """Set while the director's finalize stands (places and prizes fixed, rule T-FMT-8): the
     status is then ``final``; a reopen clears it and returns the status to ``completed``."""
@@ -251,7 +259,7 @@ REGISTRATION_COLUMNS = tuple(RegistrationRecord.__struct_fields__)
 
 def tournament_response(view: TournamentView) -> Tournament:
     row, seats = view.row, view.seats
-    return Tournament(
+    shown = Tournament(
         id=row.id,
         season_id=row.season_id,
         period=row.period,
@@ -279,8 +287,24 @@ def tournament_response(view: TournamentView) -> Tournament:
         format=row.format,
         knockout_players=row.knockout_players,
         round_robin_cycles=row.round_robin_cycles if row.format == "round_robin" else None,
-        seeding=row.seeding if row.format == "round_robin" else None,
+        seeding=row.seeding if row.format != "swiss" else None,
     )
+    return msgspec.structs.replace(shown, **_elimination_fields(row))
+
+
+def _elimination_fields(row: TournamentRow) -> dict[str, object]:
+    """API.md "Formats": the consolation settings of an elimination, where they apply."""
+    if row.format != "elimination":
+        return {}
+    fields: dict[str, object] = {
+        "consolation": row.consolation,
+        "consolation_played": row.consolation_played if row.started_at else None,
+    }
+    if row.consolation != "none":
+        fields["consolation_match_length"] = row.consolation_match_length or row.match_length
+        fields["consolation_pot_percent"] = row.consolation_pot_percent
+        fields["consolation_payout_percent"] = row.consolation_payout_percent
+    return fields
 
 
 def tournament_plan(data: TournamentCreate) -> TournamentPlan:

@@ -11,10 +11,36 @@ from litestar.testing import TestClient
 
 from service.clock import MovableClock
 from tests.api.test_tournament_day import report, start_tournament
-from tests.api.test_tournaments import SPRING
+from tests.api.test_tournaments import SPRING, schedule
 from tests.conftest import DIRECTOR
 
 Client = TestClient[Any]
+
+
+def test_an_elimination_is_created_with_its_defaults_and_shows_them(client: Client) -> None:
+    # API.md "Formats": first_round consolation, 20 % of the pot, [60, 40], seeds by lot
+    created = schedule(client, format="elimination", match_length=5)
+    assert (created["format"], created["capacity"], created["swiss_rounds"]) == (
+        "elimination",
+        20,
+        0,
+    )
+    assert (created["consolation"], created["seeding"]) == ("first_round", "lot")
+    assert created["consolation_match_length"] == 5
+    assert created["consolation_pot_percent"] == 20
+    assert created["consolation_payout_percent"] == [60, 40]
+    assert created["consolation_played"] is None
+    swiss = schedule(client)
+    assert (swiss["consolation"], swiss["consolation_pot_percent"]) == (None, None)
+
+
+def test_the_start_shows_the_consolation_the_field_plays(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-13: five players have one round-1 loser only: no consolation is played
+    day = start_tournament(client, clock, 5, format="elimination")
+    shown = client.get(day.url("")).json()
+    assert (shown["consolation"], shown["consolation_played"]) == ("first_round", "none")
 
 
 @pytest.mark.parametrize(
