@@ -23,6 +23,7 @@ from domain.clock import ClockPresetName
 from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
 from domain.match import Match as MatchRecord
 from domain.match.voids import MAX_REASON_LENGTH
+from domain.tournament import Stage as StageName
 from service.shared.day_views import Score
 
 SideName = Side
@@ -184,7 +185,7 @@ class Match(msgspec.Struct):
     round: int | None = None
     """The tournament round whose pairing started the match."""
     table: int | None = None
-    stage: Literal["swiss", "round_robin", "semi_final", "final", "third_place"] | None = None
+    stage: StageName | None = None
     player_ids: PlayerIds | None = None
     """The seated players of a tournament's match: a pairing's (their registrations' tokens
     play the sides) or an ad hoc one's; for a rated ad hoc match, the players of the rating

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
@@ -15,6 +15,7 @@ from api.http.schemas import ActorDep, DateText, NameText, ServicesDep, restate
 from api.http.tabular import csv_response, table_route, wants_csv
 from domain.seasons.ranking import EntryKind
 from domain.seasons.season import PeriodInput, PeriodKind
+from domain.tournament import Stage as StageName
 from projections.calendar import SeasonRow
 from projections.ranking import PlayerRanking, SeasonRankingRow
 
@@ -71,7 +72,7 @@ class RankingEntry(msgspec.Struct):
     match_id: UUID | None
     """None for a bye (no match was played) and for entries about a whole tournament."""
     round: int | None
-    stage: Literal["swiss", "round_robin", "semi_final", "final", "third_place"] | None
+    stage: StageName | None
 
 
 class RankingExplained(SeasonRankingRow, frozen=True, kw_only=True):

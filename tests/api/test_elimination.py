@@ -131,6 +131,18 @@ def test_an_elimination_of_seven_plays_both_brackets_to_the_places_and_prizes(
     assert sum(p["amount_cents"] for p in prizes["payouts"]) == prizes["pot_cents"]
     assert [p["bracket"] for p in prizes["payouts"]] == ["main"] * 3 + ["consolation"] * 2
     assert client.post(day.url("/rounds"), headers=DIRECTOR).status_code == 409
+    # every page, printout and list of the day answers (no 500 for the brackets' stages)
+    for path in (
+        f"/pages/tournaments/{day.id}",
+        f"/pages/tournaments/{day.id}/standings",
+        f"/pages/tournaments/{day.id}/bracket",
+        f"/pages/tournaments/{day.id}/wallboard",
+        f"/pages/tournaments/{day.id}/print/standings",
+        day.url("/standings"),
+        day.url("/matches"),
+        day.url("/rounds/3"),
+    ):
+        assert client.get(path, headers=DIRECTOR).status_code == 200, path
 
 
 def test_an_elimination_refuses_overrides_with_format_fixed_schedule(
