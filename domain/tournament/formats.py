@@ -244,9 +244,12 @@ def starting_numbers(
     numbers = berger_numbers(field, lot_seed, season_ranks if state.seeding == "ranking" else None)
     if state.format == "round_robin":
         return {"berger_numbers": numbers}
+    # the consolation's settings are copied into the start, like the other rules
     return {
         "bracket_seeds": numbers,
         "consolation_played": consolation_played(len(field), state.consolation),
+        "consolation": state.consolation,
+        **{setting: getattr(state, setting) for setting in CONSOLATION_SETTINGS},
     }
 
 

@@ -18,6 +18,7 @@ from service.rounds.rounds import ReportedResult
 from service.shared.day_views import Round
 from tests.service.conftest import checked_in_tournament, plan
 from tests.service.test_round_robin import play_randomly
+from tests.service.test_seasons import SPRING
 
 ELIMINATION = {"format": "elimination", "swiss_rounds": None, "match_length": 5}
 
@@ -162,3 +163,32 @@ def test_a_correction_waits_until_the_later_round_is_unpaired_and_then_pairs_the
         t for t in services.rounds.pair_round(day.tournament_id).pairings if t.stage == "final"
     )
     assert loser in (final.player_a, final.player_b)
+
+
+def test_the_season_ranking_counts_every_won_elimination_match_at_its_length(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-14 via R-MATCH-1: main, 3rd place and consolation wins score their length;
+    # a bye scores nothing; the tournament win is main place 1
+    season = services.seasons.create_season(
+        name="Saison 2026", starts_on="2026-01-01", ends_on="2026-12-31", periods=[SPRING]
+    )
+    tournament_id, rounds = play_to_the_end(services, clock, 10, seed=5, consolation_match_length=3)
+    services.views.catch_up()
+    ranking = services.seasons.get_ranking(season.id)
+    assert len(ranking) == 10
+    lengths = {t.match_id: t.match_length for p in rounds for t in p.pairings if t.match_id}
+    won: Counter[UUID] = Counter()
+    for match in services.rounds.list_matches(tournament_id):
+        assert match.winner is not None
+        won[match.winner] += lengths[match.match_id]
+    assert {
+        t.match_length
+        for p in rounds
+        for t in p.pairings
+        if t.stage == "consolation" and t.match_id
+    } == {3}
+    for row in ranking:
+        assert row.match_points == won[row.player_id]
+    champion = services.places.list_places(tournament_id)[0].player_id
+    assert next(row for row in ranking if row.player_id == champion).tournament_wins == 1
