@@ -23,7 +23,6 @@ import msgspec
 import sqlite_utils
 
 from domain.match import MatchStarted, MatchWon, OpeningRollMade
-from domain.people.erasure import PersonErased
 from domain.ratings.club import (
     PlayerDirectory,
     RatingPlayerAdded,
@@ -33,14 +32,11 @@ from domain.ratings.club import (
 from domain.ratings.formula import START_RATING, Standing, after, rate
 from domain.tournament import (
     PairedTable,
-    PlayerRegistered,
-    RegistrationWaitlisted,
     ResultRecorded,
     RoundPaired,
     RoundRepaired,
-    display_name,
 )
-from projections.runner import Projection
+from projections.names import KeepsNames, name_player
 
 Source = Literal["match", "tournament", "import"]
 
@@ -96,10 +92,11 @@ _HISTORY_COLUMNS = (
 )
 
 
-class RatingsProjection(Projection):
+class RatingsProjection(KeepsNames):
     """The list, each player's history and the facts a rated match needs (players, length)."""
 
     name = "ratings"
+    names_table = "rating_people"
     tables = (
         "rating_people",
         "rating_settings",
@@ -164,26 +161,11 @@ class RatingsProjection(Projection):
             "seq INTEGER NOT NULL, sub INTEGER NOT NULL)"
         )
 
-    # Who is who (rule R-RATE-7) -------------------------------------------------------------
-
-    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
-        _name(db, event.player_id, display_name(event.first_name, event.last_name))
-
-    def registration_waitlisted(
-        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
-    ) -> None:
-        _name(db, event.player_id, display_name(event.first_name, event.last_name))
+    # Who is who (rule R-RATE-7: a rating-only player's name is personal data; an erased
+    # person's ratings stay under the pseudonym) -----------------------------------------------
 
     def rating_player_added(self, event: RatingPlayerAdded, db: sqlite_utils.Database) -> None:
-        _name(db, event.player_id, event.display_name)
-
-    def person_erased(self, event: PersonErased, db: sqlite_utils.Database) -> None:
-        # rule R-RATE-7: a rating-only player's name is personal data; the ratings stay
-        db.execute(
-            "UPDATE rating_people SET display_name = ? WHERE player_id = ?",
-            [event.pseudonym, str(event.originator_id)],
-        )
-        self.compaction_due = True
+        name_player(db, self.names_table, event.player_id, event.display_name)
 
     # Settings (rule R-RATE-3) -----------------------------------------------------------------
 
@@ -392,14 +374,6 @@ class _Facts(msgspec.Struct, frozen=True):
     length: int
     rated: bool
     begun: bool
-
-
-def _name(db: sqlite_utils.Database, player_id: UUID, name: str) -> None:
-    db.execute(
-        "INSERT INTO rating_people (player_id, display_name) VALUES (?, ?) "
-        "ON CONFLICT (player_id) DO UPDATE SET display_name = excluded.display_name",
-        [str(player_id), name],
-    )
 
 
 def _tables(db: sqlite_utils.Database, tables: Iterable[PairedTable]) -> None:
