@@ -214,21 +214,12 @@ class RatingsProjection(KeepsNames):
         facts = _facts(db, str(event.originator_id))
         if facts is None or not facts.rated or not facts.begun or facts.length < 1:
             return
-        winner, loser = (
-            (facts.player_a, facts.player_b)
+        sides = (
+            (facts.player_a, facts.player_b, facts.length)
             if event.winner == "a"
-            else (facts.player_b, facts.player_a)
+            else (facts.player_b, facts.player_a, facts.length)
         )
-        self._rated(
-            db,
-            key=str(event.originator_id),
-            when=event.timestamp,
-            source="match",
-            match_id=str(event.originator_id),
-            winner=winner,
-            loser=loser,
-            length=facts.length,
-        )
+        self._rated(db, str(event.originator_id), event.timestamp, "match", sides)
 
     def result_recorded(self, event: ResultRecorded, db: sqlite_utils.Database) -> None:
         match_id = str(event.match_id)
@@ -244,16 +235,7 @@ class RatingsProjection(KeepsNames):
         sides = _sides(db, match_id, event.winner)
         if sides is None:
             return
-        self._rated(
-            db,
-            key=match_id,
-            when=event.timestamp,
-            source="tournament",
-            match_id=match_id,
-            winner=sides[0],
-            loser=sides[1],
-            length=sides[2],
-        )
+        self._rated(db, match_id, event.timestamp, "tournament", sides)
 
     def _corrected(self, event: ResultRecorded, db: sqlite_utils.Database) -> None:
         """rule R-RATE-4: the correction takes or leaves the original's place."""
@@ -283,17 +265,7 @@ class RatingsProjection(KeepsNames):
                 db.execute("UPDATE rating_matches SET counted = 0 WHERE key = ?", [match_id])
             _dirty(db, held[0], held[1])
         elif event.played and sides is not None:
-            self._rated(
-                db,
-                key=match_id,
-                when=event.timestamp,
-                source="tournament",
-                match_id=match_id,
-                winner=sides[0],
-                loser=sides[1],
-                length=sides[2],
-                seq=seq,
-            )
+            self._rated(db, match_id, event.timestamp, "tournament", sides, seq=seq)
 
     def results_imported(self, event: ResultsImported, db: sqlite_utils.Database) -> None:
         start_rating, boost = _settings(db)
@@ -323,18 +295,16 @@ class RatingsProjection(KeepsNames):
     def _rated(
         self,
         db: sqlite_utils.Database,
-        *,
-        key: str,
+        match_id: str,
         when: datetime,
         source: Source,
-        match_id: str,
-        winner: str,
-        loser: str,
-        length: int,
+        sides: tuple[str, str, int],
+        *,
         seq: int | None = None,
     ) -> None:
         """A match enters the list at its place, under the settings in force (R-RATE-3);
-        a match is rated once (its first rated end wins)."""
+        a match is rated once (its first rated end wins). ``sides``: winner, loser, length."""
+        winner, loser, length = sides
         start_rating, boost = _settings(db)
         place = self.notification_id if seq is None else seq
         inserted = db.execute(
@@ -342,7 +312,7 @@ class RatingsProjection(KeepsNames):
             "import_id, winner_id, loser_id, length, start_rating, newcomer_boost, counted) "
             "VALUES (?, ?, 0, ?, ?, ?, NULL, ?, ?, ?, ?, ?, 1)",
             [
-                key,
+                match_id,
                 place,
                 when.astimezone(UTC).isoformat(),
                 source,
