@@ -281,12 +281,7 @@ class MatchService:
         command = _CUBE_COMMANDS.get(action)
         if command is None:
             raise InvalidInputError("action", f"is one of {', '.join(_CUBE_COMMANDS)}")
-        return self._execute(
-            match_id,
-            caller,
-            expected_version,
-            lambda state, side, actor, now: command(state, side, now, actor=actor),
-        )
+        return self._by_side(match_id, caller, expected_version, command)
 
     def resign(
         self,
@@ -306,12 +301,7 @@ class MatchService:
         self, match_id: UUID, caller: Caller, accept: bool, expected_version: int | None = None
     ) -> Match:
         command = match.accept_resignation if accept else match.reject_resignation
-        return self._execute(
-            match_id,
-            caller,
-            expected_version,
-            lambda state, side, actor, now: command(state, side, now, actor=actor),
-        )
+        return self._by_side(match_id, caller, expected_version, command)
 
     def claim_timeout(
         self, match_id: UUID, caller: Caller, expected_version: int | None = None
@@ -339,6 +329,22 @@ class MatchService:
         )
 
     # The one shape of a use case -------------------------------------------------------------
+
+    def _by_side(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        expected_version: int | None,
+        command: Callable[..., list[DomainEvent]],
+    ) -> Match:
+        """A match command that needs only the caller's side (a cube action, an answer to a
+        resignation): ``command(state, side, now, actor=...)``."""
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: command(state, side, now, actor=actor),
+        )
 
     def _execute(
         self,
