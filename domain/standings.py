@@ -151,6 +151,58 @@ def compute_standings(
     ]
 
 
+def round_robin_standings(
+    players: Sequence[UUID], outcomes: Sequence[Outcome], *, lot_seed: int
+) -> list[Standing]:
+    """The round robin's standings, best first: matches won, points, head-to-head, lot.
+
+    Rule T-FMT-11. A rest (an outcome without ``player_b``) is worth no win and no points; it
+    is counted in ``byes``. An unplayed forfeit is a won match with 0 points (T-FMT-5, T-FMT-7).
+    Head-to-head is decided among the players equal on wins and points: each one's wins in the
+    matches among them (two players: who won their match, or more of their two; three or more:
+    the wins in their mini-table). Equal there, the lot decides. There is no Buchholz (0).
+    """
+    _check_players(players, outcomes)
+    wins: Counter[UUID] = Counter()
+    points: Counter[UUID] = Counter()
+    matches: Counter[UUID] = Counter()
+    rests: Counter[UUID] = Counter()
+    for outcome in outcomes:
+        matches[outcome.player_a] += 1
+        if outcome.player_b is None:
+            rests[outcome.player_a] += 1
+            continue
+        matches[outcome.player_b] += 1
+        wins[outcome.winner] += 1
+        if outcome.played:
+            points[outcome.player_a] += outcome.points_a
+            points[outcome.player_b] += outcome.points_b
+    head_to_head: Counter[UUID] = Counter()
+    for outcome in outcomes:
+        a, b = outcome.player_a, outcome.player_b
+        if b is not None and (wins[a], points[a]) == (wins[b], points[b]):
+            head_to_head[outcome.winner] += 1
+    lot = lot_draw(players, lot_seed)
+    order = sorted(
+        players,
+        key=lambda player: (-wins[player], -points[player], -head_to_head[player], lot[player]),
+    )
+    return [
+        Standing(
+            rank=rank,
+            player_id=player,
+            wins=wins[player],
+            points=points[player],
+            buchholz=0,
+            head_to_head=head_to_head[player],
+            lot=lot[player],
+            matches=matches[player],
+            byes=rests[player],
+        )
+        for rank, player in enumerate(order, start=1)
+    ]
+
+
 def final_places(
     swiss_order: Sequence[UUID],
     *,

@@ -46,6 +46,10 @@ _TOURNAMENT_COLUMNS = (
     "finalized_at",
     "players",
     "pot_cents",
+    "format",
+    "knockout_players",
+    "round_robin_cycles",
+    "seeding",
 )
 
 
@@ -77,6 +81,11 @@ class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
     """Set while the director's finalize stands (a reopen clears it)."""
     players: int
     pot_cents: int
+    format: str = "swiss"
+    """rule T-FMT-10, with its settings below."""
+    knockout_players: int = 4
+    round_robin_cycles: int = 1
+    seeding: str = "lot"
 
 
 class PeriodRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -126,7 +135,9 @@ class CalendarProjection(Projection):
             "payout_percent TEXT NOT NULL, time_zone TEXT NOT NULL, "
             "cancellation_until TEXT NOT NULL, check_in_opens TEXT NOT NULL, "
             "starts_at TEXT NOT NULL, started_at TEXT, completed_at TEXT, finalized_at TEXT, "
-            "players INTEGER NOT NULL DEFAULT 0, pot_cents INTEGER NOT NULL DEFAULT 0)"
+            "players INTEGER NOT NULL DEFAULT 0, pot_cents INTEGER NOT NULL DEFAULT 0, "
+            "format TEXT NOT NULL DEFAULT 'swiss', knockout_players INTEGER NOT NULL DEFAULT 4, "
+            "round_robin_cycles INTEGER NOT NULL DEFAULT 1, seeding TEXT NOT NULL DEFAULT 'lot')"
         )
 
     def season_created(self, event: SeasonCreated, db: sqlite_utils.Database) -> None:
@@ -176,6 +187,10 @@ class CalendarProjection(Projection):
             "cancellation_until": event.cancellation_until.isoformat(),
             "check_in_opens": event.check_in_opens.isoformat(),
             "starts_at": event.starts_at.isoformat(),
+            "format": event.format,
+            "knockout_players": event.knockout_players,
+            "round_robin_cycles": event.round_robin_cycles,
+            "seeding": event.seeding,
         }
         db.execute(
             f"INSERT INTO calendar_tournaments ({', '.join(row)}) "

@@ -184,7 +184,7 @@ class Match(msgspec.Struct):
     round: int | None = None
     """The tournament round whose pairing started the match."""
     table: int | None = None
-    stage: Literal["swiss", "semi_final", "final", "third_place"] | None = None
+    stage: Literal["swiss", "round_robin", "semi_final", "final", "third_place"] | None = None
     player_ids: PlayerIds | None = None
     """The seated players of a tournament's match: a pairing's (their registrations' tokens
     play the sides) or an ad hoc one's; for a rated ad hoc match, the players of the rating

@@ -4,6 +4,7 @@ German by default, English with ``?lang=en``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -19,8 +20,27 @@ from api.pages.pages import Page, page_route, provide_page
 from api.ratings.chart import rating_chart
 from api.ratings.ratings import RATING_COLUMNS
 from api.ratings.texts import TEXT, change_number, decimal, rating_number
+from domain.errors import DomainError
+from projections.ratings import RatingLine
+from service.analysis.analysis import AnalysisView
 
 RATING_TEMPLATES = Path(__file__).parent / "templates"
+
+
+def _analysed(page: Page, history: Sequence[RatingLine]) -> list[tuple[RatingLine, AnalysisView]]:
+    """rule A-ANALYSIS-3: the player's matches played through bgtd that gnubg has analysed,
+    newest first, each with its line of the history (date, opponent)."""
+    analysed = []
+    for line in reversed(history):
+        if line.match_id is None or line.source != "match":
+            continue
+        try:
+            analysis = page.services.analyses.analysis(line.match_id)
+        except DomainError:  # a match voided since, or no longer readable: nothing to show
+            continue
+        if analysis.status == "done":
+            analysed.append((line, analysis))
+    return analysed
 
 
 def _render(page: Page, name: str, **context: Any) -> Template:
@@ -63,7 +83,15 @@ class RatingPageController(Controller):
         start = found.matches[0].rating_before
         chart = rating_chart(start, [line.rating_after for line in found.matches], label=label)
         meetings = page.services.ratings.head_to_head(player_id).opponents
-        return _render(page, "ratings/player.html", player=found, chart=chart, meetings=meetings)
+        analysed = _analysed(page, found.matches)
+        return _render(
+            page,
+            "ratings/player.html",
+            player=found,
+            chart=chart,
+            meetings=meetings,
+            analysed=analysed,
+        )
 
     @page_route(
         "/players/{player_id:uuid}/head-to-head",

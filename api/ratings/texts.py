@@ -46,6 +46,11 @@ TEXT: dict[Lang, dict[str, str]] = {
         "points_against": "Punkte gegen",
         "last_played": "Zuletzt",
         "to_rating_history": "Zum Rating-Verlauf",
+        "analysed": "Analysierte Partien",
+        "analysed_lead": "GNU Backgammon (0-ply) nach jeder über bgtd gespielten Partie: "
+        "Fehlerrate in Milli-Equity je Entscheidung, PR = Fehlerrate / 2.",
+        "error_rate": "Fehlerrate",
+        "mat_download": ".mat herunterladen",
     },
     "en": {
         "ratings": "Club rating list",
@@ -88,6 +93,11 @@ TEXT: dict[Lang, dict[str, str]] = {
         "points_against": "Points against",
         "last_played": "Last",
         "to_rating_history": "To the rating history",
+        "analysed": "Analysed matches",
+        "analysed_lead": "GNU Backgammon (0-ply) after every match played through bgtd: "
+        "error rate in milli-equity per decision, PR = error rate / 2.",
+        "error_rate": "Error rate",
+        "mat_download": "Download .mat",
     },
 }
 

@@ -35,7 +35,6 @@ from domain.match import DiceMode
 from domain.people.director import ActingDirector, Target
 from domain.tournament import (
     DEFAULT_BUY_IN_CENTS,
-    DEFAULT_CAPACITY,
     DEFAULT_CLASS,
     DEFAULT_CLOCK,
     DEFAULT_DICE,
@@ -43,7 +42,6 @@ from domain.tournament import (
     DEFAULT_MIN_AGE,
     DEFAULT_PAYOUT_PERCENT,
     DEFAULT_POT_SHARE_CENTS,
-    DEFAULT_SWISS_ROUNDS,
     Applicant,
     RegistrationStatus,
     TournamentPlan,
@@ -88,7 +86,8 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     season_id: UUID | None = None
     """Default: the season whose dates include ``date`` (none if there is no such season)."""
     venue: NameText = CLUB_VENUE
-    capacity: int = DEFAULT_CAPACITY
+    capacity: int | None = None
+    """Default: 20; 12 for a round robin, which seats at most 12 (rule T-FMT-11)."""
     min_age: int = DEFAULT_MIN_AGE
     buy_in_cents: int = DEFAULT_BUY_IN_CENTS
     pot_share_cents: int = DEFAULT_POT_SHARE_CENTS
@@ -97,9 +96,10 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     waitlist: bool = True
     waitlist_limit: int | None = None
     """Places on the waitlist (default: twice the capacity); beyond them registration is a 409."""
-    swiss_rounds: int = DEFAULT_SWISS_ROUNDS
+    swiss_rounds: int | None = None
+    """The Swiss format only; default 6 (rule T-FMT-1)."""
     match_length: int = DEFAULT_MATCH_LENGTH
-    """The Swiss rounds' match length (rule T-FMT-8)."""
+    """The Swiss (or round robin) rounds' match length (rule T-FMT-8)."""
     match_lengths: MatchLengths | None = None
     """The knockout stages' match lengths; default: ``match_length`` for each."""
     dice: DiceMode = DEFAULT_DICE
@@ -109,6 +109,16 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     """rule G-CLOCK-1, USBGF option (club clock): one overtime of 1 or 2 minutes in every
     match of the tournament; the second expiry loses."""
     class_: str = msgspec.field(name="class", default=DEFAULT_CLASS)
+    format: Literal["swiss", "round_robin", "elimination"] = "swiss"
+    """rule T-FMT-10, fixed at creation (``elimination`` is not built yet: 422)."""
+    knockout_players: Literal[0, 4] | None = None
+    """The knockout of the best four after the Swiss or round robin stage (T-FMT-4); default
+    4 for swiss, 0 for round_robin."""
+    round_robin_cycles: Literal[1, 2] | None = None
+    """round_robin only; default 1 (rule T-FMT-11)."""
+    seeding: Literal["lot", "ranking"] | None = None
+    """The Berger numbers of a round robin; default ``lot``; ``ranking``: the season ranking at
+    the start, ranked players first, ties and the others by lot (T-FMT-11, T-FMT-12)."""
     cancellation_weekday: str = "thursday"
     """Cancellation is possible until this weekday before the play date ..."""
     cancellation_time: TimeText = "18:00"
@@ -139,6 +149,7 @@ class Tournament(msgspec.Struct):
     payout_percent: list[int]
     waitlist: bool
     swiss_rounds: int
+    """0 outside the Swiss format."""
     match_length: int
     class_: str = msgspec.field(name="class")
     time_zone: str
@@ -150,6 +161,13 @@ class Tournament(msgspec.Struct):
     the tournament starts."""
     started_at: datetime | None
     completed_at: datetime | None
+    format: str = "swiss"
+    """rule T-FMT-10: ``swiss`` or ``round_robin``."""
+    knockout_players: int = 4
+    round_robin_cycles: int | None = None
+    """round_robin only (else null)."""
+    seeding: str | None = None
+    """round_robin only (else null): how the Berger numbers were given."""
     finalized_at: datetime | None = None
     """Set while the director's finalize stands (places and prizes fixed, rule T-FMT-8): the
     status is then ``final``; a reopen clears it and returns the status to ``completed``."""
@@ -250,6 +268,10 @@ def tournament_response(view: TournamentView) -> Tournament:
         started_at=view.started_at,
         completed_at=view.completed_at,
         finalized_at=view.finalized_at,
+        format=row.format,
+        knockout_players=row.knockout_players,
+        round_robin_cycles=row.round_robin_cycles if row.format == "round_robin" else None,
+        seeding=row.seeding if row.format == "round_robin" else None,
     )
 
 

@@ -71,7 +71,7 @@ class RankingEntry(msgspec.Struct):
     match_id: UUID | None
     """None for a bye (no match was played) and for entries about a whole tournament."""
     round: int | None
-    stage: Literal["swiss", "semi_final", "final", "third_place"] | None
+    stage: Literal["swiss", "round_robin", "semi_final", "final", "third_place"] | None
 
 
 class RankingExplained(SeasonRankingRow, frozen=True, kw_only=True):

@@ -19,6 +19,7 @@ from service.shared.day_views import Pairing, Place, Round, Standing
 
 STAGES = {
     "swiss": "Schweizer Runde",
+    "round_robin": "Jeder gegen jeden",
     "semi_final": "Halbfinale",
     "final": "Finale",
     "third_place": "Spiel um Platz 3",

@@ -115,3 +115,9 @@ class RoundLockedError(ConflictError):
     """A round's pairing can change only before its first result, and only the latest round."""
 
     type_slug = "round-locked"
+
+
+class FormatFixedScheduleError(ConflictError):
+    """A round robin's schedule is fixed at the start: no pairing overrides, no late entries."""
+
+    type_slug = "format-fixed-schedule"

@@ -16,7 +16,9 @@ from domain.tournament.defaults import (
     RegistrationStatus,
     ResultSource,
     RoundStage,
+    Seeding,
     Stage,
+    TournamentFormat,
 )
 
 
@@ -59,6 +61,14 @@ class TournamentScheduled(DomainEvent, frozen=True, kw_only=True):
     """The clock preset of the tournament's matches."""
     clock_overtime_seconds: int = 0
     """rule G-CLOCK-1, USBGF option: the overtime of the tournament's matches (0, 60, 120)."""
+    format: TournamentFormat = "swiss"
+    """rule T-FMT-10 (older events: Swiss, with the knockout of the best four)."""
+    knockout_players: int = 4
+    """rule T-FMT-4, T-FMT-10: 4 plays the knockout after the Swiss or round robin stage, 0 not."""
+    round_robin_cycles: int = 1
+    """rule T-FMT-11: a round robin's cycles, 1 or 2."""
+    seeding: Seeding = "lot"
+    """rule T-FMT-11: how the Berger numbers are given at the start."""
 
 
 class RegistrationFacts(DomainEvent, frozen=True, kw_only=True):
@@ -175,6 +185,13 @@ class TournamentStarted(DomainEvent, frozen=True, kw_only=True):
     pot_share_cents: int = 0
     tiebreaks: tuple[str, ...] = ()
     """rule T-FMT-3: the order of the standings' keys this tournament ranks by."""
+    format: TournamentFormat = "swiss"
+    """rule T-FMT-10: the format and its settings, copied from the scheduled terms."""
+    knockout_players: int = 4
+    round_robin_cycles: int = 1
+    seeding: Seeding = "lot"
+    berger_numbers: tuple[UUID, ...] = ()
+    """rule T-FMT-11: a round robin's players by Berger number (1 first), fixed at the start."""
 
 
 class PairedTable(msgspec.Struct, frozen=True, kw_only=True):

@@ -17,8 +17,15 @@ from uuid import UUID
 
 import msgspec
 
-from domain.standings import KnockoutResult, Outcome, Standing, compute_standings, final_places
-from domain.tournament.defaults import Stage
+from domain.standings import (
+    KnockoutResult,
+    Outcome,
+    Standing,
+    compute_standings,
+    final_places,
+    round_robin_standings,
+)
+from domain.tournament.defaults import GROUP_STAGES, Stage
 from domain.tournament.events import MissedRounds
 from domain.tournament.state import Tournament
 
@@ -145,14 +152,18 @@ def fold_results(facts: ResultFacts) -> TournamentOutcomes:
     to the Swiss order; of the others, players who left follow those who stayed.
     """
     tables = sorted(facts.tables, key=lambda t: (t.round, t.table))
-    swiss = [t for t in tables if t.stage == "swiss"]
-    standings = compute_standings(
+    swiss = [t for t in tables if t.stage in GROUP_STAGES]
+    # rule T-FMT-11: a round robin ranks by wins, points, head-to-head and lot, rests worth nothing
+    rank = (
+        round_robin_standings if any(t.stage == "round_robin" for t in swiss) else compute_standings
+    )
+    standings = rank(
         facts.field, _swiss_outcomes(swiss, facts.late_entries), lot_seed=facts.lot_seed
     )
     decided = tuple(_decided(tables))
-    knockout = {match.stage: match for match in decided if match.stage != "swiss"}
+    knockout = {match.stage: match for match in decided if match.stage not in GROUP_STAGES}
     final, third_place = (_knockout_result(knockout.get(s)) for s in ("final", "third_place"))
-    knockout_tables = [t for t in tables if t.stage != "swiss"]
+    knockout_tables = [t for t in tables if t.stage not in GROUP_STAGES]
     places = _places(facts, standings, knockout_tables, final, third_place)
 
     opponents: defaultdict[UUID, list[UUID]] = defaultdict(list)

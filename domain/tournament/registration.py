@@ -33,7 +33,6 @@ from domain.tournament.defaults import (
     _EMAIL,
     ACTIVE,
     DEFAULT_BUY_IN_CENTS,
-    DEFAULT_CAPACITY,
     DEFAULT_CLASS,
     DEFAULT_CLOCK,
     DEFAULT_DICE,
@@ -41,10 +40,10 @@ from domain.tournament.defaults import (
     DEFAULT_MIN_AGE,
     DEFAULT_PAYOUT_PERCENT,
     DEFAULT_POT_SHARE_CENTS,
-    DEFAULT_SWISS_ROUNDS,
     MAX_AGE,
     MAX_PERSON_NAME_LENGTH,
     MIN_PLAYERS_TO_START,
+    ROUND_ROBIN_TIEBREAKS,
     SEAT_HOLDING,
     TIEBREAKS,
     WAITING,
@@ -76,6 +75,7 @@ from domain.tournament.events import (
     TournamentStarted,
     WaitlistPromoted,
 )
+from domain.tournament.formats import Ranks, format_terms, starting_numbers
 from domain.tournament.rounds import playable_swiss_rounds
 from domain.tournament.state import Tournament
 
@@ -86,14 +86,16 @@ class TournamentPlan(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     date: str
     venue: str
-    capacity: int = DEFAULT_CAPACITY
+    capacity: int | None = None
+    """Default: 20, or 12 for a round robin (rule T-FMT-11)."""
     min_age: int = DEFAULT_MIN_AGE
     buy_in_cents: int = DEFAULT_BUY_IN_CENTS
     pot_share_cents: int = DEFAULT_POT_SHARE_CENTS
     waitlist: bool = True
     waitlist_limit: int | None = None
     """Places on the waitlist; None: twice the capacity."""
-    swiss_rounds: int = DEFAULT_SWISS_ROUNDS
+    swiss_rounds: int | None = None
+    """Swiss only (default 6, rule T-FMT-1)."""
     match_length: int = DEFAULT_MATCH_LENGTH
     class_name: str = DEFAULT_CLASS
     payout_percent: tuple[int, ...] = DEFAULT_PAYOUT_PERCENT
@@ -103,6 +105,11 @@ class TournamentPlan(msgspec.Struct, frozen=True, kw_only=True):
     clock: ClockPresetName = DEFAULT_CLOCK
     clock_overtime_seconds: int = 0
     """rule G-CLOCK-1, USBGF option: one overtime of 60 or 120 s on the club clock."""
+    # rule T-FMT-10: the format and its settings; None: not given (see ``format_terms``)
+    format: str = "swiss"
+    knockout_players: int | None = None
+    round_robin_cycles: int | None = None
+    seeding: str | None = None
 
 
 def schedule_tournament(
@@ -121,13 +128,22 @@ def schedule_tournament(
     class_name = visible_name("class", plan.class_name, MAX_PERSON_NAME_LENGTH)
     play_date = parse_date("date", plan.date)  # rule CAL-2
     period = check_play_date(season, play_date, "date") if season else None
-    _check_range("capacity", plan.capacity, MIN_PLAYERS_TO_START, 1000)
+    terms = format_terms(
+        format=plan.format,
+        capacity=plan.capacity,
+        swiss_rounds=plan.swiss_rounds,
+        knockout_players=plan.knockout_players,
+        round_robin_cycles=plan.round_robin_cycles,
+        seeding=plan.seeding,
+    )
+    _check_range("capacity", terms.capacity, MIN_PLAYERS_TO_START, 1000)
     _check_range("min_age", plan.min_age, 0, MAX_AGE)
     if plan.waitlist_limit is not None:
         _check_range("waitlist_limit", plan.waitlist_limit, 0, 10_000)
     _check_range("buy_in_cents", plan.buy_in_cents, 0, 100_000_00)
     _check_range("pot_share_cents", plan.pot_share_cents, 0, plan.buy_in_cents)
-    _check_range("swiss_rounds", plan.swiss_rounds, 1, 20)
+    if terms.format == "swiss":
+        _check_range("swiss_rounds", terms.swiss_rounds, 1, 20)
     _check_range("match_length", plan.match_length, 1, MAX_MATCH_LENGTH)
     knockout = plan.knockout_lengths or KnockoutLengths(
         semi_final=plan.match_length, final=plan.match_length, third_place=plan.match_length
@@ -157,13 +173,13 @@ def schedule_tournament(
         name=name,
         play_date=play_date,
         venue=venue,
-        capacity=plan.capacity,
+        capacity=terms.capacity,
         min_age=plan.min_age,
         buy_in_cents=plan.buy_in_cents,
         pot_share_cents=plan.pot_share_cents,
         waitlist=plan.waitlist,
         waitlist_limit=plan.waitlist_limit,
-        swiss_rounds=plan.swiss_rounds,
+        swiss_rounds=terms.swiss_rounds,
         match_length=plan.match_length,
         class_name=class_name,
         payout_percent=tuple(plan.payout_percent),
@@ -175,6 +191,10 @@ def schedule_tournament(
         dice=plan.dice,
         clock=plan.clock,
         clock_overtime_seconds=plan.clock_overtime_seconds,
+        format=terms.format,
+        knockout_players=terms.knockout_players,
+        round_robin_cycles=terms.round_robin_cycles,
+        seeding=terms.seeding,
     )
     return batch.events
 
@@ -422,11 +442,14 @@ def check_in(
     return batch.events
 
 
-def start(state: Tournament, *, lot_seed: int, now: datetime, actor: str) -> list[TournamentEvent]:
+def start(
+    state: Tournament, *, lot_seed: int, now: datetime, actor: str, season_ranks: Ranks = None
+) -> list[TournamentEvent]:
     """Begin play with the checked-in players; the pot is fixed (rule T-BUYIN-1).
 
     ``lot_seed`` draws the lot of the standings' last ties (rule T-FMT-3), recorded in the
-    event. Round 1 is paired by ``rounds.pair_next_round`` right after.
+    event. Round 1 is paired by ``rounds.pair_next_round`` right after. ``season_ranks``: the
+    season ranking at the start, by player, for a round robin seeded by ranking (T-FMT-11).
 
     rule T-CHECKIN-2: registered players who did not check in are no-shows, their seats are
     released; rule T-REG-3: released seats go to the standbys (waitlisted, checked in on site)
@@ -457,19 +480,27 @@ def start(state: Tournament, *, lot_seed: int, now: datetime, actor: str) -> lis
         batch.add(
             StandbyNotSeated, registration_id=registration.id, refund_cents=state.buy_in_cents
         )
+    field = tuple(r.player_id for r in (*state.with_status("checked_in"), *seated))
+    round_robin = state.format == "round_robin"
     batch.add(
         TournamentStarted,
         players=players,
         pot_cents=players * state.pot_share_cents,
-        swiss_rounds=playable_swiss_rounds(state.swiss_rounds, players),
+        swiss_rounds=0 if round_robin else playable_swiss_rounds(state.swiss_rounds, players),
         lot_seed=lot_seed,
-        field=tuple(r.player_id for r in (*state.with_status("checked_in"), *seated)),
+        field=field,
         # the rules are copied into the start: a later change of a setting changes nothing here
         payout_percent=state.payout_percent,
         match_length=state.match_length,
         knockout_lengths=state.knockout_lengths,
         pot_share_cents=state.pot_share_cents,
-        tiebreaks=TIEBREAKS,
+        tiebreaks=ROUND_ROBIN_TIEBREAKS if round_robin else TIEBREAKS,
+        format=state.format,
+        knockout_players=state.knockout_players,
+        round_robin_cycles=state.round_robin_cycles,
+        seeding=state.seeding,
+        # rule T-FMT-11: the Berger numbers are given at the start and recorded
+        berger_numbers=starting_numbers(state, field, lot_seed, season_ranks),
     )
     return batch.events
 

@@ -34,6 +34,7 @@ from domain.tournament.events import (
     TournamentCompleted,
     TournamentEvent,
 )
+from domain.tournament.formats import round_robin_rounds, round_robin_tables
 from domain.tournament.outcomes import TournamentOutcomes, fold_results, result_facts
 from domain.tournament.state import Registration, Round, Tournament, evolve
 
@@ -62,10 +63,21 @@ def playable_swiss_rounds(configured: int, players: int) -> int:
 
 
 def has_knockout(state: Tournament) -> bool:
-    """rule T-FMT-4: the best four play the knockout; fewer than four still in play do not."""
+    """rule T-FMT-4: the best four play the knockout; fewer than four still in play do not.
+    rule T-FMT-10: a tournament with ``knockout_players`` 0 has none."""
+    if state.knockout_players < KNOCKOUT_PLAYERS:
+        return False
     return any(paired.stage == "knockout" for paired in state.rounds) or (
         len(state.active_players()) >= KNOCKOUT_PLAYERS
     )
+
+
+def group_rounds(state: Tournament) -> int:
+    """The rounds before the knockout: the Swiss rounds (T-FMT-1) or the round robin's
+    cycles of Berger rounds (T-FMT-11)."""
+    if state.format == "round_robin":
+        return round_robin_rounds(state)
+    return state.swiss_rounds
 
 
 def outcomes(state: Tournament) -> TournamentOutcomes:
@@ -94,9 +106,9 @@ def is_complete(state: Tournament) -> bool:
     place, or, without a knockout, the last Swiss round."""
     if not state.rounds or state.open_tables(state.rounds[-1]):
         return False
-    swiss = sum(1 for paired in state.rounds if paired.stage == "swiss")
-    knockout = len(state.rounds) - swiss
-    return swiss >= state.swiss_rounds and (knockout == 2 or not has_knockout(state))
+    knockout = sum(1 for paired in state.rounds if paired.stage == "knockout")
+    group = len(state.rounds) - knockout
+    return group >= group_rounds(state) and (knockout == 2 or not has_knockout(state))
 
 
 # Commands ----------------------------------------------------------------------------------
@@ -127,12 +139,14 @@ def pair_next_round(
             round=state.rounds[-1].number,
             tables=numbers,
         )
-    swiss_paired = sum(1 for paired in state.rounds if paired.stage == "swiss")
+    group_paired = sum(1 for paired in state.rounds if paired.stage != "knockout")
     completable: bool | None = None
-    if swiss_paired < state.swiss_rounds:
-        rounds_left = state.swiss_rounds - swiss_paired
+    stage: str = state.format
+    if group_paired < group_rounds(state) and state.format == "round_robin":
+        tables = round_robin_tables(state, new_match_id)  # rule T-FMT-11
+    elif group_paired < group_rounds(state):
+        rounds_left = state.swiss_rounds - group_paired
         tables, completable = _swiss_tables(state, seed, new_match_id, rounds_left)
-        stage: str = "swiss"
     else:
         tables = _knockout_tables(state, new_match_id)
         stage = "knockout"
@@ -180,7 +194,8 @@ def _forfeit_for_the_absent(
             reason="the opponent left the tournament",
         )
         after = evolve(after, recorded)
-    if len(batch.events) > 1 and is_complete(after):
+    # a round robin's last round can be decided by its pairing alone (rests and forfeits)
+    if is_complete(after):
         batch.add(TournamentCompleted)
 
 
@@ -403,8 +418,8 @@ def _knockout_tables(state: Tournament, new_match_id: Callable[[], UUID]) -> lis
         if len(best) < KNOCKOUT_PLAYERS:
             raise AllRoundsPairedError("fewer than four players remain for the knockout")
         pairs = [
-            ("semi_final", best[0], best[3], "semi-final: 1st v 4th of the Swiss standings"),
-            ("semi_final", best[1], best[2], "semi-final: 2nd v 3rd of the Swiss standings"),
+            ("semi_final", best[0], best[3], f"semi-final: 1st v 4th of the {_of(state)}"),
+            ("semi_final", best[1], best[2], f"semi-final: 2nd v 3rd of the {_of(state)}"),
         ]
     else:
         winners, losers = _semi_final_outcome(state, knockout[0])
@@ -425,6 +440,10 @@ def _knockout_tables(state: Tournament, new_match_id: Callable[[], UUID]) -> lis
         )
         for number, (stage, player_a, player_b, explanation) in enumerate(pairs, start=1)
     ]
+
+
+def _of(state: Tournament) -> str:
+    return "round robin standings" if state.format == "round_robin" else "Swiss standings"
 
 
 def _semi_final_outcome(state: Tournament, semis: Round) -> tuple[list[UUID], list[UUID]]:

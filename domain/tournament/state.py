@@ -17,7 +17,9 @@ from domain.tournament.defaults import (
     RegistrationStatus,
     ResultSource,
     RoundStage,
+    Seeding,
     Stage,
+    TournamentFormat,
     TournamentStatus,
 )
 from domain.tournament.errors import RegistrationNotFoundError, TournamentNotFoundError
@@ -178,6 +180,13 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     """(player, table): the player always plays at that table."""
     finalized_at: datetime | None = None
     final_places: tuple[UUID, ...] = ()
+    format: TournamentFormat = "swiss"
+    """rule T-FMT-10: fixed at creation; the start copies it with its settings."""
+    knockout_players: int = 4
+    round_robin_cycles: int = 1
+    seeding: Seeding = "lot"
+    berger_numbers: tuple[UUID, ...] = ()
+    """rule T-FMT-11: a round robin's players by Berger number (1 first), from the start."""
 
     def registration_of(self, player_id: UUID) -> Registration | None:
         """The player's latest registration in this tournament."""
@@ -236,7 +245,7 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
 
     def stage_length(self, stage: Stage) -> int:
         """rule T-FMT-8: each stage's match length."""
-        if stage == "swiss" or self.knockout_lengths is None:
+        if stage in ("swiss", "round_robin") or self.knockout_lengths is None:
             return self.match_length
         lengths: int = getattr(self.knockout_lengths, stage)
         return lengths
@@ -326,6 +335,10 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             clock=event.clock,
             clock_overtime_seconds=event.clock_overtime_seconds,
             season_id=event.season_id,
+            format=event.format,
+            knockout_players=event.knockout_players,
+            round_robin_cycles=event.round_robin_cycles,
+            seeding=event.seeding,
         )
     if not isinstance(state, Tournament):
         raise TournamentNotFoundError(f"no tournament with id {event.originator_id}")
@@ -371,6 +384,11 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 knockout_lengths=event.knockout_lengths or state.knockout_lengths,
                 pot_share_cents_at_start=event.pot_share_cents or state.pot_share_cents,
                 tiebreaks=event.tiebreaks,
+                format=event.format,
+                knockout_players=event.knockout_players,
+                round_robin_cycles=event.round_robin_cycles,
+                seeding=event.seeding,
+                berger_numbers=event.berger_numbers,
             )
         case RoundPaired():
             paired = Round(

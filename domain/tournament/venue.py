@@ -36,6 +36,7 @@ from domain.tournament.events import (
     TournamentFinalized,
     TournamentReopened,
 )
+from domain.tournament.formats import require_open_schedule
 from domain.tournament.rounds import (
     _check_points,
     prizes,
@@ -145,6 +146,7 @@ def repair_round(
     """The director's pairing of the latest Swiss round, before its first result: every active
     player exactly once. A table whose players and number stay keeps its match; every other
     table is replaced: its match is void and the new table gets a new match."""
+    require_open_schedule(state, "a pairing override")
     paired = _latest_unplayed_round(state, number)
     if paired.stage != "swiss":
         raise RoundLockedError("the knockout is seeded by the standings (rule T-FMT-4)")
@@ -266,6 +268,7 @@ def admit_late_entry(
     rounds paired before count as losses with 0 points (or as 0-point byes), and the seat's
     pot share joins the pot (rule T-BUYIN-1)."""
     _require_running(state)
+    require_open_schedule(state, "a late entry")
     registration = state.registration(registration_id)
     if registration.sequence <= state.started_version:
         raise TournamentStateError("a late entry is a registration made after the start")

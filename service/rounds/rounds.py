@@ -34,6 +34,7 @@ from domain.tournament import (
     TournamentStatus,
 )
 from domain.tournament.rounds import MatchScore
+from projections import ranking
 from projections import standings as day
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
@@ -187,10 +188,11 @@ class RoundService(TournamentDay):
 
         def attempt(now: datetime) -> Decision:
             held = self.load(tournament_id)
+            ranks = self._season_ranks(held)
             started = Change.of(
                 tournament.evolve,
                 held,
-                tournament.start(held, lot_seed=_seed(), now=now, actor=actor),
+                tournament.start(held, lot_seed=_seed(), now=now, actor=actor, season_ranks=ranks),
             )
             return self._paired(started, now, actor)
 
@@ -442,6 +444,15 @@ class RoundService(TournamentDay):
                 state, state.rounds[-1].tables, self._names(state.id), now, actor
             ),
         )
+
+    def _season_ranks(self, held: Tournament) -> dict[UUID, int] | None:
+        """rule T-FMT-11: the season ranking at the start, for a round robin seeded by it."""
+        if held.seeding != "ranking" or held.season_id is None:
+            return None
+        self._views.catch_up()
+        with self._views.reading() as db:
+            rows = ranking.list_ranking(db, str(held.season_id))
+        return {row.player_id: row.rank for row in rows}
 
     def display_names(self, tournament_id: UUID) -> dict[str, str]:
         """Display names ("Anna M.") of the tournament's players, by player id."""

@@ -36,6 +36,14 @@ class Pairing(msgspec.Struct, frozen=True, kw_only=True):
     result_id: UUID | None = None
     """The result that counts for the match: what a correction names in ``corrects``
     (rule T-FMT-6); null before a result."""
+    bracket: str | None = None
+    """``main`` or ``consolation`` in an elimination; null in other formats."""
+    bracket_round: int | None = None
+    """The round within its bracket (elimination only)."""
+    seed_a: int | None = None
+    """A round robin's Berger number of ``player_a`` (rule T-FMT-11); null for Swiss."""
+    seed_b: int | None = None
+    """The Berger number of ``player_b``; null for Swiss and for a rest."""
 
 
 class Round(msgspec.Struct, frozen=True, kw_only=True):
@@ -51,8 +59,8 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Tiebreaks(msgspec.Struct, frozen=True, kw_only=True):
-    buchholz: int
-    """The sum of the opponents' wins."""
+    buchholz: int | msgspec.UnsetType = msgspec.UNSET
+    """The sum of the opponents' wins; omitted in a round robin, which has none (T-FMT-11)."""
     head_to_head: int
     """Wins against the players tied on every earlier key."""
     lot: int
@@ -81,8 +89,10 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
 
     # the tiebreaks by name, as the CSV's columns and the printed standings show them
     @property
-    def buchholz(self) -> int:
-        return self.tiebreaks.buchholz
+    def buchholz(self) -> int | str:
+        """Blank where the format has no Buchholz (a round robin, rule T-FMT-11)."""
+        value = self.tiebreaks.buchholz
+        return "" if isinstance(value, msgspec.UnsetType) else value
 
     @property
     def head_to_head(self) -> int:
@@ -125,6 +135,9 @@ def round_view(views: Views, held: Tournament, paired: tournament.Round) -> Roun
     """One of ``held``'s rounds as shown: each table with its disputes and its result."""
     names = display_names(views, held.id)
     results = result_ids(held)
+    berger: dict[UUID | None, int] = {
+        player: number for number, player in enumerate(held.berger_numbers, start=1)
+    }
     return Round(
         round=paired.number,
         stage=paired.stage,
@@ -144,6 +157,8 @@ def round_view(views: Views, held: Tournament, paired: tournament.Round) -> Roun
                 explanation=table.explanation,
                 disputed=table.match_id in held.disputed,
                 result_id=results.get(table.match_id) if table.match_id else None,
+                seed_a=berger.get(table.player_a) if table.stage == "round_robin" else None,
+                seed_b=berger.get(table.player_b) if table.stage == "round_robin" else None,
             )
             for table in paired.tables
         ],
@@ -157,6 +172,7 @@ def list_standings(store: EventStore, views: Views, tournament_id: UUID) -> list
     finished = held.completed_at is not None
     places = enumerate(tournament.places(held), start=1) if finished else ()
     place_of = {player: number for number, player in places}
+    round_robin = held.format == "round_robin"
     views.catch_up()
     with views.reading() as db:
         rows = day.list_standings(db, str(tournament_id))
@@ -168,7 +184,9 @@ def list_standings(store: EventStore, views: Views, tournament_id: UUID) -> list
             wins=row["wins"],
             points=row["points"],
             tiebreaks=Tiebreaks(
-                buchholz=row["buchholz"], head_to_head=row["head_to_head"], lot=row["lot"]
+                buchholz=msgspec.UNSET if round_robin else row["buchholz"],
+                head_to_head=row["head_to_head"],
+                lot=row["lot"],
             ),
             matches=row["matches"],
             byes=row["byes"],

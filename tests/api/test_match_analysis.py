@@ -329,3 +329,32 @@ def test_the_table_page_shows_the_figures_and_the_mat_under_the_finished_match(
     assert "Error rate (mEMG)" in english
     assert f">{rate:.1f}<" in english
     assert f'href="/api/v1/matches/{match_id}/export.mat"' in german
+
+
+@pytest.mark.gnubg
+def test_the_players_page_lists_their_analysed_matches_with_their_own_figures_and_the_mat(
+    gnubg: str, client: Client, clock: MovableClock
+) -> None:
+    # rule A-ANALYSIS-1 (API.md "More hooks"): a player's page lists the analysed matches
+    day = start_tournament(client, clock, 2, match_length=1)
+    table = next(t for t in day.rounds[0]["pairings"] if t["table"] == 1)
+    services = services_of(client)
+    play_to_the_end(services, UUID(table["match_id"]))
+    page_of = {side: f"/pages/players/{table['player_' + side]}" for side in "ab"}
+    assert 'id="analysed"' not in client.get(page_of["a"]).text  # not analysed yet
+
+    services.jobs.run_slow(clock.now())
+
+    figures = client.get(f"/api/v1/matches/{table['match_id']}/analysis").json()["players"]
+    for side, other in (("a", "b"), ("b", "a")):
+        english = client.get(page_of[side], params={"lang": "en"}).text
+        row = re.search(rf'<tr data-match-id="{table["match_id"]}">.*?</tr>', english, re.DOTALL)
+        assert row is not None, english
+        rates = re.findall(r'<td class="num">([^<]*)</td>', row.group(0))
+        own, theirs = figures[side], figures[other]
+        assert rates == [
+            f"{own['error_rate_memg']:.1f} ({own['pr']:.2f})",
+            f"{theirs['error_rate_memg']:.1f} ({theirs['pr']:.2f})",
+        ]
+        assert f'href="/api/v1/matches/{table["match_id"]}/export.mat"' in row.group(0)
+    assert "Analysierte Partien" in client.get(page_of["a"]).text

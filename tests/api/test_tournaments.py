@@ -777,6 +777,10 @@ def test_every_field_of_a_tournament_request_reaches_the_plan() -> None:
         clock="none",
         clock_overtime_seconds=60,
         class_="Einsteiger",
+        format="round_robin",
+        knockout_players=4,
+        round_robin_cycles=2,
+        seeding="ranking",
     )
     plan = tournament_api.tournament_plan(request)
     defaults = {field.name: field.default for field in msgspec.structs.fields(TournamentPlan)}

@@ -20,6 +20,7 @@ from domain.standings import (
     compute_standings,
     final_places,
     lot_draw,
+    round_robin_standings,
     split_pot,
 )
 
@@ -273,3 +274,71 @@ def test_impossible_shares_or_pots_are_rejected(
     with pytest.raises(InvalidInputError) as raised:
         split_pot(pot, shares, [A, B, C])
     assert raised.value.field == field
+
+
+# Round robin standings (rule T-FMT-11) -------------------------------------------------------
+
+
+def rest(round: int, player: UUID) -> Outcome:
+    return Outcome(round=round, player_a=player, player_b=None, winner=player, played=False)
+
+
+def test_a_round_robin_rest_is_worth_no_win_and_no_points() -> None:
+    # rule T-FMT-11: "in a round robin the bye is a rest, worth no win and no points"
+    [first, second, third] = round_robin_standings(
+        [A, B, C], [won(1, A, B), rest(1, C)], lot_seed=1
+    )
+    assert (first.player_id, first.wins) == (A, 1)
+    rested = next(s for s in (second, third) if s.player_id == C)
+    assert (rested.wins, rested.points, rested.byes, rested.buchholz) == (0, 0, 1, 0)
+
+
+def test_two_players_equal_on_wins_and_points_are_ranked_by_their_match() -> None:
+    # rule T-FMT-11: two players: the one who won their match first
+    outcomes = [won(1, B, A, (7, 3)), won(2, A, C, (7, 3)), won(3, C, B, (7, 3))]
+    # A, B, C all 1 win and 10 points: a circle, so head-to-head is 1 each and the lot decides
+    circle = round_robin_standings([A, B, C], outcomes, lot_seed=5)
+    assert {s.head_to_head for s in circle} == {1}
+    assert [s.player_id for s in circle] == sorted(
+        [A, B, C], key=lot_draw([A, B, C], 5).__getitem__
+    )
+    tied = round_robin_standings(
+        [C, D, E], [won(1, D, C, (7, 3)), won(2, C, E, (7, 0)), won(3, E, D, (7, 3))], lot_seed=0
+    )
+    # E won 1 (7 pts), C won 1 (10 pts), D won 1 (10 pts): C and D tied, D beat C
+    assert [s.player_id for s in tied][:2] == [D, C]
+    assert (tied[0].head_to_head, tied[1].head_to_head) == (1, 0)
+
+
+def test_three_tied_players_are_ranked_by_their_wins_among_themselves() -> None:
+    # rule T-FMT-11: three or more: wins in the matches among them (here all unplayed, 0 points)
+    beats = [(A, B), (A, C), (B, C), (D, A), (E, A), (B, D), (E, B), (C, D), (C, E), (E, D)]
+    outcomes = [
+        won(n, w, loser, (0, 0), played=False) for n, (w, loser) in enumerate(beats, start=1)
+    ]
+    standings = round_robin_standings([A, B, C, D, E], outcomes, lot_seed=0)
+    # E 3 wins; A, B and C 2 each (A beat both, B beat C); D 1
+    assert [s.player_id for s in standings] == [E, A, B, C, D]
+    assert [s.head_to_head for s in standings[1:4]] == [2, 1, 0]
+    for seed in range(1, 6):
+        ranked = round_robin_standings([A, B, C, D, E], outcomes, lot_seed=seed)
+        assert [s.player_id for s in ranked] == [E, A, B, C, D]
+
+
+def test_the_mini_table_outranks_the_lot() -> None:
+    # rule T-FMT-11: four players tied on wins and points; among them, wins decide before the lot
+    outcomes = [
+        won(1, A, B, (1, 0)),
+        won(1, C, D, (1, 0)),
+        won(2, A, C, (1, 0)),
+        won(2, D, B, (1, 0)),
+        won(3, B, C, (1, 0)),
+        won(3, D, A, (1, 0)),
+    ]
+    # wins: A 2, B 1, C 1, D 2: A and D tied (2 wins, 2 points) and D beat A
+    standings = round_robin_standings([A, B, C, D], outcomes, lot_seed=0)
+    assert [s.player_id for s in standings][:2] == [D, A]
+    for seed in range(5):
+        assert [s.player_id for s in round_robin_standings([A, B, C, D], outcomes, lot_seed=seed)][
+            :2
+        ] == [D, A]
