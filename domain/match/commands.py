@@ -186,7 +186,9 @@ def _variant_play(
     result = chosen.game_result
     if result is VariantResult.DRAW:
         batch.add(GameDrawn, game=state.game, score_a=state.score_a, score_b=state.score_b)
-        _next_game(state, batch, state.score_a, state.score_b)
+        # rule V-TAVLI-MATCH-1: replayed, started by the side that started the drawn game
+        starter = state.game_starter if state.variant == "tavli" else None
+        _next_game(state, batch, state.score_a, state.score_b, starter)
     elif result is not None:
         reason: WinReason = "mother" if result is VariantResult.MOTHER else "bear_off"
         points = result.points * state.cube_value
@@ -471,15 +473,28 @@ def _end_game(
         score_b=score_b,
     )
     length = state.match_length
-    if length and max(score_a, score_b) >= length:
+    if state.variant == "tavli" and state.tavli_format == "best_of_three":
+        # rule V-TAVLI-MATCH-1: the first to win two games wins the match
+        decided = 1 + sum(game.winner == winner for game in state.games) >= 2
+    else:
+        decided = bool(length) and max(score_a, score_b) >= length
+    if decided:
         batch.add(MatchWon, winner=winner, score_a=score_a, score_b=score_b)
         return
-    _next_game(state, batch, score_a, score_b)
+    # rule V-TAVLI-MATCH-1: a later Tavli game is started by the previous game's winner
+    _next_game(state, batch, score_a, score_b, winner if state.variant == "tavli" else None)
 
 
-def _next_game(state: Match, batch: EventBatch[DomainEvent], score_a: int, score_b: int) -> None:
+def _next_game(
+    state: Match,
+    batch: EventBatch[DomainEvent],
+    score_a: int,
+    score_b: int,
+    starter: Side | None = None,
+) -> None:
     """The next game; rule G-CUBE-2 (and V-CUBE-1: only with the cube), the Crawford game
-    when a side has just reached match length - 1."""
+    when a side has just reached match length - 1. ``starter``: a later Tavli game, which
+    its side begins by rolling both dice (no opening roll)."""
     length = state.match_length
     crawford = (
         bool(length)
@@ -487,7 +502,14 @@ def _next_game(state: Match, batch: EventBatch[DomainEvent], score_a: int, score
         and not state.crawford_played
         and (score_a == length - 1 or score_b == length - 1)
     )
-    batch.add(GameStarted, game=state.game + 1, crawford=crawford, score_a=score_a, score_b=score_b)
+    batch.add(
+        GameStarted,
+        game=state.game + 1,
+        crawford=crawford,
+        score_a=score_a,
+        score_b=score_b,
+        starter=starter,
+    )
 
 
 def _points(state: Match, result: GameResult) -> int:

@@ -122,6 +122,8 @@ class GameStarted(DomainEvent, frozen=True, kw_only=True):
     crawford: bool = False
     score_a: int
     score_b: int
+    starter: Side | None = None
+    """rule V-TAVLI-MATCH-1: a later Tavli game has no opening roll; this side rolls first."""
 
 
 class OpeningRollMade(DomainEvent, frozen=True, kw_only=True):

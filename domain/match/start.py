@@ -144,11 +144,9 @@ def _check_variant(
     default in backgammon only)."""
     if variant not in VARIANTS:
         raise InvalidInputError("variant", f"is one of {', '.join(VARIANTS)}")
-    if variant == "tavli":
-        raise InvalidInputError(
-            "variant", "the Tavli cycle (V-TAVLI-MATCH-1) is not played by this service yet"
-        )
-    if tavli_format is not None:
+    if tavli_format not in (None, "points", "best_of_three"):
+        raise InvalidInputError("tavli_format", "is 'points' or 'best_of_three'")
+    if tavli_format is not None and variant != "tavli":
         raise InvalidInputError("tavli_format", "is an option of a 'tavli' match only")
     if variant == "backgammon":
         if cube is False:

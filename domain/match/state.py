@@ -62,6 +62,7 @@ from domain.match.events import (
     SeatedPlayers,
     SessionClosed,
     Side,
+    TavliFormat,
     TimeoutClaimed,
     TournamentPairing,
     TurnPassed,
@@ -83,6 +84,7 @@ from domain.match.variant_games import (
     apply_draw,
     apply_play,
     board_seen_by,
+    finished_game_variant,
     game_variant,
     set_up,
 )
@@ -160,6 +162,9 @@ class Match(Aggregate, frozen=True, kw_only=True):
     flagged_since: datetime | None = None
     """The clock period (its start) that the scheduler flagged as run out, if any."""
     variant: MatchVariant = "backgammon"
+    tavli_format: TavliFormat = "points"
+    game_starter: Side | None = None
+    """Who started the game in progress (a drawn Plakoto is replayed by the same side)."""
     cube_enabled: bool = True
     """rule V-CUBE-1: off in a variant match unless asked for."""
     variant_a: tuple[int, ...] = ()
@@ -174,7 +179,7 @@ class Match(Aggregate, frozen=True, kw_only=True):
     @property
     def game_variant(self) -> Variant | None:
         """The variant of the game in progress; None in backgammon."""
-        return game_variant(self.variant)
+        return game_variant(self.variant, self.games)
 
     @property
     def variant_board(self) -> VariantBoard | None:
@@ -368,6 +373,7 @@ def _started(event: MatchStarted) -> Match:
         pairing=event.pairing,
         seated=event.seated,
         variant=event.variant,
+        tavli_format=event.tavli_format,
         cube_enabled=event.cube,
         started_at=event.timestamp,
         updated_at=event.timestamp,
@@ -377,13 +383,13 @@ def _started(event: MatchStarted) -> Match:
 
 def _game_started(state: Match, event: GameStarted) -> Match:
     state = set_up(state)
+    if event.starter is not None:  # rule V-TAVLI-MATCH-1: no opening roll
+        state = replace(state, game_starter=event.starter)
     return replace(
         state,
         game=event.game,
         crawford=event.crawford,
         crawford_played=state.crawford_played or event.crawford,
-        phase="opening",
-        on_roll=None,
         board_a=STARTING_SIDE,
         board_b=STARTING_SIDE,
         dice=None,
@@ -397,6 +403,8 @@ def _game_started(state: Match, event: GameStarted) -> Match:
         resumed_phase=None,
         latest_roll=None,
         reroll_due=False,
+        phase="roll" if event.starter else "opening",
+        on_roll=event.starter,
     )
 
 
@@ -408,6 +416,7 @@ def _opening_roll_made(state: Match, event: OpeningRollMade) -> Match:
         state = replace(state, server_rolls=event.roll_index + 1)
     if event.starter is None:
         return state
+    state = replace(state, game_starter=event.starter)
     if state.game_variant not in (None, Variant.TAVLA):
         # rule V-OPEN-1: the starter rolls both dice again
         latest = LatestRoll(
@@ -511,7 +520,7 @@ def _game_won(state: Match, event: GameWon) -> Match:
     """The next game's opening is due, unless ``MatchWon`` follows (``_end_game`` decides)."""
     finished = FinishedGame(
         game=event.game,
-        variant=state.variant,
+        variant=finished_game_variant(state),
         winner=event.winner,
         result=event.result,
         points=event.points,

@@ -28,22 +28,31 @@ class FinishedGame(msgspec.Struct, frozen=True, kw_only=True):
 
     game: int
     variant: MatchVariant
+    """The game's board: portes, plakoto or fevga in a Tavli match."""
     winner: Side | None
     result: GameResultName | None
     """None for a draw (V-PLAKOTO-8), shown as ``draw``."""
     points: int
 
 
-def game_variant(variant: MatchVariant) -> Variant | None:
-    """The board of the games of a single-variant match; None in backgammon."""
-    if variant in ("backgammon", "tavli"):
+TAVLI_CYCLE = (Variant.PORTES, Variant.PLAKOTO, Variant.FEVGA)
+"""rule V-TAVLI-MATCH-1: the games of a Tavli match, in this order, round and round."""
+
+
+def game_variant(variant: MatchVariant, games: tuple[FinishedGame, ...]) -> Variant | None:
+    """The board of the game after ``games``: the match's variant, or in a Tavli match the
+    next of the cycle (a drawn Plakoto is replayed as Plakoto); None in backgammon."""
+    if variant == "backgammon":
         return None
+    if variant == "tavli":
+        decided = sum(game.winner is not None for game in games)
+        return TAVLI_CYCLE[decided % len(TAVLI_CYCLE)]
     return Variant(variant)
 
 
 def board_seen_by(state: Match, side: Side) -> VariantBoard:
     """The variant board with ``side`` on roll (each side in its own numbering, V-BOARD-1)."""
-    variant = game_variant(state.variant)
+    variant = state.game_variant
     assert variant is not None
     mine, theirs = (state.variant_a, state.variant_b)
     pins_mine, pins_theirs = (state.pinned_a, state.pinned_b)
@@ -54,7 +63,7 @@ def board_seen_by(state: Match, side: Side) -> VariantBoard:
 
 def set_up(state: Match) -> Match:
     """rule V-START-1: a new game's board."""
-    variant = game_variant(state.variant)
+    variant = state.game_variant
     if variant is None:
         return state
     board = VariantBoard.starting(variant)
@@ -83,7 +92,7 @@ def apply_play(state: Match, event: VariantCheckersPlayed) -> Match:
         dice=None,
         latest_roll=None,
     )
-    if state.variant in ("portes", "tavla"):
+    if state.game_variant in (Variant.PORTES, Variant.TAVLA):
         state = replace(state, board_a=core_side(a), board_b=core_side(b))
     return state
 
@@ -96,7 +105,7 @@ def core_side(side: tuple[int, ...]) -> Checkers:
 def apply_draw(state: Match, event: GameDrawn) -> Match:
     """rule V-PLAKOTO-8: nothing scored; the next game's opening is due."""
     finished = FinishedGame(
-        game=event.game, variant=state.variant, winner=None, result=None, points=0
+        game=event.game, variant=_name(state), winner=None, result=None, points=0
     )
     return replace(
         state,
@@ -109,3 +118,13 @@ def apply_draw(state: Match, event: GameDrawn) -> Match:
         resumed_phase=None,
         games=(*state.games, finished),
     )
+
+
+def _name(state: Match) -> MatchVariant:
+    variant = state.game_variant
+    return variant.value if variant is not None else "backgammon"
+
+
+def finished_game_variant(state: Match) -> MatchVariant:
+    """The name ``games`` gives the game just ended."""
+    return _name(state)

@@ -36,10 +36,10 @@ class PlayedMatch:
     responses: list[dict[str, Any]] = field(default_factory=list)
 
 
-def play_to_the_end(client: Client, variant: str, seed: int) -> PlayedMatch:
+def play_to_the_end(client: Client, variant: str, seed: int, **fields: Any) -> PlayedMatch:
     """Server dice; each side picks a random legal play (seeded), given by notation or, every
     other time, by the board after it."""
-    response = create(client, variant=variant, dice="server")
+    response = create(client, variant=variant, dice="server", **fields)
     assert response.status_code == 201, response.text
     match_id = response.json()["id"]
     state = response.json()["match"]
@@ -82,7 +82,7 @@ def test_a_match_in_each_variant_is_played_with_server_dice_to_its_length(
     assert [game["game"] for game in games] == list(range(1, len(games) + 1))
 
 
-@pytest.mark.parametrize("variant", ["plakoto", "nardi"])
+@pytest.mark.parametrize("variant", ["plakoto", "nardi", "tavli"])
 def test_every_state_of_a_variant_match_is_reproduced_by_asking_for_its_version(
     client: Client, variant: str
 ) -> None:
@@ -91,6 +91,37 @@ def test_every_state_of_a_variant_match_is_reproduced_by_asking_for_its_version(
     for response in played.responses:
         replayed = client.get(f"/api/v1/matches/{played.id}?version={response['version']}")
         assert replayed.json() == response  # boards, pins, games and legal plays included
+
+
+@pytest.mark.parametrize("tavli_format", ["points", "best_of_three"])
+def test_a_tavli_match_cycles_portes_plakoto_fevga_and_the_winner_starts_the_next_game(
+    client: Client, tavli_format: str
+) -> None:
+    # rule V-TAVLI-MATCH-1
+    played = play_to_the_end(client, "tavli", seed=3, tavli_format=tavli_format)
+    final = played.final
+    games = final["games"]
+
+    assert (final["status"], final["variant"]) == ("finished", "tavli")
+    decided = [game for game in games if game["result"] != "draw"]
+    cycle = ["portes", "plakoto", "fevga"]
+    assert [game["variant"] for game in decided] == [cycle[n % 3] for n in range(len(decided))]
+    assert all(game["variant"] == "plakoto" for game in games if game["result"] == "draw")
+    wins = {side: sum(game["winner"] == side for game in games) for side in ("a", "b")}
+    if tavli_format == "best_of_three":
+        assert wins[final["winner"]] == 2
+        assert max(wins.values()) == 2
+    else:
+        assert final["score"][final["winner"]] >= 3
+    for previous in games:
+        later = [r for r in played.responses if r["game"] == previous["game"] + 1]
+        if not later or previous["winner"] is None:
+            continue  # the last game, or a drawn Plakoto (replayed by its starter)
+        # no opening roll: the previous game's winner rolls first, in the cycle's next variant
+        decided_so_far = sum(g["winner"] is not None for g in games[: previous["game"]])
+        assert (later[0]["phase"], later[0]["turn"]) == ("roll", previous["winner"])
+        assert later[0]["game_variant"] == cycle[decided_so_far % 3]
+    assert len(games) >= 2
 
 
 def test_the_variant_board_is_shown_from_the_side_on_roll_and_position_ids_only_where_they_exist(

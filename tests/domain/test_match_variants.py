@@ -17,11 +17,14 @@ from domain.match import (
     Match,
     MatchStarted,
     VariantCheckersPlayed,
+    accept_resignation,
     evolve,
+    offer_resignation,
     play,
     roll,
     start_match,
 )
+from domain.variants import Variant
 
 T0 = datetime(2026, 4, 18, 13, 0, tzinfo=UTC)
 MATCH = UUID(int=11)
@@ -42,8 +45,9 @@ def fold(events: list[DomainEvent], state: Match | None = None) -> Match:
     return state
 
 
-def plakoto_match_with_a_on_roll(**board: Any) -> Match:
-    """A Plakoto match to 3 where side b has just left ``board`` (side a on roll)."""
+def plakoto_match_with_a_on_roll(variant: str = "plakoto", **board: Any) -> Match:
+    """A Plakoto match to 3 where side b has just left ``board`` (side a on roll); in a Tavli
+    match, the Portes game is resigned first (b resigns, a accepts)."""
     state = fold(
         start_match(
             MATCH,
@@ -55,10 +59,13 @@ def plakoto_match_with_a_on_roll(**board: Any) -> Match:
             clock="none",
             token_hash_a="x",
             token_hash_b="y",
-            variant="plakoto",
+            variant=variant,
         )
     )
     state = fold(roll(state, None, (5, 2), T0), state)  # V-OPEN-1: a starts, rolls again
+    if variant == "tavli":
+        state = fold(offer_resignation(state, "b", "single", T0), state)
+        state = fold(accept_resignation(state, "a", T0), state)
     placed = VariantCheckersPlayed(
         originator_id=MATCH,
         originator_version=state.version + 1,
@@ -127,3 +134,21 @@ def test_both_mothers_pinned_draws_the_game_and_the_next_game_starts_at_the_same
     assert [(g.winner, g.result, g.points) for g in after.games] == [(None, None, 0)]
     assert after.variant_board is not None
     assert after.variant_board.on_roll[24] == 15  # V-START-1: the next game is set up
+
+
+def test_a_drawn_plakoto_in_a_tavli_match_is_replayed_as_plakoto_by_its_starter() -> None:
+    # rule V-TAVLI-MATCH-1, V-PLAKOTO-8: game 2 (Plakoto) is drawn; a won game 1 and started 2
+    state = plakoto_match_with_a_on_roll(
+        "tavli",
+        on_roll=side(p2=13, p3=1, p24=1),
+        opponent=side(p1=13, p24=1, p2=1),
+        pinned_on_roll=(24,),
+    )
+    assert (state.game, state.game_variant, state.game_starter) == (2, Variant.PLAKOTO, "a")
+    state = fold(roll(state, "a", (2, 1), T0), state)
+
+    after = fold(play(state, "a", T0, notation="3/1 2/1"), state)
+
+    assert (after.game, after.game_variant) == (3, Variant.PLAKOTO)
+    assert (after.phase, after.turn, after.score_a) == ("roll", "a", 1)
+    assert [(g.variant, g.result) for g in after.games] == [("portes", "single"), ("plakoto", None)]
