@@ -5,18 +5,18 @@ Who may open it: a director whose scope covers the season (the club's, or the se
 as over REST (``POST /seasons/{id}/bans`` is guarded by the season in its path, rule C-DIR-1);
 a tournament's director gets the 403 page. Every form calls the use case its REST endpoint
 calls, with the signed-in director as the actor: a ban is ``SeasonService.ban`` (rules C-EXCL-1,
-R-ATT-2), appointing and revoking a director are ``DirectorService.appoint`` and ``.revoke``,
-whose own scope checks hold (a season's director appoints for the season or one of its
-tournaments only, never revokes themselves). REST has no lifting of a ban: neither has the page.
+R-ATT-2), revoking a director is ``DirectorService.revoke``, whose own scope checks hold (a
+season's director never revokes themselves). REST has no lifting of a ban: neither has the page.
 
-A new director's token is shown once (as ``POST /directors`` answers it): the appointment's
-answer is the page itself (201) with the token, not a redirect, because the token may go into
-no URL and no cookie (API.md "Sessions"); the page is ``no-store``.
+The page appoints no director: a new director's token would have to be shown on it, and a token
+goes into no rendered page, no URL and no cookie (API.md "Sessions"; a reload would also re-post
+and appoint a second director). The directors section says in words that ``POST
+/api/v1/directors`` appoints, which shows the token once; the appointed director is listed here
+and can be revoked here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -34,21 +34,12 @@ MAX_REASON = 500
 """As over REST (``BanCreate.reason``): a longer reason is refused."""
 SEASON = "/seasons/{season_id:uuid}"
 SUMMARIES = {
-    "season": "Page: a season's tournaments, ranking, bans and directors",
+    "season": "Page: a season's tournaments, ranking, bans and directors (appointed over POST "
+    "/directors only: no token on a page)",
     "ban": "Page form: ban a player from the season's further tournaments (as POST "
     "/seasons/{id}/bans)",
-    "appoint": "Page form: appoint a director for the season or one of its tournaments (as POST "
-    "/directors); the token is shown once",
     "revoke": "Page form: revoke a director (as DELETE /directors/{id})",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Appointed:
-    """A director appointed just now, with the token shown this once."""
-
-    name: str
-    token: str
 
 
 class SeasonPageController(Controller):
@@ -105,35 +96,6 @@ class SeasonPageController(Controller):
             return _season_page(console, season_id, error=error, form=form)
         return console.back_to(f"{HOME}/seasons/{season_id}", done="ban")
 
-    @post(f"{SEASON}/directors", sync_to_thread=True, summary=SUMMARIES["appoint"])
-    def appoint(
-        self, season_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
-    ) -> Template:
-        console.require_csrf(data)
-        acting = _authorized(console, season_id)
-        name = _text(data, "name")
-        where_to = _text(data, "scope")
-        form = {"name": name, "scope": where_to}
-        tournament_id = None if where_to in ("", "season") else _uuid(where_to)
-        try:
-            if where_to not in ("", "season") and tournament_id is None:
-                raise InvalidInputError("scope", "is not a tournament of this season")
-            if tournament_id is not None:
-                target = console.services.directors.tournament_target(tournament_id)
-                if target.season_id != season_id:
-                    raise InvalidInputError("scope", "is not a tournament of this season")
-            appointed = console.services.directors.appoint(
-                acting,
-                name,
-                season_id=None if tournament_id else season_id,
-                tournament_id=tournament_id,
-            )
-        except DomainError as refused:
-            error = _form_error("appoint-director", refused)
-            return _season_page(console, season_id, error=error, form=form)
-        shown = Appointed(name=appointed.director.name, token=appointed.token)
-        return _season_page(console, season_id, appointed=shown, status=201)
-
     @post(
         f"{SEASON}/directors/{{director_id:uuid}}/revoke",
         sync_to_thread=True,
@@ -182,8 +144,6 @@ def _season_page(
     done_for: str = "",
     error: FormError | None = None,
     form: dict[str, Any] | None = None,
-    appointed: Appointed | None = None,
-    status: int = 200,
 ) -> Template:
     acting = _authorized(console, season_id)
     services = console.services
@@ -209,7 +169,7 @@ def _season_page(
     flash = s[f"done_{done}"].format(name=done_for) if f"done_{done}" in s else ""
     return console.render(
         "season.html",
-        status=error.status if error else status,
+        status=error.status if error else 200,
         s=s,
         season=season,
         tournaments=tournaments,
@@ -226,7 +186,6 @@ def _season_page(
         flash=flash,
         error=error,
         form=form or {},
-        appointed=appointed,
     )
 
 

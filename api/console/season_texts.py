@@ -37,10 +37,9 @@ SEASON_TEXT: dict[Lang, dict[str, str]] = {
         "revoked_at": "widerrufen am {at}",
         "active": "aktiv",
         "revoke": "Widerrufen",
-        "appoint": "Turnierleitung ernennen",
-        "appoint_lead": "Das Token der neuen Turnierleitung wird nur einmal gezeigt.",
-        "appointed": "{name} ist ernannt. Das Token wird nur dieses eine Mal gezeigt: bitte "
-        "jetzt weitergeben.",
+        "appoint_over_rest": "Eine neue Turnierleitung wird über die REST-Schnittstelle ernannt "
+        "(POST /api/v1/directors), die ihr Token ein einziges Mal zeigt; keine Seite zeigt ein "
+        "Token. Danach steht sie hier in der Liste und kann hier widerrufen werden.",
         "done_ban": "Die Sperre ist eingetragen.",
         "done_revoke": "{name} ist widerrufen; das Token gilt nicht mehr.",
         "to_season": "Saison {name}",
@@ -77,10 +76,9 @@ SEASON_TEXT: dict[Lang, dict[str, str]] = {
         "revoked_at": "revoked on {at}",
         "active": "active",
         "revoke": "Revoke",
-        "appoint": "Appoint a director",
-        "appoint_lead": "The new director's token is shown once only.",
-        "appointed": "{name} is appointed. The token is shown this once only: please hand it "
-        "over now.",
+        "appoint_over_rest": "A new director is appointed over the REST API "
+        "(POST /api/v1/directors), which shows their token once; no page shows a token. "
+        "Then they are listed here and can be revoked here.",
         "done_ban": "The ban is recorded.",
         "done_revoke": "{name} is revoked; the token no longer works.",
         "to_season": "Season {name}",

@@ -241,18 +241,19 @@ class TableController(Controller):
         client_address: NamedDependency[ClientAddress],
     ) -> Template:
         """Only a button: nothing is opened here (a mail scanner follows the link too). It
-        says whether the link is valid, so a wrong link counts as a failed sign-in."""
+        says whether the link is valid, yet counts nothing (a GET changes no state, so it
+        cannot change what a later sign-in is answered); a client already beyond the limit of
+        failed sign-ins hears 429 for a wrong link, a right link always gets its button."""
         nonce = request.cookies.get(SIGN_IN_COOKIE) or secrets.token_urlsafe(16)
         token = request.query_params.get("token", "")
         services = visit.services
-        client, now = client_address(request), services.clock.now()
-        if wait := services.sign_in_attempts.wait("player", client, now):
-            page = _sign_in_page(visit, nonce, token, refused=429)
-            page.headers["Retry-After"] = str(wait)
-            return page
         known = services.player_sessions.signs_in(token)
         if not known and token.strip():  # a link without a token guesses nothing
-            services.sign_in_attempts.failed("player", client, now)
+            client, now = client_address(request), services.clock.now()
+            if wait := services.sign_in_attempts.wait("player", client, now):
+                page = _sign_in_page(visit, nonce, token, refused=429)
+                page.headers["Retry-After"] = str(wait)
+                return page
         # an unknown or revoked link: a page that says so (404: nothing to sign in to)
         page = _sign_in_page(visit, nonce, token, refused=404 if not known else None)
         page.cookies.append(_sign_in_cookie(visit, nonce))
@@ -272,14 +273,16 @@ class TableController(Controller):
             raise FormRefusedError
         token = str(data.get("token") or "")
         services = visit.services
-        client, now = client_address(request), services.clock.now()
-        if wait := services.sign_in_attempts.wait("player", client, now):
-            page = _sign_in_page(visit, nonce, token, refused=429)
-            page.headers["Retry-After"] = str(wait)
-            return page
         try:
+            # a right token always signs in, whatever the address tried before: the players
+            # of a venue share its address, and a player token is too long to guess
             opened = sessions.open(token)
         except UnauthenticatedError:
+            client, now = client_address(request), services.clock.now()
+            if wait := services.sign_in_attempts.wait("player", client, now):
+                page = _sign_in_page(visit, nonce, token, refused=429)
+                page.headers["Retry-After"] = str(wait)
+                return page
             services.sign_in_attempts.failed("player", client, now)
             return _sign_in_page(visit, nonce, token, refused=401)
         session = opened.session

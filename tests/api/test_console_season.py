@@ -1,7 +1,8 @@
 """The director's season page over HTTP (API.md "Pages for people": ``/director/seasons/{id}``):
 the season's tournaments, ranking, bans and directors. Each form is the REST use case: the REST
 API agrees afterwards; a refusal comes back in words next to its form; without the CSRF token
-nothing changes; the scope of a named director holds as over REST (rule C-DIR-1)."""
+nothing changes; the scope of a named director holds as over REST (rule C-DIR-1). Directors are
+appointed over REST only: no season page shows a token (API.md "Sessions")."""
 
 from __future__ import annotations
 
@@ -11,10 +12,19 @@ from typing import Any
 from litestar.testing import TestClient
 
 from service.clock import MovableClock
+from service.people.directors import DIRECTOR_TOKEN_PREFIX
+from service.settings import DEV_DIRECTOR_TOKEN
 from tests.api.test_console import csrf_of, sign_in, signed_in
 from tests.api.test_directors import appoint, audit
 from tests.api.test_tournament_day import run_day
-from tests.api.test_tournaments import CALENDAR, person, register, schedule, stored_events
+from tests.api.test_tournaments import (
+    CALENDAR,
+    SPRING,
+    person,
+    register,
+    schedule,
+    stored_events,
+)
 from tests.conftest import DIRECTOR
 
 Client = TestClient[Any]
@@ -130,11 +140,12 @@ def test_a_season_form_without_its_csrf_token_is_forbidden_and_changes_nothing(
     season = create_season(client)
     spring = schedule(client)
     offender = register(client, spring["id"], 3)
+    named = appoint(client, "Erika Mustermann", season_id=season["id"])
     signed_in(client)
     before = stored_events(client)
     for path, form in (
         ("/bans", {"player_id": offender["player_id"], "reason": "insults"}),
-        ("/directors", {"name": "Erika Mustermann", "scope": "season"}),
+        (f"/directors/{named['director_id']}/revoke", {}),
     ):
         answer = client.post(season_url(season["id"], path), data=form)
         assert answer.status_code == 403
@@ -142,52 +153,76 @@ def test_a_season_form_without_its_csrf_token_is_forbidden_and_changes_nothing(
     assert stored_events(client) == before
 
 
-def test_a_director_appointed_on_the_season_page_gets_a_token_shown_once_and_can_be_revoked(
+def test_the_season_page_appoints_nobody_and_sends_to_the_rest_api_in_words(
+    client: Client,
+) -> None:
+    # API.md "Sessions": a new director's token would have to go onto the page; it may not
+    season = create_season(client)
+    signed_in(client)
+    page = season_page(client, season["id"])
+    assert 'data-action="appoint-director"' not in page
+    assert f'action="/director/seasons/{season["id"]}/directors' not in page
+    assert "über die REST-Schnittstelle ernannt (POST /api/v1/directors)" in page
+    english = season_page(client, season["id"], "?lang=en")
+    assert "appointed over the REST API (POST /api/v1/directors)" in english
+    before = stored_events(client)
+    old_form = submit(client, season["id"], "/directors", name="Erika Mustermann", scope="season")
+    assert old_form.status_code in (404, 405)
+    assert stored_events(client) == before
+
+
+def test_a_director_appointed_over_rest_is_listed_on_the_season_page_and_revoked_there(
     client: Client,
 ) -> None:
     # rule C-DIR-1: more directors can be appointed; a revoked one acts no more
     season = create_season(client)
     spring = schedule(client)
-    signed_in(client)
-    answer = submit(client, season["id"], "/directors", name="Erika Mustermann", scope=spring["id"])
-    assert answer.status_code == 201, answer.text
-    assert answer.headers["cache-control"] == "no-store"
-    token = re.search(r"<code data-token>([^<]+)</code>", answer.text)
-    assert token is not None
-    listed = client.get("/api/v1/directors", headers=DIRECTOR).json()
-    [erika] = [d for d in listed if d["name"] == "Erika Mustermann"]
-    assert (erika["scope"], erika["tournament_id"]) == ("tournament", spring["id"])
-    works = client.get(
-        f"/api/v1/tournaments/{spring['id']}/registrations",
-        headers={"Authorization": f"Bearer {token.group(1)}"},
-    )
+    erika = appoint(client, "Erika Mustermann", tournament_id=spring["id"])
+    token = {"Authorization": f"Bearer {erika['token']}"}
+    works = client.get(f"/api/v1/tournaments/{spring['id']}/registrations", headers=token)
     assert works.status_code == 200
+    signed_in(client)
     page = season_page(client, season["id"])
-    assert token.group(1) not in page  # shown once only
     row = re.search(rf'<tr data-director-id="{erika["director_id"]}".*?</tr>', page, re.DOTALL)
     assert row is not None
+    assert "Erika Mustermann" in row.group(0)
+    assert f"Turnier {SPRING['name']}" in row.group(0)
     assert 'data-action="revoke-director"' in row.group(0)
     revoked = submit(client, season["id"], f"/directors/{erika['director_id']}/revoke")
     assert revoked.status_code == 303, revoked.text
     assert "Erika Mustermann ist widerrufen" in client.get(revoked.headers["location"]).text
-    gone = client.get(
-        f"/api/v1/tournaments/{spring['id']}/registrations",
-        headers={"Authorization": f"Bearer {token.group(1)}"},
-    )
+    gone = client.get(f"/api/v1/tournaments/{spring['id']}/registrations", headers=token)
     assert gone.status_code == 401
     twice = submit(client, season["id"], f"/directors/{erika['director_id']}/revoke")
     assert twice.status_code == 409
     assert "data-error" in twice.text
 
 
-def test_a_nameless_director_is_refused_in_words_next_to_the_name(client: Client) -> None:
+def test_no_season_page_shows_a_director_token_not_even_the_bootstrap_one(
+    client: Client,
+) -> None:
+    # API.md "Sessions": a token goes into no rendered page, no URL the service builds
     season = create_season(client)
-    signed_in(client)
-    before = stored_events(client)
-    answer = submit(client, season["id"], "/directors", name="  ", scope="season")
-    assert answer.status_code == 422
-    assert re.search(r'id="appoint-director-name-error"[^>]*data-error', answer.text)
-    assert stored_events(client) == before
+    spring = schedule(client)
+    offender = register(client, spring["id"], 3)
+    sven = appoint(client, "Sven Berger", season_id=season["id"])
+    erika = appoint(client, "Erika Mustermann", tournament_id=spring["id"])
+    tokens = [DEV_DIRECTOR_TOKEN, sven["token"], erika["token"]]
+    answers = []
+    for who in (sven["token"], DEV_DIRECTOR_TOKEN):  # the season's director, then the club
+        signed_in(client, who)
+        answers += [client.get(season_url(season["id"]) + q) for q in ("", "?lang=en")]
+        answers.append(submit(client, season["id"], "/bans", player_id=offender["player_id"]))
+        answers.append(submit(client, season["id"], "/directors", name="Dora", scope="season"))
+        # Sven may not revoke himself (409); the club may (303)
+        answers.append(submit(client, season["id"], f"/directors/{sven['director_id']}/revoke"))
+    answers.append(client.get(answers[-1].headers["location"]))
+    assert {answer.status_code for answer in answers} >= {200, 303, 409, 422}
+    for answer in answers:
+        shown = answer.text + answer.headers.get("location", "")
+        assert DIRECTOR_TOKEN_PREFIX not in shown, answer.url
+        for token in tokens:
+            assert token not in shown, answer.url
 
 
 def test_a_season_director_works_on_their_season_only_and_never_revokes_themselves(
@@ -212,14 +247,6 @@ def test_a_season_director_works_on_their_season_only_and_never_revokes_themselv
     itself = submit(client, season["id"], f"/directors/{named['director_id']}/revoke")
     assert itself.status_code == 409
     assert client.get(season_url(other["id"])).status_code == 403
-    deputy = submit(client, season["id"], "/directors", name="Dora Klein", scope="season")
-    assert deputy.status_code == 201, deputy.text
-    [dora] = [
-        e
-        for e in client.get("/api/v1/directors", headers=DIRECTOR).json()
-        if e["name"] == "Dora Klein"
-    ]
-    assert dora["season_id"] == season["id"]
 
 
 def test_a_tournament_director_is_refused_the_season_page(client: Client) -> None:

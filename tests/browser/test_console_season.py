@@ -1,6 +1,6 @@
 """The director's season page in headless Chromium: from the console to the season, a ban through
-its form, a director appointed with the token shown once; the REST API agrees. Screenshots are
-kept as test artefacts."""
+its form, a director appointed over REST listed and revoked on the page (no form appoints: no page
+shows a token, API.md "Sessions"); the REST API agrees. Screenshots are kept as test artefacts."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any, cast
 import pytest
 
 from service.settings import DEV_DIRECTOR_TOKEN
+from tests.api.test_directors import appoint
 from tests.api.test_tournaments import person, register, schedule
 from tests.browser.conftest import LiveServer, screenshot
 from tests.browser.test_pages import to_the_next_page
@@ -17,7 +18,7 @@ from tests.conftest import DIRECTOR
 pytestmark = pytest.mark.browser
 
 
-def test_a_director_bans_a_player_and_appoints_a_director_on_the_season_page(
+def test_a_director_bans_a_player_and_revokes_a_director_on_the_season_page(
     live_server: LiveServer, browser: Any
 ) -> None:
     from selenium.webdriver.common.by import By
@@ -32,6 +33,7 @@ def test_a_director_bans_a_player_and_appoints_a_director_on_the_season_page(
     ).json()
     tournament = schedule(client, name="Maiturnier 2031", date="2031-05-10")
     offender = register(client, tournament["id"], 7)
+    erika = appoint(client, "Erika Mustermann", tournament_id=tournament["id"])
 
     browser.get(f"{live_server.url}/director")
     if "/director/sign-in" in browser.current_url:
@@ -57,18 +59,24 @@ def test_a_director_bans_a_player_and_appoints_a_director_on_the_season_page(
         By.CSS_SELECTOR, f'#bans tr[data-player-id="{offender["player_id"]}"]'
     )
 
-    appoint = browser.find_element(By.CSS_SELECTOR, 'form[data-action="appoint-director"]')
-    appoint.find_element(By.NAME, "name").send_keys("Erika Mustermann")
-    to_the_next_page(browser, appoint.find_element(By.CSS_SELECTOR, "button[type=submit]").click)
-    token = browser.find_element(By.CSS_SELECTOR, "[data-token]").text
-    screenshot(browser, "console-season-appointed")
+    # rule C-DIR-1: a director appointed over REST is listed and revoked here; nothing appoints
+    assert not browser.find_elements(By.CSS_SELECTOR, 'form[data-action="appoint-director"]')
+    assert "POST /api/v1/directors" in browser.find_element(By.ID, "appoint-over-rest").text
+    row = browser.find_element(By.CSS_SELECTOR, f'tr[data-director-id="{erika["director_id"]}"]')
+    revoke = row.find_element(By.CSS_SELECTOR, 'form[data-action="revoke-director"] button')
+    to_the_next_page(browser, revoke.click)
+    assert "Erika Mustermann ist widerrufen" in browser.find_element(By.ID, "flash").text
+    screenshot(browser, "console-season-revoked")
 
-    # the REST API agrees: the ban refuses a registration, the token acts for the season
+    # the REST API agrees: the ban refuses a registration, the revoked token acts no more
     refused = client.post(
         f"/api/v1/tournaments/{tournament['id']}/registrations",
         json=person(7),
         headers=DIRECTOR,
     )
     assert refused.status_code == 403, refused.text
-    directors = client.get("/api/v1/directors", headers={"Authorization": f"Bearer {token}"}).json()
-    assert [d["name"] for d in directors] == ["Erika Mustermann"]
+    gone = client.get(
+        f"/api/v1/tournaments/{tournament['id']}/registrations",
+        headers={"Authorization": f"Bearer {erika['token']}"},
+    )
+    assert gone.status_code == 401
