@@ -331,7 +331,10 @@ def offer_resignation(
             "level", "a variant game is resigned as a single or a gammon (V-RESIGN-1)"
         )
     if state.rules == "app":
-        borne_off = CHECKERS_PER_SIDE - sum(state.board(side))
+        checkers = state.board(side)
+        if state.game_variant is not None:  # V-RESIGN-1: the variant board's checkers
+            checkers = state.variant_a if side == "a" else state.variant_b
+        borne_off = CHECKERS_PER_SIDE - sum(checkers)
         fixed: Level = "single" if borne_off else "gammon"
         if level is not None and level != fixed:
             raise InvalidInputError(

@@ -45,7 +45,9 @@ def fold(events: list[DomainEvent], state: Match | None = None) -> Match:
     return state
 
 
-def plakoto_match_with_a_on_roll(variant: str = "plakoto", **board: Any) -> Match:
+def plakoto_match_with_a_on_roll(
+    variant: str = "plakoto", rules: str = "tournament", **board: Any
+) -> Match:
     """A Plakoto match to 3 where side b has just left ``board`` (side a on roll); in a Tavli
     match, the Portes game is resigned first (b resigns, a accepts)."""
     state = fold(
@@ -60,6 +62,7 @@ def plakoto_match_with_a_on_roll(variant: str = "plakoto", **board: Any) -> Matc
             token_hash_a="x",
             token_hash_b="y",
             variant=variant,
+            rules=rules,
         )
     )
     state = fold(roll(state, None, (5, 2), T0), state)  # V-OPEN-1: a starts, rolls again
@@ -152,3 +155,15 @@ def test_a_drawn_plakoto_in_a_tavli_match_is_replayed_as_plakoto_by_its_starter(
     assert (after.game, after.game_variant) == (3, Variant.PLAKOTO)
     assert (after.phase, after.turn, after.score_a) == ("roll", "a", 1)
     assert [(g.variant, g.result) for g in after.games] == [("portes", "single"), ("plakoto", None)]
+
+
+def test_under_the_app_rules_a_variant_resignation_is_single_once_a_checker_is_borne_off() -> None:
+    # rule V-RESIGN-1 with G-RESIGN-1 (app): the level follows from the variant board
+    state = plakoto_match_with_a_on_roll(
+        rules="app", on_roll=side(p2=14, p3=1), opponent=side(p1=10, p24=1)
+    )
+
+    events = offer_resignation(state, "b", None, T0)
+
+    won = next(e for e in events if isinstance(e, GameWon))
+    assert (won.winner, won.result, won.points) == ("a", "single", 1)
