@@ -23,6 +23,7 @@ from domain.evidence.video import (
 )
 from domain.match import (
     ClockFlagged,
+    GameDrawn,
     GameWon,
     MatchStarted,
     MatchVoided,
@@ -149,6 +150,10 @@ class DeadlinesProjection(Projection):
         )
 
     def game_won(self, event: GameWon, db: sqlite_utils.Database) -> None:
+        _game_ended(db, str(event.originator_id), event.game, instant(event.timestamp))
+
+    def game_drawn(self, event: GameDrawn, db: sqlite_utils.Database) -> None:
+        # rule V-PLAKOTO-8: a drawn game ends as a won one does (its recordings become due)
         _game_ended(db, str(event.originator_id), event.game, instant(event.timestamp))
 
     def match_won(self, event: MatchWon, db: sqlite_utils.Database) -> None:

@@ -20,18 +20,14 @@ import msgspec
 import sqlite_utils
 
 from domain.match import MatchStarted, MatchVoided, MatchWon, OpeningRollMade
-from domain.people.erasure import PersonErased
 from domain.ratings.club import RatingPlayerAdded
 from domain.tournament import (
     PairedTable,
-    PlayerRegistered,
-    RegistrationWaitlisted,
     ResultRecorded,
     RoundPaired,
     RoundRepaired,
-    display_name,
 )
-from projections.runner import Projection
+from projections.names import KeepsNames, name_player
 
 
 class HeadToHeadRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,10 +52,11 @@ class PlayerHeadToHead(msgspec.Struct, frozen=True, kw_only=True):
     opponents: list[HeadToHeadRow]
 
 
-class HeadToHeadProjection(Projection):
+class HeadToHeadProjection(KeepsNames):
     """Who met whom: each counted match once, with its winner, loser and their points."""
 
     name = "head_to_head"
+    names_table = "h2h_people"
     tables = ("h2h_people", "h2h_matches", "h2h_meetings")
     version = 1
     wants_notification_id = True
@@ -83,26 +80,11 @@ class HeadToHeadProjection(Projection):
         db.execute("CREATE INDEX IF NOT EXISTS h2h_meetings_winner ON h2h_meetings (winner)")
         db.execute("CREATE INDEX IF NOT EXISTS h2h_meetings_loser ON h2h_meetings (loser)")
 
-    # Who is who (rule R-RATE-7: one id per person, across tournaments) ---------------------
-
-    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
-        _name(db, event.player_id, display_name(event.first_name, event.last_name))
-
-    def registration_waitlisted(
-        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
-    ) -> None:
-        _name(db, event.player_id, display_name(event.first_name, event.last_name))
+    # Who is who (rule R-RATE-7: one id per person, across tournaments; an erased person's
+    # meetings stay under the pseudonym) -----------------------------------------------------
 
     def rating_player_added(self, event: RatingPlayerAdded, db: sqlite_utils.Database) -> None:
-        _name(db, event.player_id, event.display_name)
-
-    def person_erased(self, event: PersonErased, db: sqlite_utils.Database) -> None:
-        # the meetings stay; the name shows as the pseudonym, and no old bytes of it stay
-        db.execute(
-            "UPDATE h2h_people SET display_name = ? WHERE player_id = ?",
-            [event.pseudonym, str(event.originator_id)],
-        )
-        self.compaction_due = True
+        name_player(db, self.names_table, event.player_id, event.display_name)
 
     # Who plays each match ---------------------------------------------------------------------
 
@@ -190,14 +172,6 @@ class _Match(msgspec.Struct, frozen=True):
     rated: bool
     begun: bool
     length: int
-
-
-def _name(db: sqlite_utils.Database, player_id: UUID, name: str) -> None:
-    db.execute(
-        "INSERT INTO h2h_people (player_id, display_name) VALUES (?, ?) "
-        "ON CONFLICT (player_id) DO UPDATE SET display_name = excluded.display_name",
-        [str(player_id), name],
-    )
 
 
 def _tables(db: sqlite_utils.Database, tables: Iterable[PairedTable]) -> None:

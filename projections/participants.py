@@ -16,9 +16,7 @@ from domain.tournament import (
     ACTIVE,
     WAITING,
     LateWithdrawalRecorded,
-    NoShowReleased,
     PlayerCheckedIn,
-    PlayerExcluded,
     PlayerRegistered,
     PlayerWithdrew,
     RegistrationCancelled,
@@ -27,11 +25,10 @@ from domain.tournament import (
     RegistrationWaitlisted,
     StandbyCheckedIn,
     StandbyNotSeated,
-    WaitlistPromoted,
     display_name,
     status_after,
 )
-from projections.runner import Projection
+from projections.registrations import FollowsRegistrations
 
 _COLUMNS = (
     "registration_id",
@@ -86,7 +83,7 @@ class RegistrationRow(msgspec.Struct, frozen=True, kw_only=True):
     waitlist_position: int | None
 
 
-class ParticipantsProjection(Projection):
+class ParticipantsProjection(FollowsRegistrations):
     """One row per registration with its current status and the person's data."""
 
     name = "participants"
@@ -127,57 +124,25 @@ class ParticipantsProjection(Projection):
             [str(event.originator_id), event.pseudonym, event.timestamp.isoformat()],
         )
 
-    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
-        _insert(db, event)
-
-    def registration_waitlisted(
-        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
+    def _added(
+        self, event: PlayerRegistered | RegistrationWaitlisted, db: sqlite_utils.Database
     ) -> None:
         _insert(db, event)
 
-    def registration_cancelled(
-        self, event: RegistrationCancelled, db: sqlite_utils.Database
-    ) -> None:
+    def _moved(self, event: RegistrationChange, db: sqlite_utils.Database) -> None:
         _set_status(db, event)
-        if event.refund_cents:
-            _set_refund(db, event.registration_id, event.refund_cents)
-
-    def waitlist_promoted(self, event: WaitlistPromoted, db: sqlite_utils.Database) -> None:
-        _set_status(db, event)
-
-    def player_excluded(self, event: PlayerExcluded, db: sqlite_utils.Database) -> None:
-        _set_status(db, event)
-
-    def player_withdrew(self, event: PlayerWithdrew, db: sqlite_utils.Database) -> None:
-        _set_status(db, event)
-        db.execute(
-            "UPDATE participants SET withdrawal_reason = ? WHERE registration_id = ?",
-            [event.reason, str(event.registration_id)],
-        )
-
-    def late_withdrawal_recorded(
-        self, event: LateWithdrawalRecorded, db: sqlite_utils.Database
-    ) -> None:
-        _set_status(db, event)
-        db.execute(
-            "UPDATE participants SET withdrawal_reason = ? WHERE registration_id = ?",
-            [event.reason, str(event.registration_id)],
-        )
-
-    def player_checked_in(self, event: PlayerCheckedIn, db: sqlite_utils.Database) -> None:
-        _set_status(db, event)
-        _set_check_in(db, event)
-
-    def standby_checked_in(self, event: StandbyCheckedIn, db: sqlite_utils.Database) -> None:
-        _set_status(db, event)
-        _set_check_in(db, event)
-
-    def standby_not_seated(self, event: StandbyNotSeated, db: sqlite_utils.Database) -> None:
-        _set_status(db, event)
-        _set_refund(db, event.registration_id, event.refund_cents)
-
-    def no_show_released(self, event: NoShowReleased, db: sqlite_utils.Database) -> None:
-        _set_status(db, event)
+        match event:
+            case RegistrationCancelled() if event.refund_cents:
+                _set_refund(db, event.registration_id, event.refund_cents)
+            case StandbyNotSeated():
+                _set_refund(db, event.registration_id, event.refund_cents)
+            case PlayerWithdrew() | LateWithdrawalRecorded():
+                db.execute(
+                    "UPDATE participants SET withdrawal_reason = ? WHERE registration_id = ?",
+                    [event.reason, str(event.registration_id)],
+                )
+            case PlayerCheckedIn() | StandbyCheckedIn():
+                _set_check_in(db, event)
 
 
 def _insert(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:

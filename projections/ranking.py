@@ -15,7 +15,6 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
-from domain.people.erasure import PersonErased
 from domain.seasons.options import DEFAULT_OPTIONS, SeasonOptions
 from domain.seasons.ranking import (
     RankingEntry,
@@ -28,9 +27,7 @@ from domain.tournament import (
     LateEntryAdmitted,
     PairedTable,
     PlayerExcluded,
-    PlayerRegistered,
     PlayerWithdrew,
-    RegistrationWaitlisted,
     ResultFacts,
     ResultRecorded,
     RoundPaired,
@@ -39,10 +36,9 @@ from domain.tournament import (
     TournamentCompleted,
     TournamentScheduled,
     TournamentStarted,
-    display_name,
     fold_results,
 )
-from projections.runner import Projection
+from projections.names import KeepsNames
 from projections.standings import TABLE_FACT_COLUMNS, late_facts, table_fact
 
 
@@ -69,10 +65,11 @@ class PlayerRanking(msgspec.Struct, frozen=True, kw_only=True):
     entries: tuple[RankingEntry, ...]
 
 
-class RankingProjection(Projection):
+class RankingProjection(KeepsNames):
     """Per tournament: season, class, attendance, decided tables; per season: rows, entries."""
 
     name = "ranking"
+    names_table = "ranking_names"
     tables = (
         "ranking_names",
         "ranking_tournaments",
@@ -166,22 +163,6 @@ class RankingProjection(Projection):
             [season_id, msgspec.json.encode(event.options).decode()],
         )
         self._dirty_seasons.add(season_id)
-
-    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
-        _name(db, event)
-
-    def person_erased(self, event: PersonErased, db: sqlite_utils.Database) -> None:
-        """The erased person's results stay; their name shows as the pseudonym."""
-        self.compaction_due = True  # no old bytes of the name stay in the file
-        db.execute(
-            "UPDATE ranking_names SET display_name = ? WHERE player_id = ?",
-            [event.pseudonym, str(event.originator_id)],
-        )
-
-    def registration_waitlisted(
-        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
-    ) -> None:
-        _name(db, event)
 
     def tournament_scheduled(self, event: TournamentScheduled, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -333,14 +314,6 @@ def _delete_round(db: sqlite_utils.Database, tournament_id: str, number: int) ->
     """A round taken back or paired anew (its tables had no result yet)."""
     db.execute(
         "DELETE FROM ranking_tables WHERE tournament_id = ? AND round = ?", [tournament_id, number]
-    )
-
-
-def _name(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:
-    """The name of the player's latest registration is the one the ranking shows."""
-    db.execute(
-        "INSERT OR REPLACE INTO ranking_names (player_id, display_name) VALUES (?, ?)",
-        [str(event.player_id), display_name(event.first_name, event.last_name)],
     )
 
 

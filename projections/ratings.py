@@ -23,7 +23,6 @@ import msgspec
 import sqlite_utils
 
 from domain.match import MatchStarted, MatchWon, OpeningRollMade
-from domain.people.erasure import PersonErased
 from domain.ratings.club import (
     PlayerDirectory,
     RatingPlayerAdded,
@@ -33,14 +32,11 @@ from domain.ratings.club import (
 from domain.ratings.formula import START_RATING, Standing, after, rate
 from domain.tournament import (
     PairedTable,
-    PlayerRegistered,
-    RegistrationWaitlisted,
     ResultRecorded,
     RoundPaired,
     RoundRepaired,
-    display_name,
 )
-from projections.runner import Projection
+from projections.names import KeepsNames, name_player
 
 Source = Literal["match", "tournament", "import"]
 
@@ -96,10 +92,11 @@ _HISTORY_COLUMNS = (
 )
 
 
-class RatingsProjection(Projection):
+class RatingsProjection(KeepsNames):
     """The list, each player's history and the facts a rated match needs (players, length)."""
 
     name = "ratings"
+    names_table = "rating_people"
     tables = (
         "rating_people",
         "rating_settings",
@@ -164,26 +161,11 @@ class RatingsProjection(Projection):
             "seq INTEGER NOT NULL, sub INTEGER NOT NULL)"
         )
 
-    # Who is who (rule R-RATE-7) -------------------------------------------------------------
-
-    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
-        _name(db, event.player_id, display_name(event.first_name, event.last_name))
-
-    def registration_waitlisted(
-        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
-    ) -> None:
-        _name(db, event.player_id, display_name(event.first_name, event.last_name))
+    # Who is who (rule R-RATE-7: a rating-only player's name is personal data; an erased
+    # person's ratings stay under the pseudonym) -----------------------------------------------
 
     def rating_player_added(self, event: RatingPlayerAdded, db: sqlite_utils.Database) -> None:
-        _name(db, event.player_id, event.display_name)
-
-    def person_erased(self, event: PersonErased, db: sqlite_utils.Database) -> None:
-        # rule R-RATE-7: a rating-only player's name is personal data; the ratings stay
-        db.execute(
-            "UPDATE rating_people SET display_name = ? WHERE player_id = ?",
-            [event.pseudonym, str(event.originator_id)],
-        )
-        self.compaction_due = True
+        name_player(db, self.names_table, event.player_id, event.display_name)
 
     # Settings (rule R-RATE-3) -----------------------------------------------------------------
 
@@ -232,21 +214,12 @@ class RatingsProjection(Projection):
         facts = _facts(db, str(event.originator_id))
         if facts is None or not facts.rated or not facts.begun or facts.length < 1:
             return
-        winner, loser = (
-            (facts.player_a, facts.player_b)
+        sides = (
+            (facts.player_a, facts.player_b, facts.length)
             if event.winner == "a"
-            else (facts.player_b, facts.player_a)
+            else (facts.player_b, facts.player_a, facts.length)
         )
-        self._rated(
-            db,
-            key=str(event.originator_id),
-            when=event.timestamp,
-            source="match",
-            match_id=str(event.originator_id),
-            winner=winner,
-            loser=loser,
-            length=facts.length,
-        )
+        self._rated(db, str(event.originator_id), event.timestamp, "match", sides)
 
     def result_recorded(self, event: ResultRecorded, db: sqlite_utils.Database) -> None:
         match_id = str(event.match_id)
@@ -262,16 +235,7 @@ class RatingsProjection(Projection):
         sides = _sides(db, match_id, event.winner)
         if sides is None:
             return
-        self._rated(
-            db,
-            key=match_id,
-            when=event.timestamp,
-            source="tournament",
-            match_id=match_id,
-            winner=sides[0],
-            loser=sides[1],
-            length=sides[2],
-        )
+        self._rated(db, match_id, event.timestamp, "tournament", sides)
 
     def _corrected(self, event: ResultRecorded, db: sqlite_utils.Database) -> None:
         """rule R-RATE-4: the correction takes or leaves the original's place."""
@@ -301,17 +265,7 @@ class RatingsProjection(Projection):
                 db.execute("UPDATE rating_matches SET counted = 0 WHERE key = ?", [match_id])
             _dirty(db, held[0], held[1])
         elif event.played and sides is not None:
-            self._rated(
-                db,
-                key=match_id,
-                when=event.timestamp,
-                source="tournament",
-                match_id=match_id,
-                winner=sides[0],
-                loser=sides[1],
-                length=sides[2],
-                seq=seq,
-            )
+            self._rated(db, match_id, event.timestamp, "tournament", sides, seq=seq)
 
     def results_imported(self, event: ResultsImported, db: sqlite_utils.Database) -> None:
         start_rating, boost = _settings(db)
@@ -341,18 +295,16 @@ class RatingsProjection(Projection):
     def _rated(
         self,
         db: sqlite_utils.Database,
-        *,
-        key: str,
+        match_id: str,
         when: datetime,
         source: Source,
-        match_id: str,
-        winner: str,
-        loser: str,
-        length: int,
+        sides: tuple[str, str, int],
+        *,
         seq: int | None = None,
     ) -> None:
         """A match enters the list at its place, under the settings in force (R-RATE-3);
-        a match is rated once (its first rated end wins)."""
+        a match is rated once (its first rated end wins). ``sides``: winner, loser, length."""
+        winner, loser, length = sides
         start_rating, boost = _settings(db)
         place = self.notification_id if seq is None else seq
         inserted = db.execute(
@@ -360,7 +312,7 @@ class RatingsProjection(Projection):
             "import_id, winner_id, loser_id, length, start_rating, newcomer_boost, counted) "
             "VALUES (?, ?, 0, ?, ?, ?, NULL, ?, ?, ?, ?, ?, 1)",
             [
-                key,
+                match_id,
                 place,
                 when.astimezone(UTC).isoformat(),
                 source,
@@ -392,14 +344,6 @@ class _Facts(msgspec.Struct, frozen=True):
     length: int
     rated: bool
     begun: bool
-
-
-def _name(db: sqlite_utils.Database, player_id: UUID, name: str) -> None:
-    db.execute(
-        "INSERT INTO rating_people (player_id, display_name) VALUES (?, ?) "
-        "ON CONFLICT (player_id) DO UPDATE SET display_name = excluded.display_name",
-        [str(player_id), name],
-    )
 
 
 def _tables(db: sqlite_utils.Database, tables: Iterable[PairedTable]) -> None:

@@ -8,24 +8,15 @@ import sqlite_utils
 from domain.tournament import (
     SEAT_HOLDING,
     WAITING,
-    LateWithdrawalRecorded,
-    NoShowReleased,
-    PlayerCheckedIn,
-    PlayerExcluded,
     PlayerRegistered,
-    PlayerWithdrew,
-    RegistrationCancelled,
     RegistrationChange,
     RegistrationStatus,
     RegistrationWaitlisted,
-    StandbyCheckedIn,
-    StandbyNotSeated,
     TournamentScheduled,
     TournamentStarted,
-    WaitlistPromoted,
     status_after,
 )
-from projections.runner import Projection
+from projections.registrations import FollowsRegistrations
 
 # The statuses each counter counts (the others hold no seat and do not wait).
 _COUNTED: dict[str, tuple[RegistrationStatus, ...]] = {
@@ -50,7 +41,7 @@ class SeatCounts(msgspec.Struct, frozen=True, kw_only=True):
     checked_in: int
 
 
-class SeatsProjection(Projection):
+class SeatsProjection(FollowsRegistrations):
     """One row of counters per tournament, kept by following each registration's status."""
 
     name = "seats"
@@ -74,46 +65,30 @@ class SeatsProjection(Projection):
             [str(event.originator_id), event.capacity],
         )
 
-    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
-        _add(db, event)
-
-    def registration_waitlisted(
-        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
+    def _added(
+        self, event: PlayerRegistered | RegistrationWaitlisted, db: sqlite_utils.Database
     ) -> None:
-        _add(db, event)
+        tournament_id, status = str(event.originator_id), status_after(event)
+        db.execute(
+            "INSERT INTO seat_registrations (registration_id, tournament_id, status) "
+            "VALUES (?, ?, ?)",
+            [str(event.registration_id), tournament_id, status],
+        )
+        _count(db, tournament_id, status, +1)
 
-    def registration_cancelled(
-        self, event: RegistrationCancelled, db: sqlite_utils.Database
-    ) -> None:
-        _move(db, event)
-
-    def waitlist_promoted(self, event: WaitlistPromoted, db: sqlite_utils.Database) -> None:
-        _move(db, event)
-
-    def late_withdrawal_recorded(
-        self, event: LateWithdrawalRecorded, db: sqlite_utils.Database
-    ) -> None:
-        _move(db, event)
-
-    def player_excluded(self, event: PlayerExcluded, db: sqlite_utils.Database) -> None:
-        _move(db, event)
-
-    def player_withdrew(self, event: PlayerWithdrew, db: sqlite_utils.Database) -> None:
-        # rule T-FMT-5: a player who leaves the running tournament frees the seat
-        _move(db, event)
-
-    def player_checked_in(self, event: PlayerCheckedIn, db: sqlite_utils.Database) -> None:
-        _move(db, event)
-
-    def standby_checked_in(self, event: StandbyCheckedIn, db: sqlite_utils.Database) -> None:
-        _move(db, event)
-
-    def standby_not_seated(self, event: StandbyNotSeated, db: sqlite_utils.Database) -> None:
-        _move(db, event)
-
-    def no_show_released(self, event: NoShowReleased, db: sqlite_utils.Database) -> None:
-        # rule T-CHECKIN-2: a no-show's seat is released at the start
-        _move(db, event)
+    def _moved(self, event: RegistrationChange, db: sqlite_utils.Database) -> None:
+        status = status_after(event)
+        row = db.execute(
+            "SELECT tournament_id, status FROM seat_registrations WHERE registration_id = ?",
+            [str(event.registration_id)],
+        ).fetchone()
+        tournament_id, old_status = row
+        _count(db, tournament_id, old_status, -1)
+        _count(db, tournament_id, status, +1)
+        db.execute(
+            "UPDATE seat_registrations SET status = ? WHERE registration_id = ?",
+            [status, str(event.registration_id)],
+        )
 
     def tournament_started(self, event: TournamentStarted, db: sqlite_utils.Database) -> None:
         # the start closes the waitlist: the standbys it left without a seat were refused and
@@ -125,30 +100,6 @@ class SeatsProjection(Projection):
             [WAITED_IN_VAIN, tournament_id, *WAITING],
         )
         db.execute("UPDATE seats SET waitlist = 0 WHERE tournament_id = ?", [tournament_id])
-
-
-def _add(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:
-    tournament_id, status = str(event.originator_id), status_after(event)
-    db.execute(
-        "INSERT INTO seat_registrations (registration_id, tournament_id, status) VALUES (?, ?, ?)",
-        [str(event.registration_id), tournament_id, status],
-    )
-    _count(db, tournament_id, status, +1)
-
-
-def _move(db: sqlite_utils.Database, event: RegistrationChange) -> None:
-    status = status_after(event)
-    row = db.execute(
-        "SELECT tournament_id, status FROM seat_registrations WHERE registration_id = ?",
-        [str(event.registration_id)],
-    ).fetchone()
-    tournament_id, old_status = row
-    _count(db, tournament_id, old_status, -1)
-    _count(db, tournament_id, status, +1)
-    db.execute(
-        "UPDATE seat_registrations SET status = ? WHERE registration_id = ?",
-        [status, str(event.registration_id)],
-    )
 
 
 def _count(db: sqlite_utils.Database, tournament_id: str, status: str, step: int) -> None:

@@ -20,7 +20,6 @@ from domain.match import (
     PenaltyAwarded,
     PenaltyChanged,
 )
-from domain.people.erasure import PersonErased
 from domain.tournament import (
     Decided,
     LateEntryAdmitted,
@@ -42,13 +41,14 @@ from domain.tournament import (
     display_name,
     fold_results,
 )
-from projections.runner import Projection
+from projections.names import KeepsNames
 
 
-class StandingsProjection(Projection):
+class StandingsProjection(KeepsNames):
     """Tables of every round, the progress of their matches, results that count, standings."""
 
     name = "standings"
+    names_table = "day_players"
     tables = (
         "day_players",
         "day_tournaments",
@@ -108,21 +108,19 @@ class StandingsProjection(Projection):
             "points INTEGER NOT NULL, reason TEXT NOT NULL, awarded_at TEXT NOT NULL)"
         )
 
-    def player_registered(self, event: PlayerRegistered, db: sqlite_utils.Database) -> None:
-        _name(db, event)
-
-    def person_erased(self, event: PersonErased, db: sqlite_utils.Database) -> None:
-        """The erased person's results stay; their name shows as the pseudonym."""
-        self.compaction_due = True  # no old bytes of the name stay in the file
-        db.execute(
-            "UPDATE day_players SET display_name = ? WHERE player_id = ?",
-            [event.pseudonym, str(event.originator_id)],
-        )
-
-    def registration_waitlisted(
-        self, event: RegistrationWaitlisted, db: sqlite_utils.Database
+    def _registered(
+        self, event: PlayerRegistered | RegistrationWaitlisted, db: sqlite_utils.Database
     ) -> None:
-        _name(db, event)
+        """A player's name in each tournament they registered for (seat and marks anew)."""
+        db.execute(
+            "INSERT OR REPLACE INTO day_players (tournament_id, player_id, display_name) "
+            "VALUES (?, ?, ?)",
+            [
+                str(event.originator_id),
+                str(event.player_id),
+                display_name(event.first_name, event.last_name),
+            ],
+        )
 
     def tournament_started(self, event: TournamentStarted, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
@@ -324,18 +322,6 @@ def _insert_table(
             table.explanation,
             "bye" if is_bye else "pending",
             str(table.player_a) if is_bye else None,
-        ],
-    )
-
-
-def _name(db: sqlite_utils.Database, event: PlayerRegistered | RegistrationWaitlisted) -> None:
-    db.execute(
-        "INSERT OR REPLACE INTO day_players (tournament_id, player_id, display_name) "
-        "VALUES (?, ?, ?)",
-        [
-            str(event.originator_id),
-            str(event.player_id),
-            display_name(event.first_name, event.last_name),
         ],
     )
 

@@ -131,3 +131,17 @@ def test_no_use_case_slice_imports_another() -> None:
         and any(each.split(".")[1] not in {slice_, *below} for each in imported)
     }
     assert not crossing
+
+
+MAX_LINES = 600
+
+
+def test_no_module_is_longer_than_six_hundred_lines() -> None:
+    # Issue 20: a file cut by meaning stays readable; one that outgrows this wants a new concept.
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for layer in LAYERS
+        for path in (ROOT / layer).rglob("*.py")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert not long

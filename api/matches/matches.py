@@ -54,6 +54,7 @@ from api.matches.schemas import (
 )
 from domain.errors import ForbiddenError, InvalidInputError
 from domain.match import Match as MatchRecord
+from domain.match.variant_plays import GivenBoard
 from service.bootstrap import Services
 from service.matches.matches import MatchService
 from service.shared.match_play import Caller
@@ -197,6 +198,9 @@ class MatchController(Controller):
                 tournament_id=str(data.tournament_id) if data.tournament_id else None,
                 seated=seated,
                 rated=data.rated,
+                variant=data.variant,
+                cube=data.cube,
+                tavli_format=data.tavli_format,
                 actor=acting_director.actor,
             ),
         )
@@ -246,8 +250,24 @@ class MatchController(Controller):
     async def play(
         self, command: NamedDependency[MatchCommand], data: JSONBody[PlayCreate]
     ) -> Match:
+        board = data.board
+        given = (
+            GivenBoard(
+                tuple(board.on_roll),
+                tuple(board.opponent),
+                (tuple(board.pinned.on_roll), tuple(board.pinned.opponent))
+                if board.pinned is not None
+                else None,
+            )
+            if board is not None
+            else None
+        )
         return await command.run(
-            data.side, command.matches.play, notation=data.play, position_id=data.position_id
+            data.side,
+            command.matches.play,
+            notation=data.play,
+            position_id=data.position_id,
+            board=given,
         )
 
     @guarded_post(

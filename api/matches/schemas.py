@@ -7,7 +7,7 @@ score, cube, clocks and legal plays, read at an instant).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, cast
 from uuid import UUID
 
 import msgspec
@@ -18,12 +18,20 @@ from api.http.schemas import (
     PositionId,
     legal_play,
 )
+from api.matches.variant_analysis import (
+    VariantBoardBody,
+    VariantBoardView,
+    VariantLegalPlay,
+    board_view,
+    variant_legal_play_items,
+)
 from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.clock import ClockPresetName
-from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, RulesName, Side
+from domain.match import MAX_PLAY_LENGTH, DiceMode, Level, MatchVariant, RulesName, Side
 from domain.match import Match as MatchRecord
 from domain.match.voids import MAX_REASON_LENGTH
 from domain.tournament import Stage as StageName
+from domain.variants import Variant
 from service.shared.day_views import Score
 
 SideName = Side
@@ -51,6 +59,12 @@ class MatchCreate(msgspec.Struct, forbid_unknown_fields=True):
     rated: bool = True
     """rule R-RATE-5: ``false`` for a friendly. A rated match's sides name players of the
     rating list (rule R-RATE-7): a player id, or a display name (a new name adds a player)."""
+    variant: MatchVariant = "backgammon"
+    """rule V-MATCH-VARIANT-1: the board every game is played on (``tavli``: the cycle)."""
+    cube: bool | None = None
+    """rule V-CUBE-1: the doubling cube; by default on in backgammon only."""
+    tavli_format: Literal["points", "best_of_three"] | None = None
+    """rule V-TAVLI-MATCH-1, for ``tavli`` only: to ``match_length`` points (default)."""
 
 
 class RollCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -62,10 +76,12 @@ class RollCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class PlayCreate(msgspec.Struct, forbid_unknown_fields=True):
-    """The play in gnubg notation (``"24/18 13/8"``) or the Position ID after it."""
+    """The play in gnubg notation (``"24/18 13/8"``) or the Position ID after it; in a variant
+    game the notation or the board after it (the opponent on roll)."""
 
     play: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_PLAY_LENGTH)] | None = None
     position_id: PositionId | None = None
+    board: VariantBoardBody | None = None
     side: SideName | None = None
 
 
@@ -166,11 +182,15 @@ class Match(msgspec.Struct):
     on_roll: SideName | None
     phase: str
     dice: list[int] | None
-    cube: Cube
-    position_id: str
-    """GNU Backgammon's Position ID, from the side on roll (side a before the opening roll)."""
-    match_id: str
+    cube: Cube | None
+    """null while the cube is off (V-CUBE-1)."""
+    position_id: str | None
+    """GNU Backgammon's Position ID, from the side on roll (side a before the opening roll);
+    null in plakoto, fevga and nardi games."""
+    match_id: str | None
     legal_plays: list[LegalPlay]
+    """Backgammon's plays, or in a variant game the items of the variant analysis
+    (``VariantLegalPlay``: msgspec documents one item shape, the encoder writes either)."""
     clocks: Clocks | None
     players: Players
     dice_mode: str
@@ -194,6 +214,24 @@ class Match(msgspec.Struct):
     """Penalty points against each side, included in the opponent's score (rule C-BREAK-2)."""
     void_request: VoidRequest | None = None
     """A player's request to void the latest roll, waiting for the opponent's (G-DICE-2)."""
+    variant: str = "backgammon"
+    """rule V-MATCH-VARIANT-1."""
+    game_variant: str = "backgammon"
+    """The variant of the game in progress."""
+    cube_enabled: bool = True
+    board: VariantBoardView | None = None
+    """A variant game's board seen from the side on roll (the analysis encoding); null in
+    backgammon."""
+    games: list[FinishedGameView] = msgspec.field(default_factory=list)
+    """The finished games."""
+
+
+class FinishedGameView(msgspec.Struct):
+    game: int
+    variant: str
+    winner: SideName | None
+    result: Literal["single", "gammon", "backgammon", "mother", "draw"]
+    points: int
 
 
 class PenaltyPoints(msgspec.Struct):
@@ -246,7 +284,7 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
     phase = state.phase
     dice = state.dice
     pairing = state.pairing
-    return Match(
+    view = Match(
         id=state.id,
         version=state.version,
         status="finished" if state.is_over else "playing",
@@ -288,6 +326,44 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
         player_ids=PlayerIds(*state.player_ids) if state.player_ids else None,
         penalties=[PenaltyPoints(p.id, p.side, p.points) for p in state.penalties],
         void_request=_void_request(state),
+    )
+    if state.variant == "backgammon":
+        return view
+    return msgspec.structs.replace(view, **_variant_fields(state))
+
+
+def _variant_fields(state: MatchRecord) -> dict[str, Any]:
+    """API.md "Matches and tournaments: variants": what a match shows beyond backgammon's."""
+    board = state.variant_board
+    variant = state.game_variant
+    fields: dict[str, Any] = {
+        "variant": state.variant,
+        "game_variant": variant.value if variant else "backgammon",
+        "cube_enabled": state.cube_enabled,
+        "cube": None if not state.cube_enabled else _cube(state),
+        "games": [
+            FinishedGameView(g.game, g.variant, g.winner, g.result or "draw", g.points)
+            for g in state.games
+        ],
+    }
+    if board is None:
+        return fields
+    fields["board"] = board_view(board)
+    if variant not in (Variant.PORTES, Variant.TAVLA):
+        fields["position_id"] = fields["match_id"] = None
+    fields["legal_plays"] = (
+        cast(list[VariantLegalPlay], list(variant_legal_play_items(board, state.dice)))
+        if state.phase == "move" and state.dice
+        else []
+    )
+    return fields
+
+
+def _cube(state: MatchRecord) -> Cube:
+    return Cube(
+        value=state.cube_value,
+        owner=state.cube_owner,
+        offered=state.offered_value if state.phase == "cube" else None,
     )
 
 

@@ -110,17 +110,21 @@ def _items(board: VariantBoard, roll: Dice) -> tuple[VariantLegalPlay, ...]:
     return tuple(_item(play) for play in cached_variant_legal_plays(board, roll))
 
 
-def _item(play: VariantPlay) -> VariantLegalPlay:
-    after = play.board
+def board_view(board: VariantBoard) -> VariantBoardView:
+    """The board in the analysis encoding; ``pinned`` in plakoto only."""
     pinned = (
-        PinnedView(list(after.pinned_on_roll), list(after.pinned_opponent))
-        if after.variant is Variant.PLAKOTO
+        PinnedView(list(board.pinned_on_roll), list(board.pinned_opponent))
+        if board.variant is Variant.PLAKOTO
         else None
     )
+    return VariantBoardView(list(board.on_roll), list(board.opponent), pinned)
+
+
+def _item(play: VariantPlay) -> VariantLegalPlay:
     result = play.game_result
     return VariantLegalPlay(
         play=play.notation,
-        board=VariantBoardView(list(after.on_roll), list(after.opponent), pinned),
+        board=board_view(play.board),
         game_result=result.value if result else None,
         points=result.points if result else None,
     )

@@ -22,7 +22,6 @@ from domain.match.commands import (
     reject_resignation,
     reveal_seed,
     roll,
-    start_match,
     take,
     void,
 )
@@ -52,11 +51,13 @@ from domain.match.events import (
     DiceMode,
     DiceRolled,
     DiceSeedRevealed,
+    GameDrawn,
     GameStarted,
     GameWon,
     LatestRoll,
     Level,
     MatchStarted,
+    MatchVariant,
     MatchVoided,
     MatchWon,
     OpeningRollMade,
@@ -75,21 +76,21 @@ from domain.match.events import (
     TimeoutClaimed,
     TournamentPairing,
     TurnPassed,
+    VariantCheckersPlayed,
     WinReason,
     other,
 )
 from domain.match.flags import clock_expires_at, flag_clock
-from domain.match.state import (
-    Match,
-    Penalty,
-    evolve,
-)
+from domain.match.side_changes import Penalty
+from domain.match.start import VARIANTS, start_match
+from domain.match.state import Match, evolve
 from domain.match.voids import void_roll
 
 __all__ = [
     "LEVELS",
     "MAX_PLAY_LENGTH",
     "SIDES",
+    "VARIANTS",
     "CheckersPlayed",
     "ClockFlagged",
     "ClockNotExpiredError",
@@ -102,6 +103,7 @@ __all__ = [
     "DiceMode",
     "DiceRolled",
     "DiceSeedRevealed",
+    "GameDrawn",
     "GameStarted",
     "GameWon",
     "IllegalPlayRejectedError",
@@ -110,6 +112,7 @@ __all__ = [
     "Match",
     "MatchOverError",
     "MatchStarted",
+    "MatchVariant",
     "MatchVoided",
     "MatchWon",
     "NotAMatchError",
@@ -133,6 +136,7 @@ __all__ = [
     "TimeoutClaimed",
     "TournamentPairing",
     "TurnPassed",
+    "VariantCheckersPlayed",
     "WinReason",
     "WrongPhaseError",
     "accept_resignation",

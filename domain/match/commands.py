@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import cast
-from uuid import UUID
 
 from domain.backgammon import (
     GameResult,
@@ -19,17 +17,16 @@ from domain.backgammon import (
 from domain.backgammon.cache import cached_format_play, cached_legal_plays
 from domain.backgammon.match_id import (
     MAX_CUBE_VALUE,
-    MAX_MATCH_LENGTH,
 )
 from domain.backgammon.notation import NotationError, format_dice, parse_play
 from domain.backgammon.position import CHECKERS_PER_SIDE
-from domain.clock import OVERTIME_SECONDS, PRESETS, ClockPresetName
 from domain.dice import seed_commitment
 from domain.errors import ConflictError, InvalidInputError
 from domain.events import DomainEvent, EventBatch
 from domain.match.early import decide_early
 from domain.match.errors import (
     ClockNotExpiredError,
+    CubeDisabledError,
     CubeNotAvailableError,
     IllegalPlayRejectedError,
     MatchOverError,
@@ -45,127 +42,30 @@ from domain.match.events import (
     CubeOffered,
     CubeRaccooned,
     CubeTaken,
-    DiceMode,
     DiceRolled,
     DiceSeedRevealed,
+    GameDrawn,
+    GameResultName,
     GameStarted,
     GameWon,
     Level,
-    MatchStarted,
     MatchVoided,
     MatchWon,
     OpeningRollMade,
     ResignationAccepted,
     ResignationOffered,
     ResignationRejected,
-    RulesName,
-    SeatedPlayers,
     SessionClosed,
     Side,
     TimeoutClaimed,
-    TournamentPairing,
     TurnPassed,
+    VariantCheckersPlayed,
     WinReason,
     other,
 )
 from domain.match.state import Match
-from domain.text import visible_name
-
-
-def start_match(
-    match_id: UUID,
-    now: datetime,
-    *,
-    player_a: str,
-    player_b: str,
-    match_length: int,
-    dice_mode: str,
-    clock: str,
-    clock_overtime_seconds: int = 0,
-    token_hash_a: str,
-    token_hash_b: str,
-    rules: str = "tournament",
-    jacoby: bool = False,
-    beavers: bool = False,
-    seed_commitment: str | None = None,
-    sealed_seed: str | None = None,
-    tournament_id: str | None = None,
-    pairing: TournamentPairing | None = None,
-    seated: SeatedPlayers | None = None,
-    rated: bool = True,
-    actor: str | None = None,
-) -> list[DomainEvent]:
-    """Create a match and its first game (rules G-CUBE-2, G-CUBE-3, G-CLOCK-1, G-DICE-1)."""
-    if not player_a.strip():
-        raise InvalidInputError("player_a", "a player needs a name or id")
-    if not player_b.strip():
-        raise InvalidInputError("player_b", "a player needs a name or id")
-    persons = pairing or seated
-    if (
-        persons.player_a_id == persons.player_b_id
-        if persons is not None  # two registered players may share a display name
-        else player_a.strip() == player_b.strip()
-    ):
-        # rule R-RATE-6: nobody plays against themself
-        raise InvalidInputError("player_b", "both sides name the same player")
-    player_a = visible_name("player_a", player_a)
-    player_b = visible_name("player_b", player_b)
-    if not 0 <= match_length <= MAX_MATCH_LENGTH:
-        raise InvalidInputError(
-            "match_length", f"is 1 to {MAX_MATCH_LENGTH} points, or 0 for a money session"
-        )
-    if dice_mode not in ("entered", "server"):
-        raise InvalidInputError("dice", "is 'entered' or 'server'")
-    if clock not in PRESETS:
-        raise InvalidInputError("clock", f"is one of {', '.join(PRESETS)}")
-    _check_overtime(clock, clock_overtime_seconds)
-    if rules not in ("tournament", "app"):
-        raise InvalidInputError("rules", "is 'tournament' or 'app'")
-    if match_length and (jacoby or beavers):
-        field = "jacoby" if jacoby else "beavers"
-        raise InvalidInputError(field, "is a money-play option (G-CUBE-3), not for match play")
-    if not match_length and PRESETS[clock].reserve_ms_per_point:
-        raise InvalidInputError(
-            "clock", "the club clock gives time per match point; a money session has no length"
-        )
-    if dice_mode == "server" and not (seed_commitment and sealed_seed):
-        raise InvalidInputError("dice", "server dice need a committed seed")
-    batch = EventBatch[DomainEvent](match_id, 0, now, actor)
-    batch.add(
-        MatchStarted,
-        player_a=player_a,
-        player_b=player_b,
-        match_length=match_length,
-        dice_mode=cast(DiceMode, dice_mode),
-        clock=cast(ClockPresetName, clock),
-        clock_overtime_seconds=clock_overtime_seconds,
-        rules=cast(RulesName, rules),
-        jacoby=jacoby,
-        beavers=beavers,
-        token_hash_a=token_hash_a,
-        token_hash_b=token_hash_b,
-        seed_commitment=seed_commitment if dice_mode == "server" else None,
-        sealed_seed=sealed_seed if dice_mode == "server" else None,
-        tournament_id=tournament_id,
-        pairing=pairing,
-        seated=seated,
-        rated=rated,
-    )
-    batch.add(GameStarted, game=1, crawford=False, score_a=0, score_b=0)
-    return batch.events
-
-
-def _check_overtime(clock: str, overtime_seconds: int) -> None:
-    """rule G-CLOCK-1 (USBGF option): one overtime of 1 or 2 minutes, on the club clock."""
-    if overtime_seconds not in OVERTIME_SECONDS:
-        raise InvalidInputError(
-            "clock_overtime_seconds", "is 0 (no overtime), 60 or 120 (G-CLOCK-1, USBGF option)"
-        )
-    if overtime_seconds and clock != "club":
-        raise InvalidInputError(
-            "clock_overtime_seconds",
-            "the USBGF overtime is an option of the club clock (G-CLOCK-1), not of this one",
-        )
+from domain.match.variant_plays import GivenBoard, chosen_variant_play
+from domain.variants import VariantResult, cached_variant_legal_plays
 
 
 def roll(
@@ -208,7 +108,13 @@ def roll(
         raise WrongPhaseError(_phase_problem(state, "roll"))
     mover = _acting(state, side)
     batch.add(DiceRolled, side=mover, dice=(die_1, die_2), roll_index=index, entered_by=entered_by)
-    if not cached_legal_plays(state.position, (die_1, die_2), state.options):
+    if state.game_variant is not None:
+        board = state.variant_board
+        assert board is not None
+        can_play = bool(cached_variant_legal_plays(board, (die_1, die_2)))
+    else:
+        can_play = bool(cached_legal_plays(state.position, (die_1, die_2), state.options))
+    if not can_play:
         batch.add(TurnPassed, side=mover, dice=(die_1, die_2))
     return batch.events
 
@@ -220,9 +126,11 @@ def play(
     *,
     notation: str | None = None,
     position_id: str | None = None,
+    board: GivenBoard | None = None,
     actor: str | None = None,
 ) -> list[DomainEvent]:
-    """Record a legal play given in gnubg notation or as the Position ID after it.
+    """Record a legal play given in gnubg notation or as the Position ID after it (in a
+    variant game: the notation, or the board after it).
 
     rule G-LEGAL-1: an illegal play is rejected with the reason and nothing is stored.
     """
@@ -230,6 +138,10 @@ def play(
     if state.phase != "move" or state.dice is None:
         raise WrongPhaseError(_phase_problem(state, "move"))
     mover = _acting(state, side)
+    if state.game_variant is not None:
+        return _variant_play(state, mover, now, notation, position_id, board, actor)
+    if board is not None:
+        raise InvalidInputError("board", "a backgammon play is given as notation or position_id")
     chosen = _chosen_play(state, notation, position_id)
     batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(
@@ -243,6 +155,44 @@ def play(
     if chosen.game_result is not None:
         result: Level = chosen.game_result.value
         _end_game(state, batch, mover, result, "bear_off", _points(state, chosen.game_result))
+    return batch.events
+
+
+def _variant_play(
+    state: Match,
+    mover: Side,
+    now: datetime,
+    notation: str | None,
+    position_id: str | None,
+    board: GivenBoard | None,
+    actor: str | None,
+) -> list[DomainEvent]:
+    """rules V-MAX-1, V-WIN-1, V-PLAKOTO-7/8: a variant play and the game's end it brings."""
+    assert state.dice is not None
+    chosen = chosen_variant_play(state, notation, position_id, board)
+    after = chosen.board
+    batch = EventBatch[DomainEvent].after(state, now, actor)
+    batch.add(
+        VariantCheckersPlayed,
+        side=mover,
+        dice=state.dice,
+        play=chosen.notation,
+        moves=tuple((step.source, step.destination, step.hit) for step in chosen.steps),
+        on_roll=after.on_roll,
+        opponent=after.opponent,
+        pinned_on_roll=after.pinned_on_roll,
+        pinned_opponent=after.pinned_opponent,
+    )
+    result = chosen.game_result
+    if result is VariantResult.DRAW:
+        batch.add(GameDrawn, game=state.game, score_a=state.score_a, score_b=state.score_b)
+        # rule V-TAVLI-MATCH-1: replayed, started by the side that started the drawn game
+        starter = state.game_starter if state.variant == "tavli" else None
+        _next_game(state, batch, state.score_a, state.score_b, starter)
+    elif result is not None:
+        reason: WinReason = "mother" if result is VariantResult.MOTHER else "bear_off"
+        points = result.points * state.cube_value
+        _end_game(state, batch, mover, result.value, reason, points)  # type: ignore[arg-type]
     return batch.events
 
 
@@ -291,6 +241,10 @@ def double(
         raise CubeNotAvailableError(
             f"side {doubler} rolled already and rolls again after the void (G-DICE-2): the "
             "cube decision of this turn was made"
+        )
+    if not state.cube_enabled:
+        raise CubeDisabledError(
+            f"this {state.variant} match is played without the doubling cube (V-CUBE-1)"
         )
     if state.crawford:
         raise CubeNotAvailableError(
@@ -372,8 +326,15 @@ def offer_resignation(
     _require_playing(state)
     if state.phase not in ("roll", "move"):
         raise WrongPhaseError(_phase_problem(state, "resign"))
+    if state.variant != "backgammon" and level == "backgammon":
+        raise InvalidInputError(
+            "level", "a variant game is resigned as a single or a gammon (V-RESIGN-1)"
+        )
     if state.rules == "app":
-        borne_off = CHECKERS_PER_SIDE - sum(state.board(side))
+        checkers = state.board(side)
+        if state.game_variant is not None:  # V-RESIGN-1: the variant board's checkers
+            checkers = state.variant_a if side == "a" else state.variant_b
+        borne_off = CHECKERS_PER_SIDE - sum(checkers)
         fixed: Level = "single" if borne_off else "gammon"
         if level is not None and level != fixed:
             raise InvalidInputError(
@@ -495,7 +456,7 @@ def _end_game(
     state: Match,
     batch: EventBatch[DomainEvent],
     winner: Side,
-    result: Level,
+    result: GameResultName,
     reason: WinReason,
     points: int,
 ) -> None:
@@ -515,15 +476,43 @@ def _end_game(
         score_b=score_b,
     )
     length = state.match_length
-    if length and max(score_a, score_b) >= length:
+    if state.variant == "tavli" and state.tavli_format == "best_of_three":
+        # rule V-TAVLI-MATCH-1: the first to win two games wins the match
+        decided = 1 + sum(game.winner == winner for game in state.games) >= 2
+    else:
+        decided = bool(length) and max(score_a, score_b) >= length
+    if decided:
         batch.add(MatchWon, winner=winner, score_a=score_a, score_b=score_b)
         return
+    # rule V-TAVLI-MATCH-1: a later Tavli game is started by the previous game's winner
+    _next_game(state, batch, score_a, score_b, winner if state.variant == "tavli" else None)
+
+
+def _next_game(
+    state: Match,
+    batch: EventBatch[DomainEvent],
+    score_a: int,
+    score_b: int,
+    starter: Side | None = None,
+) -> None:
+    """The next game; rule G-CUBE-2 (and V-CUBE-1: only with the cube), the Crawford game
+    when a side has just reached match length - 1. ``starter``: a later Tavli game, which
+    its side begins by rolling both dice (no opening roll)."""
+    length = state.match_length
     crawford = (
         bool(length)
+        and state.cube_enabled
         and not state.crawford_played
         and (score_a == length - 1 or score_b == length - 1)
     )
-    batch.add(GameStarted, game=state.game + 1, crawford=crawford, score_a=score_a, score_b=score_b)
+    batch.add(
+        GameStarted,
+        game=state.game + 1,
+        crawford=crawford,
+        score_a=score_a,
+        score_b=score_b,
+        starter=starter,
+    )
 
 
 def _points(state: Match, result: GameResult) -> int:

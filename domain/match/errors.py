@@ -40,6 +40,12 @@ class CubeNotAvailableError(ConflictError):
     type_slug = "cube-not-available"
 
 
+class CubeDisabledError(CubeNotAvailableError):
+    """rule V-CUBE-1: the match is played without the doubling cube."""
+
+    type_slug = "cube-disabled"
+
+
 class ClockNotExpiredError(ConflictError):
     """A timeout claim while the opponent's clock still has time."""
 

@@ -17,7 +17,12 @@ Phase = Literal["opening", "roll", "move", "cube", "resignation", "match_over"]
 DiceMode = Literal["entered", "server"]
 RulesName = Literal["tournament", "app"]
 Level = Literal["single", "gammon", "backgammon"]
-WinReason = Literal["bear_off", "drop", "resignation", "timeout"]
+WinReason = Literal["bear_off", "drop", "resignation", "timeout", "mother"]
+MatchVariant = Literal["backgammon", "portes", "plakoto", "fevga", "tavla", "nardi", "tavli"]
+"""rule V-MATCH-VARIANT-1: ``tavli`` is the cycle of V-TAVLI-MATCH-1, the others one board."""
+GameResultName = Literal["single", "gammon", "backgammon", "mother"]
+"""How a game was won: G-WIN-1's levels, and in Plakoto the mother (V-PLAKOTO-7)."""
+TavliFormat = Literal["points", "best_of_three"]
 
 MAX_PLAY_LENGTH = 64
 """The longest notation a play is read from: a play of four moves with hits is about 30."""
@@ -92,6 +97,12 @@ class MatchStarted(DomainEvent, frozen=True, kw_only=True):
     rated: bool = True
     """rule R-RATE-5: False for a friendly, which the rating list leaves out (a match between
     typed-in names without ``seated`` is never rated: it names no player)."""
+    variant: MatchVariant = "backgammon"
+    """rule V-MATCH-VARIANT-1; events recorded before variants existed read as backgammon."""
+    cube: bool = True
+    """rule V-CUBE-1: the doubling cube is in play (the default in backgammon only)."""
+    tavli_format: TavliFormat = "points"
+    """rule V-TAVLI-MATCH-1: a Tavli match to ``match_length`` points, or best of three."""
 
     personal: ClassVar[tuple[Personal, ...]] = (
         Personal("pairing.player_a_id", {"player_a": PSEUDONYM}),
@@ -111,6 +122,8 @@ class GameStarted(DomainEvent, frozen=True, kw_only=True):
     crawford: bool = False
     score_a: int
     score_b: int
+    starter: Side | None = None
+    """rule V-TAVLI-MATCH-1: a later Tavli game has no opening roll; this side rolls first."""
 
 
 class OpeningRollMade(DomainEvent, frozen=True, kw_only=True):
@@ -171,6 +184,34 @@ class CheckersPlayed(DomainEvent, frozen=True, kw_only=True):
     moves: tuple[tuple[int, int, bool], ...]
     """(source, destination, hit) per die; 25 is the bar, 0 off."""
     position_id: str
+
+
+class VariantCheckersPlayed(DomainEvent, frozen=True, kw_only=True):
+    """A legal play in a variant game (rules V-*): its steps and the board after it, with the
+    opponent on roll and each side in its own numbering (V-BOARD-1), so that replay needs no
+    move generation."""
+
+    side: Side
+    dice: tuple[int, int]
+    play: str
+    moves: tuple[tuple[int, int, bool], ...]
+    """(source, destination, hit) per die in the mover's numbering; 25 is the bar, 0 off."""
+    on_roll: tuple[int, ...]
+    """The opponent's 25 counts after the play (index 0 the bar)."""
+    opponent: tuple[int, ...]
+    """The mover's 25 counts after the play."""
+    pinned_on_roll: tuple[int, ...] = ()
+    """Plakoto: the opponent's points (own numbering) where its checker is pinned."""
+    pinned_opponent: tuple[int, ...] = ()
+    """Plakoto: the mover's points (own numbering) where its checker is pinned."""
+
+
+class GameDrawn(DomainEvent, frozen=True, kw_only=True):
+    """rule V-PLAKOTO-8: both mothers pinned; the game scores nothing."""
+
+    game: int
+    score_a: int
+    score_b: int
 
 
 class TurnPassed(DomainEvent, frozen=True, kw_only=True):
@@ -262,7 +303,7 @@ class GameWon(DomainEvent, frozen=True, kw_only=True):
 
     game: int
     winner: Side
-    result: Level
+    result: GameResultName
     reason: WinReason
     cube: int
     points: int

@@ -7,7 +7,6 @@ from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID
 
-import msgspec
 from msgspec.structs import replace
 
 from domain.backgammon import (
@@ -41,11 +40,13 @@ from domain.match.events import (
     DiceMode,
     DiceRolled,
     DiceSeedRevealed,
+    GameDrawn,
     GameStarted,
     GameWon,
     LatestRoll,
     Level,
     MatchStarted,
+    MatchVariant,
     MatchVoided,
     MatchWon,
     OpeningRollMade,
@@ -61,19 +62,33 @@ from domain.match.events import (
     SeatedPlayers,
     SessionClosed,
     Side,
+    TavliFormat,
     TimeoutClaimed,
     TournamentPairing,
     TurnPassed,
+    VariantCheckersPlayed,
     other,
 )
-
-
-class Penalty(msgspec.Struct, frozen=True, kw_only=True):
-    """Penalty points against a side as they stand now (0 once waived)."""
-
-    id: UUID
-    side: Side
-    points: int
+from domain.match.side_changes import (
+    Penalty,
+    cube_beavered,
+    cube_dropped,
+    cube_offered,
+    cube_raccooned,
+    cube_taken,
+    penalty_awarded,
+    penalty_changed,
+)
+from domain.match.variant_games import (
+    FinishedGame,
+    apply_draw,
+    apply_play,
+    board_seen_by,
+    finished_game_variant,
+    game_variant,
+    set_up,
+)
+from domain.variants import Variant, VariantBoard, VariantPlay, cached_variant_legal_plays
 
 
 class Match(Aggregate, frozen=True, kw_only=True):
@@ -146,6 +161,39 @@ class Match(Aggregate, frozen=True, kw_only=True):
     clock: MatchClock
     flagged_since: datetime | None = None
     """The clock period (its start) that the scheduler flagged as run out, if any."""
+    variant: MatchVariant = "backgammon"
+    tavli_format: TavliFormat = "points"
+    game_starter: Side | None = None
+    """Who started the game in progress (a drawn Plakoto is replayed by the same side)."""
+    cube_enabled: bool = True
+    """rule V-CUBE-1: off in a variant match unless asked for."""
+    variant_a: tuple[int, ...] = ()
+    """A variant game's board: side a's 25 counts in its own numbering (V-BOARD-1)."""
+    variant_b: tuple[int, ...] = ()
+    pinned_a: tuple[int, ...] = ()
+    """Plakoto: side a's points (own numbering) where its checker is pinned."""
+    pinned_b: tuple[int, ...] = ()
+    games: tuple[FinishedGame, ...] = ()
+    """The finished games, in order."""
+
+    @property
+    def game_variant(self) -> Variant | None:
+        """The variant of the game in progress; None in backgammon."""
+        return game_variant(self.variant, self.games)
+
+    @property
+    def variant_board(self) -> VariantBoard | None:
+        """The variant board seen from the side on roll (side a before the opening)."""
+        if self.game_variant is None:
+            return None
+        return board_seen_by(self, self.on_roll or "a")
+
+    def variant_plays(self) -> tuple[VariantPlay, ...]:
+        """The legal plays of the dice rolled in a variant game (rule V-MAX-1)."""
+        board = self.variant_board
+        if board is None or self.phase != "move" or self.dice is None:
+            return ()
+        return cached_variant_legal_plays(board, self.dice)
 
     @property
     def is_over(self) -> bool:
@@ -241,8 +289,8 @@ class Match(Aggregate, frozen=True, kw_only=True):
         return self.turn
 
     def plays(self) -> tuple[Play, ...]:
-        """The legal plays of the dice rolled (empty outside the move phase)."""
-        if self.phase != "move" or self.dice is None:
+        """The legal plays of the dice rolled (empty outside the move phase and in variants)."""
+        if self.phase != "move" or self.dice is None or self.variant != "backgammon":
             return ()
         return cached_legal_plays(self.position, self.dice, self.options)
 
@@ -324,6 +372,9 @@ def _started(event: MatchStarted) -> Match:
         tournament_id=event.tournament_id,
         pairing=event.pairing,
         seated=event.seated,
+        variant=event.variant,
+        tavli_format=event.tavli_format,
+        cube_enabled=event.cube,
         started_at=event.timestamp,
         updated_at=event.timestamp,
         clock=MatchClock.start(preset, event.match_length),
@@ -331,13 +382,14 @@ def _started(event: MatchStarted) -> Match:
 
 
 def _game_started(state: Match, event: GameStarted) -> Match:
+    state = set_up(state)
+    if event.starter is not None:  # rule V-TAVLI-MATCH-1: no opening roll
+        state = replace(state, game_starter=event.starter)
     return replace(
         state,
         game=event.game,
         crawford=event.crawford,
         crawford_played=state.crawford_played or event.crawford,
-        phase="opening",
-        on_roll=None,
         board_a=STARTING_SIDE,
         board_b=STARTING_SIDE,
         dice=None,
@@ -351,6 +403,8 @@ def _game_started(state: Match, event: GameStarted) -> Match:
         resumed_phase=None,
         latest_roll=None,
         reroll_due=False,
+        phase="roll" if event.starter else "opening",
+        on_roll=event.starter,
     )
 
 
@@ -362,6 +416,13 @@ def _opening_roll_made(state: Match, event: OpeningRollMade) -> Match:
         state = replace(state, server_rolls=event.roll_index + 1)
     if event.starter is None:
         return state
+    state = replace(state, game_starter=event.starter)
+    if state.game_variant not in (None, Variant.TAVLA):
+        # rule V-OPEN-1: the starter rolls both dice again
+        latest = LatestRoll(
+            version=event.originator_version, side=None, dice=(event.die_a, event.die_b)
+        )
+        return replace(state, phase="roll", on_roll=event.starter, dice=None, latest_roll=latest)
     own, theirs = (event.die_a, event.die_b) if event.starter == "a" else (event.die_b, event.die_a)
     latest = LatestRoll(
         version=event.originator_version, side=None, dice=(event.die_a, event.die_b)
@@ -430,37 +491,6 @@ def _roll_voided(state: Match, event: RollVoided) -> Match:
     )
 
 
-def _cube_offered(state: Match, event: CubeOffered) -> Match:
-    return replace(
-        state, phase="cube", offered_value=event.value, raccoon_allowed=False, latest_roll=None
-    )
-
-
-def _cube_taken(state: Match, event: CubeTaken) -> Match:
-    return replace(
-        state, phase="roll", cube_value=event.value, cube_owner=event.side, offered_value=None
-    )
-
-
-def _cube_dropped(state: Match, event: CubeDropped) -> Match:
-    return replace(state, offered_value=None)
-
-
-def _cube_beavered(state: Match, event: CubeBeavered) -> Match:
-    return replace(
-        state,
-        phase="roll",
-        cube_value=event.value,
-        cube_owner=event.side,
-        offered_value=None,
-        raccoon_allowed=True,
-    )
-
-
-def _cube_raccooned(state: Match, event: CubeRaccooned) -> Match:
-    return replace(state, cube_value=event.value, cube_owner=event.side, raccoon_allowed=False)
-
-
 def _resignation_offered(state: Match, event: ResignationOffered) -> Match:
     return replace(
         state,
@@ -488,8 +518,16 @@ def _resignation_rejected(state: Match, event: ResignationRejected) -> Match:
 
 def _game_won(state: Match, event: GameWon) -> Match:
     """The next game's opening is due, unless ``MatchWon`` follows (``_end_game`` decides)."""
+    finished = FinishedGame(
+        game=event.game,
+        variant=finished_game_variant(state),
+        winner=event.winner,
+        result=event.result,
+        points=event.points,
+    )
     return replace(
         state,
+        games=(*state.games, finished),
         score_a=event.score_a,
         score_b=event.score_b,
         phase="opening",
@@ -515,30 +553,6 @@ def _match_won(state: Match, event: MatchWon) -> Match:
     )
 
 
-def _penalty_awarded(state: Match, event: PenaltyAwarded) -> Match:
-    penalty = Penalty(id=event.penalty_id, side=event.side, points=event.points)
-    return _with_penalty_points(
-        replace(state, penalties=(*state.penalties, penalty)), event.side, event.points
-    )
-
-
-def _penalty_changed(state: Match, event: PenaltyChanged) -> Match:
-    penalty = state.penalty(event.penalty_id)
-    penalties = tuple(
-        replace(p, points=event.points) if p.id == event.penalty_id else p for p in state.penalties
-    )
-    return _with_penalty_points(
-        replace(state, penalties=penalties), penalty.side, event.points - penalty.points
-    )
-
-
-def _with_penalty_points(state: Match, penalised: Side, points: int) -> Match:
-    """rule C-BREAK-2: a penalty point is added to the opponent's match score."""
-    if penalised == "a":
-        return replace(state, score_b=state.score_b + points)
-    return replace(state, score_a=state.score_a + points)
-
-
 def _session_closed(state: Match, event: SessionClosed) -> Match:
     return replace(state, phase="match_over", dice=None)
 
@@ -561,23 +575,25 @@ _APPLY: dict[type[DomainEvent], Callable[[Match, Any], Match]] = {
     DiceRolled: _dice_rolled,
     CheckersPlayed: _checkers_played,
     TurnPassed: _turn_passed,
-    CubeOffered: _cube_offered,
-    CubeTaken: _cube_taken,
-    CubeDropped: _cube_dropped,
-    CubeBeavered: _cube_beavered,
-    CubeRaccooned: _cube_raccooned,
+    CubeOffered: cube_offered,
+    CubeTaken: cube_taken,
+    CubeDropped: cube_dropped,
+    CubeBeavered: cube_beavered,
+    CubeRaccooned: cube_raccooned,
     ResignationOffered: _resignation_offered,
     ResignationAccepted: _unchanged,
     ResignationRejected: _resignation_rejected,
     TimeoutClaimed: _unchanged,
     GameWon: _game_won,
     MatchWon: _match_won,
-    PenaltyAwarded: _penalty_awarded,
-    PenaltyChanged: _penalty_changed,
+    PenaltyAwarded: penalty_awarded,
+    PenaltyChanged: penalty_changed,
     SessionClosed: _session_closed,
     MatchVoided: _match_voided,
     DiceSeedRevealed: _dice_seed_revealed,
     ClockFlagged: _clock_flagged,
     RollVoidRequested: _roll_void_requested,
     RollVoided: _roll_voided,
+    VariantCheckersPlayed: apply_play,
+    GameDrawn: apply_draw,
 }

@@ -23,6 +23,7 @@ from domain.errors import ConflictError, ForbiddenError, InvalidInputError
 from domain.events import DIRECTOR, DomainEvent
 from domain.mat import format_mat
 from domain.match import Match, Side
+from domain.match.variant_plays import GivenBoard
 from domain.people.director import is_director_actor
 from domain.people.tokens import token_matches
 from domain.ratings import club
@@ -38,6 +39,12 @@ from service.shared.rating_list import (
     resolve_sides,
 )
 from service.storage.events import Change, EventStore, UnknownAggregateError
+
+
+class NotExportableError(ConflictError):
+    """rule V-WIN-1: a variant match cannot be written as a ``.mat`` file."""
+
+    type_slug = "not-exportable"
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +110,9 @@ class MatchService:
         tournament_id: str | None = None,
         seated: match.SeatedPlayers | None = None,
         rated: bool = True,
+        variant: str = "backgammon",
+        cube: bool | None = None,
+        tavli_format: str | None = None,
         token_hashes: dict[str, str] | None = None,
         actor: str = DIRECTOR,
     ) -> MatchCreated:
@@ -125,6 +135,9 @@ class MatchService:
             tournament_id=tournament_id,
             seated=seated,
             rated=rated,
+            variant=variant,
+            cube=cube,
+            tavli_format=tavli_format,
             token_hashes=token_hashes or {},
         )
         match_id = uuid.uuid4()
@@ -179,8 +192,17 @@ class MatchService:
         return events
 
     def export_mat(self, match_id: UUID, zone: tzinfo) -> str:
-        """The match as a ``.mat`` file, dated in the club's time zone ``zone`` (rule CAL-3)."""
-        return format_mat(self.events(match_id), zone)
+        """The match as a ``.mat`` file, dated in the club's time zone ``zone`` (rule CAL-3).
+        Backgammon only: a variant match answers 409 with the reason."""
+        events = self.events(match_id)
+        variant = match.evolve(None, events[0]).variant
+        if variant != "backgammon":
+            raise NotExportableError(
+                f"a {variant} match has no .mat export: GNU Backgammon cannot import Plakoto, "
+                "Fevga or Nardi games, and it would score a Portes or Tavla gammon that it "
+                "sees as a backgammon as 3 points, where these variants score it as 2 (V-WIN-1)"
+            )
+        return format_mat(events, zone)
 
     def dice_proof(self, match_id: UUID) -> DiceProof:
         state = self.get(match_id)
@@ -264,14 +286,22 @@ class MatchService:
         *,
         notation: str | None = None,
         position_id: str | None = None,
+        board: GivenBoard | None = None,
         expected_version: int | None = None,
     ) -> Match:
+        """A play by notation or Position ID; in a variant game also by the board after it."""
         return self._execute(
             match_id,
             caller,
             expected_version,
             lambda state, side, actor, now: match.play(
-                state, side, now, notation=notation, position_id=position_id, actor=actor
+                state,
+                side,
+                now,
+                notation=notation,
+                position_id=position_id,
+                board=board,
+                actor=actor,
             ),
         )
 
@@ -281,12 +311,7 @@ class MatchService:
         command = _CUBE_COMMANDS.get(action)
         if command is None:
             raise InvalidInputError("action", f"is one of {', '.join(_CUBE_COMMANDS)}")
-        return self._execute(
-            match_id,
-            caller,
-            expected_version,
-            lambda state, side, actor, now: command(state, side, now, actor=actor),
-        )
+        return self._by_side(match_id, caller, expected_version, command)
 
     def resign(
         self,
@@ -306,12 +331,7 @@ class MatchService:
         self, match_id: UUID, caller: Caller, accept: bool, expected_version: int | None = None
     ) -> Match:
         command = match.accept_resignation if accept else match.reject_resignation
-        return self._execute(
-            match_id,
-            caller,
-            expected_version,
-            lambda state, side, actor, now: command(state, side, now, actor=actor),
-        )
+        return self._by_side(match_id, caller, expected_version, command)
 
     def claim_timeout(
         self, match_id: UUID, caller: Caller, expected_version: int | None = None
@@ -339,6 +359,22 @@ class MatchService:
         )
 
     # The one shape of a use case -------------------------------------------------------------
+
+    def _by_side(
+        self,
+        match_id: UUID,
+        caller: Caller,
+        expected_version: int | None,
+        command: Callable[..., list[DomainEvent]],
+    ) -> Match:
+        """A match command that needs only the caller's side (a cube action, an answer to a
+        resignation): ``command(state, side, now, actor=...)``."""
+        return self._execute(
+            match_id,
+            caller,
+            expected_version,
+            lambda state, side, actor, now: command(state, side, now, actor=actor),
+        )
 
     def _execute(
         self,

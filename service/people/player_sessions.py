@@ -29,7 +29,7 @@ from domain.tournament.errors import TournamentNotFoundError
 from projections import tokens as player_tokens
 from projections.runner import Views
 from service.clock import Clock
-from service.people.signing import CookieSigner
+from service.people.signing import CookieSigner, SignedSessions
 from service.shared.registrants import Registrants
 from service.storage.ended_sessions import EndedSessions
 
@@ -89,7 +89,7 @@ class OpenedPlayerSession:
     """The signed value to set as the session cookie."""
 
 
-class PlayerSessions:
+class PlayerSessions(SignedSessions[PlayerClaims]):
     """Opens and checks players' sessions, and the CSRF tokens of their forms."""
 
     def __init__(
@@ -103,13 +103,11 @@ class PlayerSessions:
     ) -> None:
         """``load`` reads a tournament from the event store; ``key`` is derived from the
         server's secret for this purpose only; ``ended`` records the sessions signed out of."""
+        super().__init__(PlayerClaims, _ENDED, clock, key, ended)
         self._views = views
         self._load = load
         self._registrants = registrants
-        self._clock = clock
-        self._signer = CookieSigner(key)
         self._tablets = CookieSigner(hmac.digest(key, b"bgtd-table-tablet", "sha256"))
-        self._ended = ended
 
     def open(self, token: str) -> OpenedPlayerSession:
         """A session for the registration holding ``token``; ``UnauthenticatedError`` for a
@@ -152,10 +150,8 @@ class PlayerSessions:
         """The session of ``cookie``: None when it is missing, forged, expired, or its
         registration no longer plays (checked in the event store, as the REST use case checks
         a player token)."""
-        claims = self._signer.claims(cookie, PlayerClaims)
-        if claims is None or claims.expires <= self._clock.now().timestamp():
-            return None
-        if self._ended.has_ended(_ENDED + claims.nonce):
+        claims = self._live_claims(cookie)
+        if claims is None:
             return None
         try:
             tournament_id = UUID(claims.tournament)
@@ -166,14 +162,6 @@ class PlayerSessions:
         if player_id is None:
             return None
         return PlayerSession(tournament_id, registration_id, player_id, claims.nonce)
-
-    def end(self, cookie: str | None) -> None:
-        """Sign-out: the session of ``cookie`` ends for every copy of the cookie, in every
-        process of the store, until it would have expired anyway."""
-        claims = self._signer.claims(cookie, PlayerClaims)
-        if claims is not None:
-            now = int(self._clock.now().timestamp())
-            self._ended.end(_ENDED + claims.nonce, claims.expires, now)
 
     def player_token(self, session: PlayerSession) -> str:
         """The session's player token, derived again on the server, for the use cases that
@@ -214,13 +202,6 @@ class PlayerSessions:
         if registration is None or registration.status not in SIGNED_IN:
             raise UnauthenticatedError("this player no longer plays in the tournament")
         return self._registrants.player_token(registration.id)
-
-    def csrf_token(self, nonce: str) -> str:
-        """The CSRF token of every form of a session (or of the sign-in form's own nonce)."""
-        return self._signer.csrf_token(nonce)
-
-    def is_csrf_token(self, nonce: str | None, sent: object) -> bool:
-        return self._signer.is_csrf_token(nonce, sent)
 
     def _player(self, tournament_id: UUID, registration_id: UUID, check: str) -> UUID | None:
         """The registration's player while its token is the one checked and it plays."""

@@ -24,7 +24,7 @@ from domain.people.director import BOOTSTRAP, ActingDirector, DirectorNotFoundEr
 from domain.people.tokens import token_hash
 from service.clock import Clock
 from service.people.directors import DirectorService
-from service.people.signing import CookieSigner
+from service.people.signing import SignedSessions
 from service.storage.ended_sessions import EndedSessions
 
 SESSION_LIFETIME = timedelta(hours=12)
@@ -60,7 +60,7 @@ class Opened:
     """The signed value to set as the session cookie."""
 
 
-class DirectorSessions:
+class DirectorSessions(SignedSessions[SessionClaims]):
     """Opens and checks directors' console sessions, and the CSRF tokens of their forms."""
 
     def __init__(
@@ -68,10 +68,8 @@ class DirectorSessions:
     ) -> None:
         """``key`` is derived from the server's secret for this purpose only; ``ended``
         records the sessions signed out of."""
+        super().__init__(SessionClaims, _ENDED, clock, key, ended)
         self._directors = directors
-        self._clock = clock
-        self._signer = CookieSigner(key)
-        self._ended = ended
 
     def open(self, token: str) -> Opened:
         """A session for the director holding ``token``; ``UnauthenticatedError`` for a
@@ -93,31 +91,14 @@ class DirectorSessions:
     def check(self, cookie: str | None) -> Session | None:
         """The session of ``cookie``: None when it is missing, forged, expired, or its
         director is revoked (checked in the event store, as the REST guards check a token)."""
-        claims = self._signer.claims(cookie, SessionClaims)
-        if claims is None or claims.expires <= self._clock.now().timestamp():
-            return None
-        if self._ended.has_ended(_ENDED + claims.nonce):
+        claims = self._live_claims(cookie)
+        if claims is None:
             return None
         acting = self._acting(claims)
         if acting is None:
             return None
         expires_at = datetime.fromtimestamp(claims.expires, tz=self._clock.now().tzinfo)
         return Session(acting=acting, nonce=claims.nonce, expires_at=expires_at)
-
-    def end(self, cookie: str | None) -> None:
-        """Sign-out: the session of ``cookie`` ends for every copy of the cookie, in every
-        process of the store, until it would have expired anyway."""
-        claims = self._signer.claims(cookie, SessionClaims)
-        if claims is not None:
-            now = int(self._clock.now().timestamp())
-            self._ended.end(_ENDED + claims.nonce, claims.expires, now)
-
-    def csrf_token(self, nonce: str) -> str:
-        """The CSRF token of every form of a session (or of the sign-in form's own nonce)."""
-        return self._signer.csrf_token(nonce)
-
-    def is_csrf_token(self, nonce: str | None, sent: object) -> bool:
-        return self._signer.is_csrf_token(nonce, sent)
 
     def _acting(self, claims: SessionClaims) -> ActingDirector | None:
         if claims.who == _BOOTSTRAP:

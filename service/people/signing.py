@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import base64
 import hmac
-from typing import TypeVar
+from typing import Generic, Protocol, TypeVar
 
 import msgspec
 
-C = TypeVar("C", bound=msgspec.Struct)
+from service.clock import Clock
+from service.storage.ended_sessions import EndedSessions
+
+C = TypeVar("C")
 
 
 class CookieSigner:
@@ -65,3 +68,57 @@ def _b64(raw: bytes) -> str:
 
 def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Expiring(Protocol):
+    """What every session's claims say besides whose session it is."""
+
+    @property
+    def expires(self) -> int:
+        """Unix seconds."""
+        ...
+
+    @property
+    def nonce(self) -> str: ...
+
+
+E = TypeVar("E", bound=Expiring)
+
+
+class SignedSessions(Generic[E]):
+    """One kind of session (a director's, a player's): its cookies signed under the kind's own
+    key, good until they expire or are signed out of; a sign-out is recorded in ``ended``
+    under the kind's name and the session's nonce."""
+
+    def __init__(
+        self, claims: type[E], kind: str, clock: Clock, key: bytes, ended: EndedSessions
+    ) -> None:
+        self._claims = claims
+        self._kind = kind
+        self._clock = clock
+        self._signer = CookieSigner(key)
+        self._ended = ended
+
+    def _live_claims(self, cookie: str | None) -> E | None:
+        """The claims of ``cookie``: None when it is missing, forged, expired or signed out."""
+        claims = self._signer.claims(cookie, self._claims)
+        if claims is None or claims.expires <= self._clock.now().timestamp():
+            return None
+        if self._ended.has_ended(self._kind + claims.nonce):
+            return None
+        return claims
+
+    def end(self, cookie: str | None) -> None:
+        """Sign-out: the session of ``cookie`` ends for every copy of the cookie, in every
+        process of the store, until it would have expired anyway."""
+        claims = self._signer.claims(cookie, self._claims)
+        if claims is not None:
+            now = int(self._clock.now().timestamp())
+            self._ended.end(self._kind + claims.nonce, claims.expires, now)
+
+    def csrf_token(self, nonce: str) -> str:
+        """The CSRF token of every form of a session (or of the sign-in form's own nonce)."""
+        return self._signer.csrf_token(nonce)
+
+    def is_csrf_token(self, nonce: str | None, sent: object) -> bool:
+        return self._signer.is_csrf_token(nonce, sent)

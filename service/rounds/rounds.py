@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from functools import partial
+from typing import Literal, Protocol
 from uuid import UUID
 from zoneinfo import ZoneInfo
 
@@ -149,6 +150,21 @@ class TournamentMatch(msgspec.Struct, frozen=True, kw_only=True):
     before a result."""
 
 
+class _Leaving(Protocol):
+    """How a player leaves (``tournament.withdraw`` or ``tournament.exclude``, given the
+    player and the reason): ``RoundService._leave`` supplies the rest."""
+
+    def __call__(
+        self,
+        state: Tournament,
+        *,
+        unfinished: Mapping[UUID, MatchScore | None],
+        new_result_id: Callable[[], UUID],
+        now: datetime,
+        actor: str,
+    ) -> list[TournamentEvent]: ...
+
+
 class RoundService(TournamentDay):
     """The tournament day: its start, rounds and results, and the views that follow them."""
 
@@ -275,21 +291,10 @@ class RoundService(TournamentDay):
     ) -> Withdrawal:
         """rule T-FMT-5: the player is not paired again; each open match of theirs is forfeited
         to the opponent, in the tournament and in the match itself (rule T-FMT-7)."""
-        forfeits = self._leave(
-            tournament_id,
-            player_id,
-            lambda held, unfinished, now: tournament.withdraw(
-                held,
-                player_id=player_id,
-                reason=reason,
-                left_early=left_early,
-                unfinished=unfinished,
-                new_result_id=uuid.uuid4,
-                now=now,
-                actor=actor,
-            ),
-            actor,
+        leave = partial(
+            tournament.withdraw, player_id=player_id, reason=reason, left_early=left_early
         )
+        forfeits = self._leave(tournament_id, player_id, leave, actor)
         return Withdrawal(player_id=player_id, left_early=left_early, forfeits=forfeits)
 
     def exclude(
@@ -297,36 +302,21 @@ class RoundService(TournamentDay):
     ) -> Withdrawal:
         """rule C-EXCL-1: not paired again, no refund (R-EXCL-1); each open match of theirs is
         decided at the match length for the opponent (rule T-FMT-7)."""
-        forfeits = self._leave(
-            tournament_id,
-            player_id,
-            lambda held, unfinished, now: tournament.exclude(
-                held,
-                player_id=player_id,
-                reason=reason,
-                unfinished=unfinished,
-                new_result_id=uuid.uuid4,
-                now=now,
-                actor=actor,
-            ),
-            actor,
-            excluded=True,
-        )
+        leave = partial(tournament.exclude, player_id=player_id, reason=reason)
+        forfeits = self._leave(tournament_id, player_id, leave, actor, excluded=True)
         return Withdrawal(player_id=player_id, left_early=True, forfeits=forfeits)
 
     def _leave(
         self,
         tournament_id: UUID,
         player_id: UUID,
-        decide: Callable[
-            [Tournament, dict[UUID, MatchScore | None], datetime], list[TournamentEvent]
-        ],
+        leave: _Leaving,
         actor: str,
         *,
         excluded: bool = False,
     ) -> list[UUID]:
-        """A player leaves: the tournament's events and each open match ended, in one
-        transaction; returns the forfeited matches."""
+        """A player leaves (``leave`` decides how): the tournament's events and each open
+        match ended, in one transaction; returns the forfeited matches."""
 
         def attempt(now: datetime) -> Decision:
             held = self.load(tournament_id)
@@ -340,7 +330,10 @@ class RoundService(TournamentDay):
                 match_id: MatchScore(state.score_a, state.score_b) if state.has_begun else None
                 for match_id, state in open_matches.items()
             }
-            left = Change.of(tournament.evolve, held, decide(held, unfinished, now))
+            events = leave(
+                held, unfinished=unfinished, new_result_id=uuid.uuid4, now=now, actor=actor
+            )
+            left = Change.of(tournament.evolve, held, events)
             ended = [
                 Change.of(
                     match.evolve,

@@ -79,6 +79,11 @@ class MatchTerms:
     """The persons of an ad hoc match: of a tournament, or of the rating list (sealed names)."""
     rated: bool = True
     """rule R-RATE-5: False for a friendly."""
+    variant: str = "backgammon"
+    """rule V-MATCH-VARIANT-1."""
+    cube: bool | None = None
+    """rule V-CUBE-1: None gives the variant's default (on in backgammon only)."""
+    tavli_format: str | None = None
     token_hashes: Mapping[str, str] = field(default_factory=dict)
     """A side that plays with a token it has already (its registration's) gets no new one."""
 
@@ -143,6 +148,9 @@ class MatchPlay:
                 pairing=terms.pairing,
                 seated=terms.seated,
                 rated=terms.rated,
+                variant=terms.variant,
+                cube=terms.cube,
+                tavli_format=terms.tavli_format,
                 actor=actor,
             )
 

@@ -30,7 +30,12 @@ def _subclasses(kind: type[object]) -> set[type[object]]:
 
 def _production_projections() -> list[type[Projection]]:
     _import_all(projections)
-    found = [p for p in Projection.__subclasses__() if p.__module__.startswith("projections.")]
+    # every subclass, not only the direct ones: a view may build on a shared base (names.py)
+    found = [
+        p
+        for p in _subclasses(Projection)
+        if issubclass(p, Projection) and p.__module__.startswith("projections.")
+    ]
     return sorted(found, key=lambda p: p.__name__)
 
 

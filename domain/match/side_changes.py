@@ -1,0 +1,87 @@
+"""How the cube and penalty events change a match (the rest of ``evolve``'s table is in
+``domain.match.state``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.match.events import (
+    CubeBeavered,
+    CubeDropped,
+    CubeOffered,
+    CubeRaccooned,
+    CubeTaken,
+    PenaltyAwarded,
+    PenaltyChanged,
+    Side,
+)
+
+if TYPE_CHECKING:
+    from domain.match.state import Match
+
+
+class Penalty(msgspec.Struct, frozen=True, kw_only=True):
+    """Penalty points against a side as they stand now (0 once waived)."""
+
+    id: UUID
+    side: Side
+    points: int
+
+
+def cube_offered(state: Match, event: CubeOffered) -> Match:
+    return replace(
+        state, phase="cube", offered_value=event.value, raccoon_allowed=False, latest_roll=None
+    )
+
+
+def cube_taken(state: Match, event: CubeTaken) -> Match:
+    return replace(
+        state, phase="roll", cube_value=event.value, cube_owner=event.side, offered_value=None
+    )
+
+
+def cube_dropped(state: Match, event: CubeDropped) -> Match:
+    return replace(state, offered_value=None)
+
+
+def cube_beavered(state: Match, event: CubeBeavered) -> Match:
+    return replace(
+        state,
+        phase="roll",
+        cube_value=event.value,
+        cube_owner=event.side,
+        offered_value=None,
+        raccoon_allowed=True,
+    )
+
+
+def cube_raccooned(state: Match, event: CubeRaccooned) -> Match:
+    return replace(state, cube_value=event.value, cube_owner=event.side, raccoon_allowed=False)
+
+
+def penalty_awarded(state: Match, event: PenaltyAwarded) -> Match:
+    penalty = Penalty(id=event.penalty_id, side=event.side, points=event.points)
+    return with_penalty_points(
+        replace(state, penalties=(*state.penalties, penalty)), event.side, event.points
+    )
+
+
+def penalty_changed(state: Match, event: PenaltyChanged) -> Match:
+    penalty = state.penalty(event.penalty_id)
+    penalties = tuple(
+        replace(p, points=event.points) if p.id == event.penalty_id else p for p in state.penalties
+    )
+    return with_penalty_points(
+        replace(state, penalties=penalties), penalty.side, event.points - penalty.points
+    )
+
+
+def with_penalty_points(state: Match, penalised: Side, points: int) -> Match:
+    """rule C-BREAK-2: a penalty point is added to the opponent's match score."""
+    if penalised == "a":
+        return replace(state, score_b=state.score_b + points)
+    return replace(state, score_a=state.score_a + points)

@@ -1,0 +1,130 @@
+"""A match in a variant (rules V-*): the variant board of the game in progress, its legal plays
+and the events that change it. The backgammon path never comes here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.backgammon.position import Side as Checkers
+from domain.match.events import (
+    GameDrawn,
+    GameResultName,
+    MatchVariant,
+    Side,
+    VariantCheckersPlayed,
+    other,
+)
+from domain.variants import Variant, VariantBoard
+
+if TYPE_CHECKING:
+    from domain.match.state import Match
+
+
+class FinishedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """A finished game as ``games`` lists it: ``winner`` None and 0 points for a draw."""
+
+    game: int
+    variant: MatchVariant
+    """The game's board: portes, plakoto or fevga in a Tavli match."""
+    winner: Side | None
+    result: GameResultName | None
+    """None for a draw (V-PLAKOTO-8), shown as ``draw``."""
+    points: int
+
+
+TAVLI_CYCLE = (Variant.PORTES, Variant.PLAKOTO, Variant.FEVGA)
+"""rule V-TAVLI-MATCH-1: the games of a Tavli match, in this order, round and round."""
+
+
+def game_variant(variant: MatchVariant, games: tuple[FinishedGame, ...]) -> Variant | None:
+    """The board of the game after ``games``: the match's variant, or in a Tavli match the
+    next of the cycle (a drawn Plakoto is replayed as Plakoto); None in backgammon."""
+    if variant == "backgammon":
+        return None
+    if variant == "tavli":
+        decided = sum(game.winner is not None for game in games)
+        return TAVLI_CYCLE[decided % len(TAVLI_CYCLE)]
+    return Variant(variant)
+
+
+def board_seen_by(state: Match, side: Side) -> VariantBoard:
+    """The variant board with ``side`` on roll (each side in its own numbering, V-BOARD-1)."""
+    variant = state.game_variant
+    assert variant is not None
+    mine, theirs = (state.variant_a, state.variant_b)
+    pins_mine, pins_theirs = (state.pinned_a, state.pinned_b)
+    if side == "b":
+        mine, theirs, pins_mine, pins_theirs = theirs, mine, pins_theirs, pins_mine
+    return VariantBoard.trusted(variant, mine, theirs, pins_mine, pins_theirs)
+
+
+def set_up(state: Match) -> Match:
+    """rule V-START-1: a new game's board."""
+    variant = state.game_variant
+    if variant is None:
+        return state
+    board = VariantBoard.starting(variant)
+    return replace(
+        state, variant_a=board.on_roll, variant_b=board.opponent, pinned_a=(), pinned_b=()
+    )
+
+
+def apply_play(state: Match, event: VariantCheckersPlayed) -> Match:
+    """The board the event recorded (the opponent on roll); Portes and Tavla keep the
+    backgammon sides too, so that their Position ID is shown."""
+    mover, opponent = event.opponent, event.on_roll
+    pins_mover, pins_opponent = event.pinned_opponent, event.pinned_on_roll
+    if event.side == "a":
+        a, b, pins_a, pins_b = mover, opponent, pins_mover, pins_opponent
+    else:
+        a, b, pins_a, pins_b = opponent, mover, pins_opponent, pins_mover
+    state = replace(
+        state,
+        variant_a=a,
+        variant_b=b,
+        pinned_a=pins_a,
+        pinned_b=pins_b,
+        phase="roll",
+        on_roll=other(event.side),
+        dice=None,
+        latest_roll=None,
+    )
+    if state.game_variant in (Variant.PORTES, Variant.TAVLA):
+        state = replace(state, board_a=core_side(a), board_b=core_side(b))
+    return state
+
+
+def core_side(side: tuple[int, ...]) -> Checkers:
+    """Portes and Tavla in the core's numbering: index i < 24 is point i + 1, 24 the bar."""
+    return (*side[1:], side[0])
+
+
+def apply_draw(state: Match, event: GameDrawn) -> Match:
+    """rule V-PLAKOTO-8: nothing scored; the next game's opening is due."""
+    finished = FinishedGame(
+        game=event.game, variant=_name(state), winner=None, result=None, points=0
+    )
+    return replace(
+        state,
+        phase="opening",
+        dice=None,
+        latest_roll=None,
+        offered_value=None,
+        resigner=None,
+        resignation=None,
+        resumed_phase=None,
+        games=(*state.games, finished),
+    )
+
+
+def _name(state: Match) -> MatchVariant:
+    variant = state.game_variant
+    return variant.value if variant is not None else "backgammon"
+
+
+def finished_game_variant(state: Match) -> MatchVariant:
+    """The name ``games`` gives the game just ended."""
+    return _name(state)
