@@ -182,10 +182,15 @@ def list_standings(store: EventStore, views: Views, tournament_id: UUID) -> list
     finished = held.completed_at is not None
     places = enumerate(tournament.places(held), start=1) if finished else ()
     place_of = {player: number for number, player in places}
-    round_robin = held.format == "round_robin"
+    round_robin = held.format != "swiss"
     views.catch_up()
     with views.reading() as db:
         rows = day.list_standings(db, str(tournament_id))
+    if held.format == "elimination":
+        # API.md "Formats": the places (T-FMT-14), provisional until the brackets are decided
+        order = {str(player): number for number, player in enumerate(tournament.places(held), 1)}
+        rows = sorted(rows, key=lambda row: order.get(row["player_id"], len(order) + 1))
+        rows = [{**row, "rank": number} for number, row in enumerate(rows, start=1)]
     return [
         Standing(
             rank=row["rank"],

@@ -131,6 +131,11 @@ def test_an_elimination_of_seven_plays_both_brackets_to_the_places_and_prizes(
     assert sum(p["amount_cents"] for p in prizes["payouts"]) == prizes["pot_cents"]
     assert [p["bracket"] for p in prizes["payouts"]] == ["main"] * 3 + ["consolation"] * 2
     assert client.post(day.url("/rounds"), headers=DIRECTOR).status_code == 409
+    # API.md "Formats": the standings list the places, without Buchholz
+    standings = client.get(day.url("/standings")).json()
+    assert [row["player_id"] for row in standings] == [p["player_id"] for p in places]
+    assert [row["rank"] for row in standings] == list(range(1, 8))
+    assert all("buchholz" not in row["tiebreaks"] for row in standings)
     # every page, printout and list of the day answers (no 500 for the brackets' stages)
     for path in (
         f"/pages/tournaments/{day.id}",
