@@ -446,3 +446,13 @@ def test_the_console_speaks_english_by_query(client: Client) -> None:
     page = desk(client, tournament["id"], "?lang=en").text
     assert "Search by name" in page
     assert 'action="/director/tournaments/' in page
+
+
+def test_the_home_page_lists_the_tournaments_each_linking_to_its_desk(client: Client) -> None:
+    tournament = schedule(client)
+    signed_in(client)
+    german = client.get("/director").text
+    assert f'<tr data-tournament-id="{tournament["id"]}">' in german
+    assert f'href="/director/tournaments/{tournament["id"]}"' in german
+    english = client.get("/director?lang=en").text
+    assert f'href="/director/tournaments/{tournament["id"]}?lang=en"' in english
