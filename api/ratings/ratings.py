@@ -8,7 +8,7 @@ import io
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -25,6 +25,8 @@ from domain.ratings.club import ImportRow
 from projections.head_to_head import HeadToHeadRow
 from projections.ratings import PlayerRatings, RatingRow
 from service.ratings.ratings import RatingSettings
+
+_T = TypeVar("_T")
 
 RATING_COLUMNS = (
     "rank",
@@ -70,8 +72,10 @@ class RatingSettingsView(msgspec.Struct):
 
 
 class RatingSettingsChange(msgspec.Struct, forbid_unknown_fields=True):
-    start_rating: float = 1800.0
-    newcomer_boost: bool = False
+    """A field left out keeps its value (docs/api.md: API.md is silent on partial bodies)."""
+
+    start_rating: float | msgspec.UnsetType = msgspec.UNSET
+    newcomer_boost: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 _IMPORT_ROW_SCHEMA = Schema(
@@ -205,7 +209,9 @@ class RatingController(Controller):
     ) -> RatingSettingsView:
         return _settings(
             services.ratings.change_rating_settings(
-                start_rating=data.start_rating, newcomer_boost=data.newcomer_boost, actor=actor
+                start_rating=_given(data.start_rating),
+                newcomer_boost=_given(data.newcomer_boost),
+                actor=actor,
             )
         )
 
@@ -269,3 +275,8 @@ def _settings(found: RatingSettings) -> RatingSettingsView:
         newcomer_boost=found.newcomer_boost,
         changed_at=found.changed_at,
     )
+
+
+def _given(value: _T | msgspec.UnsetType) -> _T | None:
+    """A field of a partial body: ``None`` when the body left it out."""
+    return None if isinstance(value, msgspec.UnsetType) else value

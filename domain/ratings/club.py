@@ -271,12 +271,18 @@ def add_players(
 def change_settings(
     state: ClubRatings | None,
     *,
-    start_rating: float,
-    newcomer_boost: bool,
+    start_rating: float | None,
+    newcomer_boost: bool | None,
     now: datetime,
     actor: str | None,
 ) -> list[RatingEvent]:
-    """rule R-RATE-3: new settings, from the next rated match on."""
+    """rule R-RATE-3: new settings, from the next rated match on; a setting given as ``None``
+    keeps its value (a partial change, docs/api.md)."""
+    held = state or ClubRatings(id=CLUB_RATINGS_ID, version=0)
+    if start_rating is None:
+        start_rating = held.start_rating
+    if newcomer_boost is None:
+        newcomer_boost = held.newcomer_boost
     if not MIN_START_RATING <= start_rating <= MAX_START_RATING:
         raise InvalidInputError(
             "start_rating", f"must lie between {MIN_START_RATING:g} and {MAX_START_RATING:g}"

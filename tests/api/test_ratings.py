@@ -192,3 +192,27 @@ def test_a_csv_whose_stray_quote_swallows_the_file_is_422_not_a_500(client: Clie
     assert answer.status_code == 422, answer.text
     assert answer.json()["errors"][0]["field"] == "body"
     assert client.get("/api/v1/ratings").json() == []
+
+
+def test_a_settings_change_keeps_a_field_the_body_leaves_out(client: Client) -> None:
+    # rule R-RATE-3; API.md "Ratings" is silent on partial bodies: docs/api.md says they keep
+    client.put(
+        "/api/v1/ratings/settings",
+        json={"start_rating": 1500, "newcomer_boost": True},
+        headers=DIRECTOR,
+    )
+    answer = client.put("/api/v1/ratings/settings", json={"start_rating": 1600}, headers=DIRECTOR)
+    assert answer.status_code == 200, answer.text
+    assert (answer.json()["start_rating"], answer.json()["newcomer_boost"]) == (1600, True)
+    answer = client.put(
+        "/api/v1/ratings/settings", json={"newcomer_boost": False}, headers=DIRECTOR
+    )
+    assert (answer.json()["start_rating"], answer.json()["newcomer_boost"]) == (1600, False)
+
+
+def test_a_settings_field_sent_as_null_is_refused_naming_it(client: Client) -> None:
+    # left out keeps the value; null is no value at all
+    answer = client.put("/api/v1/ratings/settings", json={"start_rating": None}, headers=DIRECTOR)
+    assert answer.status_code == 422
+    assert answer.json()["errors"][0]["field"] == "start_rating"
+
