@@ -125,7 +125,8 @@ class Resolver:
 
     def resolve(self, text: str) -> UUID:
         """The player ``text`` names; ``InvalidInputError`` (field filled in by the caller)
-        when several players share the name."""
+        when several players share the name, or when it is a player id nobody has: only a
+        new *name* adds a rating-only player (a mistyped id is no name to rate)."""
         name = text.strip()
         as_id = _as_uuid(name)
         if as_id is not None and as_id in self._names:
@@ -137,6 +138,8 @@ class Resolver:
         if found:
             self.matched.add(found[0])
             return found[0]
+        if as_id is not None:
+            raise InvalidInputError("", f"no player has the id {name}")
         if name not in self.new:
             self.new[name] = self._new_id()
         return self.new[name]

@@ -216,3 +216,35 @@ def test_a_settings_field_sent_as_null_is_refused_naming_it(client: Client) -> N
     assert answer.status_code == 422
     assert answer.json()["errors"][0]["field"] == "start_rating"
 
+
+def test_an_import_naming_a_player_id_nobody_has_is_422_naming_the_row(client: Client) -> None:
+    # rule R-RATE-7: a side is a player id or a display name; a new *name* adds a rating-only
+    # player, an id that names nobody is a mistake (a typo, another club's id), not a name
+    unknown = "6a3c4c5e-0000-4000-8000-000000000000"
+    body = {
+        "matches": [
+            {"date": "2025-01-01", "winner": "Anna", "loser": "Bert", "length": 3},
+            {"date": "2025-01-02", "winner": "Anna", "loser": unknown, "length": 3},
+        ]
+    }
+    answer = client.post("/api/v1/ratings/imports", json=body, headers=DIRECTOR)
+    assert answer.status_code == 422, answer.text
+    (error,) = answer.json()["errors"]
+    assert error["field"] == "matches[1].loser"
+    assert unknown in error["message"]
+    assert client.get("/api/v1/ratings").json() == []  # rule R-RATE-8: nothing stored
+
+
+def test_a_rated_ad_hoc_side_naming_a_player_id_nobody_has_is_422(client: Client) -> None:
+    # rule R-RATE-7
+    answer = client.post(
+        "/api/v1/matches",
+        json={
+            "player_a": "6a3c4c5e-0000-4000-8000-000000000000",
+            "player_b": "Bert",
+            "match_length": 3,
+        },
+        headers=DIRECTOR,
+    )
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"][0]["field"] == "player_a"
