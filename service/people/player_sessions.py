@@ -29,7 +29,8 @@ from domain.tournament.errors import TournamentNotFoundError
 from projections import tokens as player_tokens
 from projections.runner import Views
 from service.clock import Clock
-from service.people.signing import CookieSigner, SignedSessions
+from service.people.signing import SignedSessions
+from service.people.tablets import TableTablet, TabletSessions
 from service.shared.registrants import Registrants
 from service.storage.ended_sessions import EndedSessions
 
@@ -53,24 +54,6 @@ class PlayerClaims(msgspec.Struct, frozen=True):
     """A keyed digest of the token's hash: binds the session to the registration's token."""
     expires: int
     """Unix seconds."""
-    nonce: str
-
-
-class TabletClaims(msgspec.Struct, frozen=True):
-    """What a table's tablet cookie says, under the server's signature (a key of its own)."""
-
-    tournament: str
-    table: int
-    expires: int
-    nonce: str
-
-
-@dataclass(frozen=True, slots=True)
-class TableTablet:
-    """A tablet the director opened at a table: it acts for both sides of the match there."""
-
-    tournament_id: UUID
-    table: int
     nonce: str
 
 
@@ -107,7 +90,9 @@ class PlayerSessions(SignedSessions[PlayerClaims]):
         self._views = views
         self._load = load
         self._registrants = registrants
-        self._tablets = CookieSigner(hmac.digest(key, b"bgtd-table-tablet", "sha256"))
+        self._tablets = TabletSessions(
+            load, clock, hmac.digest(key, b"bgtd-table-tablet", "sha256"), ended
+        )
 
     def open(self, token: str) -> OpenedPlayerSession:
         """A session for the registration holding ``token``; ``UnauthenticatedError`` for a
@@ -170,28 +155,20 @@ class PlayerSessions(SignedSessions[PlayerClaims]):
 
     def open_tablet(self, tournament_id: UUID, table: int) -> tuple[TableTablet, str]:
         """A tablet for table ``table`` of a running tournament (the director opens it there):
-        the tablet and the signed value of its cookie. It holds no token; the players' tokens
-        are derived again for each command (``side_token``)."""
-        self._load(tournament_id)  # a 404 for an unknown tournament
-        expires_at = self._clock.now() + PLAYER_SESSION_LIFETIME
-        claims = TabletClaims(
-            tournament=str(tournament_id),
-            table=table,
-            expires=int(expires_at.timestamp()),
-            nonce=secrets.token_urlsafe(16),
-        )
-        return TableTablet(tournament_id, table, claims.nonce), self._tablets.sign(claims)
+        the tablet and the signed value of its cookie (``service.people.tablets``)."""
+        return self._tablets.open(tournament_id, table)
 
     def check_tablet(self, cookie: str | None) -> TableTablet | None:
-        """The tablet of ``cookie``: None when it is missing, forged or expired."""
-        claims = self._tablets.claims(cookie, TabletClaims)
-        if claims is None or claims.expires <= self._clock.now().timestamp():
-            return None
-        try:
-            tournament_id = UUID(claims.tournament)
-        except ValueError:
-            return None
-        return TableTablet(tournament_id, claims.table, claims.nonce)
+        """The tablet of ``cookie``: None when it is missing, forged, expired or ended."""
+        return self._tablets.check(cookie)
+
+    def end_tablet(self, cookie: str | None) -> None:
+        """The tablet's sign-out: it ends for every copy of its cookie."""
+        self._tablets.end(cookie)
+
+    def end_tablets_of(self, tournament_id: UUID) -> None:
+        """The director ends every tablet of the tournament opened so far (a lost one)."""
+        self._tablets.end_all(tournament_id)
 
     def side_token(self, tournament_id: UUID, player_id: UUID) -> str:
         """The player token of ``player_id``'s registration in the tournament, derived on the
