@@ -48,8 +48,7 @@ from domain.match import Match as MatchRecord
 from domain.tournament.errors import RoundNotFoundError
 from service.analysis.analysis import AnalysisView
 from service.bootstrap import Services
-from service.people.player_sessions import PLAYER_SESSION_LIFETIME, PlayerSession
-from service.people.tablets import TableTablet
+from service.people.player_sessions import PLAYER_SESSION_LIFETIME, PlayerSession, TableTablet
 from service.shared.match_play import Caller
 from service.venue.venue import PendingReport, Table
 
