@@ -204,14 +204,7 @@ class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
     @property
     def applicant(self) -> Applicant:
         """The person as the form gives them, for both ways to register."""
-        return Applicant(
-            first_name=self.first_name,
-            last_name=self.last_name,
-            email=self.email,
-            age=self.age,
-            birth_date=self.birth_date,
-            language=self.language,
-        )
+        return restate(self, Applicant)
 
 
 class RegistrationUnconfirmed(msgspec.Struct):

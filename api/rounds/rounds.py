@@ -20,7 +20,7 @@ from service.rounds.rounds import (
     TournamentStart,
     Withdrawal,
 )
-from service.shared.day_views import Place, Prizes, Round, Standing
+from service.shared.day_views import Place, Prizes, Round, Standing, Tiebreaks
 from service.venue.venue import UnpairedRound
 
 Reason = Annotated[str, msgspec.Meta(max_length=500)]
@@ -51,9 +51,7 @@ STANDING_COLUMNS = (
     "display_name",
     "wins",
     "points",
-    "buchholz",
-    "head_to_head",
-    "lot",
+    *Tiebreaks.__struct_fields__,
     "matches",
     "byes",
     "withdrawn",
