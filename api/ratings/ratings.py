@@ -20,7 +20,7 @@ from litestar.params import FromPath, JSONBody
 from api.http.auth import director_only, in_thread
 from api.http.routes import director_put, get_route
 from api.http.schemas import ActorDep, ServicesDep
-from api.http.tabular import CSV, csv_response, table_route, wants_csv
+from api.http.tabular import CSV, table_response, table_route
 from domain.errors import InvalidInputError
 from domain.ratings.club import ImportRow
 from projections.head_to_head import HeadToHeadRow
@@ -182,10 +182,7 @@ class RatingController(Controller):
     def list_ratings(
         self, request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[RatingRow]]:
-        rows = services.ratings.list_ratings()
-        if wants_csv(request):
-            return csv_response(rows, RATING_COLUMNS)
-        return Response(rows)
+        return table_response(request, services.ratings.list_ratings(), RATING_COLUMNS)
 
     @get_route(
         "/settings", summary="The rating settings: start rating and newcomer boost (rule R-RATE-3)"

@@ -30,7 +30,7 @@ from api.http.schemas import (
     restate,
     restate_all,
 )
-from api.http.tabular import csv_response, table_route, wants_csv
+from api.http.tabular import table_response, table_route
 from domain.clock import ClockPresetName
 from domain.match import DiceMode
 from domain.people.director import ActingDirector, Target
@@ -409,9 +409,7 @@ class RegistrationController(Controller):
         self, tournament_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[RegistrationRecord]]:
         rows = services.tournaments.list_registrations(tournament_id)
-        if wants_csv(request):
-            return csv_response(rows, REGISTRATION_COLUMNS)
-        return Response(restate_all(rows, RegistrationRecord))
+        return table_response(request, restate_all(rows, RegistrationRecord), REGISTRATION_COLUMNS)
 
     @delete_route(
         "/{registration_id:uuid}",

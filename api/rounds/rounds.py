@@ -12,7 +12,7 @@ from litestar.params import FromPath, FromQuery, JSONBody
 
 from api.http.routes import director_delete, director_post, get_route
 from api.http.schemas import ActorDep, ServicesDep, restate
-from api.http.tabular import csv_response, table_route, wants_csv
+from api.http.tabular import table_response, table_route
 from service.rounds.rounds import (
     ReportedResult,
     Result,
@@ -146,9 +146,7 @@ class TournamentDayController(Controller):
         self, tournament_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[Standing]]:
         rows = services.rounds.list_standings(tournament_id)
-        if wants_csv(request):
-            return csv_response(rows, STANDING_COLUMNS)
-        return Response(rows)
+        return table_response(request, rows, STANDING_COLUMNS)
 
     @get_route("/matches", summary="Every pairing's match with its status")
     def matches(

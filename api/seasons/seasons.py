@@ -12,7 +12,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.routes import director_post, get_route
 from api.http.schemas import ActorDep, DateText, NameText, ServicesDep, restate
-from api.http.tabular import csv_response, table_route, wants_csv
+from api.http.tabular import table_response, table_route
 from domain.seasons.ranking import EntryKind
 from domain.seasons.season import PeriodInput, PeriodKind
 from domain.tournament import Stage as StageName
@@ -177,10 +177,7 @@ class SeasonController(Controller):
     def ranking(
         self, season_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[SeasonRankingRow]]:
-        rows = services.seasons.get_ranking(season_id)
-        if wants_csv(request):
-            return csv_response(rows, RANKING_COLUMNS)
-        return Response(rows)
+        return table_response(request, services.seasons.get_ranking(season_id), RANKING_COLUMNS)
 
     @get_route(
         "/{season_id:uuid}/ranking/{player_id:uuid}",
