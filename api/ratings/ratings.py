@@ -19,7 +19,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import director_only, in_thread
 from api.http.routes import director_put, get_route
-from api.http.schemas import ActorDep, ServicesDep
+from api.http.schemas import ActorDep, ServicesDep, restate
 from api.http.tabular import CSV, table_response, table_route
 from domain.errors import InvalidInputError
 from domain.ratings.club import ImportRow
@@ -231,12 +231,7 @@ class RatingController(Controller):
         receipt = await in_thread(
             services, lambda: services.ratings.import_results(rows, actor=actor)
         )
-        return ImportCreated(
-            id=receipt.id,
-            matches=receipt.matches,
-            new_players=receipt.new_players,
-            matched_players=receipt.matched_players,
-        )
+        return restate(receipt, ImportCreated)
 
 
 class PlayerController(Controller):
