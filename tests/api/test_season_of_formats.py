@@ -270,3 +270,9 @@ def the_csv_and_printout_show_the_places(client: Client, day: Played) -> None:
     in_print = [printout.text.find(f"<td>{p['place']}</td><td>{p['display_name']}") for p in places]
     assert -1 not in in_print, day.format
     assert in_print == sorted(in_print)
+    # rule T-FMT-10: the printout speaks of the tournament's own format
+    assert ("Schweizer" in printout.text) == (day.format == "swiss")
+    last_round = client.get(f"/pages/tournaments/{day.id}/print/pairings?by=table").text
+    for stage in ("main", "consolation", "round_robin"):  # each stage named in German
+        assert f"<td>{stage}</td>" not in last_round
+    assert ("<td>Trostrunde</td>" in last_round) == (day.format == "elimination")
