@@ -21,6 +21,9 @@ GERMAN: dict[str, str] = {
     "erst (mit Grund) wieder öffnen.",
     "banned": "Diese Person ist für die Saison gesperrt.",
     "director-not-found": "Diese Turnierleitung gibt es nicht.",
+    "format-fixed-schedule": "Jeder gegen jeden und das K.-o.-System spielen einen beim Start "
+    "festgelegten Plan: keine Nachzügler und keine Paarungen von Hand (Regeln T-FMT-11, "
+    "T-FMT-12).",
 }
 
 
