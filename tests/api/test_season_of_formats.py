@@ -272,6 +272,8 @@ def the_csv_and_printout_show_the_places(client: Client, day: Played) -> None:
     assert in_print == sorted(in_print)
     # rule T-FMT-10: the printout speaks of the tournament's own format
     assert ("Schweizer" in printout.text) == (day.format == "swiss")
+    page = client.get(f"/pages/tournaments/{day.id}/standings").text
+    assert ("Schweizer" in page) == ("Buchholz" in page) == (day.format == "swiss")
     last_round = client.get(f"/pages/tournaments/{day.id}/print/pairings?by=table").text
     for stage in ("main", "consolation", "round_robin"):  # each stage named in German
         assert f"<td>{stage}</td>" not in last_round
