@@ -183,3 +183,31 @@ def test_the_desk_pays_an_eliminations_main_and_consolation_places(
         else:
             assert cells[2] == ""
     assert len(consolation) == 2
+
+
+def test_an_elimination_refuses_a_correction_once_the_next_round_is_paired_in_words(
+    client: Client, clock: MovableClock
+) -> None:
+    # API.md "Formats": the next bracket round was paired from the result: 409, unpair first
+    day = start_tournament(client, clock, 4, format="elimination")
+    signed_in(client)
+    play_round(client, day)
+    pair_next(client, day)
+    table = day.rounds[0]["pairings"][0]
+    before = client.get(day.url("/matches")).json()
+    page = round_page(client, day, 1)
+    form = {
+        "_csrf_token": re.findall(r'name="_csrf_token" value="([^"]+)"', page)[0],
+        "match_id": table["match_id"],
+        "winner": table["player_b"],
+        "points_a": "0",
+        "points_b": str(table["match_length"]),
+        "corrects": next(m["result_id"] for m in before if m["match_id"] == table["match_id"]),
+        "reason": "Zettel vertauscht",
+    }
+    answer = client.post(f"{round_url(day, 1)}/results", data=form, follow_redirects=False)
+    assert answer.status_code == 409, answer.text
+    assert "Runde 2 ist aus diesem Ergebnis ausgelost: erst Runde 2 zurücknehmen" in row_of(
+        answer.text, table["match_id"]
+    )
+    assert client.get(day.url("/matches")).json() == before  # nothing stored
