@@ -12,6 +12,7 @@ import pytest
 from domain.bracket import bracket_size, consolation_played, main_rounds, tournament_rounds
 from domain.errors import InvalidInputError
 from domain.tournament import AllRoundsPairedError, FormatFixedScheduleError, ResultConflictError
+from projections.ranking import tournament_record
 from service.bootstrap import Services
 from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult
@@ -86,6 +87,20 @@ def test_eliminations_of_every_size_play_their_brackets_and_place_everyone_once(
     }
     with pytest.raises(AllRoundsPairedError):
         services.rounds.pair_round(tournament_id)
+    # rule T-FMT-14: one computation of the places serves every caller, so the places answer,
+    # the standings and the season ranking's record of the tournament agree
+    assert_the_places_agree(services, tournament_id, [p.player_id for p in places])
+
+
+def assert_the_places_agree(services: Services, tournament_id: UUID, places: list[UUID]) -> None:
+    standings = services.rounds.list_standings(tournament_id)
+    assert [row.player_id for row in standings] == places
+    assert [row.place for row in standings] == list(range(1, len(places) + 1))
+    services.views.catch_up()
+    with services.views.reading() as db:
+        record = tournament_record(db, str(tournament_id))
+    assert record is not None
+    assert list(record.places) == places
 
 
 def test_an_elimination_refuses_overrides_and_late_entries(
