@@ -122,8 +122,37 @@ _GERMAN_PHRASES: tuple[tuple[str, str], ...] = (
         "Wiederholungspaarung",
     ),
     (r"^rematch, no pairing avoids it: ", "Wiederholungspaarung, keine Paarung vermeidet sie: "),
-    (r"^semi-final: 1st v 4th of the Swiss standings$", "Halbfinale: 1. gegen 4. der Vorrunde"),
-    (r"^semi-final: 2nd v 3rd of the Swiss standings$", "Halbfinale: 2. gegen 3. der Vorrunde"),
+    # the knockout after the Swiss rounds or the round robin (T-FMT-4, T-FMT-11)
+    (
+        r"^semi-final: 1st v 4th of the (Swiss|round robin) standings$",
+        "Halbfinale: 1. gegen 4. der Vorrunde",
+    ),
+    (
+        r"^semi-final: 2nd v 3rd of the (Swiss|round robin) standings$",
+        "Halbfinale: 2. gegen 3. der Vorrunde",
+    ),
+    # a round robin's Berger table (T-FMT-11)
+    (
+        r"^Berger number (\d+) rests this round \(no win, no points\)$",
+        r"Berger-Nummer \1 hat spielfrei (kein Sieg, keine Punkte)",
+    ),
+    (
+        r"^Berger table, cycle (\d+): number (\d+) v number (\d+)$",
+        r"Berger-Tabelle, Durchgang \1: Nummer \2 gegen Nummer \3",
+    ),
+    # an elimination's brackets (T-FMT-12, T-FMT-13)
+    (
+        r"^seed (\d+) advances with a bye \((main|consolation) bracket, round (\d+), "
+        r"match (\d+); no win, no points\)$",
+        r"Setzplatz \1 kommt mit Freilos weiter (\2 bracket, Runde \3, Spiel \4; "
+        r"kein Sieg, keine Punkte)",
+    ),
+    (
+        r"^(main|consolation) bracket, round (\d+), match (\d+): seed (\d+) v seed (\d+)$",
+        r"\1 bracket, Runde \2, Spiel \3: Setzplatz \4 gegen Setzplatz \5",
+    ),
+    (r"\bmain bracket\b", "Hauptrunde"),
+    (r"\bconsolation bracket\b", "Trostrunde"),
     (r"^final: the winners of the semi-finals$", "Finale: die Sieger der Halbfinals"),
     (
         r"^3rd place: the losers of the semi-finals$",

@@ -40,6 +40,9 @@ class Pairing(msgspec.Struct, frozen=True, kw_only=True):
     """``main`` or ``consolation`` in an elimination; null in other formats."""
     bracket_round: int | None = None
     """The round within its bracket (elimination only)."""
+    bracket_position: int | None = None
+    """The match's 1-based position within its bracket round (elimination only; byes
+    included): round r+1's match k follows matches 2k-1 and 2k (rules T-FMT-12, T-FMT-13)."""
     seed_a: int | None = None
     """A round robin's Berger number of ``player_a`` (rule T-FMT-11); null for Swiss."""
     seed_b: int | None = None
@@ -169,6 +172,7 @@ def round_view(views: Views, held: Tournament, paired: tournament.Round) -> Roun
                 seed_b=berger.get(table.player_b) if table.stage == "round_robin" else table.seed_b,
                 bracket=table.bracket,
                 bracket_round=table.bracket_round,
+                bracket_position=table.bracket_position,
             )
             for table in paired.tables
         ],

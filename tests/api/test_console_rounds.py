@@ -160,7 +160,10 @@ def test_the_page_shows_each_table_with_its_players_and_the_pairings_reason(
         assert html_escape.escape(table["explanation"]) in english
 
 
-ENGLISH_WORDS = re.compile(r"\b(rank|wins?|both|bye|floats|down|v|semi-final|final|place|the)\b")
+ENGLISH_WORDS = re.compile(
+    r"\b(rank|wins?|both|bye|floats|down|v|semi-final|final|place|the|seed|match|round|number|"
+    r"rests|cycle|advances|no|points|main|consolation|table)\b"
+)
 
 
 @pytest.mark.parametrize(
@@ -180,6 +183,16 @@ ENGLISH_WORDS = re.compile(r"\b(rank|wins?|both|bye|floats|down|v|semi-final|fin
         "final: the winners of the semi-finals",
         "3rd place: the losers of the semi-finals",
         "director",
+        # rule T-FMT-11: a round robin's Berger table and its knockout
+        "semi-final: 1st v 4th of the round robin standings",
+        "semi-final: 2nd v 3rd of the round robin standings",
+        "Berger table, cycle 2: number 3 v number 6",
+        "Berger number 5 rests this round (no win, no points)",
+        # rules T-FMT-12, T-FMT-13: an elimination's brackets
+        "main bracket, round 1, match 2: seed 8 v seed 9",
+        "consolation bracket, round 3, match 1: seed 12 v seed 5",
+        "seed 1 advances with a bye (main bracket, round 1, match 1; no win, no points)",
+        "seed 7 advances with a bye (consolation bracket, round 1, match 2; no win, no points)",
     ],
 )
 def test_the_german_round_page_says_every_pairing_reason_in_german(explanation: str) -> None:
