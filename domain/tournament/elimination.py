@@ -79,12 +79,18 @@ def consolation_places(state: Tournament) -> dict[UUID, int]:
     return dict(fold_results(result_facts(state)).consolation_places)
 
 
+def elimination_pots(state: Tournament) -> tuple[int, int]:
+    """rule T-FMT-14: (main pot, consolation pot). From the start, by the consolation played;
+    before it, by the consolation asked (the field, and so whether one is played, is not yet
+    known: docs/api.md)."""
+    consolation = state.consolation_played if state.started_at else state.consolation
+    return pot_split(state.pot_cents, consolation, state.consolation_pot_percent)
+
+
 def elimination_prizes(state: Tournament) -> tuple[PotSplit, PotSplit]:
     """rule T-FMT-14: the main pot over places 1, 2, 3, ... and the consolation pot over
     consolation places 1, 2, each split as T-BUYIN-1."""
-    main_pot, side_pot = pot_split(
-        state.pot_cents, state.consolation_played, state.consolation_pot_percent
-    )
+    main_pot, side_pot = elimination_pots(state)
     main = split_pot(main_pot, state.payout_percent, elimination_places(state))
     side_places = consolation_places(state)
     ranked = sorted(side_places, key=lambda player: side_places[player])
