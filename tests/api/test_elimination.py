@@ -170,7 +170,7 @@ def test_the_prizes_before_the_end_split_the_pot_between_main_and_consolation(
 ) -> None:
     # rule T-FMT-14: with a consolation played, floor(pot x 15 %) is the consolation pot and
     # the rest the main pot; each split rounds as T-BUYIN-1, the remainder to place 1
-    terms = {"pot_share_cents": 1333, "consolation_pot_percent": 15}
+    terms: dict[str, Any] = {"pot_share_cents": 1333, "consolation_pot_percent": 15}
     terms |= {"payout_percent": [50, 30, 20], "consolation_payout_percent": [70, 30]}
     day = start_tournament(client, clock, 7, format="elimination", **terms)
     prizes = client.get(day.url("/prizes")).json()
