@@ -7,9 +7,11 @@ start (``Tournament.bracket_seeds``, seed 1 first) name the players.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import cast
 from uuid import UUID
+
+import msgspec
 
 from domain.bracket import BracketMatch, BracketStage, MatchKey, next_round, pot_split
 from domain.standings import PotSplit, split_pot
@@ -55,7 +57,17 @@ def elimination_tables(state: Tournament, new_match_id: Callable[[], UUID]) -> l
         len(state.bracket_seeds), state.consolation_played, matches, winners, withdrawn
     )
     ordered = [m for m in upcoming if not m.is_bye] + [m for m in upcoming if m.is_bye]
-    return [_table(state, number, match, new_match_id) for number, match in enumerate(ordered, 1)]
+    tables = [_table(state, number, match, new_match_id) for number, match in enumerate(ordered, 1)]
+    return [_deserted(table, active) for table in tables]
+
+
+def _deserted(table: PairedTable, active: Collection[UUID]) -> PairedTable:
+    """A match of two players who both left stays open: neither can forfeit to the other, and
+    no rule says who goes through (a ruling is needed); the director records its result."""
+    if table.player_b is None or table.player_a in active or table.player_b in active:
+        return table
+    note = "; both players have left the tournament: the director records who goes through"
+    return msgspec.structs.replace(table, explanation=table.explanation + note)
 
 
 def elimination_over(state: Tournament) -> bool:
