@@ -138,6 +138,7 @@ _GERMAN_PHRASES: tuple[tuple[str, str], ...] = (
         "Wiederholungspaarung",
     ),
     (r"^rematch, no pairing avoids it: ", "Wiederholungspaarung, keine Paarung vermeidet sie: "),
+    # the knockout after the Swiss rounds or the round robin (T-FMT-4, T-FMT-11)
     (
         r"^semi-final: 1st v 4th of the (Swiss|round robin) standings$",
         "Halbfinale: 1. gegen 4. der Vorrunde",

@@ -31,7 +31,7 @@ from api.console.console import (
     _form_error,
 )
 from api.console.round_texts import ROUND_TEXT, explanation_in, warning_in
-from api.pages.pages import KNOCKOUT_STAGES
+from api.pages.bracket import KNOCKOUT_STAGES
 from api.pages.pages import TEXT as PAGE_TEXT
 from domain.errors import DomainError
 from domain.tournament import PairingWarning, Report

@@ -51,7 +51,11 @@ from domain.tournament.defaults import (
     Stage,
     TournamentStatus,
 )
-from domain.tournament.elimination import consolation_places, elimination_prizes
+from domain.tournament.elimination import (
+    consolation_places,
+    elimination_pots,
+    elimination_prizes,
+)
 from domain.tournament.errors import (
     AllRoundsPairedError,
     BannedError,
@@ -313,6 +317,7 @@ __all__ = [
     "close_cancellation",
     "consolation_places",
     "display_name",
+    "elimination_pots",
     "elimination_prizes",
     "email_key",
     "evolve",

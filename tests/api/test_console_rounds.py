@@ -161,8 +161,8 @@ def test_the_page_shows_each_table_with_its_players_and_the_pairings_reason(
 
 
 ENGLISH_WORDS = re.compile(
-    r"\b(rank|wins?|both|bye|floats|down|v|semi-final|final|place|the|seed|number|bracket"
-    r"|round|match|cycle|rests|advances|main|consolation|no|points)\b"
+    r"\b(rank|wins?|both|bye|floats|down|v|semi-final|final|place|the|seed|match|round|number|"
+    r"rests|cycle|advances|no|points|main|consolation|table)\b"
 )
 
 
