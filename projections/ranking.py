@@ -472,17 +472,6 @@ def _record(
 
 # Queries -----------------------------------------------------------------------------------
 
-_ROW_COLUMNS = (
-    "rank",
-    "player_id",
-    "display_name",
-    "points",
-    "attendance_points",
-    "match_points",
-    "tournament_wins",
-    "tournaments_played",
-    "season_revoked",
-)
 _SELECT_ROWS = (
     "SELECT r.rank, r.player_id, COALESCE(n.display_name, ''), r.points, r.attendance_points, "
     "r.match_points, r.tournament_wins, r.tournaments_played, r.season_revoked "
@@ -528,6 +517,6 @@ def get_player_ranking(
 
 
 def _row(values: tuple[object, ...]) -> SeasonRankingRow:
-    row = dict(zip(_ROW_COLUMNS, values, strict=True))
+    row = dict(zip(SeasonRankingRow.__struct_fields__, values, strict=True))
     row["season_revoked"] = bool(row["season_revoked"])
     return msgspec.convert(row, SeasonRankingRow, strict=False)

@@ -428,6 +428,23 @@ def _compute(db: sqlite_utils.Database, tournament_id: str) -> None:
 # Queries -----------------------------------------------------------------------------------
 
 
+STANDING_KEYS = (
+    "rank",
+    "player_id",
+    "display_name",
+    "wins",
+    "points",
+    "buchholz",
+    "head_to_head",
+    "lot",
+    "matches",
+    "byes",
+    "withdrawn",
+    "penalty_points",
+)
+"""The keys of each row ``list_standings`` answers, in its order."""
+
+
 def list_standings(db: sqlite_utils.Database, tournament_id: str) -> list[dict[str, Any]]:
     """The Swiss standings in rank order, with each tiebreak's value and the display name."""
     rows = db.execute(
@@ -438,21 +455,7 @@ def list_standings(db: sqlite_utils.Database, tournament_id: str) -> list[dict[s
         "WHERE s.tournament_id = ? ORDER BY s.rank",
         [tournament_id],
     ).fetchall()
-    keys = (
-        "rank",
-        "player_id",
-        "display_name",
-        "wins",
-        "points",
-        "buchholz",
-        "head_to_head",
-        "lot",
-        "matches",
-        "byes",
-        "withdrawn",
-        "penalty_points",
-    )
-    return [dict(zip(keys, row, strict=True)) for row in rows]
+    return [dict(zip(STANDING_KEYS, row, strict=True)) for row in rows]
 
 
 _TABLE_COLUMNS = (

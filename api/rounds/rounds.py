@@ -13,6 +13,7 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from api.http.auth import director_only
 from api.http.schemas import ActorDep, ServicesDep, restate
 from api.http.tabular import csv_response, table_route, wants_csv
+from projections.standings import STANDING_KEYS
 from service.rounds.rounds import (
     ReportedResult,
     Result,
@@ -44,21 +45,7 @@ class WithdrawalCreate(msgspec.Struct, forbid_unknown_fields=True):
     """rule R-ATT-2: leaving early revokes the tournament's attendance points."""
 
 
-STANDING_COLUMNS = (
-    "place",
-    "rank",
-    "player_id",
-    "display_name",
-    "wins",
-    "points",
-    "buchholz",
-    "head_to_head",
-    "lot",
-    "matches",
-    "byes",
-    "withdrawn",
-    "penalty_points",
-)
+STANDING_COLUMNS = ("place", *STANDING_KEYS)
 """The standings as a spreadsheet opens them: the final place first (empty until the tournament
 is completed, rule T-FMT-4), then the Swiss rank and every tiebreak a column."""
 

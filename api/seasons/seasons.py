@@ -46,17 +46,8 @@ class SeasonCreate(msgspec.Struct, forbid_unknown_fields=True):
     """Then the better best single place of a completed tournament; then the rank is shared."""
 
 
-RANKING_COLUMNS = (
-    "rank",
-    "player_id",
-    "display_name",
-    "points",
-    "attendance_points",
-    "match_points",
-    "tournament_wins",
-    "tournaments_played",
-    "season_revoked",
-)
+RANKING_COLUMNS = SeasonRankingRow.__struct_fields__
+"""The ranking as a spreadsheet opens it: the row's fields in their order."""
 
 
 class RankingEntry(msgspec.Struct):
