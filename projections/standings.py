@@ -446,7 +446,7 @@ def _compute(db: sqlite_utils.Database, tournament_id: str) -> None:
 # Queries -----------------------------------------------------------------------------------
 
 
-STANDING_KEYS = (
+_STANDING_KEYS = (
     "rank",
     "player_id",
     "display_name",
@@ -473,7 +473,7 @@ def list_standings(db: sqlite_utils.Database, tournament_id: str) -> list[dict[s
         "WHERE s.tournament_id = ? ORDER BY s.rank",
         [tournament_id],
     ).fetchall()
-    return [dict(zip(STANDING_KEYS, row, strict=True)) for row in rows]
+    return [dict(zip(_STANDING_KEYS, row, strict=True)) for row in rows]
 
 
 _TABLE_COLUMNS = (
