@@ -219,28 +219,17 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
         return [player for player in self.field if player not in withdrawn]
 
     def report_of(self, match_id: UUID, player_id: UUID) -> Report | None:
-        for report in self.reports:
-            if report.match_id == match_id and report.player_id == player_id:
-                return report
-        return None
+        key = (match_id, player_id)
+        return next((r for r in self.reports if (r.match_id, r.player_id) == key), None)
 
     def late_entry_of(self, player_id: UUID) -> LateEntry | None:
-        for entry in self.late_entries:
-            if entry.player_id == player_id:
-                return entry
-        return None
+        return next((e for e in self.late_entries if e.player_id == player_id), None)
 
     def fixed_table_of(self, player_id: UUID) -> int | None:
-        for player, table in self.fixed_tables:
-            if player == player_id:
-                return table
-        return None
+        return next((table for player, table in self.fixed_tables if player == player_id), None)
 
     def result_of(self, match_id: UUID) -> Result | None:
-        for result in self.results:
-            if result.match_id == match_id:
-                return result
-        return None
+        return next((r for r in self.results if r.match_id == match_id), None)
 
     def table_of(self, match_id: UUID) -> tuple[Round, PairedTable] | None:
         for paired in self.rounds:

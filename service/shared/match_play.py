@@ -169,12 +169,13 @@ class MatchPlay:
 
     def load(self, match_id: UUID, version: int | None = None) -> Match:
         """The match, or a 404 when the id is unknown or names another aggregate."""
-        return self._store.load_recorded_as(
+        return self._store.load_as(
             match_id,
             match.evolve,
             Match,
             lambda: match.NotAMatchError(f"no match with id {match_id}"),
             version,
+            recorded=True,
         )
 
     def conclusions(
