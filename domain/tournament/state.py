@@ -106,6 +106,7 @@ class LateEntry(msgspec.Struct, frozen=True, kw_only=True):
     player_id: UUID
     from_round: int
     missed: MissedRounds
+    """``byes``: each missed round counts as a bye; ``losses``: it adds nothing."""
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):
