@@ -78,6 +78,7 @@ from domain.match.side_changes import (
     cube_taken,
     penalty_awarded,
     penalty_changed,
+    turn_over,
 )
 from domain.match.variant_games import (
     FinishedGame,
@@ -450,25 +451,13 @@ def _checkers_played(state: Match, event: CheckersPlayed) -> Match:
     after = position_from_id(event.position_id)  # the opponent is on roll after the play
     mover, opponent = (after.opponent, after.on_roll)
     board_a, board_b = (mover, opponent) if event.side == "a" else (opponent, mover)
-    return replace(
-        state,
-        board_a=board_a,
-        board_b=board_b,
-        phase="roll",
-        on_roll=other(event.side),
-        dice=None,
-        latest_roll=None,
-    )
+    return turn_over(state, event.side, board_a=board_a, board_b=board_b)
 
 
 def _turn_passed(state: Match, event: TurnPassed) -> Match:
     latest = state.latest_roll
-    return replace(
-        state,
-        phase="roll",
-        on_roll=other(event.side),
-        dice=None,
-        latest_roll=replace(latest, passed=True) if latest is not None else None,
+    return turn_over(
+        state, event.side, latest_roll=replace(latest, passed=True) if latest is not None else None
     )
 
 

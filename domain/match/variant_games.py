@@ -15,8 +15,8 @@ from domain.match.events import (
     MatchVariant,
     Side,
     VariantCheckersPlayed,
-    other,
 )
+from domain.match.side_changes import turn_over
 from domain.variants import Variant, VariantBoard
 
 if TYPE_CHECKING:
@@ -81,17 +81,7 @@ def apply_play(state: Match, event: VariantCheckersPlayed) -> Match:
         a, b, pins_a, pins_b = mover, opponent, pins_mover, pins_opponent
     else:
         a, b, pins_a, pins_b = opponent, mover, pins_opponent, pins_mover
-    state = replace(
-        state,
-        variant_a=a,
-        variant_b=b,
-        pinned_a=pins_a,
-        pinned_b=pins_b,
-        phase="roll",
-        on_roll=other(event.side),
-        dice=None,
-        latest_roll=None,
-    )
+    state = turn_over(state, event.side, variant_a=a, variant_b=b, pinned_a=pins_a, pinned_b=pins_b)
     if state.game_variant in (Variant.PORTES, Variant.TAVLA):
         state = replace(state, board_a=core_side(a), board_b=core_side(b))
     return state
