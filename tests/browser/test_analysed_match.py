@@ -82,6 +82,7 @@ def test_an_analysed_match_shows_on_the_table_page_and_on_the_winners_page(
     # the table page: the match is over, gnubg's figures stand under it
     browser.get(f"{live_server.url}/pages/tournaments/{day.id}/tables/1")
     assert text_of(browser, "[data-score]") == f"{LENGTH} : 0"
+    assert f"Die Partie ist zu Ende: {names[0]} gewinnt." in text_of(browser, "#game")
     block = browser.find_element(By.CSS_SELECTOR, "#analysis")
     assert block.get_attribute("data-analysis") == "done"
     assert text_of(browser, "#analysis h2") == "Analyse mit GNU Backgammon"
@@ -127,10 +128,13 @@ def test_an_analysed_match_shows_on_the_table_page_and_on_the_winners_page(
     assert row.get_attribute("data-match-id") == match_id
     cells = [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
     date, opponent, mine, theirs = cells[:4]
-    assert (date, opponent) == ("2026-04-18", names[1])
+    assert (date, opponent) == ("18.04.2026", names[1])  # the day of the tournament
     rates = [german(f) for f in own["overall: Error rate mEMG"]]
     assert (mine.split(" (")[0], theirs.split(" (")[0]) == (rates[0], rates[1])
+    opponents_page = row.find_element(By.LINK_TEXT, names[1]).get_attribute("href")
+    assert opponents_page.endswith(f"/pages/players/{table['player_b']}?lang=de")
     link = row.find_element(By.CSS_SELECTOR, "a[data-mat]")
     assert link.text == ".mat herunterladen"
     assert fetched_by_the_page(browser, link.get_attribute("href")) == mat
+    browser.execute_script("arguments[0].scrollIntoView()", row)
     screenshot(browser, "analysis-player-page")

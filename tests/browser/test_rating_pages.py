@@ -137,11 +137,16 @@ def head_to_head_rows(browser: Any) -> dict[str, list[str]]:
 def expected_rows(
     tally: dict[tuple[str, str], list[Any]], player: str, names: dict[str, str]
 ) -> dict[str, list[str]]:
+    """The player's rows as the German page should show them, the day as "19.04.2026"."""
     return {
-        names[other]: [str(figure) for figure in figures]
+        names[other]: [*(str(figure) for figure in figures[:5]), german_date(figures[5])]
         for (me, other), figures in tally.items()
         if me == player
     }
+
+
+def german_date(iso: str) -> str:
+    return ".".join(reversed(iso.split("-")))
 
 
 def test_the_standings_and_the_ranking_lead_to_each_players_head_to_head(
