@@ -140,7 +140,8 @@ def pair_next_round(
         numbers = [table.table for table in open_tables]
         raise ResultsMissingError(
             f"round {state.rounds[-1].number} still needs the results of table(s) "
-            + ", ".join(map(str, numbers)),
+            + ", ".join(map(str, numbers))
+            + _both_left(state, open_tables),
             round=state.rounds[-1].number,
             tables=numbers,
         )
@@ -169,6 +170,24 @@ def pair_next_round(
     )
     _forfeit_for_the_absent(evolve(state, paired), batch, tables, new_result_id=new_match_id)
     return batch.events
+
+
+def _both_left(state: Tournament, open_tables: Sequence[PairedTable]) -> str:
+    """The open tables whose two players have both left: nobody plays them and no rule says
+    who goes through (a ruling is needed, docs/api.md), so the director must record it."""
+    active = set(state.active_players())
+    deserted = [
+        str(t.table)
+        for t in open_tables
+        if t.player_a not in active and t.player_b is not None and t.player_b not in active
+    ]
+    if not deserted:
+        return ""
+    return (
+        f"; both players of table(s) {', '.join(deserted)} have left the tournament: "
+        "no rule says who goes through, so the director records that result "
+        "(POST .../results)"
+    )
 
 
 def _forfeit_for_the_absent(

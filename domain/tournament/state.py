@@ -63,6 +63,7 @@ from domain.tournament.events import (
     WaitlistPromoted,
     status_after,
 )
+from domain.tournament.variants import VariantTerms
 
 
 class Registration(msgspec.Struct, frozen=True, kw_only=True):
@@ -198,6 +199,8 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     bracket_seeds: tuple[UUID, ...] = ()
     """rule T-FMT-12: an elimination's players by bracket seed (1 first), from the start."""
     consolation_played: Consolation = "none"
+    variants: VariantTerms = VariantTerms()
+    """rule V-MATCH-VARIANT-1: the variant of each stage; the start copies it."""
 
     def registration_of(self, player_id: UUID) -> Registration | None:
         """The player's latest registration in this tournament."""
@@ -216,28 +219,17 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
         return [player for player in self.field if player not in withdrawn]
 
     def report_of(self, match_id: UUID, player_id: UUID) -> Report | None:
-        for report in self.reports:
-            if report.match_id == match_id and report.player_id == player_id:
-                return report
-        return None
+        key = (match_id, player_id)
+        return next((r for r in self.reports if (r.match_id, r.player_id) == key), None)
 
     def late_entry_of(self, player_id: UUID) -> LateEntry | None:
-        for entry in self.late_entries:
-            if entry.player_id == player_id:
-                return entry
-        return None
+        return next((e for e in self.late_entries if e.player_id == player_id), None)
 
     def fixed_table_of(self, player_id: UUID) -> int | None:
-        for player, table in self.fixed_tables:
-            if player == player_id:
-                return table
-        return None
+        return next((table for player, table in self.fixed_tables if player == player_id), None)
 
     def result_of(self, match_id: UUID) -> Result | None:
-        for result in self.results:
-            if result.match_id == match_id:
-                return result
-        return None
+        return next((r for r in self.results if r.match_id == match_id), None)
 
     def table_of(self, match_id: UUID) -> tuple[Round, PairedTable] | None:
         for paired in self.rounds:
@@ -358,6 +350,12 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             consolation_match_length=event.consolation_match_length,
             consolation_pot_percent=event.consolation_pot_percent,
             consolation_payout_percent=event.consolation_payout_percent,
+            variants=VariantTerms(
+                variant=event.variant,
+                cube=event.cube,
+                tavli_format=event.tavli_format,
+                stage_variants=event.stage_variants,
+            ),
         )
     if not isinstance(state, Tournament):
         raise TournamentNotFoundError(f"no tournament with id {event.originator_id}")
@@ -414,6 +412,14 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 consolation_payout_percent=event.consolation_payout_percent,
                 bracket_seeds=event.bracket_seeds,
                 consolation_played=event.consolation_played,
+                variants=state.variants
+                if event.variant is None
+                else VariantTerms(
+                    variant=event.variant,
+                    cube=event.cube,
+                    tavli_format=event.tavli_format,
+                    stage_variants=event.stage_variants,
+                ),
             )
         case RoundPaired():
             paired = Round(
