@@ -86,6 +86,7 @@ from domain.match.variant_games import (
     apply_play,
     board_seen_by,
     finished_game_variant,
+    game_over,
     game_variant,
     set_up,
 )
@@ -514,19 +515,12 @@ def _game_won(state: Match, event: GameWon) -> Match:
         result=event.result,
         points=event.points,
     )
-    return replace(
+    return game_over(
         state,
-        games=(*state.games, finished),
+        finished,
         score_a=event.score_a,
         score_b=event.score_b,
-        phase="opening",
         previous_loser=other(event.winner),
-        dice=None,
-        latest_roll=None,
-        offered_value=None,
-        resigner=None,
-        resignation=None,
-        resumed_phase=None,
     )
 
 

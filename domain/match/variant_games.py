@@ -97,16 +97,24 @@ def apply_draw(state: Match, event: GameDrawn) -> Match:
     finished = FinishedGame(
         game=event.game, variant=_name(state), winner=None, result=None, points=0
     )
+    return game_over(state, finished)
+
+
+def game_over(state: Match, finished: FinishedGame, **changes: object) -> Match:
+    """A game ended, won or drawn: it joins ``games`` and the next game's opening is due, with
+    nothing of the last one pending (dice, a cube offer, a resignation); ``changes`` say what
+    else the game left (the scores)."""
     return replace(
         state,
         phase="opening",
+        games=(*state.games, finished),
         dice=None,
         latest_roll=None,
         offered_value=None,
         resigner=None,
         resignation=None,
         resumed_phase=None,
-        games=(*state.games, finished),
+        **changes,
     )
 
 
