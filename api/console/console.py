@@ -62,8 +62,6 @@ SUMMARIES = {
     "home": "Page: the director's tournaments, each linking to its desk, and their seasons",
     "desk": "Page: the desk of one tournament: registrations with a search by name, check-in, "
     "start",
-    "check_in": "Page form: check a registration in (as POST .../check-in)",
-    "start": "Page form: start the tournament (as POST .../start)",
 }
 
 
@@ -255,11 +253,16 @@ def _refused_page(request: Request[Any, Any, Any], status: int, detail: str) -> 
     )
 
 
+ConsoleDep = NamedDependency[Console]
+"""The signed-in director's console, as every console handler takes it."""
 console_get = Provide(provide_console, sync_to_thread=True)
 """Checks the director in the event store (a revoked one is out): a worker thread."""
 
 
-class ConsoleController(Controller):
+class ConsolePages(Controller):
+    """What every controller of the console shares: its path, the signed-in director's
+    session check, CSRF and the refusal pages. It handles no route itself."""
+
     path = "/director"
     tags = ["pages"]  # noqa: RUF012
     dependencies = {  # noqa: RUF012
@@ -272,12 +275,14 @@ class ConsoleController(Controller):
         DomainError: domain_refused,
     }
 
+
+class ConsoleController(ConsolePages):
+    """Sign-in and sign-out, the director's tournaments and a tournament's desk."""
+
     # Sign-in and sign-out ----------------------------------------------------------------
 
     @get("/sign-in", sync_to_thread=False, summary=SUMMARIES["sign_in"])
-    def sign_in_form(
-        self, request: Request[Any, Any, Any], visitor: NamedDependency[Console]
-    ) -> Template:
+    def sign_in_form(self, request: Request[Any, Any, Any], visitor: ConsoleDep) -> Template:
         nonce = request.cookies.get(SIGN_IN_COOKIE) or secrets.token_urlsafe(16)
         page = _sign_in_page(visitor, nonce, request.query_params.get("next", ""))
         page.cookies.append(_sign_in_cookie(visitor, nonce))
@@ -288,7 +293,7 @@ class ConsoleController(Controller):
         self,
         request: Request[Any, Any, Any],
         data: FormData,
-        visitor: NamedDependency[Console],
+        visitor: ConsoleDep,
         client_address: NamedDependency[ClientAddress],
     ) -> Template | Redirect:
         nonce = request.cookies.get(SIGN_IN_COOKIE)
@@ -321,7 +326,7 @@ class ConsoleController(Controller):
 
     @post("/sign-out", sync_to_thread=True, summary=SUMMARIES["sign_out"])
     def sign_out(
-        self, request: Request[Any, Any, Any], data: FormData, console: NamedDependency[Console]
+        self, request: Request[Any, Any, Any], data: FormData, console: ConsoleDep
     ) -> Redirect:
         console.require_csrf(data)
         # on the server too: a copy of the cookie taken before stops working
@@ -333,7 +338,7 @@ class ConsoleController(Controller):
     # The tournaments and the desk --------------------------------------------------------
 
     @get("/", sync_to_thread=True, summary=SUMMARIES["home"])
-    def home(self, console: NamedDependency[Console]) -> Template:
+    def home(self, console: ConsoleDep) -> Template:
         assert console.session is not None
         scope = console.session.acting.scope
         tournaments = [
@@ -353,7 +358,7 @@ class ConsoleController(Controller):
         self,
         request: Request[Any, Any, Any],
         tournament_id: FromPath[UUID],
-        console: NamedDependency[Console],
+        console: ConsoleDep,
     ) -> Template:
         return _desk(
             console,
@@ -362,57 +367,6 @@ class ConsoleController(Controller):
             done=request.query_params.get("done", ""),
             done_for=request.query_params.get("registration", ""),
         )
-
-    @post(
-        "/tournaments/{tournament_id:uuid}/registrations/{registration_id:uuid}/check-in",
-        sync_to_thread=True,
-        summary=SUMMARIES["check_in"],
-    )
-    def check_in(
-        self,
-        tournament_id: FromPath[UUID],
-        registration_id: FromPath[UUID],
-        data: FormData,
-        console: NamedDependency[Console],
-    ) -> Template | Redirect:
-        console.require_csrf(data)
-        query = str(data.get("q") or "")
-        where = f"check-in:{registration_id}"
-        paid = parse_euros(data.get("buy_in_paid"))
-        if paid is None:
-            error = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
-            return _desk(console, tournament_id, query=query, error=error)
-        acting = _authorized(console, tournament_id)
-        try:
-            console.services.tournaments.check_in(
-                tournament_id,
-                registration_id,
-                id_document_seen=bool(data.get("id_document_seen")),
-                buy_in_paid_cents=paid,
-                actor=acting.actor,
-            )
-        except DomainError as refused:
-            return _desk(console, tournament_id, query=query, error=_form_error(where, refused))
-        return console.back_to(
-            f"{HOME}/tournaments/{tournament_id}",
-            q=query,
-            done="check-in",
-            registration=str(registration_id),
-        )
-
-    @post(
-        "/tournaments/{tournament_id:uuid}/start", sync_to_thread=True, summary=SUMMARIES["start"]
-    )
-    def start(
-        self, tournament_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
-    ) -> Template | Redirect:
-        console.require_csrf(data)
-        acting = _authorized(console, tournament_id)
-        try:
-            console.services.rounds.start(tournament_id, actor=acting.actor)
-        except DomainError as refused:
-            return _desk(console, tournament_id, error=_form_error("start", refused))
-        return console.back_to(f"{HOME}/tournaments/{tournament_id}", done="start")
 
 
 def _authorized(console: Console, tournament_id: UUID) -> Any:
