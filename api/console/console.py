@@ -20,15 +20,14 @@ import secrets
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import urlencode
 from uuid import UUID
 
 from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.datastructures import Cookie
 from litestar.di import NamedDependency, Provide
-from litestar.enums import RequestEncodingType
-from litestar.params import Body, FromPath
+from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
 from api.console.desk_view import desk_flash, desk_sections
@@ -37,10 +36,11 @@ from api.console.texts import TEXT
 from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
 from api.http.errors import status_of
+from api.http.forms import CSRF_FIELD, FormData, FormError, FormRefusedError, form_error
 from api.http.schemas import ServicesDep
 from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Lang, language, local_date
-from domain.errors import DomainError, InvalidInputError, UnauthenticatedError
+from domain.errors import DomainError, UnauthenticatedError
 from domain.people.director import Target
 from service.bootstrap import Services
 from service.people.sessions import SESSION_LIFETIME, Session
@@ -50,10 +50,8 @@ SESSION_COOKIE = "bgtd_director_session"
 SIGN_IN_COOKIE = "bgtd_director_sign_in"
 """The sign-in form's nonce: its CSRF token derives from it (there is no session yet)."""
 COOKIE_PATH = "/director"
-CSRF_FIELD = "_csrf_token"
 SIGN_IN = "/director/sign-in"
 HOME = "/director"
-FormData = Annotated[dict[str, Any], Body(media_type=RequestEncodingType.URL_ENCODED)]
 _EUROS = re.compile(r"\s*(\d{1,7})(?:[.,](\d{2}))?\s*(?:€|EUR)?\s*", re.IGNORECASE)
 SUMMARIES = {
     "sign_in": "Page: the director's sign-in form (a director token opens a session)",
@@ -71,22 +69,6 @@ class SignInRequiredError(Exception):
     def __init__(self, next_path: str) -> None:
         super().__init__(next_path)
         self.next_path = next_path
-
-
-class FormRefusedError(Exception):
-    """A form without its CSRF token, or with a wrong one: 403, nothing changed."""
-
-
-@dataclass(frozen=True, slots=True)
-class FormError:
-    """A refused action, shown next to its form (``where``) and field."""
-
-    where: str
-    field: str
-    message: str
-    status: int
-    kind: str = ""
-    """The use case's problem type: a German page shows the common ones in German."""
 
 
 @dataclass(slots=True)
@@ -378,11 +360,10 @@ def _authorized(console: Console, tournament_id: UUID) -> Any:
 
 
 def _form_error(where: str, refused: DomainError) -> FormError:
-    """The use case's refusal, in its words, next to the field it names."""
-    if isinstance(refused, InvalidInputError):
-        field_name = "buy_in_paid" if refused.field == "buy_in_paid_cents" else refused.field
-        return FormError(where, field_name, refused.message, status_of(refused))
-    return FormError(where, "", refused.detail, status_of(refused), refused.type_slug)
+    """The use case's refusal next to the field it names (the desk's sum paid is in euros,
+    the use case's in cents)."""
+    error = form_error(where, refused)
+    return replace(error, field="buy_in_paid") if error.field == "buy_in_paid_cents" else error
 
 
 def _desk(

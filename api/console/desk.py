@@ -24,14 +24,13 @@ from api.console.console import (
     Console,
     ConsoleDep,
     ConsolePages,
-    FormData,
-    FormError,
     _authorized,
     _desk,
     _form_error,
     parse_euros,
 )
 from api.console.forms import reason_refused, text, uuid_in
+from api.http.forms import FormData, FormError
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
 

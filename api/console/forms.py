@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from api.console.console import Console, FormError
+from api.console.console import Console
+from api.http.forms import FormError
 
 MAX_REASON = 500
 """As over REST (``Reason``, ``BanCreate.reason``): a longer reason is refused."""

@@ -25,14 +25,12 @@ from api.console.console import (
     Console,
     ConsoleDep,
     ConsolePages,
-    FormData,
-    FormError,
     _authorized,
-    _form_error,
 )
 from api.console.forms import MAX_REASON, uuid_in
 from api.console.round_texts import ROUND_TEXT, explanation_in, warning_in
-from api.pages.pages import KNOCKOUT_STAGES
+from api.http.forms import FormData, FormError, form_error
+from api.pages.pages import bracket_stages
 from domain.errors import DomainError
 from domain.tournament import PairingWarning, Report
 from service.rounds.rounds import ReportedResult, TournamentMatch
@@ -69,18 +67,6 @@ class Override:
 
     pairings: list[tuple[UUID, UUID | None]]
     reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class BracketMatch:
-    stage: str
-    table: int
-    match_id: UUID
-    player_a: str
-    player_b: str
-    score_a: int
-    score_b: int
-    winner: str | None
 
 
 ROUNDS = "/tournaments/{tournament_id:uuid}/rounds"
@@ -156,7 +142,7 @@ class RoundPageController(ConsolePages):
         try:
             console.services.rounds.record_result(tournament_id, report, actor=acting.actor)
         except DomainError as refusal:
-            return refused(_form_error(where, refusal))
+            return refused(form_error(where, refusal))
         table = next(
             (
                 m.table
@@ -183,7 +169,7 @@ class RoundPageController(ConsolePages):
             latest = console.services.rounds.latest_round(tournament_id)
             number = latest.round if latest else 1
             return _round_page(
-                console, tournament_id, number, error=_form_error("pair-next-round", refusal)
+                console, tournament_id, number, error=form_error("pair-next-round", refusal)
             )
         return console.back_to(_round_url(tournament_id, paired.round), done="pair")
 
@@ -198,7 +184,7 @@ class RoundPageController(ConsolePages):
             console.services.venue.unpair(tournament_id, number, reason=reason, actor=acting.actor)
         except DomainError as refusal:
             return _round_page(
-                console, tournament_id, number, error=_form_error("unpair-round", refusal)
+                console, tournament_id, number, error=form_error("unpair-round", refusal)
             )
         if number > 1:
             return console.back_to(
@@ -229,7 +215,7 @@ class RoundPageController(ConsolePages):
                 tournament_id, number, pairings=pairings, reason=reason, actor=acting.actor
             )
         except DomainError as refusal:
-            error = _form_error("override-pairings", refusal)
+            error = form_error("override-pairings", refusal)
             return _round_page(console, tournament_id, number, error=error, override=proposal)
         return console.back_to(_round_url(tournament_id, number), done="override")
 
@@ -286,20 +272,6 @@ def _round_page(
         for table in shown.pairings
     ]
     names = {UUID(key): name for key, name in services.rounds.display_names(tournament_id).items()}
-    bracket = [
-        BracketMatch(
-            stage=m.stage,
-            table=m.table,
-            match_id=m.match_id,
-            player_a=names.get(m.player_a, ""),
-            player_b=names.get(m.player_b, ""),
-            score_a=m.score.a,
-            score_b=m.score.b,
-            winner=names.get(m.winner) if m.winner else None,
-        )
-        for m in matches
-        if m.stage in KNOCKOUT_STAGES
-    ]
     r = ROUND_TEXT[console.lang]
     flash = ""
     if done == "result":
@@ -326,7 +298,7 @@ def _round_page(
         latest=latest.round if latest else number,
         is_latest=latest is not None and latest.round == number,
         running=tournament.status == "running",
-        bracket={stage: [m for m in bracket if m.stage == stage] for stage in KNOCKOUT_STAGES},
+        bracket=bracket_stages(matches, names),
         flash=flash,
         error=error,
         entered=entered or {},

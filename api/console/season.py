@@ -29,12 +29,10 @@ from api.console.console import (
     Console,
     ConsoleDep,
     ConsolePages,
-    FormData,
-    FormError,
-    _form_error,
 )
 from api.console.forms import reason_refused, text, uuid_in
 from api.console.season_texts import SEASON_TEXT
+from api.http.forms import FormData, FormError, form_error
 from domain.errors import DomainError, InvalidInputError
 from domain.people.director import ActingDirector, Target
 
@@ -82,7 +80,7 @@ class SeasonPageController(ConsolePages):
                 actor=acting.actor,
             )
         except DomainError as refused:
-            error = _form_error("ban", refused)
+            error = form_error("ban", refused)
             return _season_page(console, season_id, error=error, form=form)
         return console.back_to(f"{HOME}/seasons/{season_id}", done="ban")
 
@@ -105,7 +103,7 @@ class SeasonPageController(ConsolePages):
                 raise InvalidInputError("director_id", "is no director of this season")
             revoked = console.services.directors.revoke(acting, director_id)
         except DomainError as refused:
-            error = _form_error(f"revoke-director:{director_id}", refused)
+            error = form_error(f"revoke-director:{director_id}", refused)
             return _season_page(console, season_id, error=error)
         return console.back_to(f"{HOME}/seasons/{season_id}", done="revoke", name=revoked.name)
 

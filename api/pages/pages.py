@@ -299,7 +299,11 @@ def template_config(*more: Path) -> TemplateConfig[JinjaTemplateEngine]:
 
 @dataclass(frozen=True, slots=True)
 class BracketMatch:
+    """A knockout match as the bracket shows it (the public bracket page, the round page)."""
+
     stage: str
+    table: int
+    match_id: UUID
     player_a: str
     player_b: str
     score_a: int
@@ -393,12 +397,7 @@ class PageController(Controller):
         names = {
             row.player_id: row.display_name for row in services.rounds.list_standings(tournament_id)
         }
-        matches = [
-            _bracket_match(m, names)
-            for m in services.rounds.list_matches(tournament_id)
-            if m.stage in KNOCKOUT_STAGES
-        ]
-        stages = {stage: [m for m in matches if m.stage == stage] for stage in KNOCKOUT_STAGES}
+        stages = bracket_stages(services.rounds.list_matches(tournament_id), names)
         tournament = services.tournaments.get_tournament(tournament_id)
         return page.render("bracket.html", tournament=tournament, stages=stages)
 
@@ -419,9 +418,20 @@ class PageController(Controller):
         )
 
 
+def bracket_stages(
+    matches: list[TournamentMatch], names: dict[UUID, str]
+) -> dict[str, list[BracketMatch]]:
+    """The knockout's matches by stage (semi-finals, final, third place), with the players'
+    names."""
+    bracket = [_bracket_match(m, names) for m in matches if m.stage in KNOCKOUT_STAGES]
+    return {stage: [m for m in bracket if m.stage == stage] for stage in KNOCKOUT_STAGES}
+
+
 def _bracket_match(found: TournamentMatch, names: dict[UUID, str]) -> BracketMatch:
     return BracketMatch(
         stage=found.stage,
+        table=found.table,
+        match_id=found.match_id,
         player_a=names.get(found.player_a, ""),
         player_b=names.get(found.player_b, ""),
         score_a=found.score.a,
