@@ -57,6 +57,7 @@ from api.seasons.seasons import SeasonController
 from api.table.play import PlayController
 from api.table.table import TABLE_TEMPLATES, TableController
 from api.table.tablet import TabletController
+from api.table.tablet_sign_out import TabletsEndController, TabletSignOutController
 from api.venue.print import PrintController
 from api.venue.venue import VenueController
 from scheduler import start_scheduler
@@ -102,6 +103,8 @@ CONTROLLERS: list[Any] = [
     TableController,
     PlayController,
     TabletController,
+    TabletSignOutController,
+    TabletsEndController,
 ]
 
 

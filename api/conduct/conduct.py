@@ -8,10 +8,11 @@ from typing import Annotated
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, get, post
+from litestar import Controller
 from litestar.params import FromPath, JSONBody
 
 from api.http.auth import director_only
+from api.http.routes import get_route, post_route
 from api.http.schemas import ActorDep, ServicesDep
 from api.rounds.rounds import Reason
 from domain.tournament import MAX_TABLE
@@ -69,7 +70,7 @@ class ConductController(Controller):
     tags = ["conduct"]  # noqa: RUF012
     guards = [director_only]  # noqa: RUF012
 
-    @post("/penalties", sync_to_thread=True, summary="Penalty points to the opponent's score")
+    @post_route("/penalties", summary="Penalty points to the opponent's score")
     def award_penalty(
         self,
         tournament_id: FromPath[UUID],
@@ -86,10 +87,9 @@ class ConductController(Controller):
             actor=actor,
         )
 
-    @post(
+    @post_route(
         "/penalties/{penalty_id:uuid}/waive",
         status_code=200,
-        sync_to_thread=True,
         summary="Waive a penalty: its points leave the opponent's score",
     )
     def waive_penalty(
@@ -104,11 +104,8 @@ class ConductController(Controller):
             tournament_id, penalty_id, points=0, reason=data.reason, actor=actor
         )
 
-    @post(
-        "/penalties/{penalty_id:uuid}/adjust",
-        status_code=200,
-        sync_to_thread=True,
-        summary="Adjust a penalty's points",
+    @post_route(
+        "/penalties/{penalty_id:uuid}/adjust", status_code=200, summary="Adjust a penalty's points"
     )
     def adjust_penalty(
         self,
@@ -126,14 +123,13 @@ class ConductController(Controller):
             actor=actor,
         )
 
-    @get("/breaks", sync_to_thread=True, summary="Who is on a break, for how long, how late")
+    @get_route("/breaks", summary="Who is on a break, for how long, how late")
     def breaks(self, tournament_id: FromPath[UUID], services: ServicesDep) -> list[Break]:
         return services.conduct.list_breaks(tournament_id, services.clock.now())
 
-    @post(
+    @post_route(
         "/breaks/present",
         status_code=200,
-        sync_to_thread=True,
         summary="Players back from their break, ready to play: one player, both players of a "
         "table, or everyone in the current round",
     )
@@ -153,10 +149,9 @@ class ConductController(Controller):
         )
         return Present(present)
 
-    @post(
+    @post_route(
         "/breaks/{player_id:uuid}/return-time",
         status_code=204,
-        sync_to_thread=True,
         summary="A player leaving the venue agrees a time to be back",
     )
     def agree_return_time(
@@ -171,7 +166,7 @@ class ConductController(Controller):
             tournament_id, player_id=player_id, until=data.until, actor=actor
         )
 
-    @post("/exclusions", sync_to_thread=True, summary="Exclude a player: no refund, not paired")
+    @post_route("/exclusions", summary="Exclude a player: no refund, not paired")
     def exclude(
         self,
         tournament_id: FromPath[UUID],

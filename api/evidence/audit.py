@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from litestar import Controller, get
+from litestar import Controller
 from litestar.params import FromPath
 
-from api.http.auth import director_only
+from api.http.routes import director_get
 from api.http.schemas import ServicesDep, StreamEvent, UntilVersion, stream_events
 from service.storage.events import UnknownAggregateError
 
@@ -16,10 +16,8 @@ class AuditController(Controller):
     path = "/api/v1/audit"
     tags = ["audit"]  # noqa: RUF012
 
-    @get(
+    @director_get(
         "/streams/{stream_id:uuid}",
-        guards=[director_only],
-        sync_to_thread=True,
         summary="Any aggregate's events (director), up to ?until_version=N",
     )
     def stream(

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, JSONBody
 
@@ -21,6 +21,7 @@ from api.http.auth import (
     require_token,
     unknown_token_refused,
 )
+from api.http.routes import get_route, post_route
 from api.http.schemas import MAX_VERSION, Actor, ActorDep, ServicesDep, actor_view
 from domain.evidence.dispute import MAX_TEXT_LENGTH, DisputeStatus
 from domain.evidence.dispute import Dispute as DisputeRecord
@@ -140,14 +141,14 @@ class DisputeController(Controller):
     guards = [MATCH_PLAYER]  # noqa: RUF012
     dependencies = {"party": Provide(provide_party, sync_to_thread=False)}  # noqa: RUF012
 
-    @post("/", sync_to_thread=True, summary="Dispute an event of a match (player, director)")
+    @post_route("/", summary="Dispute an event of a match (player, director)")
     def open(self, data: JSONBody[DisputeCreate], party: PartyDep) -> Dispute:
         caller = party.caller(data.match_id)
         with party.unknown_token_refused():
             state = party.services.disputes.open(data.match_id, data.version, data.claim, caller)
         return dispute_view(state, party.services)
 
-    @get("/{dispute_id:uuid}", sync_to_thread=True, summary="A dispute with its replay links")
+    @get_route("/{dispute_id:uuid}", summary="A dispute with its replay links")
     def show(self, dispute_id: FromPath[UUID], party: PartyDep) -> Dispute:
         disputes = party.services.disputes
         caller = party.caller(disputes.load(dispute_id).match_id)
@@ -163,11 +164,7 @@ class DisputeDecisionController(Controller):
     tags = ["disputes"]  # noqa: RUF012
     guards = [director_only]  # noqa: RUF012
 
-    @post(
-        status_code=200,
-        sync_to_thread=True,
-        summary="Decide a dispute (director); history is never edited",
-    )
+    @post_route(status_code=200, summary="Decide a dispute (director); history is never edited")
     def decide(
         self,
         dispute_id: FromPath[UUID],

@@ -7,10 +7,11 @@ from typing import Annotated
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, get, post
+from litestar import Controller
 from litestar.params import FromPath, JSONBody
 
 from api.http.auth import director_only
+from api.http.routes import get_route, post_route
 from api.http.schemas import ActorDep, ServicesDep
 from domain.evidence.video import MAX_URI_LENGTH
 from service.evidence.videos import Video
@@ -30,7 +31,7 @@ class VideoController(Controller):
     tags = ["evidence"]  # noqa: RUF012
     guards = [director_only]  # noqa: RUF012
 
-    @post("/", sync_to_thread=True, summary="Register a game's recording (director)")
+    @post_route("/", summary="Register a game's recording (director)")
     def register(
         self,
         match_id: FromPath[UUID],
@@ -40,6 +41,6 @@ class VideoController(Controller):
     ) -> Video:
         return services.videos.register(match_id, data.game, data.uri, actor=actor)
 
-    @get("/", sync_to_thread=True, summary="The match's recordings with deleted_at (director)")
+    @get_route("/", summary="The match's recordings with deleted_at (director)")
     def list_videos(self, match_id: FromPath[UUID], services: ServicesDep) -> list[Video]:
         return services.videos.list_videos(match_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -25,6 +25,16 @@ FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
 def wants_csv(request: Request[Any, Any, Any]) -> bool:
     """Whether the client prefers CSV to JSON (JSON when it says nothing)."""
     return request.accept.best_match([MediaType.JSON, CSV], default=MediaType.JSON) == CSV
+
+
+def table_response(
+    request: Request[Any, Any, Any], rows: Sequence[object], columns: tuple[str, ...]
+) -> Response[Any]:
+    """The rows as the client asks: CSV with ``columns`` (``csv_response``) for ``Accept:
+    text/csv``, else JSON."""
+    if wants_csv(request):
+        return csv_response(rows, columns)
+    return Response(rows)
 
 
 def csv_response(rows: Iterable[object], columns: tuple[str, ...]) -> Response[Any]:

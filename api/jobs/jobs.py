@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import msgspec
-from litestar import Controller, get
+from litestar import Controller
 
-from api.http.auth import director_only
+from api.http.routes import director_get
 from api.http.schemas import ServicesDep
 from service.jobs.jobs import Job
 
@@ -14,7 +14,7 @@ class JobController(Controller):
     path = "/api/v1/jobs"
     tags = ["jobs"]  # noqa: RUF012
 
-    @get("/", guards=[director_only], sync_to_thread=True, summary="Pending and past jobs")
+    @director_get("/", summary="Pending and past jobs")
     def list_jobs(self, services: ServicesDep) -> list[Job]:
         zone = services.zone
         # the same jobs, their instants in the club's time zone

@@ -7,10 +7,11 @@ from typing import Literal
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, get
+from litestar import Controller
 from litestar.params import FromQuery
 
 from api.http.auth import director_only
+from api.http.routes import get_route
 from api.http.schemas import ServicesDep, restate_all
 from projections.outbox import MailKind, MailStatus
 
@@ -41,10 +42,7 @@ class OutboxController(Controller):
     tags = ["outbox"]  # noqa: RUF012
     guards = [director_only]  # noqa: RUF012
 
-    @get(
-        sync_to_thread=True,
-        summary="The outbox: every mail with its delivery state, attempts and last error",
-    )
+    @get_route(summary="The outbox: every mail with its delivery state, attempts and last error")
     def list_mails(
         self,
         services: ServicesDep,

@@ -7,10 +7,10 @@ from datetime import datetime
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, get, post
+from litestar import Controller
 from litestar.params import FromPath
 
-from api.http.auth import director_only
+from api.http.routes import director_post, get_route
 from api.http.schemas import ActorDep, ServicesDep
 from domain.match_analysis import PlayerFigures
 from service.analysis.analysis import AnalysisView, ShownStatus
@@ -85,19 +85,11 @@ class MatchAnalysisController(Controller):
     path = "/api/v1/matches/{match_id:uuid}/analysis"
     tags = ["matches"]  # noqa: RUF012
 
-    @get(
-        sync_to_thread=True,
-        summary="GNU Backgammon's analysis of the ended match (409 while it is played)",
-    )
+    @get_route(summary="GNU Backgammon's analysis of the ended match (409 while it is played)")
     def show(self, match_id: FromPath[UUID], services: ServicesDep) -> Analysis:
         return analysis_view(services.analyses.analysis(match_id))
 
-    @post(
-        guards=[director_only],
-        status_code=202,
-        sync_to_thread=True,
-        summary="Analyse the match (again) (director)",
-    )
+    @director_post(status_code=202, summary="Analyse the match (again) (director)")
     def request(
         self, match_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
     ) -> AnalysisRequested:

@@ -162,6 +162,23 @@ class VoidRequest(msgspec.Struct):
     side: SideName
 
 
+_EITHER_LEGAL_PLAY = msgspec.Meta(
+    extra_json_schema={
+        # Litestar copies "extra" onto the field's schema. msgspec cannot type an untagged union
+        # of two Structs, so the field is typed by backgammon's item and its items are declared
+        # here as one of the two shapes the analysis endpoint answers (API.md "Variants").
+        "extra": {
+            "items": {
+                "oneOf": [
+                    {"$ref": f"#/components/schemas/{LegalPlay.__name__}"},
+                    {"$ref": f"#/components/schemas/{VariantLegalPlay.__name__}"},
+                ]
+            }
+        }
+    }
+)
+
+
 class Match(msgspec.Struct):
     id: UUID
     version: int
@@ -188,9 +205,9 @@ class Match(msgspec.Struct):
     """GNU Backgammon's Position ID, from the side on roll (side a before the opening roll);
     null in plakoto, fevga and nardi games."""
     match_id: str | None
-    legal_plays: list[LegalPlay]
+    legal_plays: Annotated[list[LegalPlay], _EITHER_LEGAL_PLAY]
     """Backgammon's plays, or in a variant game the items of the variant analysis
-    (``VariantLegalPlay``: msgspec documents one item shape, the encoder writes either)."""
+    (``VariantLegalPlay``; the encoder writes either, the document declares both)."""
     clocks: Clocks | None
     players: Players
     dice_mode: str

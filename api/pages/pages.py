@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import partial
 from pathlib import Path
 from typing import Any, Literal, cast
 from uuid import UUID
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from litestar import Controller, Request, get
+from litestar import Controller, Request
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.response import Template
 from litestar.template import TemplateConfig
 
+from api.http.routes import get_route
 from api.http.schemas import ServicesDep
 from service.bootstrap import Services
 from service.rounds.rounds import TournamentMatch
@@ -339,7 +339,7 @@ def provide_page(request: Request[Any, Any, Any], services: ServicesDep) -> Page
     return Page(lang=language(request), path=request.url.path, services=services)
 
 
-page_route = partial(get, sync_to_thread=True)
+page_route = get_route
 """A page's route: pages read the view database, so their handlers run in a thread."""
 
 

@@ -7,10 +7,11 @@ from typing import Literal
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, delete, get, post
+from litestar import Controller
 from litestar.params import FromPath, JSONBody
 
 from api.http.auth import any_director
+from api.http.routes import delete_route, get_route, post_route
 from api.http.schemas import ActingDirectorDep, NameText, ServicesDep
 from domain.people.director import Director
 from projections.directors import DirectorRow
@@ -85,7 +86,7 @@ class DirectorController(Controller):
     tags = ["directors"]  # noqa: RUF012
     guards = [any_director]  # noqa: RUF012
 
-    @post("/", sync_to_thread=True, summary="Appoint a director (the token is shown once)")
+    @post_route("/", summary="Appoint a director (the token is shown once)")
     def appoint(
         self,
         data: JSONBody[DirectorCreate],
@@ -108,16 +109,15 @@ class DirectorController(Controller):
             tournament_id=state.scope.tournament_id,
         )
 
-    @get("/", sync_to_thread=True, summary="The named directors inside the caller's scope")
+    @get_route("/", summary="The named directors inside the caller's scope")
     def list_directors(
         self, services: ServicesDep, acting_director: ActingDirectorDep
     ) -> list[DirectorRecord]:
         return [director_record(row) for row in services.directors.list_directors(acting_director)]
 
-    @delete(
+    @delete_route(
         "/{director_id:uuid}",
         status_code=200,
-        sync_to_thread=True,
         summary="Revoke a director: their token stops working at once",
     )
     def revoke(

@@ -5,10 +5,11 @@ from __future__ import annotations
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, post
+from litestar import Controller
 from litestar.params import FromPath
 
 from api.http.auth import director_only
+from api.http.routes import post_route
 from api.http.schemas import ActorDep, ServicesDep
 
 
@@ -22,10 +23,9 @@ class PeopleController(Controller):
     tags = ["personal data"]  # noqa: RUF012
     guards = [director_only]  # noqa: RUF012
 
-    @post(
+    @post_route(
         "/{player_id:uuid}/erasure",
         status_code=200,
-        sync_to_thread=True,
         summary="Erase a person's personal data everywhere (director)",
         description=(
             "Their name, e-mail address, age and birth date become unreadable in the events,"

@@ -8,23 +8,26 @@ import io
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, Response, get, post, put
+from litestar import Controller, Request, Response, post
 from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody, Schema
 from litestar.openapi.spec.enums import OpenAPIType
 from litestar.params import FromPath, JSONBody
 
 from api.http.auth import director_only, in_thread
-from api.http.schemas import ActorDep, ServicesDep
-from api.http.tabular import CSV, csv_response, table_route, wants_csv
+from api.http.routes import director_put, get_route
+from api.http.schemas import ActorDep, ServicesDep, restate
+from api.http.tabular import CSV, table_response, table_route
 from domain.errors import InvalidInputError
 from domain.ratings.club import ImportRow
 from projections.head_to_head import HeadToHeadRow
 from projections.ratings import PlayerRatings, RatingRow
 from service.ratings.ratings import RatingSettings
+
+_T = TypeVar("_T")
 
 RATING_COLUMNS = (
     "rank",
@@ -70,8 +73,10 @@ class RatingSettingsView(msgspec.Struct):
 
 
 class RatingSettingsChange(msgspec.Struct, forbid_unknown_fields=True):
-    start_rating: float = 1800.0
-    newcomer_boost: bool = False
+    """A field left out keeps its value (docs/api.md: API.md is silent on partial bodies)."""
+
+    start_rating: float | msgspec.UnsetType = msgspec.UNSET
+    newcomer_boost: bool | msgspec.UnsetType = msgspec.UNSET
 
 
 _IMPORT_ROW_SCHEMA = Schema(
@@ -181,23 +186,16 @@ class RatingController(Controller):
     def list_ratings(
         self, request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[RatingRow]]:
-        rows = services.ratings.list_ratings()
-        if wants_csv(request):
-            return csv_response(rows, RATING_COLUMNS)
-        return Response(rows)
+        return table_response(request, services.ratings.list_ratings(), RATING_COLUMNS)
 
-    @get(
-        "/settings",
-        sync_to_thread=True,
-        summary="The rating settings: start rating and newcomer boost (rule R-RATE-3)",
+    @get_route(
+        "/settings", summary="The rating settings: start rating and newcomer boost (rule R-RATE-3)"
     )
     def settings(self, services: ServicesDep) -> RatingSettingsView:
         return _settings(services.ratings.rating_settings())
 
-    @put(
+    @director_put(
         "/settings",
-        guards=[director_only],
-        sync_to_thread=True,
         summary="Change the rating settings from the next rated match on (club director)",
     )
     def change_settings(
@@ -205,13 +203,14 @@ class RatingController(Controller):
     ) -> RatingSettingsView:
         return _settings(
             services.ratings.change_rating_settings(
-                start_rating=data.start_rating, newcomer_boost=data.newcomer_boost, actor=actor
+                start_rating=_given(data.start_rating),
+                newcomer_boost=_given(data.newcomer_boost),
+                actor=actor,
             )
         )
 
-    @get(
+    @get_route(
         "/{player_id:uuid}",
-        sync_to_thread=True,
         summary="A player's rating and every rated match with the numbers that went into it",
         description="Oldest first: rating before, the opponent's before, p (the chance the "
         "loser would have won), k (the boost), the change and the rating after; anyone can "
@@ -238,21 +237,15 @@ class RatingController(Controller):
         receipt = await in_thread(
             services, lambda: services.ratings.import_results(rows, actor=actor)
         )
-        return ImportCreated(
-            id=receipt.id,
-            matches=receipt.matches,
-            new_players=receipt.new_players,
-            matched_players=receipt.matched_players,
-        )
+        return restate(receipt, ImportCreated)
 
 
 class PlayerController(Controller):
     path = "/api/v1/players"
     tags = ["ratings"]  # noqa: RUF012
 
-    @get(
+    @get_route(
         "/{player_id:uuid}/head-to-head",
-        sync_to_thread=True,
         summary="A player's record against each opponent (public, display names only)",
         description="Per opponent: matches, wins, losses, points for and against, the day of "
         "the last meeting. Decided tournament matches of every tournament (played or reported; "
@@ -269,3 +262,8 @@ def _settings(found: RatingSettings) -> RatingSettingsView:
         newcomer_boost=found.newcomer_boost,
         changed_at=found.changed_at,
     )
+
+
+def _given(value: _T | msgspec.UnsetType) -> _T | None:
+    """A field of a partial body: ``None`` when the body left it out."""
+    return None if isinstance(value, msgspec.UnsetType) else value

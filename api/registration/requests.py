@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-from litestar import Controller, post
+from litestar import Controller
 from litestar.params import JSONBody
 
+from api.http.routes import post_route
 from api.http.schemas import ServicesDep
 from service.shared.registrants import Registration
 
@@ -21,8 +22,7 @@ class RegistrationConfirmationController(Controller):
     path = "/api/v1/registrations/confirm"
     tags = ["registrations"]  # noqa: RUF012
 
-    @post(
-        sync_to_thread=True,
+    @post_route(
         status_code=201,
         summary="Confirm an anonymous registration with the token of its mail: the seat (or the "
         "waitlist) is decided now; confirming again answers the same registration",

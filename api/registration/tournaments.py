@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, Response, delete, get, post
+from litestar import Controller, Request, Response
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.status_codes import HTTP_201_CREATED, HTTP_202_ACCEPTED
@@ -20,6 +20,7 @@ from api.http.auth import (
     require_token,
     unknown_token_refused,
 )
+from api.http.routes import delete_route, director_post, get_route, post_route
 from api.http.schemas import (
     ActingDirectorDep,
     ActorDep,
@@ -29,7 +30,7 @@ from api.http.schemas import (
     restate,
     restate_all,
 )
-from api.http.tabular import csv_response, table_route, wants_csv
+from api.http.tabular import table_response, table_route
 from domain.clock import ClockPresetName
 from domain.match import DiceMode
 from domain.people.director import ActingDirector, Target
@@ -203,14 +204,7 @@ class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
     @property
     def applicant(self) -> Applicant:
         """The person as the form gives them, for both ways to register."""
-        return Applicant(
-            first_name=self.first_name,
-            last_name=self.last_name,
-            email=self.email,
-            age=self.age,
-            birth_date=self.birth_date,
-            language=self.language,
-        )
+        return restate(self, Applicant)
 
 
 class RegistrationUnconfirmed(msgspec.Struct):
@@ -318,7 +312,7 @@ class TournamentController(Controller):
     path = "/api/v1/tournaments"
     tags = ["tournaments"]  # noqa: RUF012
 
-    @post("/", guards=[any_director], sync_to_thread=True, summary="Schedule a tournament")
+    @post_route("/", guards=[any_director], summary="Schedule a tournament")
     def create(
         self,
         data: JSONBody[TournamentCreate],
@@ -340,23 +334,22 @@ class TournamentController(Controller):
         )
         return tournament_response(tournament)
 
-    @get("/", sync_to_thread=True, summary="The calendar: tournaments in date order")
+    @get_route("/", summary="The calendar: tournaments in date order")
     def list_tournaments(
         self, services: ServicesDep, season_id: FromQuery[UUID | None] = None
     ) -> list[Tournament]:
         return [tournament_response(t) for t in services.tournaments.list_tournaments(season_id)]
 
-    @get("/{tournament_id:uuid}", sync_to_thread=True, summary="One tournament and its status")
+    @get_route("/{tournament_id:uuid}", summary="One tournament and its status")
     def show(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Tournament:
         return tournament_response(services.tournaments.get_tournament(tournament_id))
 
-    @get("/{tournament_id:uuid}/seats", sync_to_thread=True, summary="Free seats and waitlist")
+    @get_route("/{tournament_id:uuid}/seats", summary="Free seats and waitlist")
     def seats(self, tournament_id: FromPath[UUID], services: ServicesDep) -> SeatCounts:
         return services.tournaments.get_seats(tournament_id)
 
-    @get(
+    @get_route(
         "/{tournament_id:uuid}/participants",
-        sync_to_thread=True,
         summary="Public participant list (display names only) and the waitlist",
     )
     def participants(
@@ -369,9 +362,8 @@ class RegistrationController(Controller):
     path = "/api/v1/tournaments/{tournament_id:uuid}/registrations"
     tags = ["registrations"]  # noqa: RUF012
 
-    @post(
+    @post_route(
         "/",
-        sync_to_thread=True,
         status_code=201,
         summary="Register: the director at once (201); anyone else by e-mail confirmation (202)",
         responses={
@@ -417,15 +409,12 @@ class RegistrationController(Controller):
         self, tournament_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[RegistrationRecord]]:
         rows = services.tournaments.list_registrations(tournament_id)
-        if wants_csv(request):
-            return csv_response(rows, REGISTRATION_COLUMNS)
-        return Response(restate_all(rows, RegistrationRecord))
+        return table_response(request, restate_all(rows, RegistrationRecord), REGISTRATION_COLUMNS)
 
-    @delete(
+    @delete_route(
         "/{registration_id:uuid}",
         guards=[REGISTERED_PLAYER],
         status_code=200,
-        sync_to_thread=True,
         summary="Cancel: the player with their token until the deadline (the waitlist until the "
         "start), the director always until the start",
     )
@@ -449,11 +438,9 @@ class RegistrationController(Controller):
                 reason=reason,
             )
 
-    @post(
+    @director_post(
         "/{registration_id:uuid}/check-in",
-        guards=[director_only],
         status_code=200,
-        sync_to_thread=True,
         summary="Check in on site: ID document seen, buy-in paid (waitlisted: as a standby)",
     )
     def check_in(

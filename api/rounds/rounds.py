@@ -7,12 +7,12 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, Response, delete, get, post
+from litestar import Controller, Request, Response
 from litestar.params import FromPath, FromQuery, JSONBody
 
-from api.http.auth import director_only
+from api.http.routes import director_delete, director_post, get_route
 from api.http.schemas import ActorDep, ServicesDep, restate
-from api.http.tabular import csv_response, table_route, wants_csv
+from api.http.tabular import table_response, table_route
 from service.rounds.rounds import (
     ReportedResult,
     Result,
@@ -20,7 +20,7 @@ from service.rounds.rounds import (
     TournamentStart,
     Withdrawal,
 )
-from service.shared.day_views import Place, Prizes, Round, Standing
+from service.shared.day_views import Place, Prizes, Round, Standing, Tiebreaks
 from service.venue.venue import UnpairedRound
 
 Reason = Annotated[str, msgspec.Meta(max_length=500)]
@@ -51,9 +51,7 @@ STANDING_COLUMNS = (
     "display_name",
     "wins",
     "points",
-    "buchholz",
-    "head_to_head",
-    "lot",
+    *Tiebreaks.__struct_fields__,
     "matches",
     "byes",
     "withdrawn",
@@ -67,11 +65,9 @@ class TournamentDayController(Controller):
     path = "/api/v1/tournaments/{tournament_id:uuid}"
     tags = ["tournament day"]  # noqa: RUF012
 
-    @post(
+    @director_post(
         "/start",
-        guards=[director_only],
         status_code=200,
-        sync_to_thread=True,
         summary="Start: no-shows released, standbys seated, the pot fixed, round 1 paired",
     )
     def start(
@@ -79,28 +75,23 @@ class TournamentDayController(Controller):
     ) -> TournamentStart:
         return services.rounds.start(tournament_id, actor=actor)
 
-    @post(
-        "/rounds",
-        guards=[director_only],
-        sync_to_thread=True,
-        summary="Pair the next round (Swiss, then the knockout) once every result is in",
+    @director_post(
+        "/rounds", summary="Pair the next round (Swiss, then the knockout) once every result is in"
     )
     def pair_round(
         self, tournament_id: FromPath[UUID], services: ServicesDep, actor: ActorDep
     ) -> Round:
         return services.rounds.pair_round(tournament_id, actor=actor)
 
-    @get("/rounds/{number:int}", sync_to_thread=True, summary="One round's tables and why")
+    @get_route("/rounds/{number:int}", summary="One round's tables and why")
     def show_round(
         self, tournament_id: FromPath[UUID], number: FromPath[int], services: ServicesDep
     ) -> Round:
         return services.rounds.get_round(tournament_id, number)
 
-    @delete(
+    @director_delete(
         "/rounds/{number:int}",
-        guards=[director_only],
         status_code=200,
-        sync_to_thread=True,
         summary="Unpair the latest round while it has no result; its matches are void",
     )
     def unpair_round(
@@ -113,11 +104,8 @@ class TournamentDayController(Controller):
     ) -> UnpairedRound:
         return services.venue.unpair(tournament_id, number, reason=reason[:500], actor=actor)
 
-    @post(
-        "/results",
-        guards=[director_only],
-        sync_to_thread=True,
-        summary="Report a result decided at the board, or correct one by naming it",
+    @director_post(
+        "/results", summary="Report a result decided at the board, or correct one by naming it"
     )
     def record_result(
         self,
@@ -129,10 +117,8 @@ class TournamentDayController(Controller):
         report = restate(data, ReportedResult)
         return services.rounds.record_result(tournament_id, report, actor=actor)
 
-    @post(
+    @director_post(
         "/withdrawals",
-        guards=[director_only],
-        sync_to_thread=True,
         summary="A player leaves the running tournament: not paired again, open matches forfeited",
     )
     def withdraw(
@@ -160,20 +146,18 @@ class TournamentDayController(Controller):
         self, tournament_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[Standing]]:
         rows = services.rounds.list_standings(tournament_id)
-        if wants_csv(request):
-            return csv_response(rows, STANDING_COLUMNS)
-        return Response(rows)
+        return table_response(request, rows, STANDING_COLUMNS)
 
-    @get("/matches", sync_to_thread=True, summary="Every pairing's match with its status")
+    @get_route("/matches", summary="Every pairing's match with its status")
     def matches(
         self, tournament_id: FromPath[UUID], services: ServicesDep
     ) -> list[TournamentMatch]:
         return services.rounds.list_matches(tournament_id)
 
-    @get("/places", sync_to_thread=True, summary="Final places 1..N (409 until completed)")
+    @get_route("/places", summary="Final places 1..N (409 until completed)")
     def places(self, tournament_id: FromPath[UUID], services: ServicesDep) -> list[Place]:
         return services.places.list_places(tournament_id)
 
-    @get("/prizes", sync_to_thread=True, summary="The prize pot and its payout, in cents")
+    @get_route("/prizes", summary="The prize pot and its payout, in cents")
     def prizes(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Prizes:
         return services.places.get_prizes(tournament_id)

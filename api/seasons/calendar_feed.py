@@ -8,9 +8,10 @@ from typing import Any
 from uuid import UUID
 
 from icalendar import Calendar, Event
-from litestar import Controller, Request, Response, get
+from litestar import Controller, Request, Response
 from litestar.params import FromPath
 
+from api.http.routes import get_route
 from api.http.schemas import ServicesDep
 from api.pages.pages import Lang, language, text
 from service.bootstrap import Services
@@ -81,9 +82,8 @@ def _tournament_events(
 class CalendarFeedController(Controller):
     tags = ["live"]  # noqa: RUF012
 
-    @get(
+    @get_route(
         "/seasons/{season_id:uuid}/calendar.ics",
-        sync_to_thread=True,
         summary="iCalendar feed: the season's tournaments with their deadlines",
         description="Per tournament: the cancellation deadline, the check-in (until the start) "
         "and the start, in the club's time zone. German; `?lang=en` for English.",

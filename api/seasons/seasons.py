@@ -7,12 +7,12 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, Response, get, post
+from litestar import Controller, Request, Response
 from litestar.params import FromPath, JSONBody
 
-from api.http.auth import director_only
+from api.http.routes import director_post, get_route
 from api.http.schemas import ActorDep, DateText, NameText, ServicesDep, restate
-from api.http.tabular import csv_response, table_route, wants_csv
+from api.http.tabular import table_response, table_route
 from domain.seasons.ranking import EntryKind
 from domain.seasons.season import PeriodInput, PeriodKind
 from domain.tournament import Stage as StageName
@@ -46,17 +46,8 @@ class SeasonCreate(msgspec.Struct, forbid_unknown_fields=True):
     """Then the better best single place of a completed tournament; then the rank is shared."""
 
 
-RANKING_COLUMNS = (
-    "rank",
-    "player_id",
-    "display_name",
-    "points",
-    "attendance_points",
-    "match_points",
-    "tournament_wins",
-    "tournaments_played",
-    "season_revoked",
-)
+RANKING_COLUMNS = tuple(SeasonRankingRow.__struct_fields__)
+"""The ranking as a spreadsheet opens it: the row's fields, in order."""
 
 
 class RankingEntry(msgspec.Struct):
@@ -117,7 +108,7 @@ class SeasonController(Controller):
     path = "/api/v1/seasons"
     tags = ["seasons"]  # noqa: RUF012
 
-    @post("/", guards=[director_only], sync_to_thread=True, summary="Create a season")
+    @director_post("/", summary="Create a season")
     def create(
         self, data: JSONBody[SeasonCreate], services: ServicesDep, actor: ActorDep
     ) -> SeasonRow:
@@ -132,18 +123,16 @@ class SeasonController(Controller):
             actor=actor,
         )
 
-    @get("/", sync_to_thread=True, summary="Every season with its calendar periods")
+    @get_route("/", summary="Every season with its calendar periods")
     def list_seasons(self, services: ServicesDep) -> list[SeasonRow]:
         return services.seasons.list_seasons()
 
-    @get("/{season_id:uuid}", sync_to_thread=True, summary="One season with its calendar periods")
+    @get_route("/{season_id:uuid}", summary="One season with its calendar periods")
     def show(self, season_id: FromPath[UUID], services: ServicesDep) -> SeasonRow:
         return services.seasons.get_season(season_id)
 
-    @post(
+    @director_post(
         "/{season_id:uuid}/periods",
-        guards=[director_only],
-        sync_to_thread=True,
         summary="Add a period to the season's calendar (e.g. Sommerpause as a break)",
     )
     def add_period(
@@ -155,10 +144,8 @@ class SeasonController(Controller):
     ) -> SeasonRow:
         return services.seasons.add_period(season_id, _period(data), actor=actor)
 
-    @post(
+    @director_post(
         "/{season_id:uuid}/bans",
-        guards=[director_only],
-        sync_to_thread=True,
         summary="Ban a repeat offender from the season's further tournaments",
     )
     def ban(
@@ -190,14 +177,10 @@ class SeasonController(Controller):
     def ranking(
         self, season_id: FromPath[UUID], request: Request[Any, Any, Any], services: ServicesDep
     ) -> Response[list[SeasonRankingRow]]:
-        rows = services.seasons.get_ranking(season_id)
-        if wants_csv(request):
-            return csv_response(rows, RANKING_COLUMNS)
-        return Response(rows)
+        return table_response(request, services.seasons.get_ranking(season_id), RANKING_COLUMNS)
 
-    @get(
+    @get_route(
         "/{season_id:uuid}/ranking/{player_id:uuid}",
-        sync_to_thread=True,
         summary="One player's ranking row explained: every entry that gave or took points",
     )
     def player_ranking(

@@ -7,10 +7,11 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Controller, Request, Response, get, post, put
+from litestar import Controller, Request, Response
 from litestar.params import FromPath, JSONBody
 
-from api.http.auth import TokenRequired, director_only, require_token, unknown_token_refused
+from api.http.auth import TokenRequired, require_token, unknown_token_refused
+from api.http.routes import director_post, director_put, get_route, post_route
 from api.http.schemas import ActorDep, ServicesDep
 from api.rounds.rounds import Reason
 from domain.tournament import MissedRounds
@@ -75,11 +76,10 @@ class VenueController(Controller):
     path = "/api/v1/tournaments/{tournament_id:uuid}"
     tags = ["at the venue"]  # noqa: RUF012
 
-    @post(
+    @post_route(
         "/reports",
         guards=[_PLAYER_OF_THE_MATCH],
         status_code=202,
-        sync_to_thread=True,
         summary="A player reports their match's result (their player token); the opponent's "
         "equal report confirms it, a different one disputes it",
     )
@@ -101,10 +101,8 @@ class VenueController(Controller):
                 points_b=data.points_b,
             )
 
-    @put(
+    @director_put(
         "/rounds/{number:int}/pairings",
-        guards=[director_only],
-        sync_to_thread=True,
         summary="The director's pairing of the latest round, before its first result",
     )
     def repair(
@@ -123,10 +121,8 @@ class VenueController(Controller):
             actor=actor,
         )
 
-    @post(
+    @director_post(
         "/late-entries",
-        guards=[director_only],
-        sync_to_thread=True,
         summary="A registration made after the start joins the field from the next round",
     )
     def late_entry(
@@ -143,10 +139,8 @@ class VenueController(Controller):
             actor=actor,
         )
 
-    @post(
+    @director_post(
         "/fixed-tables",
-        guards=[director_only],
-        sync_to_thread=True,
         summary="The player always plays at this table (mobility), from the next round",
     )
     def fix_table(
@@ -161,15 +155,14 @@ class VenueController(Controller):
         )
         return FixedTable(data.player_id, data.table)
 
-    @get("/tables/{number:int}", sync_to_thread=True, summary="The match now played at a table")
+    @get_route("/tables/{number:int}", summary="The match now played at a table")
     def table(
         self, tournament_id: FromPath[UUID], number: FromPath[int], services: ServicesDep
     ) -> Table:
         return services.venue.get_table(tournament_id, number)
 
-    @get(
+    @get_route(
         "/tables/{number:int}/qr.svg",
-        sync_to_thread=True,
         media_type="image/svg+xml",
         summary="A QR code of the table's page, for the phones at the table",
         response_description="An SVG image",
@@ -180,15 +173,13 @@ class VenueController(Controller):
         svg = services.venue.table_qr_svg(tournament_id, number)
         return Response(svg, media_type="image/svg+xml")
 
-    @get("/board", sync_to_thread=True, summary="The wallboard in one call")
+    @get_route("/board", summary="The wallboard in one call")
     def board(self, tournament_id: FromPath[UUID], services: ServicesDep) -> Wallboard:
         return services.venue.board(tournament_id, services.clock.now())
 
-    @post(
+    @director_post(
         "/finalize",
-        guards=[director_only],
         status_code=200,
-        sync_to_thread=True,
         summary="Fix places and prizes of a completed tournament (status final)",
     )
     def finalize(
@@ -196,12 +187,8 @@ class VenueController(Controller):
     ) -> Finality:
         return services.venue.finalize(tournament_id, actor=actor)
 
-    @post(
-        "/reopen",
-        guards=[director_only],
-        status_code=200,
-        sync_to_thread=True,
-        summary="Reopen a final tournament to correct it, with a reason",
+    @director_post(
+        "/reopen", status_code=200, summary="Reopen a final tournament to correct it, with a reason"
     )
     def reopen(
         self,

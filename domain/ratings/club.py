@@ -125,7 +125,8 @@ class Resolver:
 
     def resolve(self, text: str) -> UUID:
         """The player ``text`` names; ``InvalidInputError`` (field filled in by the caller)
-        when several players share the name."""
+        when several players share the name, or when it is a player id nobody has: only a
+        new *name* adds a rating-only player (a mistyped id is no name to rate)."""
         name = text.strip()
         as_id = _as_uuid(name)
         if as_id is not None and as_id in self._names:
@@ -137,6 +138,8 @@ class Resolver:
         if found:
             self.matched.add(found[0])
             return found[0]
+        if as_id is not None:
+            raise InvalidInputError("", f"no player has the id {name}")
         if name not in self.new:
             self.new[name] = self._new_id()
         return self.new[name]
@@ -271,12 +274,18 @@ def add_players(
 def change_settings(
     state: ClubRatings | None,
     *,
-    start_rating: float,
-    newcomer_boost: bool,
+    start_rating: float | None,
+    newcomer_boost: bool | None,
     now: datetime,
     actor: str | None,
 ) -> list[RatingEvent]:
-    """rule R-RATE-3: new settings, from the next rated match on."""
+    """rule R-RATE-3: new settings, from the next rated match on; a setting given as ``None``
+    keeps its value (a partial change, docs/api.md)."""
+    held = state or ClubRatings(id=CLUB_RATINGS_ID, version=0)
+    if start_rating is None:
+        start_rating = held.start_rating
+    if newcomer_boost is None:
+        newcomer_boost = held.newcomer_boost
     if not MIN_START_RATING <= start_rating <= MAX_START_RATING:
         raise InvalidInputError(
             "start_rating", f"must lie between {MIN_START_RATING:g} and {MAX_START_RATING:g}"

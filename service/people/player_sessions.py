@@ -29,7 +29,7 @@ from domain.tournament.errors import TournamentNotFoundError
 from projections import tokens as player_tokens
 from projections.runner import Views
 from service.clock import Clock
-from service.people.signing import CookieSigner, SignedSessions
+from service.people.signing import SignedSessions
 from service.shared.registrants import Registrants
 from service.storage.ended_sessions import EndedSessions
 
@@ -53,24 +53,6 @@ class PlayerClaims(msgspec.Struct, frozen=True):
     """A keyed digest of the token's hash: binds the session to the registration's token."""
     expires: int
     """Unix seconds."""
-    nonce: str
-
-
-class TabletClaims(msgspec.Struct, frozen=True):
-    """What a table's tablet cookie says, under the server's signature (a key of its own)."""
-
-    tournament: str
-    table: int
-    expires: int
-    nonce: str
-
-
-@dataclass(frozen=True, slots=True)
-class TableTablet:
-    """A tablet the director opened at a table: it acts for both sides of the match there."""
-
-    tournament_id: UUID
-    table: int
     nonce: str
 
 
@@ -107,7 +89,9 @@ class PlayerSessions(SignedSessions[PlayerClaims]):
         self._views = views
         self._load = load
         self._registrants = registrants
-        self._tablets = CookieSigner(hmac.digest(key, b"bgtd-table-tablet", "sha256"))
+        self._tablets = TabletSessions(
+            load, clock, hmac.digest(key, b"bgtd-table-tablet", "sha256"), ended
+        )
 
     def open(self, token: str) -> OpenedPlayerSession:
         """A session for the registration holding ``token``; ``UnauthenticatedError`` for a
@@ -170,28 +154,20 @@ class PlayerSessions(SignedSessions[PlayerClaims]):
 
     def open_tablet(self, tournament_id: UUID, table: int) -> tuple[TableTablet, str]:
         """A tablet for table ``table`` of a running tournament (the director opens it there):
-        the tablet and the signed value of its cookie. It holds no token; the players' tokens
-        are derived again for each command (``side_token``)."""
-        self._load(tournament_id)  # a 404 for an unknown tournament
-        expires_at = self._clock.now() + PLAYER_SESSION_LIFETIME
-        claims = TabletClaims(
-            tournament=str(tournament_id),
-            table=table,
-            expires=int(expires_at.timestamp()),
-            nonce=secrets.token_urlsafe(16),
-        )
-        return TableTablet(tournament_id, table, claims.nonce), self._tablets.sign(claims)
+        the tablet and the signed value of its cookie (``service.people.tablets``)."""
+        return self._tablets.open(tournament_id, table)
 
     def check_tablet(self, cookie: str | None) -> TableTablet | None:
-        """The tablet of ``cookie``: None when it is missing, forged or expired."""
-        claims = self._tablets.claims(cookie, TabletClaims)
-        if claims is None or claims.expires <= self._clock.now().timestamp():
-            return None
-        try:
-            tournament_id = UUID(claims.tournament)
-        except ValueError:
-            return None
-        return TableTablet(tournament_id, claims.table, claims.nonce)
+        """The tablet of ``cookie``: None when it is missing, forged, expired or ended."""
+        return self._tablets.check(cookie)
+
+    def end_tablet(self, cookie: str | None) -> None:
+        """The tablet's sign-out: it ends for every copy of its cookie."""
+        self._tablets.end(cookie)
+
+    def end_tablets_of(self, tournament_id: UUID) -> None:
+        """The director ends every tablet of the tournament opened so far (a lost one)."""
+        self._tablets.end_all(tournament_id)
 
     def side_token(self, tournament_id: UUID, player_id: UUID) -> str:
         """The player token of ``player_id``'s registration in the tournament, derived on the
@@ -215,3 +191,102 @@ class PlayerSessions(SignedSessions[PlayerClaims]):
         if not self._signer.checks_token(check, registration.token_hash):
             return None
         return registration.player_id
+
+
+# --- tables' tablets ---------------------------------------------------------------------
+# Tables' tablets: the device the director opens at a table, on which both players of the match
+# there play (API.md "Playing at the table").
+#
+# A tablet is a signed session like the others (``service.people.signing``), under a key of its
+# own, so a tablet's cookie is never a player's session nor the reverse. Its sign-out is recorded
+# server-side, as every sign-out is: a copied cookie stops too. A lost tablet is ended by the
+# director without the device: ``end_all`` ends every tablet of a tournament opened so far.
+#
+# ``end_all`` needs no list of the tablets opened. Each tablet carries the tournament's tablet
+# *generation* at its opening; ending them all records the current generation as ended, and the
+# next tablet opened gets the one after. The generations live in the record of ended sessions,
+# kept for ``_GENERATION_KEPT`` (longer than any tournament day), and are probed in order: a
+# tournament ends its tablets a handful of times at most.
+
+TABLET_LIFETIME = PLAYER_SESSION_LIFETIME
+_TABLET_ENDED = "tablet "
+"""The kind of session, before its nonce, in the record of ended sessions."""
+_GENERATION_KEPT = timedelta(days=400)
+
+
+class TabletClaims(msgspec.Struct, frozen=True):
+    """What a table's tablet cookie says, under the server's signature (a key of its own)."""
+
+    tournament: str
+    table: int
+    expires: int
+    nonce: str
+    generation: int = 0
+    """The tournament's tablet generation at the opening: ``end_all`` ends it."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableTablet:
+    """A tablet the director opened at a table: it acts for both sides of the match there."""
+
+    tournament_id: UUID
+    table: int
+    nonce: str
+
+
+class TabletSessions(SignedSessions[TabletClaims]):
+    """Opens, checks and ends tables' tablets; ``end`` (inherited) is one tablet's sign-out."""
+
+    def __init__(
+        self, load: Callable[[UUID], Tournament], clock: Clock, key: bytes, ended: EndedSessions
+    ) -> None:
+        """``load`` reads a tournament (a 404 for an unknown one)."""
+        super().__init__(TabletClaims, _TABLET_ENDED, clock, key, ended)
+        self._load = load
+
+    def open(self, tournament_id: UUID, table: int) -> tuple[TableTablet, str]:
+        """A tablet for table ``table`` of a tournament: the tablet and its cookie's value.
+        It holds no token; the players' tokens are derived again for each command."""
+        self._load(tournament_id)
+        expires_at = self._clock.now() + TABLET_LIFETIME
+        claims = TabletClaims(
+            tournament=str(tournament_id),
+            table=table,
+            expires=int(expires_at.timestamp()),
+            nonce=secrets.token_urlsafe(16),
+            generation=self._generation(tournament_id),
+        )
+        return TableTablet(tournament_id, table, claims.nonce), self._signer.sign(claims)
+
+    def check(self, cookie: str | None) -> TableTablet | None:
+        """The tablet of ``cookie``: None when it is missing, forged, expired or ended (its
+        own sign-out, or the director's ``end_all``)."""
+        claims = self._live_claims(cookie)
+        if claims is None:
+            return None
+        try:
+            tournament_id = UUID(claims.tournament)
+        except ValueError:
+            return None
+        if self._ended.has_ended(_generation_key(tournament_id, claims.generation)):
+            return None
+        return TableTablet(tournament_id, claims.table, claims.nonce)
+
+    def end_all(self, tournament_id: UUID) -> None:
+        """End every tablet of the tournament opened so far (a lost one included)."""
+        now = self._clock.now()
+        self._ended.end(
+            _generation_key(tournament_id, self._generation(tournament_id)),
+            int((now + _GENERATION_KEPT).timestamp()),
+            int(now.timestamp()),
+        )
+
+    def _generation(self, tournament_id: UUID) -> int:
+        generation = 0
+        while self._ended.has_ended(_generation_key(tournament_id, generation)):
+            generation += 1
+        return generation
+
+
+def _generation_key(tournament_id: UUID, generation: int) -> str:
+    return f"tablets of {tournament_id} {generation}"

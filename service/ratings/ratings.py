@@ -122,9 +122,14 @@ class RatingService:
         )
 
     def change_rating_settings(
-        self, *, start_rating: float, newcomer_boost: bool, actor: str = DIRECTOR
+        self,
+        *,
+        start_rating: float | None,
+        newcomer_boost: bool | None,
+        actor: str = DIRECTOR,
     ) -> RatingSettings:
-        """rule R-RATE-3: the new settings apply from the next rated match on."""
+        """rule R-RATE-3: the new settings apply from the next rated match on; ``None`` keeps a
+        setting as it is."""
 
         def attempt(now: datetime) -> Change[ClubRatings]:
             held = load_club_ratings(self._store)

@@ -272,3 +272,41 @@ def test_the_openapi_ui_is_swagger_ui_5_which_renders_openapi_3_1(
     version = re.search(r'PACKAGE_VERSION:"(\d+)\.\d+\.\d+"', answer.text)
     assert version is not None
     assert int(version.group(1)) >= 5
+
+
+def _resolved(schema: dict[str, Any], document: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        schema = document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+    return schema
+
+
+def _shapes_taking(item: dict[str, Any], schema: dict[str, Any], document: dict[str, Any]) -> int:
+    """How many of the object shapes ``schema`` declares take ``item``: its required keys are
+    all there and it has no key the shape does not name (enough for oneOf's "exactly one")."""
+    schema = _resolved(schema, document)
+    shapes = [_resolved(s, document) for s in schema.get("oneOf", schema.get("anyOf", [schema]))]
+    return sum(
+        set(shape.get("required", [])) <= set(item) <= set(shape.get("properties", {}))
+        for shape in shapes
+    )
+
+
+@pytest.mark.parametrize("variant", ["backgammon", "plakoto", "fevga"])
+def test_the_legal_plays_a_match_shows_have_the_shape_the_document_declares(
+    client: TestClient[Any], variant: str
+) -> None:
+    # API.md "Matches" and "Variants": legal_plays has the items of the analysis answer of the
+    # game's kind (position_id in backgammon, board and points in a variant game)
+    document = client.get("/schema/openapi.json").json()
+    match = _resolved(document["components"]["schemas"]["Match"], document)
+    items = match["properties"]["legal_plays"]["items"]
+    director = {"Authorization": f"Bearer {DEV_DIRECTOR_TOKEN}"}
+    body = {"player_a": "anna", "player_b": "ben", "dice": "server", "variant": variant}
+    state = client.post("/api/v1/matches", json=body, headers=director).json()["match"]
+    while state["phase"] != "move":
+        side = {"side": state["turn"]} if state["turn"] else {}
+        path = f"/api/v1/matches/{state['id']}/rolls"
+        state = client.post(path, json=side, headers=director).json()
+    assert state["legal_plays"]
+    for item in state["legal_plays"]:
+        assert _shapes_taking(item, items, document) == 1, (variant, item)

@@ -192,3 +192,59 @@ def test_a_csv_whose_stray_quote_swallows_the_file_is_422_not_a_500(client: Clie
     assert answer.status_code == 422, answer.text
     assert answer.json()["errors"][0]["field"] == "body"
     assert client.get("/api/v1/ratings").json() == []
+
+
+def test_a_settings_change_keeps_a_field_the_body_leaves_out(client: Client) -> None:
+    # rule R-RATE-3; API.md "Ratings" is silent on partial bodies: docs/api.md says they keep
+    client.put(
+        "/api/v1/ratings/settings",
+        json={"start_rating": 1500, "newcomer_boost": True},
+        headers=DIRECTOR,
+    )
+    answer = client.put("/api/v1/ratings/settings", json={"start_rating": 1600}, headers=DIRECTOR)
+    assert answer.status_code == 200, answer.text
+    assert (answer.json()["start_rating"], answer.json()["newcomer_boost"]) == (1600, True)
+    answer = client.put(
+        "/api/v1/ratings/settings", json={"newcomer_boost": False}, headers=DIRECTOR
+    )
+    assert (answer.json()["start_rating"], answer.json()["newcomer_boost"]) == (1600, False)
+
+
+def test_a_settings_field_sent_as_null_is_refused_naming_it(client: Client) -> None:
+    # left out keeps the value; null is no value at all
+    answer = client.put("/api/v1/ratings/settings", json={"start_rating": None}, headers=DIRECTOR)
+    assert answer.status_code == 422
+    assert answer.json()["errors"][0]["field"] == "start_rating"
+
+
+def test_an_import_naming_a_player_id_nobody_has_is_422_naming_the_row(client: Client) -> None:
+    # rule R-RATE-7: a side is a player id or a display name; a new *name* adds a rating-only
+    # player, an id that names nobody is a mistake (a typo, another club's id), not a name
+    unknown = "6a3c4c5e-0000-4000-8000-000000000000"
+    body = {
+        "matches": [
+            {"date": "2025-01-01", "winner": "Anna", "loser": "Bert", "length": 3},
+            {"date": "2025-01-02", "winner": "Anna", "loser": unknown, "length": 3},
+        ]
+    }
+    answer = client.post("/api/v1/ratings/imports", json=body, headers=DIRECTOR)
+    assert answer.status_code == 422, answer.text
+    (error,) = answer.json()["errors"]
+    assert error["field"] == "matches[1].loser"
+    assert unknown in error["message"]
+    assert client.get("/api/v1/ratings").json() == []  # rule R-RATE-8: nothing stored
+
+
+def test_a_rated_ad_hoc_side_naming_a_player_id_nobody_has_is_422(client: Client) -> None:
+    # rule R-RATE-7
+    answer = client.post(
+        "/api/v1/matches",
+        json={
+            "player_a": "6a3c4c5e-0000-4000-8000-000000000000",
+            "player_b": "Bert",
+            "match_length": 3,
+        },
+        headers=DIRECTOR,
+    )
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["errors"][0]["field"] == "player_a"

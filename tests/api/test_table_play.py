@@ -417,3 +417,69 @@ def test_a_tablets_form_needs_its_csrf_token(client: Client, clock: MovableClock
     assert answer.status_code == 403
     assert "bgtd_table_tablet" not in answer.headers.get("set-cookie", "")
     assert len(events(client, table)) == 2
+
+
+def test_the_tablet_signs_out_and_a_copy_of_its_cookie_stops_too(
+    client: Client, clock: MovableClock
+) -> None:
+    # a tablet is a signed session like the others: its sign-out is recorded on the server
+    day = start_tournament(client, clock, 2)
+    table = Table(day, 1)
+    assert opened_tablet(client, table).status_code == 303
+    copy = client.cookies["bgtd_table_tablet"]
+    form = form_of_action(table_page(client, day, 1), "tablet-sign-out")
+    action = re.search(r'action="([^"]+)"', form)
+    assert action is not None
+
+    answer = client.post(action.group(1), data=hidden(form), follow_redirects=False)
+
+    assert answer.status_code == 303
+    assert answer.headers["location"] == table.url
+    cookies = answer.headers.get_list("set-cookie")
+    assert any(c.startswith("bgtd_table_tablet=") and "Max-Age=0" in c for c in cookies)
+    client.cookies.clear()
+    client.cookies.set("bgtd_table_tablet", copy, path=table.url)
+    page = table_page(client, day, 1)
+    assert "data-tablet" not in page
+    assert not forms(page, "roll")
+
+
+def test_a_tablet_sign_out_without_its_csrf_token_is_refused(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 2)
+    table = Table(day, 1)
+    assert opened_tablet(client, table).status_code == 303
+    answer = client.post(f"{table.url}/tablet/sign-out", data={}, follow_redirects=False)
+    assert answer.status_code == 403
+    assert "data-tablet" in table_page(client, day, 1)
+
+
+def test_the_director_signs_out_every_tablet_of_the_tournament_a_lost_one_included(
+    client: Client, clock: MovableClock
+) -> None:
+    from tests.api.test_console import signed_in as director_signed_in
+
+    day = start_tournament(client, clock, 4)
+    table = Table(day, 1)
+    assert opened_tablet(client, table).status_code == 303
+    lost = client.cookies["bgtd_table_tablet"]
+    client.cookies.clear()
+    director_signed_in(client)
+    tablet_page = client.get(f"/director/tournaments/{day.id}/tables/2/tablet").text
+    form = form_of_action(tablet_page, "end-tablets")
+
+    answer = client.post(
+        f"/director/tournaments/{day.id}/tablets/sign-out",
+        data=hidden(form),
+        follow_redirects=False,
+    )
+
+    assert answer.status_code == 303
+    assert answer.headers["location"] == f"/director/tournaments/{day.id}"
+    client.cookies.clear()
+    client.cookies.set("bgtd_table_tablet", lost, path=table.url)
+    assert "data-tablet" not in table_page(client, day, 1)
+    # a tablet opened afterwards plays
+    assert opened_tablet(client, table).status_code == 303
+    assert "data-tablet" in table_page(client, day, 1)

@@ -307,6 +307,11 @@ def test_the_director_opens_a_tablet_on_which_both_players_play(
     events = client.get(f"/api/v1/matches/{table['match_id']}/events").json()
     played = [e["actor"] for e in events if e["type"] == "CheckersPlayed"]
     assert played == [f"player:{table['player_b']}", f"player:{table['player_a']}"]
+    # the tablet signs out with its own button: the page is anyone's again
+    sign_out = browser.find_element(By.CSS_SELECTOR, 'form[data-action="tablet-sign-out"] button')
+    to_the_next_page(browser, sign_out.click)
+    assert browser.current_url == page
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-tablet]")
     # the director's session stayed behind: this device opens no console
     browser.get(f"{live_server.url}/director")
     assert browser.current_url.startswith(f"{live_server.url}/director/sign-in")

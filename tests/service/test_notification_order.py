@@ -26,7 +26,9 @@ from service.storage.postgres import SettledLogRecorder
 
 pytestmark = pytest.mark.postgres
 
-SLOW_SECONDS = 0.5
+# Long enough that the fast writer's whole insert fits inside the slow one's sleep even on a
+# loaded 2-core machine (seen: 0.25 s was not always enough at a load average of 12).
+SLOW_SECONDS = 1.5
 
 
 def _slow_writers(store: EventStore, max_random_sleep: float) -> None:
@@ -102,7 +104,7 @@ class Race:
         self.slow.start()
         _wait_for_sleeping_writer(wait_for_slow)
         self.fast.start()
-        self.fast.join(SLOW_SECONDS / 2)
+        self.fast.join(SLOW_SECONDS * 0.8)
         self.fast_done_while_slow_in_flight = not self.fast.is_alive() and self.slow.is_alive()
         reads = []
         while self.slow.is_alive() or self.fast.is_alive():

@@ -103,6 +103,40 @@ def test_a_tables_tablet_acts_with_the_tokens_of_the_players_there(
     assert sessions.check_tablet(cookie) is None  # expired after the day
 
 
+def test_a_tablets_sign_out_ends_it_for_every_copy_of_its_cookie(
+    services: Services, clock: MovableClock
+) -> None:
+    # a lost tablet must not play on for the rest of the day (docs/api.md "Tablet")
+    day = checked_in_tournament(services, clock, 2)
+    sessions = services.player_sessions
+    _, signed_out = sessions.open_tablet(day.tournament_id, 1)
+    _, other = sessions.open_tablet(day.tournament_id, 1)
+
+    sessions.end_tablet(signed_out)
+
+    assert sessions.check_tablet(signed_out) is None
+    assert sessions.check_tablet(other) is not None
+    assert sessions.check(other) is None  # still no player's session
+
+
+def test_the_director_ends_every_tablet_of_a_tournament_and_may_open_new_ones(
+    services: Services, clock: MovableClock
+) -> None:
+    day = checked_in_tournament(services, clock, 2)
+    sessions = services.player_sessions
+    before = [sessions.open_tablet(day.tournament_id, n)[1] for n in (1, 2)]
+
+    sessions.end_tablets_of(day.tournament_id)
+
+    assert [sessions.check_tablet(cookie) for cookie in before] == [None, None]
+    _, after = sessions.open_tablet(day.tournament_id, 1)
+    assert sessions.check_tablet(after) is not None
+    sessions.end_tablets_of(day.tournament_id)  # and once more: the new one ends too
+    assert sessions.check_tablet(after) is None
+    _, latest = sessions.open_tablet(day.tournament_id, 1)
+    assert sessions.check_tablet(latest) is not None
+
+
 def test_a_players_sign_out_ends_that_session_only(services: Services) -> None:
     day = registered_tournament(services, 1)
     [anna] = day.registrations
