@@ -36,7 +36,14 @@ from api.console.texts import TEXT
 from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
 from api.http.errors import status_of
-from api.http.forms import CSRF_FIELD, FormData, FormError, FormRefusedError, form_error
+from api.http.forms import (
+    CSRF_FIELD,
+    FormData,
+    FormError,
+    FormRefusedError,
+    form_error,
+    sign_in_nonce,
+)
 from api.http.schemas import ServicesDep
 from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Lang, language, local_date
@@ -278,11 +285,9 @@ class ConsoleController(ConsolePages):
         visitor: ConsoleDep,
         client_address: NamedDependency[ClientAddress],
     ) -> Template | Redirect:
-        nonce = request.cookies.get(SIGN_IN_COOKIE)
         services = visitor.services
         sessions = services.sessions
-        if not nonce or not sessions.is_csrf_token(f"sign-in:{nonce}", data.get(CSRF_FIELD)):
-            raise FormRefusedError
+        nonce = sign_in_nonce(request, SIGN_IN_COOKIE, data, sessions.is_csrf_token)
         next_path = str(data.get("next") or "")
         token = str(data.get("token") or "")
         client, now = client_address(request), services.clock.now()

@@ -4,9 +4,11 @@ people")."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+from litestar import Request
 from litestar.enums import RequestEncodingType
 from litestar.params import Body
 
@@ -40,3 +42,17 @@ def form_error(where: str, refused: DomainError) -> FormError:
     if isinstance(refused, InvalidInputError):
         return FormError(where, refused.field, refused.message, status_of(refused))
     return FormError(where, "", refused.detail, status_of(refused), refused.type_slug)
+
+
+def sign_in_nonce(
+    request: Request[Any, Any, Any],
+    cookie: str,
+    data: dict[str, Any],
+    is_csrf_token: Callable[[str | None, object], bool],
+) -> str:
+    """The nonce of a sign-in form, from its own cookie (there is no session yet), when the
+    form carries the CSRF token derived from it; else ``FormRefusedError``."""
+    nonce = request.cookies.get(cookie)
+    if not nonce or not is_csrf_token(f"sign-in:{nonce}", data.get(CSRF_FIELD)):
+        raise FormRefusedError
+    return nonce

@@ -35,7 +35,7 @@ from litestar.response import Redirect, Template
 
 from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
-from api.http.forms import CSRF_FIELD
+from api.http.forms import CSRF_FIELD, sign_in_nonce
 
 # re-exported: the playing forms (``api.table.play``) take them from here
 from api.http.forms import FormData as FormData
@@ -223,11 +223,18 @@ def form_refused(request: Request[Any, Any, Any], _: FormRefusedError) -> Respon
     )
 
 
-class TableController(Controller):
+class TablePages(Controller):
+    """What every controller of the players' pages shares: the visit (with the player's
+    session or the table's tablet) and the refusal page of a form. It handles no route itself."""
+
     path = "/pages"
     tags = ["pages"]  # noqa: RUF012
     dependencies = {"visit": visit_get}  # noqa: RUF012
     exception_handlers = {FormRefusedError: form_refused}  # noqa: RUF012
+
+
+class TableController(TablePages):
+    """The personal link's sign-in and sign-out, the table page and its report forms."""
 
     # The personal link -------------------------------------------------------------------
 
@@ -265,10 +272,8 @@ class TableController(Controller):
         visit: VisitDep,
         client_address: NamedDependency[ClientAddress],
     ) -> Template | Redirect:
-        nonce = request.cookies.get(SIGN_IN_COOKIE)
         sessions = visit.services.player_sessions
-        if not nonce or not sessions.is_csrf_token(f"sign-in:{nonce}", data.get(CSRF_FIELD)):
-            raise FormRefusedError
+        nonce = sign_in_nonce(request, SIGN_IN_COOKIE, data, sessions.is_csrf_token)
         token = str(data.get("token") or "")
         services = visit.services
         try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Controller, Request, post
+from litestar import Request, post
 from litestar.response import Redirect
 
 from api.console.console import ConsoleDep, ConsolePages
@@ -20,10 +20,9 @@ from api.http.forms import CSRF_FIELD, FormData, FormRefusedError
 from api.table.table import (
     TABLET_COOKIE,
     TableNumber,
+    TablePages,
     TournamentId,
     VisitDep,
-    form_refused,
-    visit_get,
 )
 from api.table.tablet import table_path
 
@@ -35,11 +34,10 @@ SUMMARIES = {
 }
 
 
-class TabletSignOutController(Controller):
+class TabletSignOutController(TablePages):
+    """The tablet's own sign-out, posted under the table page's path."""
+
     path = "/pages/tournaments/{tournament_id:uuid}/tables/{number:int}/tablet/sign-out"
-    tags = ["pages"]  # noqa: RUF012
-    dependencies = {"visit": visit_get}  # noqa: RUF012
-    exception_handlers = {FormRefusedError: form_refused}  # noqa: RUF012
 
     @post("/", sync_to_thread=True, summary=SUMMARIES["sign_out"])
     def sign_out(
