@@ -30,6 +30,7 @@ from api.console.console import (
 from api.console.forms import MAX_REASON, uuid_in
 from api.console.round_texts import ROUND_TEXT, explanation_in, warning_in
 from api.http.forms import FormData, FormError, form_error
+from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import bracket_stages
 from domain.errors import DomainError
 from domain.tournament import PairingWarning, Report
@@ -238,6 +239,18 @@ def _points(value: object) -> int | None:
     return int(text)
 
 
+def stage_label(round_text: dict[str, str], page_text: dict[str, str], table: Pairing) -> str:
+    """What the round page says of a table's stage: an elimination's bracket and its round
+    (rule T-FMT-13: the consolation is played in the same tournament rounds), or the stage's
+    name (semi-final, final, 3rd place, round robin); empty for a Swiss table."""
+    if table.stage == "swiss":
+        return ""
+    named = round_text.get(table.stage) or page_text.get(table.stage, table.stage)
+    if table.stage in ("main", "consolation") and table.bracket_round is not None:
+        return round_text["bracket_round"].format(bracket=named, n=table.bracket_round)
+    return named
+
+
 def _round_page(
     console: Console,
     tournament_id: UUID,
@@ -291,6 +304,7 @@ def _round_page(
         r=r,
         explain=partial(explanation_in, console.lang),
         warn=partial(warning_in, console.lang),
+        stage_of=partial(stage_label, ROUND_TEXT[console.lang], PAGE_TEXT[console.lang]),
         tournament=tournament,
         shown=shown,
         rows=rows,

@@ -45,7 +45,7 @@ from api.http.forms import form_error as form_error
 from api.http.schemas import ServicesDep
 from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Lang, language
-from api.table.game import LEVELS, PLAY_ACTIONS, Game, game_of
+from api.table.game import PLAY_ACTIONS, Game, game_of
 from api.table.texts import TEXT
 from domain.errors import DomainError, UnauthenticatedError
 from domain.match import SIDES, Side
@@ -431,7 +431,6 @@ def table_page(
         ),
         game=game,
         play_actions=PLAY_ACTIONS,
-        levels=LEVELS,
         csrf_field=CSRF_FIELD,
         csrf=visit.csrf(tournament_id, number),
         tablet=visit.tablet_at(tournament_id, number) is not None,

@@ -23,7 +23,15 @@ STAGES = {
     "semi_final": "Halbfinale",
     "final": "Finale",
     "third_place": "Spiel um Platz 3",
+    "main": "Hauptfeld",
+    "consolation": "Trostrunde",
 }
+STANDINGS_TITLES = {
+    "swiss": "Tabelle der Schweizer Runden",
+    "round_robin": "Tabelle (jeder gegen jeden)",
+    "elimination": "Tabelle (K.-o.-System)",
+}
+"""The standings' heading below the final places, by the tournament's format (T-FMT-10)."""
 
 PRINT_CSS = """
 body { font-family: system-ui, sans-serif; font-size: 11pt; margin: 1.5cm; color: #000; }
@@ -96,7 +104,9 @@ def slips_page(paired: Round) -> str:
     return page(f"Ergebniszettel Runde {paired.round}", slips)
 
 
-def standings_page(rows: list[Standing], places: list[Place] | None) -> str:
+def standings_page(
+    rows: list[Standing], places: list[Place] | None, tournament_format: str = "swiss"
+) -> str:
     """The Swiss standings; once the tournament is completed, its final places above them.
 
     rule T-FMT-4: after the knockout a Swiss rank is no place (the final's loser may have led
@@ -119,7 +129,7 @@ def standings_page(rows: list[Standing], places: list[Place] | None) -> str:
     return page(
         "Endstand",
         '<table id="places"><thead><tr><th>Platz</th><th>Name</th></tr></thead>'
-        f"<tbody>{final}</tbody></table><h2>Tabelle der Schweizer Runden</h2>{swiss}",
+        f"<tbody>{final}</tbody></table><h2>{STANDINGS_TITLES[tournament_format]}</h2>{swiss}",
     )
 
 
@@ -147,7 +157,10 @@ class PrintController(Controller):
     @printable("/standings", summary="The standings to print")
     def standings(self, tournament_id: FromPath[UUID], services: ServicesDep) -> str:
         standings = services.rounds.list_standings(tournament_id)
-        return standings_page(standings, services.places.list_fixed_places(tournament_id))
+        places = services.places.list_fixed_places(tournament_id)
+        if places is None:
+            return standings_page(standings, None)
+        return standings_page(standings, places, services.venue.load(tournament_id).format)
 
 
 def _latest_round(services: Services, tournament_id: UUID) -> Round:

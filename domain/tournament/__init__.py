@@ -1,8 +1,8 @@
 """The tournament aggregate: schedule, seats, registration, check-in, rounds and results.
 
 One module by kind: ``events``, ``state`` (with ``evolve``), the commands and rules of
-``registration``, ``rounds``, ``venue``, ``breaks`` and ``deadlines``, ``errors`` and
-``defaults``. Stored events name their type by this package
+``schedule``, ``registration``, ``rounds``, ``venue``, ``breaks`` and ``deadlines``, ``errors``
+and ``defaults``. Stored events name their type by this package
 (``domain.tournament:PlayerRegistered``), so every public name is importable from here."""
 
 from __future__ import annotations
@@ -132,14 +132,12 @@ from domain.tournament.registration import (
     LANGUAGES,
     Applicant,
     Registrant,
-    TournamentPlan,
     cancel_registration,
     check_in,
     check_registrant,
     display_name,
     email_key,
     register,
-    schedule_tournament,
     start,
 )
 from domain.tournament.rounds import (
@@ -161,6 +159,7 @@ from domain.tournament.rounds import (
     swiss_standings,
     withdraw,
 )
+from domain.tournament.schedule import TournamentPlan, schedule_tournament
 from domain.tournament.state import (
     LateEntry,
     PlayerMark,
@@ -172,6 +171,7 @@ from domain.tournament.state import (
     evolve,
     tournament_status,
 )
+from domain.tournament.variants import VariantTerms, match_points, stages_played
 from domain.tournament.venue import (
     MAX_TABLE,
     PairingWarning,
@@ -299,6 +299,7 @@ __all__ = [
     "TournamentStateError",
     "TournamentStatus",
     "UnderAgeError",
+    "VariantTerms",
     "WaitlistFullError",
     "WaitlistPromoted",
     "WarningKind",
@@ -324,6 +325,7 @@ __all__ = [
     "is_flagged",
     "is_start_due",
     "mark_present",
+    "match_points",
     "open_check_in",
     "outcomes",
     "pair_next_round",
@@ -344,6 +346,7 @@ __all__ = [
     "result_facts",
     "schedule_tournament",
     "seat_fixed_tables",
+    "stages_played",
     "start",
     "status_after",
     "swiss_standings",

@@ -63,6 +63,7 @@ from domain.tournament.events import (
     WaitlistPromoted,
     status_after,
 )
+from domain.tournament.variants import VariantTerms
 
 
 class Registration(msgspec.Struct, frozen=True, kw_only=True):
@@ -198,6 +199,8 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     bracket_seeds: tuple[UUID, ...] = ()
     """rule T-FMT-12: an elimination's players by bracket seed (1 first), from the start."""
     consolation_played: Consolation = "none"
+    variants: VariantTerms = VariantTerms()
+    """rule V-MATCH-VARIANT-1: the variant of each stage; the start copies it."""
 
     def registration_of(self, player_id: UUID) -> Registration | None:
         """The player's latest registration in this tournament."""
@@ -358,6 +361,12 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
             consolation_match_length=event.consolation_match_length,
             consolation_pot_percent=event.consolation_pot_percent,
             consolation_payout_percent=event.consolation_payout_percent,
+            variants=VariantTerms(
+                variant=event.variant,
+                cube=event.cube,
+                tavli_format=event.tavli_format,
+                stage_variants=event.stage_variants,
+            ),
         )
     if not isinstance(state, Tournament):
         raise TournamentNotFoundError(f"no tournament with id {event.originator_id}")
@@ -414,6 +423,14 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 consolation_payout_percent=event.consolation_payout_percent,
                 bracket_seeds=event.bracket_seeds,
                 consolation_played=event.consolation_played,
+                variants=state.variants
+                if event.variant is None
+                else VariantTerms(
+                    variant=event.variant,
+                    cube=event.cube,
+                    tavli_format=event.tavli_format,
+                    stage_variants=event.stage_variants,
+                ),
             )
         case RoundPaired():
             paired = Round(

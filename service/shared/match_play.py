@@ -243,13 +243,14 @@ class MatchPlay:
         assert state.tournament_id is not None
         held = load_tournament(self._store, UUID(state.tournament_id))
         pairing = state.pairing
+        points_a, points_b = tournament.match_points(state)
         events = tournament.record_result(
             held,
             result_id=uuid.uuid4(),
             match_id=state.id,
             winner=pairing.player_a_id if state.winner == "a" else pairing.player_b_id,
-            points_a=state.score_a,
-            points_b=state.score_b,
+            points_a=points_a,
+            points_b=points_b,
             source="match",
             now=now,
             actor=actor,
@@ -289,6 +290,8 @@ class MatchPlay:
         for table in tables:
             if table.match_id is None or table.player_b is None:
                 continue
+            # rule V-MATCH-VARIANT-1: the match plays its stage's variant
+            variant, cube, tavli_format = state.variants.match_options(table.stage)
             terms = MatchTerms(
                 player_a=names[str(table.player_a)],
                 player_b=names[str(table.player_b)],
@@ -296,6 +299,9 @@ class MatchPlay:
                 dice=state.dice,
                 clock=state.clock,
                 clock_overtime_seconds=state.clock_overtime_seconds,
+                variant=variant,
+                cube=cube,
+                tavli_format=tavli_format,
                 tournament_id=str(state.id),
                 pairing=TournamentPairing(
                     round=paired.number,
