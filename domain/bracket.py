@@ -300,8 +300,9 @@ def places(
     main loss (more first), then ``lot`` (the numbers in lot order).
 
     Before the brackets are decided the places are provisional (API.md "Formats"): the final's
-    and the 3rd-place match's players once decided, then players still in the main bracket, by
-    the main round they reached (later first), then the losers as above. The consolation
+    players once decided, then players still in the main bracket, by the main round they
+    reached (later first), then the 3rd-place match's players once decided, then the losers
+    as above. The consolation
     places are given once the consolation final is decided: the only match of the last
     consolation round, decided with the main final and every other table."""
     lost_main: dict[int, int] = {}
@@ -309,7 +310,8 @@ def places(
     loss_points: dict[int, int] = {}
     reached: dict[int, int] = {}
     entered: set[int] = set()
-    top: list[int] = []
+    final_pair: list[int] = []
+    third_pair: list[int] = []
     last_consolation = max(
         (m.bracket_round for m in matches if m.bracket == "consolation"), default=0
     )
@@ -323,9 +325,10 @@ def places(
         loser = match.loser
         if loser is None or match.winner is None:
             continue
-        if match.stage in ("final", "third_place"):
-            pair = [match.winner, loser]
-            top = pair + top if match.stage == "final" else top + pair
+        if match.stage == "final":
+            final_pair = [match.winner, loser]
+        elif match.stage == "third_place":
+            third_pair = [match.winner, loser]
         elif match.bracket == "consolation":
             lost_consolation[loser] = match.bracket_round
         else:
@@ -359,8 +362,12 @@ def places(
             lot_index.get(seed, len(lot) + seed),
         )
 
+    # the 3rd-place pair follows whoever is still in the main bracket: a final still played
+    # keeps its two players above the 3rd-place match that ended first
+    top = final_pair + third_pair
     rest = sorted((s for s in range(1, players + 1) if s not in top), key=key)
-    order = top + rest
+    still_in = [seed for seed in rest if seed not in lost_main]
+    order = final_pair + still_in + third_pair + [seed for seed in rest if seed in lost_main]
     if sorted(order) != list(range(1, players + 1)):  # pragma: no cover - a broken bracket
         raise InvalidInputError("winners", "the brackets do not place every seed once")
     return tuple(

@@ -304,7 +304,7 @@ def tournament_response(view: TournamentView) -> Tournament:
         seeding=row.seeding if row.format != "swiss" else None,
         variant=row.variant,
         cube=row.cube,
-        tavli_format=_tavli_format(row),
+        tavli_format=row.tavli_format,
         stage_variants=row.stage_variants,
     )
     return msgspec.structs.replace(shown, **_elimination_fields(row))
@@ -323,13 +323,6 @@ def _elimination_fields(row: TournamentRow) -> dict[str, object]:
         fields["consolation_pot_percent"] = row.consolation_pot_percent
         fields["consolation_payout_percent"] = row.consolation_payout_percent
     return fields
-
-
-def _tavli_format(row: TournamentRow) -> str | None:
-    """The Tavli matches' format where a stage plays tavli (V-TAVLI-MATCH-1)."""
-    if "tavli" not in (row.variant, *row.stage_variants.values()):
-        return None
-    return row.tavli_format or "points"
 
 
 def tournament_plan(data: TournamentCreate) -> TournamentPlan:

@@ -1,6 +1,6 @@
 """Ending a table's tablet (``api.table.tablet`` opens it): on the tablet itself, with the form of
 the table page, and from the director's console for every tablet of a tournament at once (a
-tablet lost or taken away goes on working until then, as its cookie is valid for a day).
+tablet lost or taken away goes on working until then, as its cookie is valid for 16 hours).
 
 Both are sign-outs as the other sessions have (``service.people.tablets``): recorded on the
 server, so a copy of the cookie stops too. The tablet's own form is posted under the table

@@ -64,6 +64,19 @@ def test_a_tournament_shows_its_variants_as_created(client: Client) -> None:
         assert tournament["stage_variants"] == {"final": "portes"}
 
 
+def test_the_tavli_format_is_shown_only_where_a_stage_plays_tavli(client: Client) -> None:
+    # rule V-TAVLI-MATCH-1: a tavli tournament whose every stage plays another variant has no
+    # Tavli match, so no format to show; its body is accepted again as shown
+    changes = {"variant": "tavli", "knockout_players": 0, "stage_variants": {"swiss": "portes"}}
+    created = schedule(client, **changes)
+    assert created["tavli_format"] is None
+    again = schedule(client, **changes, tavli_format=created["tavli_format"])
+    assert again["tavli_format"] is None
+    assert schedule(client, variant="tavli")["tavli_format"] == "points"
+    played = schedule(client, stage_variants={"final": "tavli"})
+    assert played["tavli_format"] == "points"
+
+
 @pytest.mark.parametrize(
     ("changes", "field"),
     [

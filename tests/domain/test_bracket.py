@@ -349,3 +349,24 @@ def test_the_consolation_places_wait_for_the_consolation_final() -> None:
         assert all(p.consolation_place is None for p in placed)
     final = places(16, played.placing, [])
     assert sorted(p.consolation_place for p in final if p.consolation_place) == [1, 2]
+
+
+def test_the_finalists_stay_above_the_third_place_match_decided_before_the_final() -> None:
+    # rule T-FMT-14: the final's players take places 1-2 and the 3rd-place match's 3-4; while
+    # the final is still played, its two players lead the provisional places, not the pair
+    # whose 3rd-place match ended first
+    matches = [
+        PlacingMatch(
+            bracket="main", bracket_round=1, stage="semi_final", seed_a=1, seed_b=4, winner=1
+        ),
+        PlacingMatch(
+            bracket="main", bracket_round=1, stage="semi_final", seed_a=2, seed_b=3, winner=2
+        ),
+        PlacingMatch(bracket="main", bracket_round=2, stage="final", seed_a=1, seed_b=2),
+        PlacingMatch(
+            bracket="main", bracket_round=2, stage="third_place", seed_a=4, seed_b=3, winner=3
+        ),
+    ]
+    placed = [p.seed for p in places(4, matches, [1, 2, 3, 4])]
+    assert sorted(placed[:2]) == [1, 2]
+    assert placed[2:] == [3, 4]
