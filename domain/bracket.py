@@ -287,32 +287,6 @@ class PlacingMatch(msgspec.Struct, frozen=True, kw_only=True):
         return self.seed_b if self.winner == self.seed_a else self.seed_a
 
 
-def placing_matches(
-    played: Sequence[BracketMatch],
-    winners: Mapping[MatchKey, int],
-    loss_points: Mapping[int, int] | None = None,
-) -> list[PlacingMatch]:
-    """The places' view of bracket matches by seed, their ``winners`` (open: missing) and the
-    points each player scored in their main loss."""
-    points = loss_points or {}
-    result = []
-    for match in played:
-        winner = winners.get(match.key)
-        loser = None if winner is None else _loser(match, winners)
-        result.append(
-            PlacingMatch(
-                bracket=match.bracket,
-                bracket_round=match.bracket_round,
-                stage=match.stage,
-                seed_a=match.seed_a,
-                seed_b=match.seed_b,
-                winner=winner,
-                loser_points=points.get(loser, 0) if loser is not None else 0,
-            )
-        )
-    return result
-
-
 def places(
     players: int, matches: Sequence[PlacingMatch], lot: Sequence[int]
 ) -> tuple[BracketPlace, ...]:

@@ -124,3 +124,39 @@ def _drawn(
         won=winner == pairing.player_b,
     )
     return DrawnMatch(stage=pairing.stage, a=a, b=b, decided=winner is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class BracketMatch:
+    """A knockout match as the director's round page shows it, with its table."""
+
+    stage: str
+    table: int
+    match_id: UUID
+    player_a: str
+    player_b: str
+    score_a: int
+    score_b: int
+    winner: str | None
+
+
+def bracket_stages(
+    matches: list[TournamentMatch], names: dict[UUID, str]
+) -> dict[str, list[BracketMatch]]:
+    """The knockout's matches by stage (semi-finals, final, third place), with the players'
+    names (the round page; the public page draws ``knockout_stages``)."""
+    bracket = [_bracket_match(m, names) for m in matches if m.stage in KNOCKOUT_STAGES]
+    return {stage: [m for m in bracket if m.stage == stage] for stage in KNOCKOUT_STAGES}
+
+
+def _bracket_match(found: TournamentMatch, names: dict[UUID, str]) -> BracketMatch:
+    return BracketMatch(
+        stage=found.stage,
+        table=found.table,
+        match_id=found.match_id,
+        player_a=names.get(found.player_a, ""),
+        player_b=names.get(found.player_b, ""),
+        score_a=found.score.a,
+        score_b=found.score.b,
+        winner=names.get(found.winner) if found.winner else None,
+    )

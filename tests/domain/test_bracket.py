@@ -20,7 +20,6 @@ from domain.bracket import (
     main_rounds,
     next_round,
     places,
-    placing_matches,
     pot_split,
     standard_order,
     tournament_rounds,
@@ -30,6 +29,31 @@ from domain.standings import split_pot
 
 SIZES = range(2, 21)
 CONSOLATIONS: tuple[Consolation, ...] = ("none", "first_round", "progressive")
+
+
+def placing_matches(
+    played: list[BracketMatch], winners: dict[MatchKey, int], loss_points: dict[int, int]
+) -> list[PlacingMatch]:
+    """The places' view of bracket matches by seed, their ``winners`` and the points each
+    player scored in their main loss (the service builds it from the tables instead)."""
+    result = []
+    for match in played:
+        winner = winners.get(match.key)
+        loser = None
+        if winner is not None and match.seed_b is not None:
+            loser = match.seed_b if winner == match.seed_a else match.seed_a
+        result.append(
+            PlacingMatch(
+                bracket=match.bracket,
+                bracket_round=match.bracket_round,
+                stage=match.stage,
+                seed_a=match.seed_a,
+                seed_b=match.seed_b,
+                winner=winner,
+                loser_points=loss_points.get(loser, 0) if loser is not None else 0,
+            )
+        )
+    return result
 
 
 class Played:
