@@ -15,7 +15,7 @@ from typing import Literal
 
 from markupsafe import Markup
 
-from api.table.board import BoardPicture, board_svg
+from api.table.board import BoardPicture, CubePicture, board_svg
 from domain.backgammon.cache import cached_format_play
 from domain.match import SIDES, Match, Side
 from domain.match.errors import RollNotVoidableError
@@ -130,13 +130,10 @@ def game_of(state: Match, now: datetime, acting: tuple[Side, ...], title: str) -
     picture = BoardPicture(
         board_a=state.board_a,
         board_b=state.board_b,
-        cube_value=state.cube_value,
-        cube_owner=state.cube_owner,
+        cube=_cube(state),
         dice=state.dice,
         numbering=numbering,
         title=title,
-        offered=_offered(state),
-        cube_shown=state.cube_enabled,
     )
     board_variant = state.game_variant
     plays = tuple(cached_format_play(play) for play in state.plays())
@@ -177,6 +174,13 @@ def _voidable(state: Match) -> bool:
     except RollNotVoidableError:
         return False
     return True
+
+
+def _cube(state: Match) -> CubePicture | None:
+    """rule V-CUBE-1: no cube on the board of a match played without it."""
+    if not state.cube_enabled:
+        return None
+    return CubePicture(state.cube_value, state.cube_owner, _offered(state))
 
 
 def _offered(state: Match) -> int | None:
