@@ -21,6 +21,7 @@ from uuid import UUID
 from litestar import post
 from litestar.response import Redirect, Template
 
+from api.http.forms import form_id, form_text
 from api.table.table import (
     TABLE,
     FormData,
@@ -82,20 +83,20 @@ class PlayController(TablePages):
     def play(
         self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
-        return _act(visit, tournament_id, number, data, "play", _play, _input(data, "play"))
+        return _act(visit, tournament_id, number, data, "play", _play, form_text(data, "play"))
 
     @post(f"{TABLE}/cube", sync_to_thread=True, summary=SUMMARIES["cube"])
     def cube(
         self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
-        action = _input(data, "action")
+        action = form_text(data, "action")
         return _act(visit, tournament_id, number, data, "cube", MatchService.cube, action)
 
     @post(f"{TABLE}/resign", sync_to_thread=True, summary=SUMMARIES["resign"])
     def resign(
         self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
-        level = _input(data, "level") or None
+        level = form_text(data, "level") or None
         return _act(visit, tournament_id, number, data, "resign", MatchService.resign, level)
 
     @post(f"{TABLE}/accept-resignation", sync_to_thread=True, summary=SUMMARIES["accept"])
@@ -171,21 +172,14 @@ def _form_of(data: dict[str, Any]) -> PlayForm | None:
     version = str(data.get("version") or "")
     if side not in MATCH_SIDES or not version.isdecimal() or len(version) > 10:
         return None
-    try:
-        match_id = UUID(str(data.get("match_id") or "").strip())
-    except ValueError:
-        return None
-    return PlayForm(match_id, side, int(version))
-
-
-def _input(data: dict[str, Any], name: str) -> str:
-    return str(data.get(name) or "").strip()
+    match_id = form_id(data, "match_id")
+    return PlayForm(match_id, side, int(version)) if match_id is not None else None
 
 
 def _dice(data: dict[str, Any]) -> list[int] | str | None:
     """Entered dice (``die1``, ``die2``), None for the service's dice (no die inputs), or
     the key of what to say next to the dice."""
-    die1, die2 = _input(data, "die1"), _input(data, "die2")
+    die1, die2 = form_text(data, "die1"), form_text(data, "die2")
     if "die1" not in data and "die2" not in data:
         return None
     if die1 not in DIE_VALUES or die2 not in DIE_VALUES:
