@@ -126,13 +126,12 @@ class Game:
 
 def game_of(state: Match, now: datetime, acting: tuple[Side, ...], title: str) -> Game:
     """The match ``state`` as the table page shows it at ``now``."""
-    numbering: Side = state.turn or state.on_roll or "a"
     picture = BoardPicture(
         board_a=state.board_a,
         board_b=state.board_b,
         cube=_cube(state),
         dice=state.dice,
-        numbering=numbering,
+        numbering=state.turn or state.on_roll or "a",  # the side on turn's, as its plays read
         title=title,
     )
     board_variant = state.game_variant
