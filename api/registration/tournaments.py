@@ -47,6 +47,7 @@ from domain.tournament import (
     RegistrationStatus,
     TournamentPlan,
     TournamentStatus,
+    variants_played,
 )
 from projections.calendar import TournamentRow
 from projections.participants import ParticipantRow
@@ -326,8 +327,10 @@ def _elimination_fields(row: TournamentRow) -> dict[str, object]:
 
 
 def _tavli_format(row: TournamentRow) -> str | None:
-    """The Tavli matches' format where a stage plays tavli (V-TAVLI-MATCH-1)."""
-    if "tavli" not in (row.variant, *row.stage_variants.values()):
+    """The Tavli matches' format where a stage the format plays plays tavli (V-TAVLI-MATCH-1;
+    API.md "Matches and tournaments: variants"): a tavli ``variant`` whose every stage is named
+    another variant plays no Tavli match."""
+    if "tavli" not in variants_played(row, row.variant, row.stage_variants).values():
         return None
     return row.tavli_format or "points"
 

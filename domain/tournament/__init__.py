@@ -139,7 +139,7 @@ from domain.tournament.state import (
     evolve,
     tournament_status,
 )
-from domain.tournament.variants import VariantTerms, match_points, stages_played
+from domain.tournament.variants import VariantTerms, match_points, stages_played, variants_played
 from domain.tournament.venue import (
     MAX_TABLE,
     PairingWarning,
@@ -283,5 +283,6 @@ __all__ = [
     "swiss_standings",
     "tournament_status",
     "unpair_round",
+    "variants_played",
     "withdraw",
 ]

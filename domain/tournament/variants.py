@@ -4,7 +4,7 @@ V-TAVLI-MATCH-1; API.md "Matches and tournaments: variants")."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, get_args
+from typing import TYPE_CHECKING, Protocol, get_args
 
 import msgspec
 
@@ -13,9 +13,8 @@ from domain.match.events import MatchVariant, TavliFormat
 from domain.match.start import VARIANTS
 from domain.tournament.defaults import Stage
 
-if TYPE_CHECKING:  # formats reads the tournament's state, which holds these terms
+if TYPE_CHECKING:  # for annotations only: the match module imports the tournament's terms
     from domain.match import Match
-    from domain.tournament.formats import FormatTerms
 
 STAGES: tuple[Stage, ...] = get_args(Stage)
 KNOCKOUT_STAGES: tuple[Stage, ...] = ("semi_final", "final", "third_place")
@@ -44,7 +43,19 @@ class VariantTerms(msgspec.Struct, frozen=True, kw_only=True):
         return variant, self.cube, self.tavli_format if variant == "tavli" else None
 
 
-def stages_played(terms: FormatTerms) -> tuple[Stage, ...]:
+class FormatShape(Protocol):
+    """What decides a format's stages: the format's terms as scheduled, or a tournament's row
+    as the calendar keeps it."""
+
+    @property
+    def format(self) -> str: ...
+    @property
+    def knockout_players(self) -> int: ...
+    @property
+    def consolation(self) -> str: ...
+
+
+def stages_played(terms: FormatShape) -> tuple[Stage, ...]:
     """The pairing stages a format can play (rules T-FMT-4, T-FMT-10..13), whatever the size
     of the field: a small field may skip some of them (an elimination of 4 plays no ``main``)."""
     knockout = KNOCKOUT_STAGES if terms.knockout_players else ()
@@ -56,8 +67,16 @@ def stages_played(terms: FormatTerms) -> tuple[Stage, ...]:
     return ("main", *KNOCKOUT_STAGES, *consolation)
 
 
+def variants_played(
+    terms: FormatShape, variant: str, stage_variants: Mapping[str, str]
+) -> dict[Stage, str]:
+    """rule V-MATCH-VARIANT-1: the variant of each stage the format plays, in playing order
+    (a stage not named in ``stage_variants`` plays ``variant``)."""
+    return {stage: stage_variants.get(stage, variant) for stage in stages_played(terms)}
+
+
 def variant_terms(
-    terms: FormatTerms,
+    terms: FormatShape,
     *,
     variant: str,
     cube: bool | None,
