@@ -1,6 +1,7 @@
 """The director's round page: one round's tables with the pairings' reasons, results entered
 and corrected, disputed reports side by side, the next round paired, the latest one unpaired,
-and the knockout bracket (API.md "Pages for people").
+and the knockout as the public bracket page draws it: an elimination's main and consolation
+brackets (API.md "Pages for people", "Formats").
 
 Every form calls the use case its REST endpoint calls (``service.rounds``, ``service.venue``)
 with the signed-in director as the actor, inside their scope (rule C-DIR-1); sessions, CSRF and
@@ -31,7 +32,7 @@ from api.console.console import (
     _form_error,
 )
 from api.console.round_texts import ROUND_TEXT, explanation_in, warning_in
-from api.pages.bracket import KNOCKOUT_STAGES
+from api.pages.bracket import drawing
 from api.pages.pages import TEXT as PAGE_TEXT
 from domain.errors import DomainError
 from domain.tournament import PairingWarning, Report
@@ -69,18 +70,6 @@ class Override:
 
     pairings: list[tuple[UUID, UUID | None]]
     reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class BracketMatch:
-    stage: str
-    table: int
-    match_id: UUID
-    player_a: str
-    player_b: str
-    score_a: int
-    score_b: int
-    winner: str | None
 
 
 def _round_url(tournament_id: UUID, number: int) -> str:
@@ -342,20 +331,6 @@ def _round_page(
         for table in shown.pairings
     ]
     names = {UUID(key): name for key, name in services.rounds.display_names(tournament_id).items()}
-    bracket = [
-        BracketMatch(
-            stage=m.stage,
-            table=m.table,
-            match_id=m.match_id,
-            player_a=names.get(m.player_a, ""),
-            player_b=names.get(m.player_b, ""),
-            score_a=m.score.a,
-            score_b=m.score.b,
-            winner=names.get(m.winner) if m.winner else None,
-        )
-        for m in matches
-        if m.stage in KNOCKOUT_STAGES
-    ]
     r = ROUND_TEXT[console.lang]
     flash = ""
     if done == "result":
@@ -383,7 +358,7 @@ def _round_page(
         latest=latest.round if latest else number,
         is_latest=latest is not None and latest.round == number,
         running=tournament.status == "running",
-        bracket={stage: [m for m in bracket if m.stage == stage] for stage in KNOCKOUT_STAGES},
+        drawing=drawing(services, tournament),
         flash=flash,
         error=error,
         entered=entered or {},

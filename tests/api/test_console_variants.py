@@ -15,6 +15,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.clock import MovableClock
+from tests.api.test_bracket_page import drawn_matches, part
 from tests.api.test_console import desk, signed_in
 from tests.api.test_console_rounds import round_page, row_of
 from tests.api.test_tournament_day import pair_next, report, start_tournament
@@ -179,3 +180,30 @@ def test_a_best_of_three_tavli_table_says_so(client: Client, clock: MovableClock
     page = round_page(client, day, 1)
     for table in day.rounds[0]["pairings"]:
         assert "Tavli, best of three</span>" in row_of(page, table["match_id"])
+
+
+def test_the_round_page_draws_both_brackets_as_the_public_bracket_page_does(
+    client: Client, clock: MovableClock
+) -> None:
+    # rules T-FMT-12, T-FMT-13: eight players; round 2 holds the semi-finals and consolation
+    # round 1 of the four round-1 losers, drawn on the director's page as on the public one
+    day = start_tournament(client, clock, 8, format="elimination")
+    for table in day.rounds[0]["pairings"]:
+        report(client, day, table)
+    second = pair_next(client, day)
+    signed_in(client)
+    console = round_page(client, day, 2)
+    public = client.get(f"/pages/tournaments/{day.id}/bracket").text
+    for bracket in ("main-bracket", "consolation-bracket"):
+        assert drawn_matches(part(console, bracket)) == drawn_matches(part(public, bracket))
+    consolation = drawn_matches(part(console, "consolation-bracket"))
+    assert consolation == [
+        f"{t['seed_a']} {t['player_a_name']} 0 {t['seed_b']} {t['player_b_name']} 0"
+        for t in second["pairings"]
+        if t["bracket"] == "consolation"
+    ]
+    assert ">Hauptrunde</h3>" in console
+    assert ">Trostrunde</h3>" in console
+    english = round_page(client, day, 2, "?lang=en")
+    assert ">Main bracket</h3>" in english
+    assert ">Consolation</h3>" in english
