@@ -287,32 +287,6 @@ class PlacingMatch(msgspec.Struct, frozen=True, kw_only=True):
         return self.seed_b if self.winner == self.seed_a else self.seed_a
 
 
-def placing_matches(
-    played: Sequence[BracketMatch],
-    winners: Mapping[MatchKey, int],
-    loss_points: Mapping[int, int] | None = None,
-) -> list[PlacingMatch]:
-    """The places' view of bracket matches by seed, their ``winners`` (open: missing) and the
-    points each player scored in their main loss."""
-    points = loss_points or {}
-    result = []
-    for match in played:
-        winner = winners.get(match.key)
-        loser = None if winner is None else _loser(match, winners)
-        result.append(
-            PlacingMatch(
-                bracket=match.bracket,
-                bracket_round=match.bracket_round,
-                stage=match.stage,
-                seed_a=match.seed_a,
-                seed_b=match.seed_b,
-                winner=winner,
-                loser_points=points.get(loser, 0) if loser is not None else 0,
-            )
-        )
-    return result
-
-
 def places(
     players: int, matches: Sequence[PlacingMatch], lot: Sequence[int]
 ) -> tuple[BracketPlace, ...]:
@@ -326,8 +300,9 @@ def places(
     main loss (more first), then ``lot`` (the numbers in lot order).
 
     Before the brackets are decided the places are provisional (API.md "Formats"): the final's
-    and the 3rd-place match's players once decided, then players still in the main bracket, by
-    the main round they reached (later first), then the losers as above. The consolation
+    players once decided, then players still in the main bracket, by the main round they
+    reached (later first), then the 3rd-place match's players once decided, then the losers
+    as above. The consolation
     places are given once the consolation final is decided: the only match of the last
     consolation round, decided with the main final and every other table."""
     lost_main: dict[int, int] = {}
@@ -335,7 +310,8 @@ def places(
     loss_points: dict[int, int] = {}
     reached: dict[int, int] = {}
     entered: set[int] = set()
-    top: list[int] = []
+    final_pair: list[int] = []
+    third_pair: list[int] = []
     last_consolation = max(
         (m.bracket_round for m in matches if m.bracket == "consolation"), default=0
     )
@@ -349,9 +325,10 @@ def places(
         loser = match.loser
         if loser is None or match.winner is None:
             continue
-        if match.stage in ("final", "third_place"):
-            pair = [match.winner, loser]
-            top = pair + top if match.stage == "final" else top + pair
+        if match.stage == "final":
+            final_pair = [match.winner, loser]
+        elif match.stage == "third_place":
+            third_pair = [match.winner, loser]
         elif match.bracket == "consolation":
             lost_consolation[loser] = match.bracket_round
         else:
@@ -385,8 +362,12 @@ def places(
             lot_index.get(seed, len(lot) + seed),
         )
 
+    # the 3rd-place pair follows whoever is still in the main bracket: a final still played
+    # keeps its two players above the 3rd-place match that ended first
+    top = final_pair + third_pair
     rest = sorted((s for s in range(1, players + 1) if s not in top), key=key)
-    order = top + rest
+    still_in = [seed for seed in rest if seed not in lost_main]
+    order = final_pair + still_in + third_pair + [seed for seed in rest if seed in lost_main]
     if sorted(order) != list(range(1, players + 1)):  # pragma: no cover - a broken bracket
         raise InvalidInputError("winners", "the brackets do not place every seed once")
     return tuple(

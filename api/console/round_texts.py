@@ -163,7 +163,12 @@ _GERMAN_PHRASES: tuple[tuple[str, str], ...] = (
     ),
     (r"\bmain bracket, round (\d+), match (\d+)", r"Hauptfeld, Runde \1, Spiel \2"),
     (r"\bconsolation bracket, round (\d+), match (\d+)", r"Trostrunde, Runde \1, Spiel \2"),
-    (r": seed (\d+) v seed (\d+)$", r": Setzplatz \1 gegen Setzplatz \2"),
+    (r": seed (\d+) v seed (\d+)(?=$|;)", r": Setzplatz \1 gegen Setzplatz \2"),
+    # API.md "Formats": a bracket match of two players who both left waits for the director
+    (
+        r"; both players have left the tournament: the director records who goes through$",
+        "; beide Spieler haben das Turnier verlassen: der Turnierleiter trägt ein, wer weiterkommt",
+    ),
     (r"^final: the winners of the semi-finals$", "Finale: die Sieger der Halbfinals"),
     (
         r"^3rd place: the losers of the semi-finals$",

@@ -47,7 +47,6 @@ from domain.tournament import (
     RegistrationStatus,
     TournamentPlan,
     TournamentStatus,
-    variants_played,
 )
 from projections.calendar import TournamentRow
 from projections.participants import ParticipantRow
@@ -305,7 +304,7 @@ def tournament_response(view: TournamentView) -> Tournament:
         seeding=row.seeding if row.format != "swiss" else None,
         variant=row.variant,
         cube=row.cube,
-        tavli_format=_tavli_format(row),
+        tavli_format=row.tavli_format,
         stage_variants=row.stage_variants,
     )
     return msgspec.structs.replace(shown, **_elimination_fields(row))
@@ -324,15 +323,6 @@ def _elimination_fields(row: TournamentRow) -> dict[str, object]:
         fields["consolation_pot_percent"] = row.consolation_pot_percent
         fields["consolation_payout_percent"] = row.consolation_payout_percent
     return fields
-
-
-def _tavli_format(row: TournamentRow) -> str | None:
-    """The Tavli matches' format where a stage the format plays plays tavli (V-TAVLI-MATCH-1;
-    API.md "Matches and tournaments: variants"): a tavli ``variant`` whose every stage is named
-    another variant plays no Tavli match."""
-    if "tavli" not in variants_played(row, row.variant, row.stage_variants).values():
-        return None
-    return row.tavli_format or "points"
 
 
 def tournament_plan(data: TournamentCreate) -> TournamentPlan:

@@ -30,8 +30,7 @@ from domain.standings import (
     round_robin_standings,
 )
 from domain.tournament.defaults import GROUP_STAGES, Stage
-from domain.tournament.events import MissedRounds
-from domain.tournament.state import Tournament
+from domain.tournament.state import LateEntry, Tournament
 
 
 class Decided(msgspec.Struct, frozen=True, kw_only=True):
@@ -59,13 +58,8 @@ class TableFact(msgspec.Struct, frozen=True, kw_only=True):
     """None while the match is open (and always for a bye)."""
 
 
-class LateFact(msgspec.Struct, frozen=True, kw_only=True):
-    """A player who joined after the start and is paired from ``from_round`` on."""
-
-    player_id: UUID
-    from_round: int
-    missed: MissedRounds
-    """``byes``: each missed round counts as a bye; ``losses``: it adds nothing."""
+LateFact = LateEntry
+"""A late entry is the same fact to the aggregate and to the views that fold results."""
 
 
 class PenaltyFact(msgspec.Struct, frozen=True, kw_only=True):
@@ -246,10 +240,7 @@ def result_facts(state: Tournament) -> ResultFacts:
         lot_seed=state.lot_seed,
         tables=tuple(tables),
         left=frozenset(player for player in state.field if player not in active),
-        late_entries=tuple(
-            LateFact(player_id=e.player_id, from_round=e.from_round, missed=e.missed)
-            for e in state.late_entries
-        ),
+        late_entries=state.late_entries,
     )
 
 

@@ -16,7 +16,7 @@ from domain.pairing import Entrant, pair_swiss_round_ahead
 from domain.standings import PotSplit, Standing, split_pot
 from domain.text import one_line
 from domain.tournament.defaults import KNOCKOUT_PLAYERS, MAX_REASON_LENGTH, ResultSource
-from domain.tournament.elimination import elimination_over, elimination_places, elimination_tables
+from domain.tournament.elimination import elimination_over, elimination_tables
 from domain.tournament.errors import (
     AllRoundsPairedError,
     MatchNotInTournamentError,
@@ -93,9 +93,8 @@ def swiss_standings(state: Tournament) -> list[Standing]:
 
 def places(state: Tournament) -> list[UUID]:
     """rule T-FMT-4: places 1-4 from the final and the match for 3rd place, 5.. from the Swiss
-    standings; without a knockout, the Swiss standings (see ``fold_results``)."""
-    if state.format == "elimination":
-        return elimination_places(state)  # rule T-FMT-14
+    standings; without a knockout, the Swiss standings; in an elimination, the brackets' places
+    (rule T-FMT-14). All by ``fold_results``."""
     return list(outcomes(state).places)
 
 

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import msgspec
 
 from domain.calendar import local_isoformat
-from domain.events import Aggregate
+from domain.events import Aggregate, open_state
 from domain.tournament.defaults import (
     DEFAULT_CONSOLATION_PAYOUT_PERCENT,
     DEFAULT_CONSOLATION_POT_PERCENT,
@@ -106,6 +106,7 @@ class LateEntry(msgspec.Struct, frozen=True, kw_only=True):
     player_id: UUID
     from_round: int
     missed: MissedRounds
+    """``byes``: each missed round counts as a bye; ``losses``: it adds nothing."""
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):
@@ -320,36 +321,9 @@ def tournament_status(
 def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
     """The one place where tournament events apply."""
     if isinstance(event, TournamentScheduled):
-        return Tournament(
-            id=event.originator_id,
-            version=event.originator_version,
-            play_date=event.play_date,
-            capacity=event.capacity,
-            min_age=event.min_age,
-            buy_in_cents=event.buy_in_cents,
-            pot_share_cents=event.pot_share_cents,
-            waitlist=event.waitlist,
-            waitlist_limit=event.waitlist_limit,
-            time_zone=event.time_zone,
-            cancellation_until=event.cancellation_until,
-            check_in_opens=event.check_in_opens,
-            starts_at=event.starts_at,
-            swiss_rounds=event.swiss_rounds,
-            match_length=event.match_length,
-            knockout_lengths=event.knockout_lengths,
-            payout_percent=event.payout_percent,
-            dice=event.dice,
-            clock=event.clock,
-            clock_overtime_seconds=event.clock_overtime_seconds,
-            season_id=event.season_id,
-            format=event.format,
-            knockout_players=event.knockout_players,
-            round_robin_cycles=event.round_robin_cycles,
-            seeding=event.seeding,
-            consolation=event.consolation,
-            consolation_match_length=event.consolation_match_length,
-            consolation_pot_percent=event.consolation_pot_percent,
-            consolation_payout_percent=event.consolation_payout_percent,
+        return open_state(
+            event,
+            Tournament,
             variants=VariantTerms(
                 variant=event.variant,
                 cube=event.cube,

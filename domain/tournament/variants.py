@@ -28,7 +28,7 @@ class VariantTerms(msgspec.Struct, frozen=True, kw_only=True):
     cube: bool | None = None
     """rule V-CUBE-1: None gives each match its variant's default (on in backgammon only)."""
     tavli_format: TavliFormat | None = None
-    """The Tavli stages' format; None: ``points``."""
+    """The Tavli stages' format; None where no stage plays tavli (older events: ``points``)."""
     stage_variants: dict[Stage, MatchVariant] = msgspec.field(default_factory=dict)
     """Only the stages the director named; every other stage plays ``variant``."""
 
@@ -114,6 +114,8 @@ def variant_terms(
             raise InvalidInputError("tavli_format", "is 'points' or 'best_of_three'")
         if "tavli" not in variants:
             raise InvalidInputError("tavli_format", "applies only where a stage plays tavli")
+    elif "tavli" in variants:
+        format_asked = "points"  # rule V-TAVLI-MATCH-1: the default format
     return VariantTerms(variant=chosen, cube=cube, tavli_format=format_asked, stage_variants=named)
 
 

@@ -211,3 +211,17 @@ def test_an_elimination_refuses_a_correction_once_the_next_round_is_paired_in_wo
         answer.text, table["match_id"]
     )
     assert client.get(day.url("/matches")).json() == before  # nothing stored
+
+
+def test_the_note_on_a_match_of_two_leavers_reads_in_german_on_the_round_page() -> None:
+    # rules T-FMT-5, T-FMT-12: the bracket's wording and the note that the director decides
+    # the match of two players who both left, both in the page's language
+    explanation = (
+        "main bracket, round 2, match 1: seed 1 v seed 4; both players have left the "
+        "tournament: the director records who goes through"
+    )
+    german = explanation_in("de", explanation)
+    assert german == (
+        "Hauptfeld, Runde 2, Spiel 1: Setzplatz 1 gegen Setzplatz 4; beide Spieler haben das "
+        "Turnier verlassen: der Turnierleiter trägt ein, wer weiterkommt"
+    )

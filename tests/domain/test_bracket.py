@@ -20,7 +20,6 @@ from domain.bracket import (
     main_rounds,
     next_round,
     places,
-    placing_matches,
     pot_split,
     standard_order,
     tournament_rounds,
@@ -30,6 +29,31 @@ from domain.standings import split_pot
 
 SIZES = range(2, 21)
 CONSOLATIONS: tuple[Consolation, ...] = ("none", "first_round", "progressive")
+
+
+def placing_matches(
+    played: list[BracketMatch], winners: dict[MatchKey, int], loss_points: dict[int, int]
+) -> list[PlacingMatch]:
+    """The places' view of bracket matches by seed, their ``winners`` and the points each
+    player scored in their main loss (the service builds it from the tables instead)."""
+    result = []
+    for match in played:
+        winner = winners.get(match.key)
+        loser = None
+        if winner is not None and match.seed_b is not None:
+            loser = match.seed_b if winner == match.seed_a else match.seed_a
+        result.append(
+            PlacingMatch(
+                bracket=match.bracket,
+                bracket_round=match.bracket_round,
+                stage=match.stage,
+                seed_a=match.seed_a,
+                seed_b=match.seed_b,
+                winner=winner,
+                loser_points=loss_points.get(loser, 0) if loser is not None else 0,
+            )
+        )
+    return result
 
 
 class Played:
@@ -325,3 +349,24 @@ def test_the_consolation_places_wait_for_the_consolation_final() -> None:
         assert all(p.consolation_place is None for p in placed)
     final = places(16, played.placing, [])
     assert sorted(p.consolation_place for p in final if p.consolation_place) == [1, 2]
+
+
+def test_the_finalists_stay_above_the_third_place_match_decided_before_the_final() -> None:
+    # rule T-FMT-14: the final's players take places 1-2 and the 3rd-place match's 3-4; while
+    # the final is still played, its two players lead the provisional places, not the pair
+    # whose 3rd-place match ended first
+    matches = [
+        PlacingMatch(
+            bracket="main", bracket_round=1, stage="semi_final", seed_a=1, seed_b=4, winner=1
+        ),
+        PlacingMatch(
+            bracket="main", bracket_round=1, stage="semi_final", seed_a=2, seed_b=3, winner=2
+        ),
+        PlacingMatch(bracket="main", bracket_round=2, stage="final", seed_a=1, seed_b=2),
+        PlacingMatch(
+            bracket="main", bracket_round=2, stage="third_place", seed_a=4, seed_b=3, winner=3
+        ),
+    ]
+    placed = [p.seed for p in places(4, matches, [1, 2, 3, 4])]
+    assert sorted(placed[:2]) == [1, 2]
+    assert placed[2:] == [3, 4]
