@@ -3,6 +3,7 @@ exact reference written here (a plain backtracking over rounds and byes)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from collections.abc import Iterator, Sequence
@@ -205,13 +206,18 @@ def reference_completable(
 
 def counts_allow(opponents: dict[int, frozenset[int]], left: int) -> bool:
     """Necessary conditions for ``left`` rounds: each seat plays once a round, so it needs
-    ``left`` opponents, and the pairs that stay unplayed give each seat its surplus over
-    ``left``, so a seat with a surplus needs that many opponents with a surplus too; every
+    ``left`` opponents and plays exactly ``left`` of them, leaving its surplus unplayed; every
     round seats everyone, so a group of seats who can only meet each other must be even."""
     surplus = {seat: len(others) - left for seat, others in opponents.items()}
     if any(extra < 0 for extra in surplus.values()):
         return False
-    if any(sum(surplus[o] > 0 for o in opponents[s]) < surplus[s] for s in opponents):
+    # The pairs played and those left unplayed split each seat's opponents: search the side
+    # with fewer pairs.
+    if sum(surplus.values()) <= left * len(opponents):
+        shares = {seat: extra for seat, extra in surplus.items() if extra}
+    else:
+        shares = dict.fromkeys(opponents, left)
+    if not pairs_fit(opponents, shares):
         return False
     unreached = set(opponents)
     while unreached:
@@ -225,6 +231,33 @@ def counts_allow(opponents: dict[int, frozenset[int]], left: int) -> bool:
         if len(group) % 2:
             return False
     return True
+
+
+def pairs_fit(opponents: dict[int, frozenset[int]], shares: dict[int, int]) -> bool:
+    """Whether some pairs of possible opponents give each seat exactly its share of them: the
+    lowest seat left takes its share among the others, by backtracking."""
+    hopeless: set[frozenset[tuple[int, int]]] = set()
+
+    def fit(shares: dict[int, int]) -> bool:
+        if not shares:
+            return True
+        key = frozenset(shares.items())
+        if key in hopeless:
+            return False
+        seat = min(shares)
+        others = sorted(opponents[seat] & shares.keys())
+        for chosen in itertools.combinations(others, shares[seat]):
+            rest = {s: share for s, share in shares.items() if s != seat}
+            for other in chosen:
+                rest[other] -= 1
+                if not rest[other]:
+                    del rest[other]
+            if fit(rest):
+                return True
+        hopeless.add(key)
+        return False
+
+    return fit(shares)
 
 
 def after_a_round(opponents: dict[int, frozenset[int]]) -> Iterator[dict[int, frozenset[int]]]:
