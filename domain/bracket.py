@@ -262,70 +262,112 @@ def _consolation_matches(size: int, consolation: Consolation, c: int) -> int:
     return size >> (c + 1)
 
 
+class PlacingMatch(msgspec.Struct, frozen=True, kw_only=True):
+    """One bracket table as the places read it (rule T-FMT-14): who sat, who won, and the
+    points the loser scored. Players are numbered 1..N; any numbering does, seeds included."""
+
+    bracket: Bracket
+    bracket_round: int
+    stage: BracketStage
+    seed_a: int
+    seed_b: int | None = None
+    """None: a bye for ``seed_a``, decided without a result."""
+    winner: int | None = None
+    """None while the match is open."""
+    loser_points: int = 0
+
+    @property
+    def decided(self) -> bool:
+        return self.seed_b is None or self.winner is not None
+
+    @property
+    def loser(self) -> int | None:
+        if self.seed_b is None or self.winner is None:
+            return None
+        return self.seed_b if self.winner == self.seed_a else self.seed_a
+
+
 def places(
-    players: int,
-    played: Sequence[BracketMatch],
-    winners: Mapping[MatchKey, int],
-    loss_points: Mapping[int, int],
-    lot: Sequence[int],
+    players: int, matches: Sequence[PlacingMatch], lot: Sequence[int]
 ) -> tuple[BracketPlace, ...]:
-    """rule T-FMT-14: places 1..N once every bracket is decided.
+    """rule T-FMT-14: every player's place 1..N, the one computation of an elimination's places
+    (the aggregate's decisions, the standings, the places and prizes, the season ranking).
 
     1-2 from the final, 3-4 from the match for 3rd place (with N = 3, place 3 is the round-1
     loser). The others by the main round they lost in (later first); among them the
     consolation winner, its finalist, the rest by the consolation round they lost in (later
     first), then those who did not play the consolation; then the points they scored in their
-    main loss (``loss_points``, more first), then ``lot`` (the seeds in lot order)."""
-    matches = {m.key: m for m in played}
-    last = main_rounds(players)
-    final = matches.get(("main", last, 1))
-    if final is None or final.key not in winners:
-        raise InvalidInputError("winners", "the final is not decided")
-    for match in played:
-        if not match.is_bye and match.key not in winners:
-            raise InvalidInputError("winners", f"the match {match.key} has no winner")
-    top = [winners[final.key], _present(_loser(final, winners))]
-    third = matches.get(("main", last, 2))
-    if third is not None:
-        top += [winners[third.key], _present(_loser(third, winners))]
+    main loss (more first), then ``lot`` (the numbers in lot order).
+
+    Before the brackets are decided the places are provisional (API.md "Formats"): the final's
+    players once decided, then players still in the main bracket, by the main round they
+    reached (later first), then the 3rd-place match's players once decided, then the losers
+    as above. The consolation
+    places are given once the consolation final is decided: the only match of the last
+    consolation round, decided with the main final and every other table."""
     lost_main: dict[int, int] = {}
     lost_consolation: dict[int, int] = {}
+    loss_points: dict[int, int] = {}
+    reached: dict[int, int] = {}
     entered: set[int] = set()
-    consolation_final: BracketMatch | None = None
-    for match in played:
+    final_pair: list[int] = []
+    third_pair: list[int] = []
+    last_consolation = max(
+        (m.bracket_round for m in matches if m.bracket == "consolation"), default=0
+    )
+    for match in matches:
+        seated = [s for s in (match.seed_a, match.seed_b) if s is not None]
         if match.bracket == "consolation":
-            entered.update(s for s in (match.seed_a, match.seed_b) if s is not None)
-            if consolation_final is None or match.bracket_round > consolation_final.bracket_round:
-                consolation_final = match
-        loser = _loser(match, winners)
-        if loser is None or match.stage == "third_place":
+            entered.update(seated)
+        elif match.stage != "third_place":
+            for seed in seated:
+                reached[seed] = max(reached.get(seed, 0), match.bracket_round)
+        loser = match.loser
+        if loser is None or match.winner is None:
             continue
-        target = lost_main if match.bracket == "main" else lost_consolation
-        target[loser] = match.bracket_round
+        if match.stage == "final":
+            final_pair = [match.winner, loser]
+        elif match.stage == "third_place":
+            third_pair = [match.winner, loser]
+        elif match.bracket == "consolation":
+            lost_consolation[loser] = match.bracket_round
+        else:
+            lost_main[loser] = match.bracket_round
+            loss_points[loser] = match.loser_points
     consolation_places: dict[int, int] = {}
-    if consolation_final is not None:
-        champion = _winner(consolation_final.key, matches, winners)
-        consolation_places[_present(champion)] = 1
-        if (runner_up := _loser(consolation_final, winners)) is not None:
+    side_final = [
+        m for m in matches if m.bracket == "consolation" and m.bracket_round == last_consolation
+    ]
+    main_final = any(m.stage == "final" and m.decided for m in matches)
+    if len(side_final) == 1 and main_final and all(m.decided for m in matches):
+        champion = side_final[0].winner
+        consolation_places[side_final[0].seed_a if champion is None else champion] = 1
+        if (runner_up := side_final[0].loser) is not None:
             consolation_places[runner_up] = 2
     lot_index = {seed: index for index, seed in enumerate(lot)}
 
-    def key(seed: int) -> tuple[int, int, int, int, int]:
+    def key(seed: int) -> tuple[int, int, int, int, int, int]:
         if seed in consolation_places:
             standing = (consolation_places[seed] - 1, 0)
         elif seed in entered:
             standing = (2, -lost_consolation.get(seed, 0))
         else:
             standing = (3, 0)
+        out = seed in lost_main
         return (
-            -lost_main[seed],
+            int(out),
+            -reached.get(seed, 0),
             *standing,
             -loss_points.get(seed, 0),
             lot_index.get(seed, len(lot) + seed),
         )
 
+    # the 3rd-place pair follows whoever is still in the main bracket: a final still played
+    # keeps its two players above the 3rd-place match that ended first
+    top = final_pair + third_pair
     rest = sorted((s for s in range(1, players + 1) if s not in top), key=key)
-    order = top + rest
+    still_in = [seed for seed in rest if seed not in lost_main]
+    order = final_pair + still_in + third_pair + [seed for seed in rest if seed in lost_main]
     if sorted(order) != list(range(1, players + 1)):  # pragma: no cover - a broken bracket
         raise InvalidInputError("winners", "the brackets do not place every seed once")
     return tuple(

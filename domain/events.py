@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
+from functools import cache
 from typing import Any, ClassVar, Generic, NamedTuple, Self, TypeVar
 from uuid import UUID
 
@@ -103,6 +104,28 @@ class EventBatch(Generic[E]):
         )
         self.events.append(event)
         return event
+
+
+def open_state(event: DomainEvent, state_type: type[A], /, **fields: Any) -> A:
+    """The state an aggregate's opening event starts: the event's stream and version, each
+    field that the event and the state both name, and ``fields`` (what the state names or
+    shapes otherwise, e.g. ``opened_at=event.timestamp``; these win over a copied field)."""
+    copied = {name: getattr(event, name) for name in _shared_fields(type(event), state_type)}
+    return state_type(id=event.originator_id, version=event.originator_version, **(copied | fields))
+
+
+@cache
+def _shared_fields(event_type: type[DomainEvent], state_type: type[Aggregate]) -> tuple[str, ...]:
+    # The envelope is not copied by name: an event's own ``version`` field (a dispute's
+    # disputed version) is not the state's version, which is the event's ``originator_version``.
+    envelope = {field.name for field in msgspec.structs.fields(DomainEvent)}
+    envelope |= {field.name for field in msgspec.structs.fields(Aggregate)}
+    state_names = {field.name for field in msgspec.structs.fields(state_type)}
+    return tuple(
+        field.name
+        for field in msgspec.structs.fields(event_type)
+        if field.name in state_names and field.name not in envelope
+    )
 
 
 def fold(evolve: Callable[[A | None, E], A], state: A | None, events: Iterable[E]) -> A | None:

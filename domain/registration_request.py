@@ -17,7 +17,7 @@ from uuid import UUID
 import msgspec
 
 from domain.errors import ConflictError, NotFoundError
-from domain.events import PSEUDONYM, Aggregate, DomainEvent, EventBatch, Personal
+from domain.events import PSEUDONYM, Aggregate, DomainEvent, EventBatch, Personal, open_state
 from domain.people.erasure import pseudonym
 from domain.people.tokens import token_matches
 from domain.tournament import Applicant, Tournament, TournamentEvent, check_registrant, register
@@ -127,21 +127,7 @@ def evolve(
 ) -> RegistrationRequest:
     """The one place where request events apply; another aggregate's stream is not found."""
     if isinstance(event, RegistrationRequested):
-        return RegistrationRequest(
-            id=event.originator_id,
-            version=event.originator_version,
-            tournament_id=event.tournament_id,
-            player_id=event.player_id,
-            first_name=event.first_name,
-            last_name=event.last_name,
-            email=event.email,
-            age=event.age,
-            birth_date=event.birth_date,
-            language=event.language,
-            duplicate=event.duplicate,
-            confirm_by=event.confirm_by,
-            token_hash=event.token_hash,
-        )
+        return open_state(event, RegistrationRequest)
     if state is None:
         raise RegistrationRequestNotFoundError(UNKNOWN_TOKEN)
     if isinstance(event, RegistrationRequestConfirmed):

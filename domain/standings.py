@@ -95,20 +95,7 @@ def compute_standings(
     When head-to-head goes round in a circle, the values stay equal and the lot decides.
     """
     _check_players(players, outcomes)
-    wins: Counter[UUID] = Counter()
-    points: Counter[UUID] = Counter()
-    matches: Counter[UUID] = Counter()
-    byes: Counter[UUID] = Counter()
-    for outcome in outcomes:
-        wins[outcome.winner] += 1
-        matches[outcome.player_a] += 1
-        if outcome.player_b is None:
-            byes[outcome.player_a] += 1
-            continue
-        matches[outcome.player_b] += 1
-        if outcome.played:
-            points[outcome.player_a] += outcome.points_a
-            points[outcome.player_b] += outcome.points_b
+    wins, points, matches, byes = _tally(outcomes, bye_wins=True)
 
     buchholz: Counter[UUID] = Counter()
     for outcome in outcomes:
@@ -135,20 +122,7 @@ def compute_standings(
             lot[player],
         ),
     )
-    return [
-        Standing(
-            rank=rank,
-            player_id=player,
-            wins=wins[player],
-            points=points[player],
-            buchholz=buchholz[player],
-            head_to_head=head_to_head[player],
-            lot=lot[player],
-            matches=matches[player],
-            byes=byes[player],
-        )
-        for rank, player in enumerate(order, start=1)
-    ]
+    return _lines(order, wins, points, buchholz, head_to_head, lot, matches, byes)
 
 
 def round_robin_standings(
@@ -163,20 +137,7 @@ def round_robin_standings(
     the wins in their mini-table). Equal there, the lot decides. There is no Buchholz (0).
     """
     _check_players(players, outcomes)
-    wins: Counter[UUID] = Counter()
-    points: Counter[UUID] = Counter()
-    matches: Counter[UUID] = Counter()
-    rests: Counter[UUID] = Counter()
-    for outcome in outcomes:
-        matches[outcome.player_a] += 1
-        if outcome.player_b is None:
-            rests[outcome.player_a] += 1
-            continue
-        matches[outcome.player_b] += 1
-        wins[outcome.winner] += 1
-        if outcome.played:
-            points[outcome.player_a] += outcome.points_a
-            points[outcome.player_b] += outcome.points_b
+    wins, points, matches, rests = _tally(outcomes, bye_wins=False)
     head_to_head: Counter[UUID] = Counter()
     for outcome in outcomes:
         a, b = outcome.player_a, outcome.player_b
@@ -187,17 +148,57 @@ def round_robin_standings(
         players,
         key=lambda player: (-wins[player], -points[player], -head_to_head[player], lot[player]),
     )
+    return _lines(order, wins, points, Counter(), head_to_head, lot, matches, rests)
+
+
+def _tally(
+    outcomes: Sequence[Outcome], *, bye_wins: bool
+) -> tuple[Counter[UUID], Counter[UUID], Counter[UUID], Counter[UUID]]:
+    """Each player's wins, points won in played matches, decided pairings and byes.
+
+    A Swiss bye is a win (rule T-FMT-2, ``bye_wins``); a round robin's rest is not (T-FMT-11).
+    """
+    wins: Counter[UUID] = Counter()
+    points: Counter[UUID] = Counter()
+    matches: Counter[UUID] = Counter()
+    byes: Counter[UUID] = Counter()
+    for outcome in outcomes:
+        matches[outcome.player_a] += 1
+        if outcome.player_b is None:
+            byes[outcome.player_a] += 1
+            if bye_wins:
+                wins[outcome.winner] += 1
+            continue
+        matches[outcome.player_b] += 1
+        wins[outcome.winner] += 1
+        if outcome.played:
+            points[outcome.player_a] += outcome.points_a
+            points[outcome.player_b] += outcome.points_b
+    return wins, points, matches, byes
+
+
+def _lines(
+    order: Sequence[UUID],
+    wins: Counter[UUID],
+    points: Counter[UUID],
+    buchholz: Counter[UUID],
+    head_to_head: Counter[UUID],
+    lot: dict[UUID, int],
+    matches: Counter[UUID],
+    byes: Counter[UUID],
+) -> list[Standing]:
+    """The standings' lines in ``order``, ranked from 1."""
     return [
         Standing(
             rank=rank,
             player_id=player,
             wins=wins[player],
             points=points[player],
-            buchholz=0,
+            buchholz=buchholz[player],
             head_to_head=head_to_head[player],
             lot=lot[player],
             matches=matches[player],
-            byes=rests[player],
+            byes=byes[player],
         )
         for rank, player in enumerate(order, start=1)
     ]

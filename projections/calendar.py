@@ -55,6 +55,10 @@ _TOURNAMENT_COLUMNS = (
     "consolation_pot_percent",
     "consolation_payout_percent",
     "consolation_played",
+    "variant",
+    "cube",
+    "tavli_format",
+    "stage_variants",
 )
 
 
@@ -98,6 +102,11 @@ class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
     consolation_pot_percent: int = 20
     consolation_payout_percent: list[int] = msgspec.field(default_factory=lambda: [60, 40])
     consolation_played: str = "none"
+    variant: str = "backgammon"
+    """rule V-MATCH-VARIANT-1, with the three settings below (as scheduled)."""
+    cube: bool | None = None
+    tavli_format: str | None = None
+    stage_variants: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class PeriodRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -124,7 +133,7 @@ class CalendarProjection(Projection):
 
     name = "calendar"
     tables = ("calendar_seasons", "calendar_periods", "calendar_tournaments")
-    version = 4
+    version = 5
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -154,7 +163,9 @@ class CalendarProjection(Projection):
             "consolation_match_length INTEGER NOT NULL DEFAULT 0, "
             "consolation_pot_percent INTEGER NOT NULL DEFAULT 20, "
             "consolation_payout_percent TEXT NOT NULL DEFAULT '[60, 40]', "
-            "consolation_played TEXT NOT NULL DEFAULT 'none')"
+            "consolation_played TEXT NOT NULL DEFAULT 'none', "
+            "variant TEXT NOT NULL DEFAULT 'backgammon', cube INTEGER, tavli_format TEXT, "
+            "stage_variants TEXT NOT NULL DEFAULT '{}')"
         )
 
     def season_created(self, event: SeasonCreated, db: sqlite_utils.Database) -> None:
@@ -212,6 +223,10 @@ class CalendarProjection(Projection):
             "consolation_match_length": event.consolation_match_length,
             "consolation_pot_percent": event.consolation_pot_percent,
             "consolation_payout_percent": json.dumps(list(event.consolation_payout_percent)),
+            "variant": event.variant,
+            "cube": None if event.cube is None else int(event.cube),
+            "tavli_format": event.tavli_format,
+            "stage_variants": json.dumps(event.stage_variants),
         }
         db.execute(
             f"INSERT INTO calendar_tournaments ({', '.join(row)}) "
@@ -295,6 +310,8 @@ def _tournaments(db: sqlite_utils.Database, where: str, params: list[Any]) -> li
         row["waitlist"] = bool(row["waitlist"])
         row["payout_percent"] = json.loads(row["payout_percent"])
         row["consolation_payout_percent"] = json.loads(row["consolation_payout_percent"])
+        row["stage_variants"] = json.loads(row["stage_variants"])
+        row["cube"] = None if row["cube"] is None else bool(row["cube"])
     return msgspec.convert(rows, list[TournamentRow], strict=False)
 
 

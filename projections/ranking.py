@@ -39,7 +39,9 @@ from domain.tournament import (
     fold_results,
 )
 from projections.names import KeepsNames
-from projections.standings import TABLE_FACT_COLUMNS, late_facts, table_fact
+from projections.standings import TABLE_FACT_COLUMNS, LateEntries, table_fact
+
+_LATE = LateEntries("ranking_late")
 
 
 class SeasonRankingRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -125,11 +127,7 @@ class RankingProjection(KeepsNames):
             "points_b INTEGER NOT NULL DEFAULT 0, played INTEGER NOT NULL DEFAULT 0, "
             "PRIMARY KEY (tournament_id, round, table_number))"
         )
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS ranking_late (tournament_id TEXT NOT NULL, "
-            "player_id TEXT NOT NULL, from_round INTEGER NOT NULL, missed TEXT NOT NULL, "
-            "PRIMARY KEY (tournament_id, player_id))"
-        )
+        _LATE.create_table(db)
         db.execute(
             "CREATE TABLE IF NOT EXISTS ranking_rows (season_id TEXT NOT NULL, "
             "player_id TEXT NOT NULL, rank INTEGER NOT NULL, points INTEGER NOT NULL, "
@@ -208,11 +206,7 @@ class RankingProjection(KeepsNames):
     def round_unpaired(self, event: RoundUnpaired, db: sqlite_utils.Database) -> None:
         tournament_id = str(event.originator_id)
         _delete_round(db, tournament_id, event.round)
-        # a late entry admitted during the round taken back is paired from it now
-        db.execute(
-            "UPDATE ranking_late SET from_round = MIN(from_round, ?) WHERE tournament_id = ?",
-            [event.round, tournament_id],
-        )
+        _LATE.round_unpaired(tournament_id, event.round, db)
         self._dirty_tournaments.add(tournament_id)
 
     def late_entry_admitted(self, event: LateEntryAdmitted, db: sqlite_utils.Database) -> None:
@@ -227,10 +221,7 @@ class RankingProjection(KeepsNames):
             "VALUES (?, ?, ?)",
             [tournament_id, str(event.player_id), seat],
         )
-        db.execute(
-            "INSERT OR REPLACE INTO ranking_late VALUES (?, ?, ?, ?)",
-            [tournament_id, str(event.player_id), event.from_round, event.missed],
-        )
+        _LATE.admitted(event, db)
         self._dirty_tournaments.add(tournament_id)
 
     def result_recorded(self, event: ResultRecorded, db: sqlite_utils.Database) -> None:
@@ -431,17 +422,13 @@ def _record(
         "ORDER BY round, table_number",
         [tournament_id],
     ).fetchall()
-    late = db.execute(
-        "SELECT player_id, from_round, missed FROM ranking_late WHERE tournament_id = ?",
-        [tournament_id],
-    ).fetchall()
     folded = fold_results(
         ResultFacts(
             field=tuple(UUID(player_id) for player_id, _, _ in players),
             lot_seed=lot_seed,
             tables=tuple(table_fact(row) for row in tables),
             left=frozenset(UUID(player_id) for player_id, gone, _ in players if gone),
-            late_entries=late_facts(late),
+            late_entries=_LATE.facts(db, tournament_id),
         )
     )
     won = [
@@ -472,17 +459,6 @@ def _record(
 
 # Queries -----------------------------------------------------------------------------------
 
-_ROW_COLUMNS = (
-    "rank",
-    "player_id",
-    "display_name",
-    "points",
-    "attendance_points",
-    "match_points",
-    "tournament_wins",
-    "tournaments_played",
-    "season_revoked",
-)
 _SELECT_ROWS = (
     "SELECT r.rank, r.player_id, COALESCE(n.display_name, ''), r.points, r.attendance_points, "
     "r.match_points, r.tournament_wins, r.tournaments_played, r.season_revoked "
@@ -528,6 +504,6 @@ def get_player_ranking(
 
 
 def _row(values: tuple[object, ...]) -> SeasonRankingRow:
-    row = dict(zip(_ROW_COLUMNS, values, strict=True))
+    row = dict(zip(SeasonRankingRow.__struct_fields__, values, strict=True))
     row["season_revoked"] = bool(row["season_revoked"])
     return msgspec.convert(row, SeasonRankingRow, strict=False)

@@ -96,11 +96,7 @@ class StandingsProjection(KeepsNames):
             "lot INTEGER NOT NULL, matches INTEGER NOT NULL, byes INTEGER NOT NULL, "
             "penalty_points INTEGER NOT NULL, PRIMARY KEY (tournament_id, rank))"
         )
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS day_late (tournament_id TEXT NOT NULL, "
-            "player_id TEXT NOT NULL, from_round INTEGER NOT NULL, missed TEXT NOT NULL, "
-            "PRIMARY KEY (tournament_id, player_id))"
-        )
+        _LATE.create_table(db)
 
         db.execute(
             "CREATE TABLE IF NOT EXISTS day_penalties (penalty_id TEXT PRIMARY KEY, "
@@ -172,11 +168,7 @@ class StandingsProjection(KeepsNames):
             "DELETE FROM day_tables WHERE tournament_id = ? AND round = ?",
             [tournament_id, event.round],
         )
-        # a late entry admitted during the round taken back is paired from it now
-        db.execute(
-            "UPDATE day_late SET from_round = MIN(from_round, ?) WHERE tournament_id = ?",
-            [event.round, tournament_id],
-        )
+        _LATE.round_unpaired(tournament_id, event.round, db)
         self._dirty.add(tournament_id)
 
     def match_voided(self, event: MatchVoided, db: sqlite_utils.Database) -> None:
@@ -197,10 +189,7 @@ class StandingsProjection(KeepsNames):
             "WHERE tournament_id = ?) WHERE tournament_id = ? AND player_id = ?",
             [tournament_id, tournament_id, str(event.player_id)],
         )
-        db.execute(
-            "INSERT OR REPLACE INTO day_late VALUES (?, ?, ?, ?)",
-            [tournament_id, str(event.player_id), event.from_round, event.missed],
-        )
+        _LATE.admitted(event, db)
         self._dirty.add(tournament_id)
 
     def opening_roll_made(self, event: OpeningRollMade, db: sqlite_utils.Database) -> None:
@@ -354,12 +343,45 @@ def table_fact(row: tuple[Any, ...]) -> TableFact:
     )
 
 
-def late_facts(rows: list[tuple[Any, ...]]) -> tuple[LateFact, ...]:
-    """Late entries from rows of ``(player_id, from_round, missed)``."""
-    return tuple(
-        LateFact(player_id=UUID(player_id), from_round=from_round, missed=missed)
-        for player_id, from_round, missed in rows
-    )
+class LateEntries:
+    """A view's table of the late entries, for the one fold of the results: the standings and
+    the season ranking keep one each, the same way."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+
+    def create_table(self, db: sqlite_utils.Database) -> None:
+        db.execute(
+            f"CREATE TABLE IF NOT EXISTS {self.table} (tournament_id TEXT NOT NULL, "
+            "player_id TEXT NOT NULL, from_round INTEGER NOT NULL, missed TEXT NOT NULL, "
+            "PRIMARY KEY (tournament_id, player_id))"
+        )
+
+    def admitted(self, event: LateEntryAdmitted, db: sqlite_utils.Database) -> None:
+        db.execute(
+            f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?, ?, ?)",
+            [str(event.originator_id), str(event.player_id), event.from_round, event.missed],
+        )
+
+    def round_unpaired(self, tournament_id: str, number: int, db: sqlite_utils.Database) -> None:
+        """A late entry admitted during the round taken back is paired from it now."""
+        db.execute(
+            f"UPDATE {self.table} SET from_round = MIN(from_round, ?) WHERE tournament_id = ?",
+            [number, tournament_id],
+        )
+
+    def facts(self, db: sqlite_utils.Database, tournament_id: str) -> tuple[LateFact, ...]:
+        rows = db.execute(
+            f"SELECT player_id, from_round, missed FROM {self.table} WHERE tournament_id = ?",
+            [tournament_id],
+        ).fetchall()
+        return tuple(
+            LateFact(player_id=UUID(player_id), from_round=from_round, missed=missed)
+            for player_id, from_round, missed in rows
+        )
+
+
+_LATE = LateEntries("day_late")
 
 
 def _facts(db: sqlite_utils.Database, tournament_id: str) -> ResultFacts | None:
@@ -379,10 +401,6 @@ def _facts(db: sqlite_utils.Database, tournament_id: str) -> ResultFacts | None:
         f"SELECT {columns} FROM day_tables WHERE tournament_id = ? ORDER BY round, table_number",
         [tournament_id],
     ).fetchall()
-    late = db.execute(
-        "SELECT player_id, from_round, missed FROM day_late WHERE tournament_id = ?",
-        [tournament_id],
-    ).fetchall()
     penalties = db.execute(
         "SELECT player_id, points FROM day_penalties WHERE tournament_id = ?", [tournament_id]
     ).fetchall()
@@ -391,7 +409,7 @@ def _facts(db: sqlite_utils.Database, tournament_id: str) -> ResultFacts | None:
         lot_seed=settings[0],
         tables=tuple(table_fact(row) for row in tables),
         left=frozenset(UUID(player_id) for player_id, gone in players if gone),
-        late_entries=late_facts(late),
+        late_entries=_LATE.facts(db, tournament_id),
         penalties=tuple(
             PenaltyFact(player_id=UUID(player_id), points=points) for player_id, points in penalties
         ),
@@ -428,6 +446,23 @@ def _compute(db: sqlite_utils.Database, tournament_id: str) -> None:
 # Queries -----------------------------------------------------------------------------------
 
 
+_STANDING_KEYS = (
+    "rank",
+    "player_id",
+    "display_name",
+    "wins",
+    "points",
+    "buchholz",
+    "head_to_head",
+    "lot",
+    "matches",
+    "byes",
+    "withdrawn",
+    "penalty_points",
+)
+"""The keys of each row ``list_standings`` answers, in its order."""
+
+
 def list_standings(db: sqlite_utils.Database, tournament_id: str) -> list[dict[str, Any]]:
     """The Swiss standings in rank order, with each tiebreak's value and the display name."""
     rows = db.execute(
@@ -438,21 +473,7 @@ def list_standings(db: sqlite_utils.Database, tournament_id: str) -> list[dict[s
         "WHERE s.tournament_id = ? ORDER BY s.rank",
         [tournament_id],
     ).fetchall()
-    keys = (
-        "rank",
-        "player_id",
-        "display_name",
-        "wins",
-        "points",
-        "buchholz",
-        "head_to_head",
-        "lot",
-        "matches",
-        "byes",
-        "withdrawn",
-        "penalty_points",
-    )
-    return [dict(zip(keys, row, strict=True)) for row in rows]
+    return [dict(zip(_STANDING_KEYS, row, strict=True)) for row in rows]
 
 
 _TABLE_COLUMNS = (

@@ -20,15 +20,14 @@ import secrets
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import urlencode
 from uuid import UUID
 
 from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.datastructures import Cookie
 from litestar.di import NamedDependency, Provide
-from litestar.enums import RequestEncodingType
-from litestar.params import Body, FromPath
+from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
 from api.console.desk_view import desk_flash, desk_sections
@@ -37,10 +36,18 @@ from api.console.texts import TEXT
 from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
 from api.http.errors import status_of
+from api.http.forms import (
+    CSRF_FIELD,
+    FormData,
+    FormError,
+    FormRefusedError,
+    form_error,
+    sign_in_nonce,
+)
 from api.http.schemas import ServicesDep
 from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Lang, language, local_date
-from domain.errors import DomainError, InvalidInputError, UnauthenticatedError
+from domain.errors import DomainError, UnauthenticatedError
 from domain.people.director import Target
 from service.bootstrap import Services
 from service.people.sessions import SESSION_LIFETIME, Session
@@ -50,10 +57,8 @@ SESSION_COOKIE = "bgtd_director_session"
 SIGN_IN_COOKIE = "bgtd_director_sign_in"
 """The sign-in form's nonce: its CSRF token derives from it (there is no session yet)."""
 COOKIE_PATH = "/director"
-CSRF_FIELD = "_csrf_token"
 SIGN_IN = "/director/sign-in"
 HOME = "/director"
-FormData = Annotated[dict[str, Any], Body(media_type=RequestEncodingType.URL_ENCODED)]
 _EUROS = re.compile(r"\s*(\d{1,7})(?:[.,](\d{2}))?\s*(?:€|EUR)?\s*", re.IGNORECASE)
 SUMMARIES = {
     "sign_in": "Page: the director's sign-in form (a director token opens a session)",
@@ -62,8 +67,6 @@ SUMMARIES = {
     "home": "Page: the director's tournaments, each linking to its desk, and their seasons",
     "desk": "Page: the desk of one tournament: registrations with a search by name, check-in, "
     "start",
-    "check_in": "Page form: check a registration in (as POST .../check-in)",
-    "start": "Page form: start the tournament (as POST .../start)",
 }
 
 
@@ -73,22 +76,6 @@ class SignInRequiredError(Exception):
     def __init__(self, next_path: str) -> None:
         super().__init__(next_path)
         self.next_path = next_path
-
-
-class FormRefusedError(Exception):
-    """A form without its CSRF token, or with a wrong one: 403, nothing changed."""
-
-
-@dataclass(frozen=True, slots=True)
-class FormError:
-    """A refused action, shown next to its form (``where``) and field."""
-
-    where: str
-    field: str
-    message: str
-    status: int
-    kind: str = ""
-    """The use case's problem type: a German page shows the common ones in German."""
 
 
 @dataclass(slots=True)
@@ -255,11 +242,16 @@ def _refused_page(request: Request[Any, Any, Any], status: int, detail: str) -> 
     )
 
 
+ConsoleDep = NamedDependency[Console]
+"""The signed-in director's console, as every console handler takes it."""
 console_get = Provide(provide_console, sync_to_thread=True)
 """Checks the director in the event store (a revoked one is out): a worker thread."""
 
 
-class ConsoleController(Controller):
+class ConsolePages(Controller):
+    """What every controller of the console shares: its path, the signed-in director's
+    session check, CSRF and the refusal pages. It handles no route itself."""
+
     path = "/director"
     tags = ["pages"]  # noqa: RUF012
     dependencies = {  # noqa: RUF012
@@ -272,12 +264,14 @@ class ConsoleController(Controller):
         DomainError: domain_refused,
     }
 
+
+class ConsoleController(ConsolePages):
+    """Sign-in and sign-out, the director's tournaments and a tournament's desk."""
+
     # Sign-in and sign-out ----------------------------------------------------------------
 
     @get("/sign-in", sync_to_thread=False, summary=SUMMARIES["sign_in"])
-    def sign_in_form(
-        self, request: Request[Any, Any, Any], visitor: NamedDependency[Console]
-    ) -> Template:
+    def sign_in_form(self, request: Request[Any, Any, Any], visitor: ConsoleDep) -> Template:
         nonce = request.cookies.get(SIGN_IN_COOKIE) or secrets.token_urlsafe(16)
         page = _sign_in_page(visitor, nonce, request.query_params.get("next", ""))
         page.cookies.append(_sign_in_cookie(visitor, nonce))
@@ -288,14 +282,12 @@ class ConsoleController(Controller):
         self,
         request: Request[Any, Any, Any],
         data: FormData,
-        visitor: NamedDependency[Console],
+        visitor: ConsoleDep,
         client_address: NamedDependency[ClientAddress],
     ) -> Template | Redirect:
-        nonce = request.cookies.get(SIGN_IN_COOKIE)
         services = visitor.services
         sessions = services.sessions
-        if not nonce or not sessions.is_csrf_token(f"sign-in:{nonce}", data.get(CSRF_FIELD)):
-            raise FormRefusedError
+        nonce = sign_in_nonce(request, SIGN_IN_COOKIE, data, sessions.is_csrf_token)
         next_path = str(data.get("next") or "")
         token = str(data.get("token") or "")
         client, now = client_address(request), services.clock.now()
@@ -321,7 +313,7 @@ class ConsoleController(Controller):
 
     @post("/sign-out", sync_to_thread=True, summary=SUMMARIES["sign_out"])
     def sign_out(
-        self, request: Request[Any, Any, Any], data: FormData, console: NamedDependency[Console]
+        self, request: Request[Any, Any, Any], data: FormData, console: ConsoleDep
     ) -> Redirect:
         console.require_csrf(data)
         # on the server too: a copy of the cookie taken before stops working
@@ -333,7 +325,7 @@ class ConsoleController(Controller):
     # The tournaments and the desk --------------------------------------------------------
 
     @get("/", sync_to_thread=True, summary=SUMMARIES["home"])
-    def home(self, console: NamedDependency[Console]) -> Template:
+    def home(self, console: ConsoleDep) -> Template:
         assert console.session is not None
         scope = console.session.acting.scope
         tournaments = [
@@ -353,7 +345,7 @@ class ConsoleController(Controller):
         self,
         request: Request[Any, Any, Any],
         tournament_id: FromPath[UUID],
-        console: NamedDependency[Console],
+        console: ConsoleDep,
     ) -> Template:
         return _desk(
             console,
@@ -362,57 +354,6 @@ class ConsoleController(Controller):
             done=request.query_params.get("done", ""),
             done_for=request.query_params.get("registration", ""),
         )
-
-    @post(
-        "/tournaments/{tournament_id:uuid}/registrations/{registration_id:uuid}/check-in",
-        sync_to_thread=True,
-        summary=SUMMARIES["check_in"],
-    )
-    def check_in(
-        self,
-        tournament_id: FromPath[UUID],
-        registration_id: FromPath[UUID],
-        data: FormData,
-        console: NamedDependency[Console],
-    ) -> Template | Redirect:
-        console.require_csrf(data)
-        query = str(data.get("q") or "")
-        where = f"check-in:{registration_id}"
-        paid = parse_euros(data.get("buy_in_paid"))
-        if paid is None:
-            error = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
-            return _desk(console, tournament_id, query=query, error=error)
-        acting = _authorized(console, tournament_id)
-        try:
-            console.services.tournaments.check_in(
-                tournament_id,
-                registration_id,
-                id_document_seen=bool(data.get("id_document_seen")),
-                buy_in_paid_cents=paid,
-                actor=acting.actor,
-            )
-        except DomainError as refused:
-            return _desk(console, tournament_id, query=query, error=_form_error(where, refused))
-        return console.back_to(
-            f"{HOME}/tournaments/{tournament_id}",
-            q=query,
-            done="check-in",
-            registration=str(registration_id),
-        )
-
-    @post(
-        "/tournaments/{tournament_id:uuid}/start", sync_to_thread=True, summary=SUMMARIES["start"]
-    )
-    def start(
-        self, tournament_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
-    ) -> Template | Redirect:
-        console.require_csrf(data)
-        acting = _authorized(console, tournament_id)
-        try:
-            console.services.rounds.start(tournament_id, actor=acting.actor)
-        except DomainError as refused:
-            return _desk(console, tournament_id, error=_form_error("start", refused))
-        return console.back_to(f"{HOME}/tournaments/{tournament_id}", done="start")
 
 
 def _authorized(console: Console, tournament_id: UUID) -> Any:
@@ -424,11 +365,10 @@ def _authorized(console: Console, tournament_id: UUID) -> Any:
 
 
 def _form_error(where: str, refused: DomainError) -> FormError:
-    """The use case's refusal, in its words, next to the field it names."""
-    if isinstance(refused, InvalidInputError):
-        field_name = "buy_in_paid" if refused.field == "buy_in_paid_cents" else refused.field
-        return FormError(where, field_name, refused.message, status_of(refused))
-    return FormError(where, "", refused.detail, status_of(refused), refused.type_slug)
+    """The use case's refusal next to the field it names (the desk's sum paid is in euros,
+    the use case's in cents)."""
+    error = form_error(where, refused)
+    return replace(error, field="buy_in_paid") if error.field == "buy_in_paid_cents" else error
 
 
 def _desk(

@@ -1,11 +1,11 @@
-"""The desk's actions beyond check-in and start: register at the desk, late entries,
-withdrawals and exclusions, the break list (approve or waive a proposed penalty, everyone
-present), finalize and reopen (API.md "Pages for people").
+"""The desk's forms: check-in and start, register at the desk, late entries, withdrawals and
+exclusions, the break list (approve or waive a proposed penalty, everyone present), finalize and
+reopen (API.md "Pages for people").
 
-Each action is one form: CSRF checked first (a 403 changes nothing), then the same use case as
-its REST endpoint with the signed-in director as the actor, inside their scope (rule C-DIR-1).
-Success is a 303 back to the desk with a message (Post/Redirect/Get); a refusal renders the desk
-with the 4xx status and the reason next to the field it names.
+Each action is one form, run by ``_act``: CSRF checked first (a 403 changes nothing), then the
+same use case as its REST endpoint with the signed-in director as the actor, inside their scope
+(rule C-DIR-1). Success is a 303 back to the desk with a message (Post/Redirect/Get); a refusal
+renders the desk with the 4xx status and the reason next to the field it names.
 """
 
 from __future__ import annotations
@@ -15,28 +15,29 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from litestar import Controller, post
-from litestar.di import NamedDependency
+from litestar import post
 from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
 from api.console.console import (
     HOME,
     Console,
-    ConsoleController,
-    FormData,
-    FormError,
+    ConsoleDep,
+    ConsolePages,
     _authorized,
     _desk,
     _form_error,
+    parse_euros,
 )
+from api.console.forms import reason_refused, text, uuid_in
+from api.http.forms import FormData, FormError
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
 
-MAX_REASON = 500
-"""As over REST (``Reason``): a longer reason is refused."""
 MAX_PENALTY = 64
 SUMMARIES = {
+    "check_in": "Page form: check a registration in (as POST .../check-in)",
+    "start": "Page form: start the tournament (as POST .../start)",
     "register": "Page form: register a person at the desk (as POST .../registrations, director)",
     "late_entry": "Page form: a registration made after the start joins the field (as POST "
     ".../late-entries)",
@@ -50,23 +51,63 @@ SUMMARIES = {
     "reopen": "Page form: reopen a final tournament, with a reason (as POST .../reopen)",
 }
 DESK = "/tournaments/{tournament_id:uuid}"
+REGISTRATION = f"{DESK}/registrations/{{registration_id:uuid}}"
+TournamentId = FromPath[UUID]
 
 
-class DeskController(Controller):
+class DeskController(ConsolePages):
     """The desk's forms; sessions, CSRF and refusals as on the rest of the console."""
 
-    path = "/director"
-    tags = ["pages"]  # noqa: RUF012
-    dependencies = ConsoleController.dependencies
-    exception_handlers = ConsoleController.exception_handlers
+    @post(f"{REGISTRATION}/check-in", sync_to_thread=True, summary=SUMMARIES["check_in"])
+    def check_in(
+        self,
+        tournament_id: TournamentId,
+        registration_id: FromPath[UUID],
+        data: FormData,
+        console: ConsoleDep,
+    ) -> Template | Redirect:
+        where = f"check-in:{registration_id}"
+        paid = parse_euros(data.get("buy_in_paid"))
+        invalid = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
+        return _act(
+            console,
+            tournament_id,
+            data,
+            where,
+            lambda actor: console.services.tournaments.check_in(
+                tournament_id,
+                registration_id,
+                id_document_seen=bool(data.get("id_document_seen")),
+                buy_in_paid_cents=paid or 0,  # never sent without a sum: ``invalid``
+                actor=actor,
+            ),
+            invalid=invalid if paid is None else None,
+            query=str(data.get("q") or ""),
+            done="check-in",
+            done_for=registration_id,
+        )
+
+    @post(f"{DESK}/start", sync_to_thread=True, summary=SUMMARIES["start"])
+    def start(
+        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
+    ) -> Template | Redirect:
+        start = console.services.rounds.start
+        return _act(
+            console,
+            tournament_id,
+            data,
+            "start",
+            lambda actor: start(tournament_id, actor=actor),
+            done="start",
+        )
 
     @post(f"{DESK}/registrations", sync_to_thread=True, summary=SUMMARIES["register"])
     def register(
-        self, tournament_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
+        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
         console.require_csrf(data)
-        form = {key: _text(data, key) for key in ("first_name", "last_name", "email", "age")}
-        form["birth_date"] = _text(data, "birth_date")
+        form = {key: text(data, key) for key in ("first_name", "last_name", "email", "age")}
+        form["birth_date"] = text(data, "birth_date")
         age: int | None = None
         if form["age"].strip():
             if not form["age"].strip().isdecimal():
@@ -93,166 +134,148 @@ class DeskController(Controller):
         done = "register_waitlisted" if registered.status == "waitlisted" else "register"
         return _back(console, tournament_id, done, registered.registration_id)
 
-    @post(
-        f"{DESK}/registrations/{{registration_id:uuid}}/late-entry",
-        sync_to_thread=True,
-        summary=SUMMARIES["late_entry"],
-    )
+    @post(f"{REGISTRATION}/late-entry", sync_to_thread=True, summary=SUMMARIES["late_entry"])
     def late_entry(
         self,
-        tournament_id: FromPath[UUID],
+        tournament_id: TournamentId,
         registration_id: FromPath[UUID],
         data: FormData,
-        console: NamedDependency[Console],
+        console: ConsoleDep,
     ) -> Template | Redirect:
-        console.require_csrf(data)
-        acting = _authorized(console, tournament_id)
+        admit = console.services.venue.admit_late_entry
         return _act(
             console,
             tournament_id,
+            data,
             f"late-entry:{registration_id}",
-            lambda: console.services.venue.admit_late_entry(
-                tournament_id, registration_id=registration_id, actor=acting.actor
-            ),
+            lambda actor: admit(tournament_id, registration_id=registration_id, actor=actor),
             done="late-entry",
             done_for=registration_id,
         )
 
     @post(f"{DESK}/withdrawals", sync_to_thread=True, summary=SUMMARIES["withdraw"])
     def withdraw(
-        self, tournament_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
+        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
-        console.require_csrf(data)
-        player_id = _player_id(data)
+        player_id, reason = uuid_in(data, "player_id"), text(data, "reason")
         where = f"withdraw:{player_id}"
-        reason = _text(data, "reason")
-        if refused := _reason_refused(console, where, reason):
-            return _desk(console, tournament_id, error=refused)
-        acting = _authorized(console, tournament_id)
         return _act(
             console,
             tournament_id,
+            data,
             where,
-            lambda: console.services.rounds.withdraw(
+            lambda actor: console.services.rounds.withdraw(
                 tournament_id,
                 player_id=_require(player_id),
                 reason=reason,
                 left_early=bool(data.get("left_early")),
-                actor=acting.actor,
+                actor=actor,
             ),
+            invalid=reason_refused(console, where, reason),
             done="withdraw",
             done_for=player_id,
         )
 
     @post(f"{DESK}/exclusions", sync_to_thread=True, summary=SUMMARIES["exclude"])
     def exclude(
-        self, tournament_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
+        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
-        console.require_csrf(data)
-        player_id = _player_id(data)
+        player_id, reason = uuid_in(data, "player_id"), text(data, "reason")
         where = f"exclude:{player_id}"
-        reason = _text(data, "reason")
-        if refused := _reason_refused(console, where, reason):
-            return _desk(console, tournament_id, error=refused)
-        acting = _authorized(console, tournament_id)
+        exclude = console.services.rounds.exclude
         return _act(
             console,
             tournament_id,
+            data,
             where,
-            lambda: console.services.rounds.exclude(
-                tournament_id, player_id=_require(player_id), reason=reason, actor=acting.actor
+            lambda actor: exclude(
+                tournament_id, player_id=_require(player_id), reason=reason, actor=actor
             ),
+            invalid=reason_refused(console, where, reason),
             done="exclude",
             done_for=player_id,
         )
 
     @post(f"{DESK}/penalties", sync_to_thread=True, summary=SUMMARIES["approve_penalty"])
     def approve_penalty(
-        self, tournament_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
+        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
-        console.require_csrf(data)
-        player_id = _player_id(data)
-        match_id = _uuid(data.get("match_id"))
+        player_id, match_id = uuid_in(data, "player_id"), uuid_in(data, "match_id")
         where = f"approve-penalty:{player_id}"
-        reason = _text(data, "reason")
-        points_text = _text(data, "points").strip()
-        if not points_text.isdecimal() or not 1 <= int(points_text) <= MAX_PENALTY:
-            error = FormError(where, "points", console.t["points_invalid"], 422)
-            return _desk(console, tournament_id, error=error)
-        if refused := _reason_refused(console, where, reason):
-            return _desk(console, tournament_id, error=refused)
-        acting = _authorized(console, tournament_id)
+        reason = text(data, "reason")
+        points_text = text(data, "points").strip()
+        points = int(points_text) if points_text.isdecimal() else 0
         return _act(
             console,
             tournament_id,
+            data,
             where,
-            lambda: console.services.conduct.award_penalty(
+            lambda actor: console.services.conduct.award_penalty(
                 tournament_id,
                 match_id=_require(match_id, "match_id"),
                 player_id=_require(player_id),
-                points=int(points_text),
+                points=points,
                 reason=reason,
-                actor=acting.actor,
+                actor=actor,
                 for_break_since=_break_since(console, tournament_id, player_id, match_id),
             ),
+            invalid=FormError(where, "points", console.t["points_invalid"], 422)
+            if not 1 <= points <= MAX_PENALTY
+            else reason_refused(console, where, reason),
             done="approve-penalty",
             done_for=player_id,
         )
 
     @post(f"{DESK}/breaks/present", sync_to_thread=True, summary=SUMMARIES["mark_present"])
     def mark_present(
-        self, tournament_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
+        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
         """One player (a break-list row's ``waive-penalty``: present now, no penalty), or with
         no player everyone in the current round (``mark-present``)."""
-        console.require_csrf(data)
-        player_id = _player_id(data) if data.get("player_id") else None
+        player_id = uuid_in(data, "player_id") if data.get("player_id") else None
         where = f"waive-penalty:{player_id}" if player_id else "mark-present"
-        reason = _text(data, "reason") if player_id else ""
-        if player_id is not None and (refused := _reason_refused(console, where, reason)):
-            return _desk(console, tournament_id, error=refused)
-        acting = _authorized(console, tournament_id)
+        reason = text(data, "reason") if player_id else ""
+        mark_present = console.services.conduct.mark_present
         return _act(
             console,
             tournament_id,
+            data,
             where,
-            lambda: console.services.conduct.mark_present(
-                tournament_id, player_id=player_id, reason=reason, actor=acting.actor
+            lambda actor: mark_present(
+                tournament_id, player_id=player_id, reason=reason, actor=actor
             ),
+            invalid=reason_refused(console, where, reason),
             done="waive-penalty" if player_id else "mark-present",
             done_for=player_id,
         )
 
     @post(f"{DESK}/finalize", sync_to_thread=True, summary=SUMMARIES["finalize"])
     def finalize(
-        self, tournament_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
+        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
-        console.require_csrf(data)
-        acting = _authorized(console, tournament_id)
+        finalize = console.services.venue.finalize
         return _act(
             console,
             tournament_id,
+            data,
             "finalize",
-            lambda: console.services.venue.finalize(tournament_id, actor=acting.actor),
+            lambda actor: finalize(tournament_id, actor=actor),
             done="finalize",
         )
 
     @post(f"{DESK}/reopen", sync_to_thread=True, summary=SUMMARIES["reopen"])
     def reopen(
-        self, tournament_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
+        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
-        console.require_csrf(data)
-        reason = _text(data, "reason")
-        if refused := _reason_refused(console, "reopen", reason, required=True):
-            return _desk(console, tournament_id, error=refused)
-        acting = _authorized(console, tournament_id)
+        reason = text(data, "reason")
+        reopen = console.services.venue.reopen_tournament
         return _act(
             console,
             tournament_id,
+            data,
             "reopen",
-            lambda: console.services.venue.reopen_tournament(
-                tournament_id, reason=reason, actor=acting.actor
-            ),
+            lambda actor: reopen(tournament_id, reason=reason, actor=actor),
+            invalid=reason_refused(console, "reopen", reason, required=True),
             done="reopen",
         )
 
@@ -260,18 +283,28 @@ class DeskController(Controller):
 def _act(
     console: Console,
     tournament_id: UUID,
+    data: dict[str, Any],
     where: str,
-    action: Callable[[], object],
+    action: Callable[[str], object],
     *,
+    invalid: FormError | None = None,
+    query: str = "",
     done: str,
     done_for: UUID | None = None,
 ) -> Template | Redirect:
-    """Run the use case; a refusal comes back on the desk next to the form ``where``."""
+    """One desk form: its CSRF token first (else a 403, nothing changed); a field the form
+    got wrong (``invalid``) back on the desk; else the use case ``action``, given the actor of
+    the signed-in director inside whose scope the tournament lies, its refusal shown next to the
+    form ``where``; done, a 303 back to the desk (with the search ``query`` kept)."""
+    console.require_csrf(data)
+    if invalid is not None:
+        return _desk(console, tournament_id, query=query, error=invalid)
+    acting = _authorized(console, tournament_id)
     try:
-        action()
+        action(acting.actor)
     except DomainError as refused:
-        return _desk(console, tournament_id, error=_form_error(where, refused))
-    return _back(console, tournament_id, done, done_for)
+        return _desk(console, tournament_id, query=query, error=_form_error(where, refused))
+    return _back(console, tournament_id, done, done_for, query=query)
 
 
 def _break_since(
@@ -290,28 +323,15 @@ def _break_since(
     )
 
 
-def _back(console: Console, tournament_id: UUID, done: str, done_for: UUID | None) -> Redirect:
+def _back(
+    console: Console, tournament_id: UUID, done: str, done_for: UUID | None, *, query: str = ""
+) -> Redirect:
     return console.back_to(
         f"{HOME}/tournaments/{tournament_id}",
+        q=query,
         done=done,
         registration=str(done_for) if done_for else "",
     )
-
-
-def _text(data: dict[str, Any], key: str) -> str:
-    value = data.get(key)
-    return value if isinstance(value, str) else ""
-
-
-def _uuid(value: object) -> UUID | None:
-    try:
-        return UUID(str(value))
-    except ValueError:
-        return None
-
-
-def _player_id(data: dict[str, Any]) -> UUID | None:
-    return _uuid(data.get("player_id"))
 
 
 def _require(value: UUID | None, field: str = "player_id") -> UUID:
@@ -319,13 +339,3 @@ def _require(value: UUID | None, field: str = "player_id") -> UUID:
     if value is None:
         raise InvalidInputError(field, "is not an id")
     return value
-
-
-def _reason_refused(
-    console: Console, where: str, reason: str, *, required: bool = False
-) -> FormError | None:
-    if required and not reason.strip():
-        return FormError(where, "reason", console.t["reason_missing"], 422)
-    if len(reason) > MAX_REASON:
-        return FormError(where, "reason", console.t["reason_too_long"], 422)
-    return None

@@ -28,6 +28,11 @@ class PlaceRow:
     player_id: UUID
     display_name: str
     amount_cents: int
+    """The main pot's payout for the place (rule T-BUYIN-1, T-FMT-14)."""
+    consolation_place: int | None = None
+    """rule T-FMT-13: 1 or 2 for an elimination's consolation winner and finalist."""
+    consolation_cents: int = 0
+    """rule T-FMT-14: the consolation pot's payout for the consolation place."""
 
 
 def desk_sections(
@@ -61,11 +66,14 @@ def desk_sections(
     )
     places = services.places.list_fixed_places(tournament.id)
     prizes = services.places.get_prizes(tournament.id)
-    paid = {payout.place: payout.amount_cents for payout in prizes.payouts}
+    # rule T-FMT-14: a consolation payout's place is the consolation place, not the place
+    paid = {p.place: p.amount_cents for p in prizes.payouts if p.bracket == "main"}
+    consoled = {p.place: p.amount_cents for p in prizes.payouts if p.bracket == "consolation"}
     completed = tournament.completed_at is not None
     shown_forms = {"start", "register" if not completed else ""}
     shown_forms.update(f"check-in:{row.registration_id}" for row in registrations)
-    shown_forms.update(f"late-entry:{row.registration_id}" for row in late_entries)
+    if tournament.row.format == "swiss":  # API.md "Formats": no late entry to a fixed schedule
+        shown_forms.update(f"late-entry:{row.registration_id}" for row in late_entries)
     for row in in_field:
         shown_forms.update((f"withdraw:{row.player_id}", f"exclude:{row.player_id}"))
     if running:
@@ -86,10 +94,18 @@ def desk_sections(
         "running": running,
         "breaks": breaks,
         "places": [
-            PlaceRow(p.place, p.player_id, p.display_name, paid.get(p.place, 0))
+            PlaceRow(
+                p.place,
+                p.player_id,
+                p.display_name,
+                paid.get(p.place, 0),
+                p.consolation_place,
+                consoled.get(p.consolation_place, 0) if p.consolation_place else 0,
+            )
             for p in places or ()
         ],
         "pot_cents": prizes.pot_cents,
+        "consolation": any(p.consolation_place for p in places or ()),
         "completed": completed,
         "final": tournament.finalized_at is not None,
         "print_pages": PRINT_PAGES,

@@ -13,6 +13,14 @@ ROUND_TEXT: dict[Lang, dict[str, str]] = {
         "swiss": "Schweizer System",
         "round_robin": "Jeder gegen jeden",
         "knockout": "K.-o.-Runde",
+        "elimination": "K.-o.-System",
+        "main": "Hauptfeld",
+        "consolation": "Trostrunde",
+        "bracket_round": "{bracket}, Runde {n}",
+        "seed_round_robin": "Berger-Nummer",
+        "seed_elimination": "Setzplatz",
+        "players_round_robin": "Spieler (Berger-Nummer)",
+        "players_elimination": "Spieler (Setzplatz)",
         "to_desk": "Zum Turniertisch",
         "table": "Tisch",
         "players": "Spieler",
@@ -64,6 +72,14 @@ ROUND_TEXT: dict[Lang, dict[str, str]] = {
         "swiss": "Swiss",
         "round_robin": "Round robin",
         "knockout": "Knockout",
+        "elimination": "Elimination",
+        "main": "Main bracket",
+        "consolation": "Consolation",
+        "bracket_round": "{bracket}, round {n}",
+        "seed_round_robin": "Berger number",
+        "seed_elimination": "Seed",
+        "players_round_robin": "Players (Berger number)",
+        "players_elimination": "Players (seed)",
         "to_desk": "To the desk",
         "table": "Table",
         "players": "Players",
@@ -122,8 +138,37 @@ _GERMAN_PHRASES: tuple[tuple[str, str], ...] = (
         "Wiederholungspaarung",
     ),
     (r"^rematch, no pairing avoids it: ", "Wiederholungspaarung, keine Paarung vermeidet sie: "),
-    (r"^semi-final: 1st v 4th of the Swiss standings$", "Halbfinale: 1. gegen 4. der Vorrunde"),
-    (r"^semi-final: 2nd v 3rd of the Swiss standings$", "Halbfinale: 2. gegen 3. der Vorrunde"),
+    # the knockout after the Swiss rounds or the round robin (T-FMT-4, T-FMT-11)
+    (
+        r"^semi-final: 1st v 4th of the (Swiss|round robin) standings$",
+        "Halbfinale: 1. gegen 4. der Vorrunde",
+    ),
+    (
+        r"^semi-final: 2nd v 3rd of the (Swiss|round robin) standings$",
+        "Halbfinale: 2. gegen 3. der Vorrunde",
+    ),
+    # rule T-FMT-11: the round robin's Berger schedule (domain/tournament/formats.py)
+    (
+        r"^Berger table, cycle (\d+): number (\d+) v number (\d+)$",
+        r"Berger-Tabelle, Durchgang \1: Nummer \2 gegen Nummer \3",
+    ),
+    (
+        r"^Berger number (\d+) rests this round \(no win, no points\)$",
+        r"Berger-Nummer \1 hat diese Runde spielfrei (kein Sieg, keine Punkte)",
+    ),
+    # rules T-FMT-12, T-FMT-13: the brackets (domain/tournament/elimination.py)
+    (
+        r"^seed (\d+) advances with a bye \((.*); no win, no points\)$",
+        r"Setzplatz \1 kommt mit Freilos weiter (\2; kein Sieg, keine Punkte)",
+    ),
+    (r"\bmain bracket, round (\d+), match (\d+)", r"Hauptfeld, Runde \1, Spiel \2"),
+    (r"\bconsolation bracket, round (\d+), match (\d+)", r"Trostrunde, Runde \1, Spiel \2"),
+    (r": seed (\d+) v seed (\d+)(?=$|;)", r": Setzplatz \1 gegen Setzplatz \2"),
+    # API.md "Formats": a bracket match of two players who both left waits for the director
+    (
+        r"; both players have left the tournament: the director records who goes through$",
+        "; beide Spieler haben das Turnier verlassen: der Turnierleiter trägt ein, wer weiterkommt",
+    ),
     (r"^final: the winners of the semi-finals$", "Finale: die Sieger der Halbfinals"),
     (
         r"^3rd place: the losers of the semi-finals$",

@@ -15,8 +15,7 @@ from functools import partial
 from typing import Any
 from uuid import UUID
 
-from litestar import Controller, Request, get, post
-from litestar.di import NamedDependency
+from litestar import Request, get, post
 from litestar.params import FromPath
 from litestar.response import Redirect, Template
 from markupsafe import Markup, escape
@@ -24,14 +23,15 @@ from markupsafe import Markup, escape
 from api.console.console import (
     HOME,
     Console,
-    ConsoleController,
-    FormData,
-    FormError,
+    ConsoleDep,
+    ConsolePages,
     _authorized,
-    _form_error,
 )
+from api.console.forms import MAX_REASON, uuid_in
 from api.console.round_texts import ROUND_TEXT, explanation_in, warning_in
-from api.pages.pages import KNOCKOUT_STAGES
+from api.http.forms import FormData, FormError, form_error
+from api.pages.bracket import bracket_stages
+from api.pages.pages import TEXT as PAGE_TEXT
 from domain.errors import DomainError
 from domain.tournament import PairingWarning, Report
 from service.rounds.rounds import ReportedResult, TournamentMatch
@@ -70,41 +70,26 @@ class Override:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class BracketMatch:
-    stage: str
-    table: int
-    match_id: UUID
-    player_a: str
-    player_b: str
-    score_a: int
-    score_b: int
-    winner: str | None
+ROUNDS = "/tournaments/{tournament_id:uuid}/rounds"
+ROUND = f"{ROUNDS}/{{number:int}}"
+TournamentId = FromPath[UUID]
+RoundNumber = FromPath[int]
 
 
 def _round_url(tournament_id: UUID, number: int) -> str:
     return f"{HOME}/tournaments/{tournament_id}/rounds/{number}"
 
 
-class RoundPageController(Controller):
+class RoundPageController(ConsolePages):
     """The round page, with the desk's session check, CSRF and refusal pages."""
 
-    path = "/director"
-    tags = ["pages"]  # noqa: RUF012
-    dependencies = ConsoleController.dependencies
-    exception_handlers = ConsoleController.exception_handlers
-
-    @get(
-        "/tournaments/{tournament_id:uuid}/rounds/{number:int}",
-        sync_to_thread=True,
-        summary=SUMMARIES["round"],
-    )
+    @get(ROUND, sync_to_thread=True, summary=SUMMARIES["round"])
     def round_page(
         self,
         request: Request[Any, Any, Any],
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        console: NamedDependency[Console],
+        tournament_id: TournamentId,
+        number: RoundNumber,
+        console: ConsoleDep,
     ) -> Template:
         query = request.query_params
         return _round_page(
@@ -115,36 +100,22 @@ class RoundPageController(Controller):
             done_table=query.get("table", ""),
         )
 
-    @get(
-        "/tournaments/{tournament_id:uuid}/rounds/current",
-        sync_to_thread=True,
-        summary=SUMMARIES["current"],
-    )
-    def current_round(
-        self, tournament_id: FromPath[UUID], console: NamedDependency[Console]
-    ) -> Redirect:
+    @get(f"{ROUNDS}/current", sync_to_thread=True, summary=SUMMARIES["current"])
+    def current_round(self, tournament_id: TournamentId, console: ConsoleDep) -> Redirect:
         _authorized(console, tournament_id)
         latest = console.services.rounds.latest_round(tournament_id)
         if latest is None:
             return console.back_to(f"{HOME}/tournaments/{tournament_id}")
         return console.back_to(_round_url(tournament_id, latest.round))
 
-    @post(
-        "/tournaments/{tournament_id:uuid}/rounds/{number:int}/results",
-        sync_to_thread=True,
-        summary=SUMMARIES["result"],
-    )
+    @post(f"{ROUND}/results", sync_to_thread=True, summary=SUMMARIES["result"])
     def result(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        console: NamedDependency[Console],
+        self, tournament_id: TournamentId, number: RoundNumber, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
         console.require_csrf(data)
         acting = _authorized(console, tournament_id)
         r = ROUND_TEXT[console.lang]
-        match_id = _uuid(data.get("match_id"))
+        match_id = uuid_in(data, "match_id")
         where = f"result:{match_id}"
         entered = {key: str(data.get(key) or "") for key in ("winner", "points_a", "points_b")}
 
@@ -153,26 +124,26 @@ class RoundPageController(Controller):
 
         if match_id is None:
             return refused(FormError(where, "", "match_id: not a match of this tournament", 422))
-        winner = _uuid(data.get("winner"))
+        winner = uuid_in(data, "winner")
         if winner is None:
             return refused(FormError(where, "winner", r["winner_missing"], 422))
         points = {key: _points(data.get(key)) for key in ("points_a", "points_b")}
         for key, value in points.items():
             if value is None:
                 return refused(FormError(where, key, r["points_invalid"], 422))
-        corrects = _uuid(data.get("corrects"))
+        corrects = uuid_in(data, "corrects")
         report = ReportedResult(
             match_id=match_id,
             winner=winner,
             points_a=points["points_a"] or 0,
             points_b=points["points_b"] or 0,
             corrects=corrects,
-            reason=str(data.get("reason") or "")[:500],
+            reason=str(data.get("reason") or "")[:MAX_REASON],
         )
         try:
             console.services.rounds.record_result(tournament_id, report, actor=acting.actor)
         except DomainError as refusal:
-            return refused(_form_error(where, refusal))
+            return refused(form_error(where, refusal))
         table = next(
             (
                 m.table
@@ -187,13 +158,9 @@ class RoundPageController(Controller):
             table=str(table),
         )
 
-    @post(
-        "/tournaments/{tournament_id:uuid}/rounds",
-        sync_to_thread=True,
-        summary=SUMMARIES["pair"],
-    )
+    @post(ROUNDS, sync_to_thread=True, summary=SUMMARIES["pair"])
     def pair_next_round(
-        self, tournament_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
+        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
         console.require_csrf(data)
         acting = _authorized(console, tournament_id)
@@ -203,30 +170,22 @@ class RoundPageController(Controller):
             latest = console.services.rounds.latest_round(tournament_id)
             number = latest.round if latest else 1
             return _round_page(
-                console, tournament_id, number, error=_form_error("pair-next-round", refusal)
+                console, tournament_id, number, error=form_error("pair-next-round", refusal)
             )
         return console.back_to(_round_url(tournament_id, paired.round), done="pair")
 
-    @post(
-        "/tournaments/{tournament_id:uuid}/rounds/{number:int}/unpair",
-        sync_to_thread=True,
-        summary=SUMMARIES["unpair"],
-    )
+    @post(f"{ROUND}/unpair", sync_to_thread=True, summary=SUMMARIES["unpair"])
     def unpair_round(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        console: NamedDependency[Console],
+        self, tournament_id: TournamentId, number: RoundNumber, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
         console.require_csrf(data)
+        reason = str(data.get("reason") or "")[:MAX_REASON]
         acting = _authorized(console, tournament_id)
-        reason = str(data.get("reason") or "")[:500]
         try:
             console.services.venue.unpair(tournament_id, number, reason=reason, actor=acting.actor)
         except DomainError as refusal:
             return _round_page(
-                console, tournament_id, number, error=_form_error("unpair-round", refusal)
+                console, tournament_id, number, error=form_error("unpair-round", refusal)
             )
         if number > 1:
             return console.back_to(
@@ -234,17 +193,9 @@ class RoundPageController(Controller):
             )
         return console.back_to(f"{HOME}/tournaments/{tournament_id}")
 
-    @post(
-        "/tournaments/{tournament_id:uuid}/rounds/{number:int}/pairings",
-        sync_to_thread=True,
-        summary=SUMMARIES["override"],
-    )
+    @post(f"{ROUND}/pairings", sync_to_thread=True, summary=SUMMARIES["override"])
     def override_pairings(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        console: NamedDependency[Console],
+        self, tournament_id: TournamentId, number: RoundNumber, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
         """Saved at once when it warns of nothing; else the page shows its warnings first and
         a confirmation that saves it (``confirmed``)."""
@@ -253,7 +204,7 @@ class RoundPageController(Controller):
         venue = console.services.venue
         shown = console.services.rounds.get_round(tournament_id, number)
         pairings = _override_pairings(data, len(shown.pairings))
-        reason = str(data.get("reason") or "")[:500]
+        reason = str(data.get("reason") or "")[:MAX_REASON]
         proposal = Override(pairings, reason)
         try:
             warnings = venue.repair_warnings(tournament_id, number, pairings)
@@ -265,7 +216,7 @@ class RoundPageController(Controller):
                 tournament_id, number, pairings=pairings, reason=reason, actor=acting.actor
             )
         except DomainError as refusal:
-            error = _form_error("override-pairings", refusal)
+            error = form_error("override-pairings", refusal)
             return _round_page(console, tournament_id, number, error=error, override=proposal)
         return console.back_to(_round_url(tournament_id, number), done="override")
 
@@ -275,17 +226,10 @@ def _override_pairings(data: dict[str, Any], tables: int) -> list[tuple[UUID, UU
     the bye); a table without its ``a_N`` is left out."""
     pairings: list[tuple[UUID, UUID | None]] = []
     for number in range(1, tables + 1):
-        player_a = _uuid(data.get(f"a_{number}"))
+        player_a = uuid_in(data, f"a_{number}")
         if player_a is not None:
-            pairings.append((player_a, _uuid(data.get(f"b_{number}"))))
+            pairings.append((player_a, uuid_in(data, f"b_{number}")))
     return pairings
-
-
-def _uuid(value: object) -> UUID | None:
-    try:
-        return UUID(str(value)) if value else None
-    except ValueError:
-        return None
 
 
 def _points(value: object) -> int | None:
@@ -293,6 +237,18 @@ def _points(value: object) -> int | None:
     if not text.isdecimal() or int(text) > MAX_POINTS:  # "²" is a digit, no number
         return None
     return int(text)
+
+
+def stage_label(round_text: dict[str, str], page_text: dict[str, str], table: Pairing) -> str:
+    """What the round page says of a table's stage: an elimination's bracket and its round
+    (rule T-FMT-13: the consolation is played in the same tournament rounds), or the stage's
+    name (semi-final, final, 3rd place, round robin); empty for a Swiss table."""
+    if table.stage == "swiss":
+        return ""
+    named = round_text.get(table.stage) or page_text.get(table.stage, table.stage)
+    if table.stage in ("main", "consolation") and table.bracket_round is not None:
+        return round_text["bracket_round"].format(bracket=named, n=table.bracket_round)
+    return named
 
 
 def _round_page(
@@ -329,20 +285,6 @@ def _round_page(
         for table in shown.pairings
     ]
     names = {UUID(key): name for key, name in services.rounds.display_names(tournament_id).items()}
-    bracket = [
-        BracketMatch(
-            stage=m.stage,
-            table=m.table,
-            match_id=m.match_id,
-            player_a=names.get(m.player_a, ""),
-            player_b=names.get(m.player_b, ""),
-            score_a=m.score.a,
-            score_b=m.score.b,
-            winner=names.get(m.winner) if m.winner else None,
-        )
-        for m in matches
-        if m.stage in KNOCKOUT_STAGES
-    ]
     r = ROUND_TEXT[console.lang]
     flash = ""
     if done == "result":
@@ -362,6 +304,7 @@ def _round_page(
         r=r,
         explain=partial(explanation_in, console.lang),
         warn=partial(warning_in, console.lang),
+        stage_of=partial(stage_label, ROUND_TEXT[console.lang], PAGE_TEXT[console.lang]),
         tournament=tournament,
         shown=shown,
         rows=rows,
@@ -369,7 +312,7 @@ def _round_page(
         latest=latest.round if latest else number,
         is_latest=latest is not None and latest.round == number,
         running=tournament.status == "running",
-        bracket={stage: [m for m in bracket if m.stage == stage] for stage in KNOCKOUT_STAGES},
+        bracket=bracket_stages(matches, names),
         flash=flash,
         error=error,
         entered=entered or {},

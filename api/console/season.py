@@ -20,19 +20,24 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from litestar import Controller, Request, get, post
-from litestar.di import NamedDependency
+from litestar import Request, get, post
 from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
-from api.console.console import HOME, Console, ConsoleController, FormData, FormError, _form_error
+from api.console.console import (
+    HOME,
+    Console,
+    ConsoleDep,
+    ConsolePages,
+)
+from api.console.forms import reason_refused, text, uuid_in
 from api.console.season_texts import SEASON_TEXT
+from api.http.forms import FormData, FormError, form_error
 from domain.errors import DomainError, InvalidInputError
 from domain.people.director import ActingDirector, Target
 
-MAX_REASON = 500
-"""As over REST (``BanCreate.reason``): a longer reason is refused."""
 SEASON = "/seasons/{season_id:uuid}"
+SeasonId = FromPath[UUID]
 SUMMARIES = {
     "season": "Page: a season's tournaments, ranking, bans and directors (appointed over POST "
     "/directors only: no token on a page)",
@@ -42,47 +47,30 @@ SUMMARIES = {
 }
 
 
-class SeasonPageController(Controller):
+class SeasonPageController(ConsolePages):
     """The season page and its forms; sessions, CSRF and refusals as on the rest of the console."""
-
-    path = "/director"
-    tags = ["pages"]  # noqa: RUF012
-    dependencies = ConsoleController.dependencies
-    exception_handlers = ConsoleController.exception_handlers
 
     @get(SEASON, sync_to_thread=True, summary=SUMMARIES["season"])
     def season(
-        self,
-        request: Request[Any, Any, Any],
-        season_id: FromPath[UUID],
-        console: NamedDependency[Console],
+        self, request: Request[Any, Any, Any], season_id: SeasonId, console: ConsoleDep
     ) -> Template:
+        query = request.query_params
         return _season_page(
-            console,
-            season_id,
-            done=request.query_params.get("done", ""),
-            done_for=request.query_params.get("name", ""),
+            console, season_id, done=query.get("done", ""), done_for=query.get("name", "")
         )
 
     @post(f"{SEASON}/bans", sync_to_thread=True, summary=SUMMARIES["ban"])
-    def ban(
-        self, season_id: FromPath[UUID], data: FormData, console: NamedDependency[Console]
-    ) -> Template | Redirect:
+    def ban(self, season_id: SeasonId, data: FormData, console: ConsoleDep) -> Template | Redirect:
         console.require_csrf(data)
         acting = _authorized(console, season_id)
-        reason = _text(data, "reason")
-        form = {"player_id": _text(data, "player_id"), "reason": reason}
-        player_id = _uuid(data.get("player_id"))
-        s = SEASON_TEXT[console.lang]
+        reason = text(data, "reason")
+        form = {"player_id": text(data, "player_id"), "reason": reason}
+        player_id = uuid_in(data, "player_id")
         if player_id is None:
-            error = FormError("ban", "player_id", s["player_missing"], 422)
+            error = FormError("ban", "player_id", SEASON_TEXT[console.lang]["player_missing"], 422)
             return _season_page(console, season_id, error=error, form=form)
-        if not reason.strip():
-            error = FormError("ban", "reason", console.t["reason_missing"], 422)
-            return _season_page(console, season_id, error=error, form=form)
-        if len(reason) > MAX_REASON:
-            error = FormError("ban", "reason", console.t["reason_too_long"], 422)
-            return _season_page(console, season_id, error=error, form=form)
+        if invalid := reason_refused(console, "ban", reason, required=True):
+            return _season_page(console, season_id, error=invalid, form=form)
         try:
             console.services.seasons.ban(
                 season_id,
@@ -92,7 +80,7 @@ class SeasonPageController(Controller):
                 actor=acting.actor,
             )
         except DomainError as refused:
-            error = _form_error("ban", refused)
+            error = form_error("ban", refused)
             return _season_page(console, season_id, error=error, form=form)
         return console.back_to(f"{HOME}/seasons/{season_id}", done="ban")
 
@@ -103,10 +91,10 @@ class SeasonPageController(Controller):
     )
     def revoke(
         self,
-        season_id: FromPath[UUID],
+        season_id: SeasonId,
         director_id: FromPath[UUID],
         data: FormData,
-        console: NamedDependency[Console],
+        console: ConsoleDep,
     ) -> Template | Redirect:
         console.require_csrf(data)
         acting = _authorized(console, season_id)
@@ -115,7 +103,7 @@ class SeasonPageController(Controller):
                 raise InvalidInputError("director_id", "is no director of this season")
             revoked = console.services.directors.revoke(acting, director_id)
         except DomainError as refused:
-            error = _form_error(f"revoke-director:{director_id}", refused)
+            error = form_error(f"revoke-director:{director_id}", refused)
             return _season_page(console, season_id, error=error)
         return console.back_to(f"{HOME}/seasons/{season_id}", done="revoke", name=revoked.name)
 
@@ -187,15 +175,3 @@ def _season_page(
         error=error,
         form=form or {},
     )
-
-
-def _text(data: dict[str, Any], key: str) -> str:
-    value = data.get(key)
-    return value if isinstance(value, str) else ""
-
-
-def _uuid(value: object) -> UUID | None:
-    try:
-        return UUID(str(value))
-    except ValueError:
-        return None

@@ -73,6 +73,9 @@ TEXT: dict[Lang, dict[str, str]] = {
         "late_entries_lead": "Nach dem Start angemeldet: ab der nächsten Runde gesetzt, verpasste "
         "Runden zählen als Niederlage mit 0 Punkten.",
         "late_entry": "Zulassen",
+        "late_entries_refused": "Nach dem Start angemeldet. Jeder gegen jeden und das K.-o.-"
+        "System spielen einen beim Start festgelegten Plan: Nachzügler spielen nicht mit "
+        "(Regeln T-FMT-11, T-FMT-12).",
         "players_in_field": "Spieler im Turnier",
         "reason": "Grund",
         "left_early": "vorzeitig gegangen",
@@ -91,6 +94,10 @@ TEXT: dict[Lang, dict[str, str]] = {
         "reason_too_long": "Der Grund ist zu lang (höchstens 500 Zeichen).",
         "places": "Plätze und Preisgeld",
         "places_pending": "Die Plätze stehen nach der K.-o.-Runde fest.",
+        "places_pending_swiss": "Die Plätze stehen nach der letzten Schweizer Runde fest.",
+        "places_pending_round_robin": "Die Plätze stehen nach der letzten Runde fest.",
+        "places_pending_elimination": "Die Plätze stehen nach den Finalspielen fest.",
+        "consolation_prize": "Trostrunde: Platz, Preisgeld (€)",
         "place": "Platz",
         "prize": "Preisgeld (€)",
         "pot": "Topf: {pot} €",
@@ -184,6 +191,9 @@ TEXT: dict[Lang, dict[str, str]] = {
         "late_entries_lead": "Registered after the start: paired from the next round; missed "
         "rounds count as losses with 0 points.",
         "late_entry": "Admit",
+        "late_entries_refused": "Registered after the start. A round robin and an elimination "
+        "play a schedule fixed at the start: late entries do not play (rules T-FMT-11, "
+        "T-FMT-12).",
         "players_in_field": "Players in the tournament",
         "reason": "Reason",
         "left_early": "left early",
@@ -202,6 +212,10 @@ TEXT: dict[Lang, dict[str, str]] = {
         "reason_too_long": "The reason is too long (500 characters at most).",
         "places": "Places and prizes",
         "places_pending": "The places are fixed after the knockout.",
+        "places_pending_swiss": "The places are fixed after the last Swiss round.",
+        "places_pending_round_robin": "The places are fixed after the last round.",
+        "places_pending_elimination": "The places are fixed after the finals.",
+        "consolation_prize": "Consolation: place, prize (€)",
         "place": "Place",
         "prize": "Prize (€)",
         "pot": "Pot: {pot} €",

@@ -24,19 +24,19 @@ from litestar.template import TemplateConfig
 
 from api.http.routes import get_route
 from api.http.schemas import ServicesDep
+from api.pages.bracket import elimination_brackets, knockout_stages
 from service.bootstrap import Services
-from service.rounds.rounds import TournamentMatch
 
 Lang = Literal["de", "en"]
 TEMPLATES = Path(__file__).parent / "templates"
-KNOCKOUT_STAGES = ("semi_final", "final", "third_place")
 SUMMARIES = {
     "season": "Page: the season's calendar with tournaments, dates and free seats",
     "ranking": "Page: the season ranking with its tiebreak columns",
     "tournament": "Page: one tournament with its date, venue, free seats, deadlines and the form; "
     "once it is completed, its final places",
     "standings": "Page: live pairings, results and standings (updates without reload)",
-    "bracket": "Page: the knockout bracket",
+    "bracket": "Page: the knockout bracket; an elimination's main and consolation brackets with "
+    "seeds, byes and results",
     "wallboard": "Page: the wallboard for the venue's big screen: the round, its timer, the tables "
     "with live scores, the tables still to report, the standings (updates without reload)",
     "confirm": "Page: the link of the confirmation mail; its button confirms the registration "
@@ -89,6 +89,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "swiss_rank": "Rang",
         "place": "Platz",
         "swiss_standings": "Tabelle der Schweizer Runden",
+        "round_robin_standings": "Tabelle der Vorrunde (jeder gegen jeden)",
         "final_places": "Endstand",
         "player": "Spieler",
         "wins": "Siege",
@@ -102,6 +103,14 @@ TEXT: dict[Lang, dict[str, str]] = {
         "final": "Finale",
         "third_place": "Spiel um Platz 3",
         "no_bracket": "Die K.-o.-Runde beginnt nach den Schweizer Runden.",
+        "no_bracket_round_robin": "Die K.-o.-Runde beginnt, wenn jeder gegen jeden gespielt hat.",
+        "no_knockout": "Dieses Turnier hat keine K.-o.-Runde.",
+        "brackets": "Turnierbaum",
+        "main_bracket": "Hauptrunde",
+        "consolation_bracket": "Trostrunde",
+        "no_brackets": "Der Turnierbaum erscheint, sobald das Turnier beginnt.",
+        "no_consolation": "Eine Trostrunde wird nicht gespielt.",
+        "seed": "Setzplatz",
         "ranking": "Jahreswertung",
         "ratings_link": "Vereinswertung (Rating)",
         "no_ranking": "Die Jahreswertung erscheint, sobald das erste Turnier Ergebnisse bringt.",
@@ -184,6 +193,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "swiss_rank": "Swiss rank",
         "place": "Place",
         "swiss_standings": "Swiss standings",
+        "round_robin_standings": "Round robin standings",
         "final_places": "Final places",
         "player": "Player",
         "wins": "Wins",
@@ -197,6 +207,14 @@ TEXT: dict[Lang, dict[str, str]] = {
         "final": "Final",
         "third_place": "Third place",
         "no_bracket": "The knockout begins after the Swiss rounds.",
+        "no_bracket_round_robin": "The knockout begins once everyone has played everyone.",
+        "no_knockout": "This tournament has no knockout.",
+        "brackets": "Brackets",
+        "main_bracket": "Main bracket",
+        "consolation_bracket": "Consolation",
+        "no_brackets": "The brackets appear once the tournament starts.",
+        "no_consolation": "No consolation is played.",
+        "seed": "Seed",
         "ranking": "Season ranking",
         "ratings_link": "Club rating list",
         "no_ranking": "The season ranking appears once the first tournament brings results.",
@@ -298,16 +316,6 @@ def template_config(*more: Path) -> TemplateConfig[JinjaTemplateEngine]:
 
 
 @dataclass(frozen=True, slots=True)
-class BracketMatch:
-    stage: str
-    player_a: str
-    player_b: str
-    score_a: int
-    score_b: int
-    winner: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class Page:
     """What every page handler needs: the reader's language, the page's path, the services."""
 
@@ -390,16 +398,14 @@ class PageController(Controller):
     @page_route("/tournaments/{tournament_id:uuid}/bracket", summary=SUMMARIES["bracket"])
     def bracket(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
         services = page.services
-        names = {
-            row.player_id: row.display_name for row in services.rounds.list_standings(tournament_id)
-        }
-        matches = [
-            _bracket_match(m, names)
-            for m in services.rounds.list_matches(tournament_id)
-            if m.stage in KNOCKOUT_STAGES
-        ]
-        stages = {stage: [m for m in matches if m.stage == stage] for stage in KNOCKOUT_STAGES}
         tournament = services.tournaments.get_tournament(tournament_id)
+        rounds = services.rounds.list_rounds(tournament_id)
+        matches = {m.match_id: m for m in services.rounds.list_matches(tournament_id)}
+        if tournament.row.format == "elimination":
+            played = tournament.row.consolation_played
+            brackets = elimination_brackets(rounds, matches, played)
+            return page.render("bracket.html", tournament=tournament, brackets=brackets)
+        stages = knockout_stages(rounds, matches)
         return page.render("bracket.html", tournament=tournament, stages=stages)
 
     @page_route("/tournaments/{tournament_id:uuid}/wallboard", summary=SUMMARIES["wallboard"])
@@ -417,14 +423,3 @@ class PageController(Controller):
             standing_of={row.player_id: row for row in board.standings},
             clock_time=clock_time,
         )
-
-
-def _bracket_match(found: TournamentMatch, names: dict[UUID, str]) -> BracketMatch:
-    return BracketMatch(
-        stage=found.stage,
-        player_a=names.get(found.player_a, ""),
-        player_b=names.get(found.player_b, ""),
-        score_a=found.score.a,
-        score_b=found.score.b,
-        winner=names.get(found.winner) if found.winner else None,
-    )

@@ -19,7 +19,7 @@ from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Page, page_route, provide_page
 from api.ratings.chart import rating_chart
 from api.ratings.ratings import RATING_COLUMNS
-from api.ratings.texts import TEXT, change_number, decimal, rating_number
+from api.ratings.texts import TEXT, change_number, day, decimal, rating_number
 from domain.errors import DomainError
 from projections.ratings import RatingLine
 from service.analysis.analysis import AnalysisView
@@ -51,6 +51,7 @@ def _render(page: Page, name: str, **context: Any) -> Template:
         rating_number=lambda value: rating_number(value, lang),
         change_number=lambda value: change_number(value, lang),
         decimal=lambda value, places: decimal(value, places, lang),
+        day=lambda iso: day(iso, lang),
         **context,
     )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from api.pages.pages import Lang
 
 TEXT: dict[Lang, dict[str, str]] = {
@@ -112,6 +114,13 @@ def change_number(value: float, lang: Lang) -> str:
     """A change to one decimal with its sign: "+4,2" or "+4.2"."""
     shown = f"{value:+.1f}"
     return shown.replace(".", ",") if lang == "de" else shown
+
+
+def day(iso: str, lang: Lang) -> str:
+    """A date of the history or the head-to-head as the club reads it: "18.04.2026" or
+    "18 Apr 2026" (kept ISO in the API and the CSV)."""
+    found = date.fromisoformat(iso)
+    return f"{found:%d.%m.%Y}" if lang == "de" else f"{found.day} {found:%b %Y}"
 
 
 def decimal(value: float, places: int, lang: Lang) -> str:

@@ -32,7 +32,7 @@ from api.http.schemas import (
 )
 from api.http.tabular import table_response, table_route
 from domain.clock import ClockPresetName
-from domain.match import DiceMode
+from domain.match import DiceMode, MatchVariant
 from domain.people.director import ActingDirector, Target
 from domain.tournament import (
     DEFAULT_BUY_IN_CENTS,
@@ -129,6 +129,18 @@ class TournamentCreate(msgspec.Struct, forbid_unknown_fields=True):
     """elimination with a consolation; 0..50, default 20 (rule T-FMT-14)."""
     consolation_payout_percent: list[int] | None = None
     """elimination with a consolation; one or two shares adding up to 100, default [60, 40]."""
+    variant: MatchVariant = "backgammon"
+    """rule V-MATCH-VARIANT-1: the variant of every stage not named in ``stage_variants``
+    (``tavli``: the Portes, Plakoto, Fevga cycle)."""
+    cube: bool | None = None
+    """rule V-CUBE-1: unset, each match gets its variant's default (on in backgammon only);
+    ``false`` is refused while a stage plays backgammon. There is no per-stage cube."""
+    tavli_format: Literal["points", "best_of_three"] | None = None
+    """rule V-TAVLI-MATCH-1, where a stage plays ``tavli``; default ``points``."""
+    stage_variants: dict[str, str] | None = None
+    """Another variant for some pairing stages, e.g. ``{"final": "backgammon"}``. Keys:
+    ``swiss``, ``round_robin``, ``main``, ``semi_final``, ``final``, ``third_place``,
+    ``consolation``, each one the format plays."""
     cancellation_weekday: str = "thursday"
     """Cancellation is possible until this weekday before the play date ..."""
     cancellation_time: TimeText = "18:00"
@@ -185,6 +197,14 @@ class Tournament(msgspec.Struct):
     consolation_match_length: int | None = None
     consolation_pot_percent: int | None = None
     consolation_payout_percent: list[int] | None = None
+    variant: str = "backgammon"
+    """rule V-MATCH-VARIANT-1: the variant of every stage not in ``stage_variants``."""
+    cube: bool | None = None
+    """As asked; null: each match gets its variant's default (V-CUBE-1)."""
+    tavli_format: str | None = None
+    """Where a stage plays tavli (else null): ``points`` or ``best_of_three``."""
+    stage_variants: dict[str, str] = msgspec.field(default_factory=dict)
+    """The stages that play another variant than ``variant``."""
     finalized_at: datetime | None = None
     """Set while the director's finalize stands (places and prizes fixed, rule T-FMT-8): the
     status is then ``final``; a reopen clears it and returns the status to ``completed``."""
@@ -251,39 +271,35 @@ class RegistrationRecord(msgspec.Struct):
 REGISTRATION_COLUMNS = tuple(RegistrationRecord.__struct_fields__)
 
 
+_AS_OF_NOW = (
+    "status",
+    "deadlines",
+    "seats",
+    "pot_cents",
+    "started_at",
+    "completed_at",
+    "finalized_at",
+    "organisation_cents",
+)
+"""What ``Tournament`` takes from the view rather than from the calendar's row."""
+
+
 def tournament_response(view: TournamentView) -> Tournament:
-    row, seats = view.row, view.seats
-    shown = Tournament(
-        id=row.id,
-        season_id=row.season_id,
-        period=row.period,
-        name=row.name,
-        date=row.play_date,
-        venue=row.venue,
-        capacity=row.capacity,
-        min_age=row.min_age,
-        buy_in_cents=row.buy_in_cents,
-        pot_share_cents=row.pot_share_cents,
-        organisation_cents=view.organisation_cents,
-        payout_percent=row.payout_percent,
-        waitlist=row.waitlist,
-        swiss_rounds=row.swiss_rounds,
-        match_length=row.match_length,
-        class_=row.class_name,
-        time_zone=row.time_zone,
-        status=view.status,
-        deadlines=view.deadlines,
-        seats=seats,
-        pot_cents=view.pot_cents,
-        started_at=view.started_at,
-        completed_at=view.completed_at,
-        finalized_at=view.finalized_at,
-        format=row.format,
-        knockout_players=row.knockout_players,
-        round_robin_cycles=row.round_robin_cycles if row.format == "round_robin" else None,
-        seeding=row.seeding if row.format != "swiss" else None,
-    )
-    return msgspec.structs.replace(shown, **_elimination_fields(row))
+    """The calendar's row under the contract's names (``date``, ``class``), with the status,
+    deadlines, seats and pot as of now, and a format's settings only where they apply."""
+    row = view.row
+    # the row's elimination settings show where they apply only (else null)
+    scheduled = {k: v for k, v in msgspec.structs.asdict(row).items() if "consolation" not in k}
+    shown = {
+        **scheduled,
+        **{name: getattr(view, name) for name in _AS_OF_NOW},
+        "date": row.play_date,
+        "class": row.class_name,
+        "round_robin_cycles": row.round_robin_cycles if row.format == "round_robin" else None,
+        "seeding": row.seeding if row.format != "swiss" else None,
+        **_elimination_fields(row),
+    }
+    return restate(shown, Tournament)
 
 
 def _elimination_fields(row: TournamentRow) -> dict[str, object]:

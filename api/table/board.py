@@ -58,6 +58,21 @@ class BoardPicture:
     title: str
     offered: int | None = None
     """A double awaiting its answer: the value the cube would take."""
+    cube_shown: bool = True
+    """rule V-CUBE-1: no cube on the board of a match played without it."""
+    same_direction: bool = False
+    """rule V-BOARD-2: Fevga and Nardi, where side b's point p is side a's point p ± 12."""
+    pinned_a: tuple[int, ...] = ()
+    """Plakoto (V-PLAKOTO-2): side a's points, in its numbering, where its checker is pinned."""
+    pinned_b: tuple[int, ...] = ()
+    directions: bool = False
+    """Mark where each side starts and which way it travels (a variant's board)."""
+
+    def point_of_b(self, point: int) -> int:
+        """Side b's number for side a's point ``point`` (rule V-BOARD-2)."""
+        if self.same_direction:
+            return point + 12 if point <= 12 else point - 12
+        return 25 - point
 
 
 def board_svg(picture: BoardPicture) -> str:
@@ -74,7 +89,10 @@ def board_svg(picture: BoardPicture) -> str:
         parts.append(_point(picture, point))
     parts.append(_bar(picture))
     parts.append(_trays(picture))
-    parts.append(_cube(picture))
+    if picture.cube_shown:
+        parts.append(_cube(picture))
+    if picture.directions:
+        parts.extend(_direction(picture, side) for side in ("a", "b"))
     parts.append(_dice(picture.dice))
     parts.append("</svg>")
     return "".join(parts)
@@ -98,15 +116,23 @@ def _point(picture: BoardPicture, point: int) -> str:
     base = TOP if top_row else BOTTOM
     apex = base + POINT_HEIGHT if top_row else base - POINT_HEIGHT
     colour = POINT_COLOURS[(column + (1 if top_row else 0)) % 2]
+    b_point = picture.point_of_b(point)
     a_count = picture.board_a[point - 1]
-    b_count = picture.board_b[24 - point]
-    side: Side | None = "a" if a_count else ("b" if b_count else None)
-    count = a_count or b_count
-    label = point if picture.numbering == "a" else 25 - point
+    b_count = picture.board_b[b_point - 1]
+    # rule V-PLAKOTO-2: a point of both sides holds one pinned checker under the pinner's
+    pinned: Side | None = None
+    if a_count and b_count:
+        pinned = "a" if point in picture.pinned_a else "b"
+    side: Side | None = "b" if pinned == "a" or not a_count else "a"
+    count = b_count if side == "b" else a_count
+    if not count:
+        side = None
+    label = point if picture.numbering == "a" else b_point
     label_y = TOP - 6 if top_row else BOTTOM + 16
     centre = left + POINT_WIDTH // 2
+    pin = f' data-pinned="{pinned}"' if pinned else ""
     parts = [
-        f'<g data-point="{label}" data-side="{side or ""}" data-count="{count}">',
+        f'<g data-point="{label}" data-side="{side or ""}" data-count="{count}"{pin}>',
         f'<polygon points="{left},{base} {left + POINT_WIDTH},{base} {centre},{apex}" '
         f'fill="{colour}"/>',
         f'<text x="{centre}" y="{label_y}" font-size="12" text-anchor="middle" '
@@ -115,21 +141,28 @@ def _point(picture: BoardPicture, point: int) -> str:
     if side is not None:
         step = 1 if top_row else -1
         first = base + step * RADIUS
+        if pinned is not None:
+            # the pinned checker at the edge, ringed, the pinner's stack on top of it
+            parts.append(_stack(pinned, 1, centre, first, step, ring=True))
+            first += step * 2 * RADIUS
         parts.append(_stack(side, count, centre, first, step))
     parts.append("</g>")
     return "".join(parts)
 
 
-def _stack(side: Side, count: int, x: int, first: int, step: int) -> str:
-    """``count`` checkers of ``side`` from ``first`` on, at most ``STACK`` of them drawn."""
+def _stack(side: Side, count: int, x: int, first: int, step: int, *, ring: bool = False) -> str:
+    """``count`` checkers of ``side`` from ``first`` on, at most ``STACK`` of them drawn;
+    ``ring``: a pinned checker, rimmed in red."""
     fill, rim = COLOURS[side]
+    stroke = (
+        ' stroke="#c0392b" stroke-width="4" data-pinned-checker'
+        if ring
+        else (f' stroke="{rim}" stroke-width="2"')
+    )
     parts = []
     for index in range(min(count, STACK)):
         y = first + step * index * 2 * RADIUS
-        parts.append(
-            f'<circle cx="{x}" cy="{y}" r="{RADIUS - 1}" fill="{fill}" stroke="{rim}" '
-            'stroke-width="2"/>'
-        )
+        parts.append(f'<circle cx="{x}" cy="{y}" r="{RADIUS - 1}" fill="{fill}"{stroke}/>')
     if count > STACK:
         y = first + step * (STACK - 1) * 2 * RADIUS
         parts.append(
@@ -137,6 +170,25 @@ def _stack(side: Side, count: int, x: int, first: int, step: int) -> str:
             f'fill="{rim}">{count}</text>'
         )
     return "".join(parts)
+
+
+def _direction(picture: BoardPicture, side: Side) -> str:
+    """rule V-BOARD-1, V-BOARD-2: an arrow by the side's starting point (its 24), pointing the
+    way it travels; ``data-start`` is that point in side a's numbering."""
+    start, next_point = (24, 23) if side == "a" else (_a_point(picture, 24), _a_point(picture, 23))
+    column, top_row = _column(start), start > 12
+    arrow = "\u25c0" if _column(next_point) < column else "\u25b6"
+    y = MIDDLE - 36 if top_row else MIDDLE + 48
+    fill, rim = COLOURS[side]
+    return (
+        f'<text data-direction="{side}" data-start="{start}" x="{_x(column) + POINT_WIDTH // 2}" '
+        f'y="{y}" font-size="22" text-anchor="middle" fill="{fill}" stroke="{rim}">{arrow}</text>'
+    )
+
+
+def _a_point(picture: BoardPicture, b_point: int) -> int:
+    """Side a's number for side b's point ``b_point`` (the mapping is its own inverse)."""
+    return picture.point_of_b(b_point)
 
 
 def _bar(picture: BoardPicture) -> str:

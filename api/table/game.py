@@ -9,7 +9,7 @@ Offering a form decides nothing: the use case behind it checks every rule again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
@@ -19,7 +19,9 @@ from api.table.board import BoardPicture, board_svg
 from domain.backgammon.cache import cached_format_play
 from domain.match import SIDES, Match, Side
 from domain.match.errors import RollNotVoidableError
+from domain.match.variant_games import FinishedGame
 from domain.match.voids import voidable_roll
+from domain.variants import Variant
 
 PLAY_ACTIONS = (
     "roll",
@@ -32,6 +34,8 @@ PLAY_ACTIONS = (
 )
 """The forms of playing at the table, each the REST command of the same name."""
 LEVELS = ("single", "gammon", "backgammon")
+VARIANT_LEVELS = ("single", "gammon")
+"""rule V-RESIGN-1: no backgammon level in a variant."""
 Action = Literal["roll", "play", "double", "take", "drop", "resign", "answer", "void"]
 
 
@@ -81,6 +85,19 @@ class Game:
     board: Markup
     acting: tuple[Side, ...]
     """The sides the visitor acts for: none for the public."""
+    variant: str = "backgammon"
+    """The match's variant (V-MATCH-VARIANT-1); ``tavli`` is the cycle of three."""
+    game_variant: str = "backgammon"
+    """The variant of the game in play (portes, plakoto or fevga in a Tavli match)."""
+    cube_enabled: bool = True
+    """rule V-CUBE-1: no cube, no cube form and no cube text when off."""
+    games: tuple[FinishedGame, ...] = ()
+    """The finished games with their variants (a Tavli match's cycle)."""
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        """The resignation levels offered (V-RESIGN-1 in a variant)."""
+        return LEVELS if self.variant == "backgammon" else VARIANT_LEVELS
 
     @property
     def is_over(self) -> bool:
@@ -116,7 +133,7 @@ class Game:
     def _may_double(self, side: Side) -> bool:
         """G-CUBE-1, G-CUBE-2: the cube is centred or the side's own, never in the Crawford
         game."""
-        return not self.crawford and self.cube_owner in (None, side)
+        return self.cube_enabled and not self.crawford and self.cube_owner in (None, side)
 
 
 def game_of(state: Match, now: datetime, acting: tuple[Side, ...], title: str) -> Game:
@@ -139,7 +156,13 @@ def game_of(state: Match, now: datetime, acting: tuple[Side, ...], title: str) -
         numbering=numbering,
         title=title,
         offered=state.offered_value if state.phase == "cube" else None,
+        cube_shown=state.cube_enabled,
     )
+    board_variant = state.game_variant
+    plays = tuple(cached_format_play(play) for play in state.plays())
+    if board_variant is not None and state.variant_a:
+        picture = variant_picture(picture, state, board_variant)
+        plays = tuple(play.notation for play in state.variant_plays())
     return Game(
         match_id=str(state.id),
         version=state.version,
@@ -162,10 +185,32 @@ def game_of(state: Match, now: datetime, acting: tuple[Side, ...], title: str) -
         app_rules=state.rules == "app",
         voidable=_voidable(state),
         void_asked_by=state.latest_roll.void_asked_by if state.latest_roll else None,
-        plays=tuple(cached_format_play(play) for play in state.plays()),
+        plays=plays,
         clocks=clocks,
         board=Markup(board_svg(picture)),  # built from numbers and escaped text
         acting=acting,
+        variant=state.variant,
+        game_variant=board_variant.value if board_variant else "backgammon",
+        cube_enabled=state.cube_enabled,
+        games=state.games,
+    )
+
+
+def variant_picture(picture: BoardPicture, state: Match, variant: Variant) -> BoardPicture:
+    """A variant game's board (rules V-BOARD-1, V-BOARD-2): each side's checkers from its own
+    numbering (index 0 its bar), the pins of Plakoto, and each side's way round the board."""
+
+    def drawn(own: tuple[int, ...]) -> list[int]:
+        return [*own[1:], own[0]]  # the picture's order: points 1..24, then the bar
+
+    return replace(
+        picture,
+        board_a=drawn(state.variant_a),
+        board_b=drawn(state.variant_b),
+        same_direction=variant.same_direction,
+        pinned_a=state.pinned_a,
+        pinned_b=state.pinned_b,
+        directions=True,
     )
 
 

@@ -23,26 +23,31 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import urlencode
 from uuid import UUID
 
 from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.datastructures import Cookie
 from litestar.di import NamedDependency, Provide
-from litestar.enums import RequestEncodingType
-from litestar.params import Body, FromPath
+from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
 from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
-from api.http.errors import status_of
+from api.http.forms import CSRF_FIELD, sign_in_nonce
+
+# re-exported: the playing forms (``api.table.play``) take them from here
+from api.http.forms import FormData as FormData
+from api.http.forms import FormError as FormError
+from api.http.forms import FormRefusedError as FormRefusedError
+from api.http.forms import form_error as form_error
 from api.http.schemas import ServicesDep
 from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Lang, language
-from api.table.game import LEVELS, PLAY_ACTIONS, Game, game_of
+from api.table.game import PLAY_ACTIONS, Game, game_of
 from api.table.texts import TEXT
-from domain.errors import DomainError, InvalidInputError, UnauthenticatedError
+from domain.errors import DomainError, UnauthenticatedError
 from domain.match import SIDES, Side
 from domain.match import Match as MatchRecord
 from domain.tournament.errors import RoundNotFoundError
@@ -60,10 +65,11 @@ TABLET_COOKIE = "bgtd_table_tablet"
 """The table's tablet (``api.table.tablet``): its path is the table page's."""
 SIGN_IN_COOKIE = "bgtd_player_sign_in"
 """The sign-in form's nonce: its CSRF token derives from it (there is no session yet)."""
-CSRF_FIELD = "_csrf_token"
+TABLE = "/tournaments/{tournament_id:uuid}/tables/{number:int}"
+TournamentId = FromPath[UUID]
+TableNumber = FromPath[int]
 MAX_POINTS = 999
 """As ``POST .../reports`` takes them."""
-FormData = Annotated[dict[str, Any], Body(media_type=RequestEncodingType.URL_ENCODED)]
 SUMMARIES = {
     "sign_in": "Page: the personal link of the registration mail; its button signs the player "
     "in (a GET opens no session)",
@@ -77,20 +83,6 @@ SUMMARIES = {
     "confirm_report": "Page form: a player confirms the opponent's report (the equal POST "
     ".../reports)",
 }
-
-
-class FormRefusedError(Exception):
-    """A form without its CSRF token, with a wrong one, or without a session: 403."""
-
-
-@dataclass(frozen=True, slots=True)
-class FormError:
-    """A refused action, shown next to its form (``where``) and field."""
-
-    where: str
-    field: str
-    message: str
-    status: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +202,12 @@ def provide_visit(request: Request[Any, Any, Any], services: ServicesDep) -> Vis
     )
 
 
+VisitDep = NamedDependency[Visit]
+"""The visit, as every handler of the table's pages takes it."""
+visit_get = Provide(provide_visit, sync_to_thread=True)
+"""Checks the player's session in the event store: a worker thread."""
+
+
 def form_refused(request: Request[Any, Any, Any], _: FormRefusedError) -> Response[Any]:
     lang = language(request)
     engine = request.app.template_engine
@@ -225,11 +223,18 @@ def form_refused(request: Request[Any, Any, Any], _: FormRefusedError) -> Respon
     )
 
 
-class TableController(Controller):
+class TablePages(Controller):
+    """What every controller of the players' pages shares: the visit (with the player's
+    session or the table's tablet) and the refusal page of a form. It handles no route itself."""
+
     path = "/pages"
     tags = ["pages"]  # noqa: RUF012
-    dependencies = {"visit": Provide(provide_visit, sync_to_thread=True)}  # noqa: RUF012
+    dependencies = {"visit": visit_get}  # noqa: RUF012
     exception_handlers = {FormRefusedError: form_refused}  # noqa: RUF012
+
+
+class TableController(TablePages):
+    """The personal link's sign-in and sign-out, the table page and its report forms."""
 
     # The personal link -------------------------------------------------------------------
 
@@ -237,7 +242,7 @@ class TableController(Controller):
     def sign_in_form(
         self,
         request: Request[Any, Any, Any],
-        visit: NamedDependency[Visit],
+        visit: VisitDep,
         client_address: NamedDependency[ClientAddress],
     ) -> Template:
         """Only a button: nothing is opened here (a mail scanner follows the link too). It
@@ -264,13 +269,11 @@ class TableController(Controller):
         self,
         request: Request[Any, Any, Any],
         data: FormData,
-        visit: NamedDependency[Visit],
+        visit: VisitDep,
         client_address: NamedDependency[ClientAddress],
     ) -> Template | Redirect:
-        nonce = request.cookies.get(SIGN_IN_COOKIE)
         sessions = visit.services.player_sessions
-        if not nonce or not sessions.is_csrf_token(f"sign-in:{nonce}", data.get(CSRF_FIELD)):
-            raise FormRefusedError
+        nonce = sign_in_nonce(request, SIGN_IN_COOKIE, data, sessions.is_csrf_token)
         token = str(data.get("token") or "")
         services = visit.services
         try:
@@ -295,7 +298,7 @@ class TableController(Controller):
 
     @post("/players/sign-out", sync_to_thread=True, summary=SUMMARIES["sign_out"])
     def sign_out(
-        self, request: Request[Any, Any, Any], data: FormData, visit: NamedDependency[Visit]
+        self, request: Request[Any, Any, Any], data: FormData, visit: VisitDep
     ) -> Redirect:
         session = visit.require_csrf(data)
         # on the server too: a copy of the cookie taken before stops working
@@ -306,41 +309,19 @@ class TableController(Controller):
 
     # The table page ----------------------------------------------------------------------
 
-    @get(
-        "/tournaments/{tournament_id:uuid}/tables/{number:int}",
-        sync_to_thread=True,
-        summary=SUMMARIES["table"],
-    )
-    def table(
-        self, tournament_id: FromPath[UUID], number: FromPath[int], visit: NamedDependency[Visit]
-    ) -> Template:
+    @get(TABLE, sync_to_thread=True, summary=SUMMARIES["table"])
+    def table(self, tournament_id: TournamentId, number: TableNumber, visit: VisitDep) -> Template:
         return table_page(visit, tournament_id, number)
 
-    @post(
-        "/tournaments/{tournament_id:uuid}/tables/{number:int}/report",
-        sync_to_thread=True,
-        summary=SUMMARIES["report"],
-    )
+    @post(f"{TABLE}/report", sync_to_thread=True, summary=SUMMARIES["report"])
     def report(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        visit: NamedDependency[Visit],
+        self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
         return _reported(visit, tournament_id, number, data, "report")
 
-    @post(
-        "/tournaments/{tournament_id:uuid}/tables/{number:int}/confirm-report",
-        sync_to_thread=True,
-        summary=SUMMARIES["confirm_report"],
-    )
+    @post(f"{TABLE}/confirm-report", sync_to_thread=True, summary=SUMMARIES["confirm_report"])
     def confirm_report(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        visit: NamedDependency[Visit],
+        self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
         return _reported(visit, tournament_id, number, data, "confirm-report")
 
@@ -405,12 +386,6 @@ def _report_of(data: dict[str, Any], t: dict[str, str]) -> ReportForm | tuple[st
     return ReportForm(ids["match_id"], ids["winner"], points["points_a"], points["points_b"])
 
 
-def form_error(where: str, refused: DomainError) -> FormError:
-    if isinstance(refused, InvalidInputError):
-        return FormError(where, refused.field, refused.message, status_of(refused))
-    return FormError(where, "", refused.detail, status_of(refused))
-
-
 def table_page(
     visit: Visit, tournament_id: UUID, number: int, error: FormError | None = None
 ) -> Template:
@@ -456,7 +431,6 @@ def table_page(
         ),
         game=game,
         play_actions=PLAY_ACTIONS,
-        levels=LEVELS,
         csrf_field=CSRF_FIELD,
         csrf=visit.csrf(tournament_id, number),
         tablet=visit.tablet_at(tournament_id, number) is not None,

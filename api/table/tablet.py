@@ -16,22 +16,15 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from litestar import Controller, Request, get, post
+from litestar import Request, get, post
 from litestar.datastructures import Cookie
-from litestar.di import NamedDependency
-from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
-from api.console.console import (
-    COOKIE_PATH,
-    SESSION_COOKIE,
-    Console,
-    ConsoleController,
-    FormData,
-)
+from api.console.console import COOKIE_PATH, SESSION_COOKIE, ConsoleDep, ConsolePages
 from api.http.cookies import session_cookie
+from api.http.forms import FormData
 from api.pages.pages import TEXT as PAGE_TEXT
-from api.table.table import TABLET_COOKIE
+from api.table.table import TABLET_COOKIE, TableNumber, TournamentId
 from api.table.texts import TEXT
 from service.people.player_sessions import PLAYER_SESSION_LIFETIME
 
@@ -46,18 +39,14 @@ def table_path(tournament_id: UUID, number: int) -> str:
     return f"/pages/tournaments/{tournament_id}/tables/{number}"
 
 
-class TabletController(Controller):
+class TabletController(ConsolePages):
+    """The director's side of the tablet: the console's session check, CSRF and refusals."""
+
     path = "/director/tournaments/{tournament_id:uuid}/tables/{number:int}/tablet"
-    tags = ["pages"]  # noqa: RUF012
-    dependencies = ConsoleController.dependencies
-    exception_handlers = ConsoleController.exception_handlers
 
     @get("/", sync_to_thread=True, summary=SUMMARIES["tablet"])
     def tablet(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        console: NamedDependency[Console],
+        self, tournament_id: TournamentId, number: TableNumber, console: ConsoleDep
     ) -> Template:
         assert console.session is not None
         console.services.directors.authorize_tournament(console.session.acting, tournament_id)
@@ -82,10 +71,10 @@ class TabletController(Controller):
     def open_tablet(
         self,
         request: Request[Any, Any, Any],
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
+        tournament_id: TournamentId,
+        number: TableNumber,
         data: FormData,
-        console: NamedDependency[Console],
+        console: ConsoleDep,
     ) -> Redirect:
         console.require_csrf(data)
         assert console.session is not None

@@ -1,6 +1,6 @@
 """Ending a table's tablet (``api.table.tablet`` opens it): on the tablet itself, with the form of
 the table page, and from the director's console for every tablet of a tournament at once (a
-tablet lost or taken away goes on working until then, as its cookie is valid for a day).
+tablet lost or taken away goes on working until then, as its cookie is valid for 16 hours).
 
 Both are sign-outs as the other sessions have (``service.people.tablets``): recorded on the
 server, so a copy of the cookie stops too. The tablet's own form is posted under the table
@@ -10,24 +10,19 @@ page's path, the only path its cookie is sent to.
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
 
-from litestar import Controller, Request, post
-from litestar.di import NamedDependency, Provide
-from litestar.params import FromPath
+from litestar import Request, post
 from litestar.response import Redirect
 
-from api.console.console import Console, ConsoleController
-from api.console.console import FormData as ConsoleFormData
+from api.console.console import ConsoleDep, ConsolePages
 from api.http.cookies import session_cookie
+from api.http.forms import CSRF_FIELD, FormData, FormRefusedError
 from api.table.table import (
-    CSRF_FIELD,
     TABLET_COOKIE,
-    FormData,
-    FormRefusedError,
-    Visit,
-    form_refused,
-    provide_visit,
+    TableNumber,
+    TablePages,
+    TournamentId,
+    VisitDep,
 )
 from api.table.tablet import table_path
 
@@ -39,20 +34,19 @@ SUMMARIES = {
 }
 
 
-class TabletSignOutController(Controller):
+class TabletSignOutController(TablePages):
+    """The tablet's own sign-out, posted under the table page's path."""
+
     path = "/pages/tournaments/{tournament_id:uuid}/tables/{number:int}/tablet/sign-out"
-    tags = ["pages"]  # noqa: RUF012
-    dependencies = {"visit": Provide(provide_visit, sync_to_thread=True)}  # noqa: RUF012
-    exception_handlers = {FormRefusedError: form_refused}  # noqa: RUF012
 
     @post("/", sync_to_thread=True, summary=SUMMARIES["sign_out"])
     def sign_out(
         self,
         request: Request[Any, Any, Any],
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
+        tournament_id: TournamentId,
+        number: TableNumber,
         data: FormData,
-        visit: NamedDependency[Visit],
+        visit: VisitDep,
     ) -> Redirect:
         sessions = visit.services.player_sessions
         tablet = visit.tablet_at(tournament_id, number)
@@ -74,19 +68,13 @@ class TabletSignOutController(Controller):
         return redirect
 
 
-class TabletsEndController(Controller):
+class TabletsEndController(ConsolePages):
+    """The director's end of every tablet: the console's session check, CSRF and refusals."""
+
     path = "/director/tournaments/{tournament_id:uuid}/tablets/sign-out"
-    tags = ["pages"]  # noqa: RUF012
-    dependencies = ConsoleController.dependencies
-    exception_handlers = ConsoleController.exception_handlers
 
     @post("/", sync_to_thread=True, summary=SUMMARIES["end_all"])
-    def end_all(
-        self,
-        tournament_id: FromPath[UUID],
-        data: ConsoleFormData,
-        console: NamedDependency[Console],
-    ) -> Redirect:
+    def end_all(self, tournament_id: TournamentId, data: FormData, console: ConsoleDep) -> Redirect:
         console.require_csrf(data)
         assert console.session is not None
         services = console.services

@@ -5,6 +5,7 @@ A small self-contained renderer: string templates, every value HTML-escaped."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from html import escape
 from typing import Literal
@@ -23,7 +24,15 @@ STAGES = {
     "semi_final": "Halbfinale",
     "final": "Finale",
     "third_place": "Spiel um Platz 3",
+    "main": "Hauptfeld",
+    "consolation": "Trostrunde",
 }
+STANDINGS_TITLES = {
+    "swiss": "Tabelle der Schweizer Runden",
+    "round_robin": "Tabelle (jeder gegen jeden)",
+    "elimination": "Tabelle (K.-o.-System)",
+}
+"""The standings' heading below the final places, by the tournament's format (T-FMT-10)."""
 
 PRINT_CSS = """
 body { font-family: system-ui, sans-serif; font-size: 11pt; margin: 1.5cm; color: #000; }
@@ -96,30 +105,39 @@ def slips_page(paired: Round) -> str:
     return page(f"Ergebniszettel Runde {paired.round}", slips)
 
 
-def standings_page(rows: list[Standing], places: list[Place] | None) -> str:
-    """The Swiss standings; once the tournament is completed, its final places above them.
+def standings_page(
+    rows: list[Standing], places: list[Place] | None, stage_format: str = "swiss"
+) -> str:
+    """The standings; once the tournament is completed, its final places above them.
 
     rule T-FMT-4: after the knockout a Swiss rank is no place (the final's loser may have led
-    the Swiss rounds), so the Swiss column says "Rang" and "Platz" heads the final places only.
-    """
-    head = (
-        "<tr><th>Rang</th><th>Name</th><th>Siege</th><th>Punkte</th><th>Buchholz</th>"
-        "<th>Direkter Vergleich</th><th>Spiele</th></tr>"
-    )
+    the Swiss rounds), so the standings column says "Rang" and "Platz" heads the final places
+    only. Buchholz is a Swiss tiebreak, head-to-head one of Swiss and round robin (T-FMT-11);
+    an elimination's rows have none (API.md "Formats")."""
+    columns: list[tuple[str, Callable[[Standing], object]]] = [
+        ("Rang", lambda r: r.rank),
+        ("Name", lambda r: f"{escape(r.display_name)}{' (zurückgezogen)' if r.withdrawn else ''}"),
+        ("Siege", lambda r: r.wins),
+        ("Punkte", lambda r: r.points),
+    ]
+    if stage_format == "swiss":
+        columns.append(("Buchholz", lambda r: r.buchholz))
+    if stage_format != "elimination":
+        columns.append(("Direkter Vergleich", lambda r: r.head_to_head))
+    columns.append(("Spiele", lambda r: r.matches))
+    head = "<tr>" + "".join(f"<th>{name}</th>" for name, _ in columns) + "</tr>"
     body = "".join(
-        f"<tr><td>{r.rank}</td><td>{escape(r.display_name)}"
-        f"{' (zurückgezogen)' if r.withdrawn else ''}</td><td>{r.wins}</td><td>{r.points}</td>"
-        f"<td>{r.buchholz}</td><td>{r.head_to_head}</td><td>{r.matches}</td></tr>"
-        for r in rows
+        "<tr>" + "".join(f"<td>{value(r)}</td>" for _, value in columns) + "</tr>" for r in rows
     )
-    swiss = f'<table id="standings"><thead>{head}</thead><tbody>{body}</tbody></table>'
+    standings = f'<table id="standings"><thead>{head}</thead><tbody>{body}</tbody></table>'
     if places is None:
-        return page("Tabelle", swiss)
+        return page("Tabelle", standings)
     final = "".join(f"<tr><td>{p.place}</td><td>{escape(p.display_name)}</td></tr>" for p in places)
+    heading = STANDINGS_TITLES.get(stage_format, "Tabelle")
     return page(
         "Endstand",
         '<table id="places"><thead><tr><th>Platz</th><th>Name</th></tr></thead>'
-        f"<tbody>{final}</tbody></table><h2>Tabelle der Schweizer Runden</h2>{swiss}",
+        f"<tbody>{final}</tbody></table><h2>{heading}</h2>{standings}",
     )
 
 
@@ -147,7 +165,9 @@ class PrintController(Controller):
     @printable("/standings", summary="The standings to print")
     def standings(self, tournament_id: FromPath[UUID], services: ServicesDep) -> str:
         standings = services.rounds.list_standings(tournament_id)
-        return standings_page(standings, services.places.list_fixed_places(tournament_id))
+        places = services.places.list_fixed_places(tournament_id)
+        stage_format = services.tournaments.get_tournament(tournament_id).row.format
+        return standings_page(standings, places, stage_format)
 
 
 def _latest_round(services: Services, tournament_id: UUID) -> Round:

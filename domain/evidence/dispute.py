@@ -11,7 +11,7 @@ from uuid import UUID
 import msgspec
 
 from domain.errors import ConflictError, InvalidInputError, NotFoundError
-from domain.events import Aggregate, DomainEvent, EventBatch
+from domain.events import Aggregate, DomainEvent, EventBatch, open_state
 from domain.text import has_format_character
 
 MAX_TEXT_LENGTH = 2000
@@ -71,12 +71,10 @@ class Dispute(Aggregate, frozen=True, kw_only=True):
 def evolve(state: Dispute | None, event: DisputeEvent) -> Dispute:
     """The one place where a dispute's events apply."""
     if isinstance(event, DisputeOpened):
-        return Dispute(
-            id=event.originator_id,
-            version=event.originator_version,
-            match_id=event.match_id,
+        return open_state(
+            event,
+            Dispute,
             version_disputed=event.version,
-            claim=event.claim,
             opened_at=event.timestamp,
             opened_by=event.actor,
         )

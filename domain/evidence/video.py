@@ -14,7 +14,7 @@ from uuid import UUID
 import msgspec
 
 from domain.errors import InvalidInputError, NotFoundError
-from domain.events import Aggregate, DomainEvent, EventBatch
+from domain.events import Aggregate, DomainEvent, EventBatch, open_state
 
 MAX_URI_LENGTH = 2000
 FIRST_RETRY = timedelta(minutes=1)
@@ -84,15 +84,7 @@ def retry_at(failed_at: datetime, failures: int) -> datetime:
 def evolve(state: Video | None, event: VideoEvent) -> Video:
     """The one place where a recording's events apply."""
     if isinstance(event, VideoRegistered):
-        return Video(
-            id=event.originator_id,
-            version=event.originator_version,
-            match_id=event.match_id,
-            game=event.game,
-            uri=event.uri,
-            path=event.path,
-            registered_at=event.timestamp,
-        )
+        return open_state(event, Video, registered_at=event.timestamp)
     if not isinstance(state, Video):
         raise VideoNotFoundError(f"no video with id {event.originator_id}")
     version = event.originator_version

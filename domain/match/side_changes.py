@@ -1,5 +1,5 @@
-"""How the cube and penalty events change a match (the rest of ``evolve``'s table is in
-``domain.match.state``)."""
+"""How the cube and penalty events change a match, and how a turn ends (the rest of
+``evolve``'s table is in ``domain.match.state``)."""
 
 from __future__ import annotations
 
@@ -18,10 +18,18 @@ from domain.match.events import (
     PenaltyAwarded,
     PenaltyChanged,
     Side,
+    other,
 )
 
 if TYPE_CHECKING:
     from domain.match.state import Match
+
+
+def turn_over(state: Match, side: Side, **changes: object) -> Match:
+    """``side``'s turn has ended (its play, on any board, or a roll it could not play): the
+    opponent is on roll with no dice yet, and ``changes`` say what else the turn left."""
+    fields: dict[str, object] = {"latest_roll": None, **changes}
+    return replace(state, phase="roll", on_roll=other(side), dice=None, **fields)
 
 
 class Penalty(msgspec.Struct, frozen=True, kw_only=True):

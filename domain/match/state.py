@@ -78,6 +78,7 @@ from domain.match.side_changes import (
     cube_taken,
     penalty_awarded,
     penalty_changed,
+    turn_over,
 )
 from domain.match.variant_games import (
     FinishedGame,
@@ -85,6 +86,7 @@ from domain.match.variant_games import (
     apply_play,
     board_seen_by,
     finished_game_variant,
+    game_over,
     game_variant,
     set_up,
 )
@@ -450,25 +452,13 @@ def _checkers_played(state: Match, event: CheckersPlayed) -> Match:
     after = position_from_id(event.position_id)  # the opponent is on roll after the play
     mover, opponent = (after.opponent, after.on_roll)
     board_a, board_b = (mover, opponent) if event.side == "a" else (opponent, mover)
-    return replace(
-        state,
-        board_a=board_a,
-        board_b=board_b,
-        phase="roll",
-        on_roll=other(event.side),
-        dice=None,
-        latest_roll=None,
-    )
+    return turn_over(state, event.side, board_a=board_a, board_b=board_b)
 
 
 def _turn_passed(state: Match, event: TurnPassed) -> Match:
     latest = state.latest_roll
-    return replace(
-        state,
-        phase="roll",
-        on_roll=other(event.side),
-        dice=None,
-        latest_roll=replace(latest, passed=True) if latest is not None else None,
+    return turn_over(
+        state, event.side, latest_roll=replace(latest, passed=True) if latest is not None else None
     )
 
 
@@ -525,19 +515,12 @@ def _game_won(state: Match, event: GameWon) -> Match:
         result=event.result,
         points=event.points,
     )
-    return replace(
+    return game_over(
         state,
-        games=(*state.games, finished),
+        finished,
         score_a=event.score_a,
         score_b=event.score_b,
-        phase="opening",
         previous_loser=other(event.winner),
-        dice=None,
-        latest_roll=None,
-        offered_value=None,
-        resigner=None,
-        resignation=None,
-        resumed_phase=None,
     )
 
 

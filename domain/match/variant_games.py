@@ -15,8 +15,8 @@ from domain.match.events import (
     MatchVariant,
     Side,
     VariantCheckersPlayed,
-    other,
 )
+from domain.match.side_changes import turn_over
 from domain.variants import Variant, VariantBoard
 
 if TYPE_CHECKING:
@@ -81,17 +81,7 @@ def apply_play(state: Match, event: VariantCheckersPlayed) -> Match:
         a, b, pins_a, pins_b = mover, opponent, pins_mover, pins_opponent
     else:
         a, b, pins_a, pins_b = opponent, mover, pins_opponent, pins_mover
-    state = replace(
-        state,
-        variant_a=a,
-        variant_b=b,
-        pinned_a=pins_a,
-        pinned_b=pins_b,
-        phase="roll",
-        on_roll=other(event.side),
-        dice=None,
-        latest_roll=None,
-    )
+    state = turn_over(state, event.side, variant_a=a, variant_b=b, pinned_a=pins_a, pinned_b=pins_b)
     if state.game_variant in (Variant.PORTES, Variant.TAVLA):
         state = replace(state, board_a=core_side(a), board_b=core_side(b))
     return state
@@ -107,16 +97,24 @@ def apply_draw(state: Match, event: GameDrawn) -> Match:
     finished = FinishedGame(
         game=event.game, variant=_name(state), winner=None, result=None, points=0
     )
+    return game_over(state, finished)
+
+
+def game_over(state: Match, finished: FinishedGame, **changes: object) -> Match:
+    """A game ended, won or drawn: it joins ``games`` and the next game's opening is due, with
+    nothing of the last one pending (dice, a cube offer, a resignation); ``changes`` say what
+    else the game left (the scores)."""
     return replace(
         state,
         phase="opening",
+        games=(*state.games, finished),
         dice=None,
         latest_roll=None,
         offered_value=None,
         resigner=None,
         resignation=None,
         resumed_phase=None,
-        games=(*state.games, finished),
+        **changes,
     )
 
 

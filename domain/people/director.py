@@ -15,7 +15,7 @@ from uuid import UUID
 import msgspec
 
 from domain.errors import ConflictError, ForbiddenError, NotFoundError
-from domain.events import DIRECTOR, Aggregate, DomainEvent, EventBatch
+from domain.events import DIRECTOR, Aggregate, DomainEvent, EventBatch, open_state
 from domain.text import visible_name
 
 ScopeKind = Literal["club", "season", "tournament"]
@@ -177,16 +177,11 @@ class Director(Aggregate, frozen=True, kw_only=True):
 def evolve(state: Director | None, event: DirectorEvent) -> Director:
     """The one place where a director's events apply."""
     if isinstance(event, DirectorAppointed):
-        return Director(
-            id=event.originator_id,
-            version=event.originator_version,
-            name=event.name,
-            scope=Scope(
-                kind=event.scope, season_id=event.season_id, tournament_id=event.tournament_id
-            ),
-            token_hash=event.token_hash,
-            appointed_at=event.timestamp,
-            appointed_by=event.actor,
+        scope = Scope(
+            kind=event.scope, season_id=event.season_id, tournament_id=event.tournament_id
+        )
+        return open_state(
+            event, Director, scope=scope, appointed_at=event.timestamp, appointed_by=event.actor
         )
     if not isinstance(state, Director):
         raise DirectorNotFoundError(f"no director with id {event.originator_id}")

@@ -15,7 +15,7 @@ from datetime import datetime
 from uuid import UUID
 
 from domain.errors import NotFoundError
-from domain.events import Aggregate, DomainEvent, EventBatch
+from domain.events import Aggregate, DomainEvent, EventBatch, open_state
 
 
 class PersonNotFoundError(NotFoundError):
@@ -53,12 +53,9 @@ class Person(Aggregate, frozen=True, kw_only=True):
 def evolve(state: Person | None, event: PersonEvent) -> Person:
     """The one place where a person's events apply."""
     if isinstance(event, PersonErased):
-        return Person(
-            id=event.originator_id,
-            version=event.originator_version,
-            pseudonym=event.pseudonym,
-            erased_at=state.erased_at if state is not None else event.timestamp,
-        )
+        # A repeated erasure (the person registered again) keeps the first one's date.
+        erased_at = state.erased_at if state is not None else event.timestamp
+        return open_state(event, Person, erased_at=erased_at)
     raise TypeError(f"not an event of a person: {type(event).__name__}")
 
 

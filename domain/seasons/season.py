@@ -11,7 +11,7 @@ import msgspec
 
 from domain.calendar import parse_date
 from domain.errors import ConflictError, InvalidInputError, NotFoundError
-from domain.events import Aggregate, DomainEvent, EventBatch
+from domain.events import Aggregate, DomainEvent, EventBatch, open_state
 from domain.seasons.options import DEFAULT_OPTIONS, EventsTiebreak, SeasonOptions
 from domain.text import one_line, visible_name
 
@@ -107,14 +107,7 @@ def evolve(state: Season | None, event: SeasonEvent) -> Season:
     id): not found. Any other event on an existing season is a programming error.
     """
     if isinstance(event, SeasonCreated):
-        return Season(
-            id=event.originator_id,
-            version=event.originator_version,
-            name=event.name,
-            starts_on=event.starts_on,
-            ends_on=event.ends_on,
-            options=event.options,
-        )
+        return open_state(event, Season, options=event.options)
     if state is None:
         raise SeasonNotFoundError(f"no season with id {event.originator_id}")
     if isinstance(event, CalendarPeriodAdded):

@@ -7,13 +7,16 @@ start (``Tournament.bracket_seeds``, seed 1 first) name the players.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import cast
 from uuid import UUID
 
-from domain.bracket import BracketMatch, BracketStage, MatchKey, next_round, places, pot_split
-from domain.standings import PotSplit, lot_draw, split_pot
+import msgspec
+
+from domain.bracket import BracketMatch, BracketStage, MatchKey, next_round, pot_split
+from domain.standings import PotSplit, split_pot
 from domain.tournament.events import PairedTable
+from domain.tournament.outcomes import fold_results, result_facts
 from domain.tournament.state import Tournament
 
 
@@ -54,7 +57,17 @@ def elimination_tables(state: Tournament, new_match_id: Callable[[], UUID]) -> l
         len(state.bracket_seeds), state.consolation_played, matches, winners, withdrawn
     )
     ordered = [m for m in upcoming if not m.is_bye] + [m for m in upcoming if m.is_bye]
-    return [_table(state, number, match, new_match_id) for number, match in enumerate(ordered, 1)]
+    tables = [_table(state, number, match, new_match_id) for number, match in enumerate(ordered, 1)]
+    return [_deserted(table, active) for table in tables]
+
+
+def _deserted(table: PairedTable, active: Collection[UUID]) -> PairedTable:
+    """A match of two players who both left stays open: neither can forfeit to the other, and
+    no rule says who goes through (a ruling is needed); the director records its result."""
+    if table.player_b is None or table.player_a in active or table.player_b in active:
+        return table
+    note = "; both players have left the tournament: the director records who goes through"
+    return msgspec.structs.replace(table, explanation=table.explanation + note)
 
 
 def elimination_over(state: Tournament) -> bool:
@@ -68,67 +81,33 @@ def elimination_over(state: Tournament) -> bool:
 
 def elimination_places(state: Tournament) -> list[UUID]:
     """rule T-FMT-14: places 1..N once the brackets are decided; before that, players still in
-    the main bracket first, then by the main round they reached (later first), then seed."""
-    players = state.bracket_seeds
-    matches, winners = played_matches(state)
-    if elimination_over(state):
-        drawn = lot_draw(players, state.lot_seed)
-        lot = sorted(range(1, len(players) + 1), key=lambda s: drawn[players[s - 1]])
-        placed = places(len(players), matches, winners, _loss_points(state, matches), lot)
-        return [players[p.seed - 1] for p in placed]
-    reached: dict[int, int] = {}
-    out: set[int] = set()
-    for match in matches:
-        if match.bracket != "main":
-            continue
-        for seed in (match.seed_a, match.seed_b):
-            if seed is not None:
-                reached[seed] = max(reached.get(seed, 0), match.bracket_round)
-        if match.key in winners and match.seed_b is not None and match.stage != "third_place":
-            out.add(match.seed_b if winners[match.key] == match.seed_a else match.seed_a)
-    order = sorted(range(1, len(players) + 1), key=lambda s: (s in out, -reached.get(s, 0), s))
-    return [players[s - 1] for s in order]
+    the main bracket first, then by the main round they reached (``domain.bracket.places``, by
+    the one fold of the results)."""
+    return list(fold_results(result_facts(state)).places)
 
 
 def consolation_places(state: Tournament) -> dict[UUID, int]:
     """rule T-FMT-13: the consolation's winner (1) and finalist (2), once decided."""
-    if not elimination_over(state):
-        return {}
-    players = state.bracket_seeds
-    matches, winners = played_matches(state)
-    placed = places(len(players), matches, winners, {}, list(range(1, len(players) + 1)))
-    return {players[p.seed - 1]: p.consolation_place for p in placed if p.consolation_place}
+    return dict(fold_results(result_facts(state)).consolation_places)
+
+
+def elimination_pots(state: Tournament) -> tuple[int, int]:
+    """rule T-FMT-14: (main pot, consolation pot). From the start, by the consolation played;
+    before it, by the consolation asked (the field, and so whether one is played, is not yet
+    known: docs/api.md)."""
+    consolation = state.consolation_played if state.started_at else state.consolation
+    return pot_split(state.pot_cents, consolation, state.consolation_pot_percent)
 
 
 def elimination_prizes(state: Tournament) -> tuple[PotSplit, PotSplit]:
     """rule T-FMT-14: the main pot over places 1, 2, 3, ... and the consolation pot over
     consolation places 1, 2, each split as T-BUYIN-1."""
-    main_pot, side_pot = pot_split(
-        state.pot_cents, state.consolation_played, state.consolation_pot_percent
-    )
+    main_pot, side_pot = elimination_pots(state)
     main = split_pot(main_pot, state.payout_percent, elimination_places(state))
     side_places = consolation_places(state)
     ranked = sorted(side_places, key=lambda player: side_places[player])
     side = split_pot(side_pot, state.consolation_payout_percent if ranked else (), ranked)
     return main, side
-
-
-def _loss_points(state: Tournament, matches: list[BracketMatch]) -> dict[int, int]:
-    """rule T-FMT-14: the points each player scored in their main loss."""
-    seed_of = {player: seed for seed, player in enumerate(state.bracket_seeds, start=1)}
-    points: dict[int, int] = {}
-    for paired in state.rounds:
-        for table in paired.tables:
-            if table.bracket != "main" or table.match_id is None or table.player_b is None:
-                continue
-            result = state.result_of(table.match_id)
-            if result is None or table.stage == "third_place":
-                continue
-            if result.winner == table.player_a:
-                points[seed_of[table.player_b]] = result.points_b
-            else:
-                points[seed_of[table.player_a]] = result.points_a
-    return points
 
 
 def _table(

@@ -9,6 +9,7 @@ from uuid import UUID
 import msgspec
 
 from domain.events import PSEUDONYM, DomainEvent, Personal
+from domain.match.events import MatchVariant, TavliFormat
 from domain.tournament.defaults import (
     DEFAULT_CLOCK,
     DEFAULT_CONSOLATION_PAYOUT_PERCENT,
@@ -78,6 +79,13 @@ class TournamentScheduled(DomainEvent, frozen=True, kw_only=True):
     """rule T-FMT-12: every consolation match's length; 0: ``match_length``."""
     consolation_pot_percent: int = DEFAULT_CONSOLATION_POT_PERCENT
     consolation_payout_percent: tuple[int, ...] = DEFAULT_CONSOLATION_PAYOUT_PERCENT
+    # rule V-MATCH-VARIANT-1 (older events: backgammon in every stage)
+    variant: MatchVariant = "backgammon"
+    cube: bool | None = None
+    """rule V-CUBE-1: None gives each match its variant's default."""
+    tavli_format: TavliFormat | None = None
+    stage_variants: dict[Stage, MatchVariant] = msgspec.field(default_factory=dict)
+    """The stages the director named; every other stage plays ``variant``."""
 
 
 class RegistrationFacts(DomainEvent, frozen=True, kw_only=True):
@@ -212,6 +220,12 @@ class TournamentStarted(DomainEvent, frozen=True, kw_only=True):
     """rule T-FMT-13: the consolation the field plays (a progressive one under 9 players is
     played as ``first_round``; too small a field plays none)."""
     """rule T-FMT-11: a round robin's players by Berger number (1 first), fixed at the start."""
+    # rule V-MATCH-VARIANT-1: the variants, copied like the other rules (older events: none,
+    # the scheduled terms apply)
+    variant: MatchVariant | None = None
+    cube: bool | None = None
+    tavli_format: TavliFormat | None = None
+    stage_variants: dict[Stage, MatchVariant] = msgspec.field(default_factory=dict)
 
 
 class PairedTable(msgspec.Struct, frozen=True, kw_only=True):

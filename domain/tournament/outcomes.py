@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import cast
 from uuid import UUID
 
 import msgspec
 
+from domain.bracket import BracketStage, PlacingMatch
+from domain.bracket import places as bracket_places
 from domain.standings import (
     KnockoutResult,
     Outcome,
@@ -27,8 +30,7 @@ from domain.standings import (
     round_robin_standings,
 )
 from domain.tournament.defaults import GROUP_STAGES, Stage
-from domain.tournament.events import MissedRounds
-from domain.tournament.state import Tournament
+from domain.tournament.state import LateEntry, Tournament
 
 
 class Decided(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,13 +58,8 @@ class TableFact(msgspec.Struct, frozen=True, kw_only=True):
     """None while the match is open (and always for a bye)."""
 
 
-class LateFact(msgspec.Struct, frozen=True, kw_only=True):
-    """A player who joined after the start and is paired from ``from_round`` on."""
-
-    player_id: UUID
-    from_round: int
-    missed: MissedRounds
-    """``byes``: each missed round counts as a bye; ``losses``: it adds nothing."""
+LateFact = LateEntry
+"""A late entry is the same fact to the aggregate and to the views that fold results."""
 
 
 class PenaltyFact(msgspec.Struct, frozen=True, kw_only=True):
@@ -127,13 +124,16 @@ class TournamentOutcomes(msgspec.Struct, frozen=True, kw_only=True):
     standings: tuple[Standing, ...]
     """The Swiss standings, best first, every tiebreak shown (T-FMT-3)."""
     places: tuple[UUID, ...]
-    """Places 1..N: the knockout for the top four, then the Swiss order (T-FMT-4)."""
+    """Places 1..N: the knockout for the top four, then the Swiss order (T-FMT-4); in an
+    elimination, the brackets' places (T-FMT-14), provisional until they are decided."""
     players: tuple[PlayerOutcome, ...]
     """In place order."""
     decided: tuple[DecidedMatch, ...]
     """Every decided table in round and table order."""
     final: KnockoutResult | None = None
     third_place: KnockoutResult | None = None
+    consolation_places: dict[UUID, int] = {}
+    """rule T-FMT-13: an elimination's consolation winner (1) and finalist (2), once decided."""
 
     def of(self, player_id: UUID) -> PlayerOutcome:
         for outcome in self.players:
@@ -167,8 +167,9 @@ def fold_results(facts: ResultFacts) -> TournamentOutcomes:
     knockout = {match.stage: match for match in decided if match.stage not in GROUP_STAGES}
     final, third_place = (_knockout_result(knockout.get(s)) for s in ("final", "third_place"))
     knockout_tables = [t for t in tables if t.stage not in GROUP_STAGES]
+    consolation_places: dict[UUID, int] = {}
     if elimination:
-        places = _elimination_places(facts, tables, final, third_place)
+        places, consolation_places = _elimination_places(facts, tables)
     else:
         places = _places(facts, standings, knockout_tables, final, third_place)
 
@@ -202,6 +203,7 @@ def fold_results(facts: ResultFacts) -> TournamentOutcomes:
         decided=decided,
         final=final,
         third_place=third_place,
+        consolation_places=consolation_places,
     )
 
 
@@ -238,10 +240,7 @@ def result_facts(state: Tournament) -> ResultFacts:
         lot_seed=state.lot_seed,
         tables=tuple(tables),
         left=frozenset(player for player in state.field if player not in active),
-        late_entries=tuple(
-            LateFact(player_id=e.player_id, from_round=e.from_round, missed=e.missed)
-            for e in state.late_entries
-        ),
+        late_entries=state.late_entries,
     )
 
 
@@ -320,59 +319,36 @@ def _places(
 
 
 def _elimination_places(
-    facts: ResultFacts,
-    tables: list[TableFact],
-    final: KnockoutResult | None,
-    third_place: KnockoutResult | None,
-) -> list[UUID]:
-    """rule T-FMT-14: the final's and the 3rd-place match's players first; the others by the
-    main round they lost in (later first; players still in the main bracket before them, by the
-    round they reached), then the consolation winner, its finalist, the consolation round they
-    lost in (later first), those who did not play it, the points of their main loss, lot.
-    ``domain.bracket.places`` states the same rule by seeds."""
-    reached: dict[UUID, int] = {}
-    lost_main: dict[UUID, int] = {}
-    lost_side: dict[UUID, int] = {}
-    loss_points: dict[UUID, int] = {}
-    entered: set[UUID] = set()
-    side_final: TableFact | None = None
+    facts: ResultFacts, tables: list[TableFact]
+) -> tuple[list[UUID], dict[UUID, int]]:
+    """rule T-FMT-14: the places and the consolation places by ``domain.bracket.places``, the
+    one computation of them; the players are numbered in seat order for it."""
+    number_of = {player: number for number, player in enumerate(facts.field, start=1)}
+    matches = []
     for table in tables:
-        seated = [p for p in (table.player_a, table.player_b) if p is not None]
-        if table.stage == "consolation":
-            entered.update(seated)
-            if side_final is None or table.round >= side_final.round:
-                side_final = table
-        elif table.stage != "third_place":
-            for player in seated:
-                reached[player] = max(reached.get(player, 0), table.round)
-        if table.result is None or table.player_b is None or table.stage == "third_place":
-            continue
-        won_a = table.result.winner == table.player_a
-        loser = table.player_b if won_a else table.player_a
-        if table.stage == "consolation":
-            lost_side[loser] = table.round
-        else:
-            lost_main[loser] = table.round
-            loss_points[loser] = table.result.points_b if won_a else table.result.points_a
-    side_places: dict[UUID, int] = {}
-    if side_final is not None and (side_final.result is not None or side_final.player_b is None):
-        champion = side_final.result.winner if side_final.result else side_final.player_a
-        side_places[champion] = 1
-        if side_final.player_b is not None:
-            side_places[
-                side_final.player_b if champion == side_final.player_a else side_final.player_a
-            ] = 2
-    lot = lot_draw(facts.field, facts.lot_seed)
-
-    def key(player: UUID) -> tuple[int, int, int, int, int, int]:
-        if player in side_places:
-            side = (side_places[player] - 1, 0)
-        elif player in entered:
-            side = (2, -lost_side.get(player, 0))
-        else:
-            side = (3, 0)
-        out = lost_main.get(player, len(tables) + 1)
-        return (-out, -reached.get(player, 0), *side, -loss_points.get(player, 0), lot[player])
-
-    top = [p for r in (final, third_place) if r is not None for p in (r.winner, r.loser)]
-    return top + sorted((p for p in facts.field if p not in top), key=key)
+        side = table.stage == "consolation"
+        winner = table.result.winner if table.result is not None else None
+        loser_points = 0
+        if table.result is not None:
+            won_a = winner == table.player_a
+            loser_points = table.result.points_b if won_a else table.result.points_a
+        matches.append(
+            PlacingMatch(
+                bracket="consolation" if side else "main",
+                # rule T-FMT-13: consolation round c is played in tournament round c + 1
+                bracket_round=table.round - 1 if side else table.round,
+                stage=cast("BracketStage", table.stage),  # an elimination table's stage
+                seed_a=number_of[table.player_a],
+                seed_b=None if table.player_b is None else number_of[table.player_b],
+                winner=None if winner is None or table.player_b is None else number_of[winner],
+                loser_points=loser_points,
+            )
+        )
+    drawn = lot_draw(facts.field, facts.lot_seed)
+    lot = sorted(number_of.values(), key=lambda number: drawn[facts.field[number - 1]])
+    placed = bracket_places(len(facts.field), matches, lot)
+    order = [facts.field[p.seed - 1] for p in placed]
+    side_places = {
+        facts.field[p.seed - 1]: p.consolation_place for p in placed if p.consolation_place
+    }
+    return order, side_places

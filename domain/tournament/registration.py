@@ -1,45 +1,28 @@
-"""Scheduling, registration, cancellation, check-in and the start (DOMAIN.md section 2)."""
+"""Registration, cancellation, check-in and the start (DOMAIN.md section 2)."""
 
 # Rules T-SEAT-1, T-REG-1..3, T-CANCEL-1, T-CHECKIN-1..2, T-BUYIN-1.
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from datetime import date, datetime
 from uuid import UUID
-from zoneinfo import ZoneInfo
 
 import msgspec
 
-from domain.backgammon.match_id import MAX_MATCH_LENGTH
 from domain.calendar import (
-    DeadlinePolicy,
     age_on,
-    compute_deadlines,
-    local_isoformat,
     parse_birth_date,
-    parse_date,
 )
-from domain.clock import OVERTIME_SECONDS, ClockPresetName
 from domain.errors import InvalidInputError
 from domain.events import EventBatch
-from domain.match import DiceMode
 from domain.people.director import is_director_actor
 from domain.people.tokens import token_matches
-from domain.seasons.season import Season, check_play_date
 from domain.text import free_text, is_invisible, visible_name
 from domain.tournament.defaults import (
     _EMAIL,
     ACTIVE,
-    DEFAULT_BUY_IN_CENTS,
-    DEFAULT_CLASS,
-    DEFAULT_CLOCK,
-    DEFAULT_DICE,
-    DEFAULT_MATCH_LENGTH,
-    DEFAULT_MIN_AGE,
-    DEFAULT_PAYOUT_PERCENT,
-    DEFAULT_POT_SHARE_CENTS,
     MAX_AGE,
     MAX_PERSON_NAME_LENGTH,
     MIN_PLAYERS_TO_START,
@@ -61,7 +44,6 @@ from domain.tournament.errors import (
     WaitlistFullError,
 )
 from domain.tournament.events import (
-    KnockoutLengths,
     LateWithdrawalRecorded,
     NoShowReleased,
     PlayerCheckedIn,
@@ -71,126 +53,12 @@ from domain.tournament.events import (
     StandbyCheckedIn,
     StandbyNotSeated,
     TournamentEvent,
-    TournamentScheduled,
     TournamentStarted,
     WaitlistPromoted,
 )
-from domain.tournament.formats import FORMAT_FIELDS, Ranks, format_terms, starting_numbers
+from domain.tournament.formats import Ranks, starting_numbers
 from domain.tournament.rounds import playable_swiss_rounds
 from domain.tournament.state import Tournament
-
-
-class TournamentPlan(msgspec.Struct, frozen=True, kw_only=True):
-    """A tournament as the director enters it: text and numbers, validated by scheduling."""
-
-    name: str
-    date: str
-    venue: str
-    capacity: int | None = None
-    """Default: 20, or 12 for a round robin (rule T-FMT-11)."""
-    min_age: int = DEFAULT_MIN_AGE
-    buy_in_cents: int = DEFAULT_BUY_IN_CENTS
-    pot_share_cents: int = DEFAULT_POT_SHARE_CENTS
-    waitlist: bool = True
-    waitlist_limit: int | None = None
-    """Places on the waitlist; None: twice the capacity."""
-    swiss_rounds: int | None = None
-    """Swiss only (default 6, rule T-FMT-1)."""
-    match_length: int = DEFAULT_MATCH_LENGTH
-    class_name: str = DEFAULT_CLASS
-    payout_percent: tuple[int, ...] = DEFAULT_PAYOUT_PERCENT
-    knockout_lengths: KnockoutLengths | None = None
-    """Default: every knockout stage plays ``match_length`` (rule T-FMT-8)."""
-    dice: DiceMode = DEFAULT_DICE
-    clock: ClockPresetName = DEFAULT_CLOCK
-    clock_overtime_seconds: int = 0
-    """rule G-CLOCK-1, USBGF option: one overtime of 60 or 120 s on the club clock."""
-    # rule T-FMT-10: the format and its settings; None: not given (see ``format_terms``)
-    format: str = "swiss"
-    knockout_players: int | None = None
-    round_robin_cycles: int | None = None
-    seeding: str | None = None
-    consolation: str | None = None
-    consolation_match_length: int | None = None
-    consolation_pot_percent: int | None = None
-    consolation_payout_percent: tuple[int, ...] | None = None
-
-
-def schedule_tournament(
-    tournament_id: UUID,
-    plan: TournamentPlan,
-    *,
-    season: Season | None,
-    policy: DeadlinePolicy,
-    zone: ZoneInfo,
-    now: datetime,
-    actor: str,
-) -> list[TournamentEvent]:
-    """Put a tournament on the calendar with its deadlines in the club's time zone (CAL-3)."""
-    name = visible_name("name", plan.name)
-    venue = visible_name("venue", plan.venue)
-    class_name = visible_name("class", plan.class_name, MAX_PERSON_NAME_LENGTH)
-    play_date = parse_date("date", plan.date)  # rule CAL-2
-    period = check_play_date(season, play_date, "date") if season else None
-    terms = format_terms(**{field: getattr(plan, field) for field in FORMAT_FIELDS})
-    _check_range("capacity", terms.capacity, MIN_PLAYERS_TO_START, 1000)
-    _check_range("min_age", plan.min_age, 0, MAX_AGE)
-    if plan.waitlist_limit is not None:
-        _check_range("waitlist_limit", plan.waitlist_limit, 0, 10_000)
-    _check_range("buy_in_cents", plan.buy_in_cents, 0, 100_000_00)
-    _check_range("pot_share_cents", plan.pot_share_cents, 0, plan.buy_in_cents)
-    if terms.format == "swiss":
-        _check_range("swiss_rounds", terms.swiss_rounds, 1, 20)
-    _check_range("match_length", plan.match_length, 1, MAX_MATCH_LENGTH)
-    knockout = plan.knockout_lengths or KnockoutLengths(
-        semi_final=plan.match_length, final=plan.match_length, third_place=plan.match_length
-    )
-    for stage in ("semi_final", "final", "third_place"):
-        _check_range(f"match_lengths.{stage}", getattr(knockout, stage), 1, MAX_MATCH_LENGTH)
-    _check_payout(plan.payout_percent)
-    if plan.clock_overtime_seconds not in OVERTIME_SECONDS or (
-        plan.clock_overtime_seconds and plan.clock != "club"
-    ):
-        raise InvalidInputError(
-            "clock_overtime_seconds",
-            "is 0, or 60 or 120 with the club clock (G-CLOCK-1, USBGF option)",
-        )
-    deadlines = compute_deadlines(play_date, zone, policy)
-    if deadlines.starts_at <= now:
-        raise InvalidInputError(
-            "date",
-            f"the tournament would start at {local_isoformat(deadlines.starts_at, zone)}, "
-            "which has passed",
-        )
-    batch = EventBatch[TournamentEvent](tournament_id, 0, now, actor)
-    batch.add(
-        TournamentScheduled,
-        season_id=season.id if season else None,
-        period=period.name if period else None,
-        name=name,
-        play_date=play_date,
-        venue=venue,
-        capacity=terms.capacity,
-        min_age=plan.min_age,
-        buy_in_cents=plan.buy_in_cents,
-        pot_share_cents=plan.pot_share_cents,
-        waitlist=plan.waitlist,
-        waitlist_limit=plan.waitlist_limit,
-        swiss_rounds=terms.swiss_rounds,
-        match_length=plan.match_length,
-        class_name=class_name,
-        payout_percent=tuple(plan.payout_percent),
-        time_zone=zone.key,
-        cancellation_until=deadlines.cancellation_until,
-        check_in_opens=deadlines.check_in_opens,
-        starts_at=deadlines.starts_at,
-        knockout_lengths=knockout,
-        dice=plan.dice,
-        clock=plan.clock,
-        clock_overtime_seconds=plan.clock_overtime_seconds,
-        **terms.scheduled(),
-    )
-    return batch.events
 
 
 class Applicant(msgspec.Struct, frozen=True, kw_only=True):
@@ -493,6 +361,7 @@ def start(
         knockout_players=state.knockout_players,
         round_robin_cycles=state.round_robin_cycles,
         seeding=state.seeding,
+        **msgspec.structs.asdict(state.variants),
         # rule T-FMT-11, T-FMT-12: Berger numbers or bracket seeds are given and recorded
         **starting_numbers(state, field, lot_seed, season_ranks),
     )
@@ -577,16 +446,3 @@ def _is_ip_literal(domain: str) -> bool:
     domain = unicodedata.normalize("NFKC", domain)
     top_level = domain.rpartition(".")[2]
     return domain.startswith("[") or top_level[:1].isdigit()
-
-
-def _check_range(field: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise InvalidInputError(field, f"must be between {low} and {high}, not {value}")
-
-
-def _check_payout(percent: Sequence[int]) -> None:
-    """rule T-BUYIN-1: shares of the pot for places 1, 2, 3, ... adding up to 100."""
-    if not percent or any(share <= 0 for share in percent):
-        raise InvalidInputError("payout_percent", "give positive shares, e.g. [50, 30, 20]")
-    if sum(percent) != 100:
-        raise InvalidInputError("payout_percent", f"the shares add up to {sum(percent)}, not 100")

@@ -16,7 +16,7 @@ from domain.pairing import Entrant, pair_swiss_round_ahead
 from domain.standings import PotSplit, Standing, split_pot
 from domain.text import one_line
 from domain.tournament.defaults import KNOCKOUT_PLAYERS, MAX_REASON_LENGTH, ResultSource
-from domain.tournament.elimination import elimination_over, elimination_places, elimination_tables
+from domain.tournament.elimination import elimination_over, elimination_tables
 from domain.tournament.errors import (
     AllRoundsPairedError,
     MatchNotInTournamentError,
@@ -93,9 +93,8 @@ def swiss_standings(state: Tournament) -> list[Standing]:
 
 def places(state: Tournament) -> list[UUID]:
     """rule T-FMT-4: places 1-4 from the final and the match for 3rd place, 5.. from the Swiss
-    standings; without a knockout, the Swiss standings (see ``fold_results``)."""
-    if state.format == "elimination":
-        return elimination_places(state)  # rule T-FMT-14
+    standings; without a knockout, the Swiss standings; in an elimination, the brackets' places
+    (rule T-FMT-14). All by ``fold_results``."""
     return list(outcomes(state).places)
 
 
@@ -140,7 +139,8 @@ def pair_next_round(
         numbers = [table.table for table in open_tables]
         raise ResultsMissingError(
             f"round {state.rounds[-1].number} still needs the results of table(s) "
-            + ", ".join(map(str, numbers)),
+            + ", ".join(map(str, numbers))
+            + _both_left(state, open_tables),
             round=state.rounds[-1].number,
             tables=numbers,
         )
@@ -169,6 +169,24 @@ def pair_next_round(
     )
     _forfeit_for_the_absent(evolve(state, paired), batch, tables, new_result_id=new_match_id)
     return batch.events
+
+
+def _both_left(state: Tournament, open_tables: Sequence[PairedTable]) -> str:
+    """The open tables whose two players have both left: nobody plays them and no rule says
+    who goes through (a ruling is needed, docs/api.md), so the director must record it."""
+    active = set(state.active_players())
+    deserted = [
+        str(t.table)
+        for t in open_tables
+        if t.player_a not in active and t.player_b is not None and t.player_b not in active
+    ]
+    if not deserted:
+        return ""
+    return (
+        f"; both players of table(s) {', '.join(deserted)} have left the tournament: "
+        "no rule says who goes through, so the director records that result "
+        "(POST .../results)"
+    )
 
 
 def _forfeit_for_the_absent(

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import msgspec
 
 from domain.calendar import local_isoformat
-from domain.events import Aggregate
+from domain.events import Aggregate, open_state
 from domain.tournament.defaults import (
     DEFAULT_CONSOLATION_PAYOUT_PERCENT,
     DEFAULT_CONSOLATION_POT_PERCENT,
@@ -63,6 +63,7 @@ from domain.tournament.events import (
     WaitlistPromoted,
     status_after,
 )
+from domain.tournament.variants import VariantTerms
 
 
 class Registration(msgspec.Struct, frozen=True, kw_only=True):
@@ -105,6 +106,7 @@ class LateEntry(msgspec.Struct, frozen=True, kw_only=True):
     player_id: UUID
     from_round: int
     missed: MissedRounds
+    """``byes``: each missed round counts as a bye; ``losses``: it adds nothing."""
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):
@@ -198,6 +200,8 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
     bracket_seeds: tuple[UUID, ...] = ()
     """rule T-FMT-12: an elimination's players by bracket seed (1 first), from the start."""
     consolation_played: Consolation = "none"
+    variants: VariantTerms = VariantTerms()
+    """rule V-MATCH-VARIANT-1: the variant of each stage; the start copies it."""
 
     def registration_of(self, player_id: UUID) -> Registration | None:
         """The player's latest registration in this tournament."""
@@ -216,28 +220,17 @@ class Tournament(Aggregate, frozen=True, kw_only=True):
         return [player for player in self.field if player not in withdrawn]
 
     def report_of(self, match_id: UUID, player_id: UUID) -> Report | None:
-        for report in self.reports:
-            if report.match_id == match_id and report.player_id == player_id:
-                return report
-        return None
+        key = (match_id, player_id)
+        return next((r for r in self.reports if (r.match_id, r.player_id) == key), None)
 
     def late_entry_of(self, player_id: UUID) -> LateEntry | None:
-        for entry in self.late_entries:
-            if entry.player_id == player_id:
-                return entry
-        return None
+        return next((e for e in self.late_entries if e.player_id == player_id), None)
 
     def fixed_table_of(self, player_id: UUID) -> int | None:
-        for player, table in self.fixed_tables:
-            if player == player_id:
-                return table
-        return None
+        return next((table for player, table in self.fixed_tables if player == player_id), None)
 
     def result_of(self, match_id: UUID) -> Result | None:
-        for result in self.results:
-            if result.match_id == match_id:
-                return result
-        return None
+        return next((r for r in self.results if r.match_id == match_id), None)
 
     def table_of(self, match_id: UUID) -> tuple[Round, PairedTable] | None:
         for paired in self.rounds:
@@ -328,36 +321,15 @@ def tournament_status(
 def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
     """The one place where tournament events apply."""
     if isinstance(event, TournamentScheduled):
-        return Tournament(
-            id=event.originator_id,
-            version=event.originator_version,
-            play_date=event.play_date,
-            capacity=event.capacity,
-            min_age=event.min_age,
-            buy_in_cents=event.buy_in_cents,
-            pot_share_cents=event.pot_share_cents,
-            waitlist=event.waitlist,
-            waitlist_limit=event.waitlist_limit,
-            time_zone=event.time_zone,
-            cancellation_until=event.cancellation_until,
-            check_in_opens=event.check_in_opens,
-            starts_at=event.starts_at,
-            swiss_rounds=event.swiss_rounds,
-            match_length=event.match_length,
-            knockout_lengths=event.knockout_lengths,
-            payout_percent=event.payout_percent,
-            dice=event.dice,
-            clock=event.clock,
-            clock_overtime_seconds=event.clock_overtime_seconds,
-            season_id=event.season_id,
-            format=event.format,
-            knockout_players=event.knockout_players,
-            round_robin_cycles=event.round_robin_cycles,
-            seeding=event.seeding,
-            consolation=event.consolation,
-            consolation_match_length=event.consolation_match_length,
-            consolation_pot_percent=event.consolation_pot_percent,
-            consolation_payout_percent=event.consolation_payout_percent,
+        return open_state(
+            event,
+            Tournament,
+            variants=VariantTerms(
+                variant=event.variant,
+                cube=event.cube,
+                tavli_format=event.tavli_format,
+                stage_variants=event.stage_variants,
+            ),
         )
     if not isinstance(state, Tournament):
         raise TournamentNotFoundError(f"no tournament with id {event.originator_id}")
@@ -414,6 +386,14 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 consolation_payout_percent=event.consolation_payout_percent,
                 bracket_seeds=event.bracket_seeds,
                 consolation_played=event.consolation_played,
+                variants=state.variants
+                if event.variant is None
+                else VariantTerms(
+                    variant=event.variant,
+                    cube=event.cube,
+                    tavli_format=event.tavli_format,
+                    stage_variants=event.stage_variants,
+                ),
             )
         case RoundPaired():
             paired = Round(

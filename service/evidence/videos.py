@@ -10,13 +10,13 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
-from domain import match
 from domain.events import SCHEDULER
 from domain.evidence import video
 from domain.match import Match
 from projections.runner import Views
 from service.evidence.folder import Deleted, EvidenceFolder, Failed, Outcome, Refused
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
+from service.shared.loading import load_match
 from service.storage.events import EventStore
 
 
@@ -135,12 +135,7 @@ class VideoService:
         )
 
     def _load_match(self, match_id: UUID) -> Match:
-        return self._store.load_as(
-            match_id,
-            match.evolve,
-            Match,
-            lambda: match.NotAMatchError(f"no match with id {match_id}"),
-        )
+        return load_match(self._store, match_id)
 
 
 def _record(state: video.Video, outcome: Outcome, now: datetime) -> list[video.VideoEvent]:

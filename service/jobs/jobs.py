@@ -34,7 +34,7 @@ from projections.deadlines import (
 )
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
-from service.shared.loading import load_tournament
+from service.shared.loading import load_match, load_tournament
 from service.storage.events import EventStore
 
 
@@ -277,12 +277,7 @@ class JobService:
         return load_tournament(self._store, tournament_id)
 
     def _load_match(self, match_id: UUID) -> Match:
-        return self._store.load_as(
-            match_id,
-            match.evolve,
-            Match,
-            lambda: match.NotAMatchError(f"no match with id {match_id}"),
-        )
+        return load_match(self._store, match_id)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

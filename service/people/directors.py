@@ -14,12 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from uuid import UUID
 
-from domain import match
 from domain.errors import InvalidInputError, UnauthenticatedError
 from domain.events import DomainEvent
 from domain.evidence.dispute import DisputeOpened
 from domain.evidence.video import VideoRegistered
-from domain.match import Match, MatchStarted
+from domain.match import MatchStarted
 from domain.people import director
 from domain.people.director import (
     BOOTSTRAP,
@@ -40,7 +39,7 @@ from projections import directors as directors_view
 from projections.directors import DirectorRow
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
-from service.shared.loading import load_tournament
+from service.shared.loading import load_match, load_tournament
 from service.storage.events import EventStore
 
 DIRECTOR_TOKEN_PREFIX = "bgtd-director-"
@@ -146,12 +145,7 @@ class DirectorService:
 
     def match_target(self, match_id: UUID) -> Target:
         """A match's tournament (404 for an unknown match); the club for a free match."""
-        state = self._store.load_as(
-            match_id,
-            match.evolve,
-            Match,
-            lambda: match.NotAMatchError(f"no match with id {match_id}"),
-        )
+        state = load_match(self._store, match_id)
         if state.tournament_id is None:
             return CLUB_WIDE
         return self.tournament_target(UUID(state.tournament_id))

@@ -80,11 +80,12 @@ class PeopleService:
 
     def _load(self, player_id: UUID) -> Person | None:
         try:
-            return self._store.load_recorded_as(
+            return self._store.load_as(
                 player_id,
                 people.evolve,
                 Person,
                 lambda: PersonNotFoundError(f"{player_id} is not a player id"),
+                recorded=True,
             )
         except UnknownAggregateError:
             return None

@@ -33,7 +33,7 @@ from projections.seats import SeatCounts
 from service.clock import Clock
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
 from service.shared.loading import load_tournament, season_of
-from service.shared.registrants import DEVELOPMENT_KEY, Registrants, Registration
+from service.shared.registrants import Registrants, Registration
 from service.storage.events import Change, EventStore
 
 
@@ -99,21 +99,16 @@ class TournamentService:
         clock: Clock,
         zone: ZoneInfo,
         *,
-        player_key: bytes = DEVELOPMENT_KEY,
-        token_key: bytes = DEVELOPMENT_KEY,
         commands: CommandRunner | None = None,
         registrants: Registrants | None = None,
     ) -> None:
-        """``player_key`` keys player ids, ``token_key`` player tokens: both derived from the
-        server's secret (service.storage.secret)."""
+        """``registrants`` keys player ids and tokens (the development keys when None)."""
         self._store = store
         self._views = views
         self._clock = clock
         self._zone = zone
         self._commands = commands or CommandRunner(store, clock, views)
-        self._registrants = registrants or Registrants(
-            store, views, player_key=player_key, token_key=token_key
-        )
+        self._registrants = registrants or Registrants(store, views)
 
     # Tournaments ----------------------------------------------------------------------------
 

@@ -392,6 +392,11 @@ class RoundService(TournamentDay):
                 return self.round_view(held, paired)
         raise tournament.RoundNotFoundError(f"tournament {tournament_id} has no round {number}")
 
+    def list_rounds(self, tournament_id: UUID) -> list[Round]:
+        """Every round paired so far, in order (the bracket page draws them all)."""
+        held = self.load(tournament_id)
+        return [self.round_view(held, paired) for paired in held.rounds]
+
     def round_view(self, held: Tournament, paired: PairedRound) -> Round:
         """One of ``held``'s rounds as shown: each table with its disputes and its result."""
         return round_view(self._views, held, paired)

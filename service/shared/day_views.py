@@ -40,6 +40,9 @@ class Pairing(msgspec.Struct, frozen=True, kw_only=True):
     """``main`` or ``consolation`` in an elimination; null in other formats."""
     bracket_round: int | None = None
     """The round within its bracket (elimination only)."""
+    bracket_position: int | None = None
+    """The match's 1-based position within its bracket round (elimination only; byes
+    included): round r+1's match k follows matches 2k-1 and 2k (rules T-FMT-12, T-FMT-13)."""
     seed_a: int | None = None
     """A round robin's Berger number of ``player_a`` (rule T-FMT-11); null for Swiss."""
     seed_b: int | None = None
@@ -59,11 +62,14 @@ class Round(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Tiebreaks(msgspec.Struct, frozen=True, kw_only=True):
+    """The tiebreaks the format ranks by; an elimination's places have none (API.md
+    "Formats": ``tiebreaks: {}``), each omitted where the format has none."""
+
     buchholz: int | msgspec.UnsetType = msgspec.UNSET
     """The sum of the opponents' wins; omitted in a round robin, which has none (T-FMT-11)."""
-    head_to_head: int
+    head_to_head: int | msgspec.UnsetType = msgspec.UNSET
     """Wins against the players tied on every earlier key."""
-    lot: int
+    lot: int | msgspec.UnsetType = msgspec.UNSET
     """The player's place in the lot drawn at the start (1 first)."""
 
 
@@ -95,12 +101,16 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
         return "" if isinstance(value, msgspec.UnsetType) else value
 
     @property
-    def head_to_head(self) -> int:
-        return self.tiebreaks.head_to_head
+    def head_to_head(self) -> int | str:
+        """Blank where the format has no head-to-head (an elimination)."""
+        value = self.tiebreaks.head_to_head
+        return "" if isinstance(value, msgspec.UnsetType) else value
 
     @property
-    def lot(self) -> int:
-        return self.tiebreaks.lot
+    def lot(self) -> int | str:
+        """Blank where the format has no lot among its tiebreaks (an elimination)."""
+        value = self.tiebreaks.lot
+        return "" if isinstance(value, msgspec.UnsetType) else value
 
 
 class Score(msgspec.Struct, frozen=True, kw_only=True):
@@ -133,10 +143,11 @@ class Prizes(msgspec.Struct, frozen=True, kw_only=True):
     payout_percent: list[int]
     payouts: list[Payout]
     unpaid_cents: int
+    """Shares of places nobody holds (a field smaller than the places paid)."""
     main_pot_cents: int = 0
+    """rule T-FMT-14: the pot less an elimination's consolation pot; the whole pot otherwise."""
     consolation_pot_cents: int = 0
     """rule T-FMT-14: an elimination's consolation pot; 0 in the other formats."""
-    """Shares of places nobody holds (a field smaller than the places paid)."""
 
 
 def round_view(views: Views, held: Tournament, paired: tournament.Round) -> Round:
@@ -169,6 +180,7 @@ def round_view(views: Views, held: Tournament, paired: tournament.Round) -> Roun
                 seed_b=berger.get(table.player_b) if table.stage == "round_robin" else table.seed_b,
                 bracket=table.bracket,
                 bracket_round=table.bracket_round,
+                bracket_position=table.bracket_position,
             )
             for table in paired.tables
         ],
@@ -183,6 +195,7 @@ def list_standings(store: EventStore, views: Views, tournament_id: UUID) -> list
     places = enumerate(tournament.places(held), start=1) if finished else ()
     place_of = {player: number for number, player in places}
     round_robin = held.format != "swiss"
+    elimination = held.format == "elimination"
     views.catch_up()
     with views.reading() as db:
         rows = day.list_standings(db, str(tournament_id))
@@ -198,7 +211,10 @@ def list_standings(store: EventStore, views: Views, tournament_id: UUID) -> list
             display_name=row["display_name"],
             wins=row["wins"],
             points=row["points"],
-            tiebreaks=Tiebreaks(
+            # API.md "Formats": an elimination's rows are its places, without tiebreaks
+            tiebreaks=Tiebreaks()
+            if elimination
+            else Tiebreaks(
                 buchholz=msgspec.UNSET if round_robin else row["buchholz"],
                 head_to_head=row["head_to_head"],
                 lot=row["lot"],
@@ -215,22 +231,19 @@ def list_standings(store: EventStore, views: Views, tournament_id: UUID) -> list
 
 def prizes(held: Tournament) -> Prizes:
     """rule T-BUYIN-1: the pot and its split; who gets each share once places are fixed."""
-    if held.format == "elimination" and held.completed_at:
-        return _elimination_prizes(held)
+    if held.format == "elimination":
+        return _elimination_prizes(held) if held.completed_at else _elimination_preview(held)
     split = tournament.prizes(held) if held.completed_at else None
     shares = list(held.payout_percent)
     if split is None:
-        amounts = [held.pot_cents * share // 100 for share in shares]
-        if amounts and sum(shares) == 100:
-            amounts[0] += held.pot_cents - sum(amounts)
-        payouts = [
-            Payout(place=number, player_id=None, amount_cents=amount)
-            for number, amount in enumerate(amounts, start=1)
-        ]
+        amounts = _share_amounts(held.pot_cents, shares)
         return Prizes(
             pot_cents=held.pot_cents,
             payout_percent=shares,
-            payouts=payouts,
+            payouts=[
+                Payout(place=number, player_id=None, amount_cents=amount)
+                for number, amount in enumerate(amounts, start=1)
+            ],
             unpaid_cents=held.pot_cents - sum(amounts),
             main_pot_cents=held.pot_cents,
         )
@@ -243,6 +256,39 @@ def prizes(held: Tournament) -> Prizes:
         ],
         unpaid_cents=split.unpaid_cents,
         main_pot_cents=held.pot_cents,
+    )
+
+
+def _share_amounts(pot_cents: int, shares: list[int]) -> list[int]:
+    """rule T-BUYIN-1 before the places are known: each share's cents, the rounding remainder
+    to place 1 when the shares add up to 100 (what they leave over is unpaid)."""
+    amounts = [pot_cents * share // 100 for share in shares]
+    if amounts and sum(shares) == 100:
+        amounts[0] += pot_cents - sum(amounts)
+    return amounts
+
+
+def _elimination_preview(held: Tournament) -> Prizes:
+    """rule T-FMT-14 before the brackets are decided: the main pot's shares over places 1, 2,
+    ... and, when a consolation is played, the consolation pot's over consolation places 1, 2;
+    nobody named yet, each pot paid to the cent."""
+    main_pot, side_pot = tournament.elimination_pots(held)
+    main = _share_amounts(main_pot, list(held.payout_percent))
+    side = _share_amounts(side_pot, list(held.consolation_payout_percent)) if side_pot else []
+    return Prizes(
+        pot_cents=held.pot_cents,
+        payout_percent=list(held.payout_percent),
+        payouts=[
+            Payout(place=number, player_id=None, amount_cents=amount)
+            for number, amount in enumerate(main, start=1)
+        ]
+        + [
+            Payout(place=number, player_id=None, amount_cents=amount, bracket="consolation")
+            for number, amount in enumerate(side, start=1)
+        ],
+        unpaid_cents=held.pot_cents - sum(main) - sum(side),
+        main_pot_cents=main_pot,
+        consolation_pot_cents=side_pot,
     )
 
 

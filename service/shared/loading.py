@@ -1,12 +1,14 @@
-"""Loading what several use cases decide on: a tournament, a season, the players' names."""
+"""Loading what several use cases decide on: a tournament, a match, a season, the players' names."""
 
 from __future__ import annotations
 
 from uuid import UUID
 
+from domain import match as matches
 from domain import tournament as tournaments
 from domain.calendar import parse_date
 from domain.errors import InvalidInputError
+from domain.match import Match, NotAMatchError
 from domain.seasons import season as seasons
 from domain.seasons.season import Season, SeasonNotFoundError
 from domain.tournament import Tournament, TournamentNotFoundError
@@ -23,6 +25,13 @@ def load_tournament(store: EventStore, tournament_id: UUID) -> Tournament:
         tournaments.evolve,
         Tournament,
         lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
+    )
+
+
+def load_match(store: EventStore, match_id: UUID) -> Match:
+    """The match, or a 404 when the id is unknown or names another aggregate."""
+    return store.load_as(
+        match_id, matches.evolve, Match, lambda: NotAMatchError(f"no match with id {match_id}")
     )
 
 

@@ -61,7 +61,8 @@ class Caller:
 
 @dataclass(frozen=True, slots=True)
 class MatchTerms:
-    """What a new match is played under, and who plays it."""
+    """What a new match is played under, and who plays it: the command ``MatchService.create``
+    takes (the API restates its request body as this; ``rules`` and the rest share its names)."""
 
     player_a: str
     player_b: str
@@ -70,10 +71,10 @@ class MatchTerms:
     clock: str = "none"
     clock_overtime_seconds: int = 0
     """rule G-CLOCK-1, USBGF option: one overtime of 60 or 120 s after the first expiry."""
-    rules_preset: str = "tournament"
+    rules: str = "tournament"
     jacoby: bool = False
     beavers: bool = False
-    tournament_id: str | None = None
+    tournament_id: UUID | None = None
     pairing: match.TournamentPairing | None = None
     seated: match.SeatedPlayers | None = None
     """The persons of an ad hoc match: of a tournament, or of the rating list (sealed names)."""
@@ -137,14 +138,14 @@ class MatchPlay:
                 dice_mode=terms.dice,
                 clock=terms.clock,
                 clock_overtime_seconds=terms.clock_overtime_seconds,
-                rules=terms.rules_preset,
+                rules=terms.rules,
                 jacoby=terms.jacoby,
                 beavers=terms.beavers,
                 token_hash_a=hashes["a"],
                 token_hash_b=hashes["b"],
                 seed_commitment=commitment,
                 sealed_seed=sealed,
-                tournament_id=terms.tournament_id,
+                tournament_id=str(terms.tournament_id) if terms.tournament_id else None,
                 pairing=terms.pairing,
                 seated=terms.seated,
                 rated=terms.rated,
@@ -169,12 +170,13 @@ class MatchPlay:
 
     def load(self, match_id: UUID, version: int | None = None) -> Match:
         """The match, or a 404 when the id is unknown or names another aggregate."""
-        return self._store.load_recorded_as(
+        return self._store.load_as(
             match_id,
             match.evolve,
             Match,
             lambda: match.NotAMatchError(f"no match with id {match_id}"),
             version,
+            recorded=True,
         )
 
     def conclusions(
@@ -243,13 +245,14 @@ class MatchPlay:
         assert state.tournament_id is not None
         held = load_tournament(self._store, UUID(state.tournament_id))
         pairing = state.pairing
+        points_a, points_b = tournament.match_points(state)
         events = tournament.record_result(
             held,
             result_id=uuid.uuid4(),
             match_id=state.id,
             winner=pairing.player_a_id if state.winner == "a" else pairing.player_b_id,
-            points_a=state.score_a,
-            points_b=state.score_b,
+            points_a=points_a,
+            points_b=points_b,
             source="match",
             now=now,
             actor=actor,
@@ -289,6 +292,8 @@ class MatchPlay:
         for table in tables:
             if table.match_id is None or table.player_b is None:
                 continue
+            # rule V-MATCH-VARIANT-1: the match plays its stage's variant
+            variant, cube, tavli_format = state.variants.match_options(table.stage)
             terms = MatchTerms(
                 player_a=names[str(table.player_a)],
                 player_b=names[str(table.player_b)],
@@ -296,7 +301,10 @@ class MatchPlay:
                 dice=state.dice,
                 clock=state.clock,
                 clock_overtime_seconds=state.clock_overtime_seconds,
-                tournament_id=str(state.id),
+                variant=variant,
+                cube=cube,
+                tavli_format=tavli_format,
+                tournament_id=state.id,
                 pairing=TournamentPairing(
                     round=paired.number,
                     table=table.table,

@@ -17,7 +17,7 @@ from service.storage.events import EventStore, UnknownAggregateError
 def load_club_ratings(store: EventStore) -> ClubRatings | None:
     """The rating list's settings and version (None before its first event)."""
     try:
-        return store.load_recorded_as(
+        return store.load_as(
             club.CLUB_RATINGS_ID,
             club.evolve,
             ClubRatings,

@@ -388,24 +388,18 @@ class EventStore(Application[UUID]):
         kind: type[A],
         not_found: Callable[[], NotFoundError],
         version: int | None = None,
+        *,
+        recorded: bool = False,
     ) -> A:
-        """The ``kind`` aggregate; ``not_found()`` for an unknown id or another kind's id."""
+        """The ``kind`` aggregate; ``not_found()`` for another kind's id, and for an id with no
+        events unless ``recorded`` asks to tell it apart (``UnknownAggregateError``)."""
         try:
-            return self.load_recorded_as(aggregate_id, evolve, kind, not_found, version)
+            state = self.load(aggregate_id, evolve, version)
         except UnknownAggregateError:
+            if recorded:
+                raise
             raise not_found() from None
-
-    def load_recorded_as(
-        self,
-        aggregate_id: UUID,
-        evolve: Callable[[A | None, Any], A],
-        kind: type[A],
-        not_found: Callable[[], NotFoundError],
-        version: int | None = None,
-    ) -> A:
-        """The ``kind`` aggregate; ``UnknownAggregateError`` for an id with no events, and
-        ``not_found()`` for another kind's id."""
-        return _of_kind(self.load(aggregate_id, evolve, version), kind, not_found)
+        return _of_kind(state, kind, not_found)
 
     def save_changes(self, changes: Iterable[Change[Any]]) -> int:
         """Append the events of all ``changes`` atomically; returns the last notification id.

@@ -154,26 +154,12 @@ class SettledLogRecorder(PostgresApplicationRecorder):
         settled end and read again up to it.
         """
         if topics or start is None:
-            return self._select_settled(start, limit, stop, topics, inclusive_of_start)
+            return self._select(start, limit, stop, topics, inclusive_of_start, settled=True)
         first = start if inclusive_of_start else start + 1
-        rows = self._select(first, limit, stop, (), inclusive_of_start=True)
+        rows = self._select(first, limit, stop, (), inclusive_of_start=True, settled=False)
         if not rows or rows[-1].id - rows[0].id == len(rows) - 1 == rows[-1].id - first:
             return rows
-        return self._select_settled(first, limit, stop, (), inclusive_of_start=True)
-
-    def _select_settled(
-        self,
-        start: int | None,
-        limit: int,
-        stop: int | None,
-        topics: Sequence[str],
-        inclusive_of_start: bool,
-    ) -> Sequence[Notification]:
-        end = self.max_notification_id()
-        if end is None:
-            return []
-        stop = end if stop is None else min(stop, end)
-        return self._select(start, limit, stop, topics, inclusive_of_start=inclusive_of_start)
+        return self._select(first, limit, stop, (), inclusive_of_start=True, settled=True)
 
     def _select(
         self,
@@ -181,9 +167,16 @@ class SettledLogRecorder(PostgresApplicationRecorder):
         limit: int,
         stop: int | None,
         topics: Sequence[str],
-        *,
         inclusive_of_start: bool,
+        *,
+        settled: bool,
     ) -> Sequence[Notification]:
+        """The library's read; ``settled``: stopped at the settled end."""
+        if settled:
+            end = self.max_notification_id()
+            if end is None:
+                return []
+            stop = end if stop is None else min(stop, end)
         notifications: Sequence[Notification] = super().select_notifications(
             start, limit, stop, topics, inclusive_of_start=inclusive_of_start
         )

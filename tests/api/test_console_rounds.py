@@ -160,7 +160,10 @@ def test_the_page_shows_each_table_with_its_players_and_the_pairings_reason(
         assert html_escape.escape(table["explanation"]) in english
 
 
-ENGLISH_WORDS = re.compile(r"\b(rank|wins?|both|bye|floats|down|v|semi-final|final|place|the)\b")
+ENGLISH_WORDS = re.compile(
+    r"\b(rank|wins?|both|bye|floats|down|v|semi-final|final|place|the|seed|match|round|number|"
+    r"rests|cycle|advances|no|points|main|consolation|table)\b"
+)
 
 
 @pytest.mark.parametrize(
@@ -180,6 +183,14 @@ ENGLISH_WORDS = re.compile(r"\b(rank|wins?|both|bye|floats|down|v|semi-final|fin
         "final: the winners of the semi-finals",
         "3rd place: the losers of the semi-finals",
         "director",
+        "semi-final: 1st v 4th of the round robin standings",
+        "semi-final: 2nd v 3rd of the round robin standings",
+        "Berger table, cycle 2: number 3 v number 10",
+        "Berger number 6 rests this round (no win, no points)",
+        "main bracket, round 1, match 3: seed 2 v seed 15",
+        "seed 1 advances with a bye (main bracket, round 1, match 1; no win, no points)",
+        "consolation bracket, round 2, match 1: seed 9 v seed 5",
+        "seed 12 advances with a bye (consolation bracket, round 1, match 2; no win, no points)",
     ],
 )
 def test_the_german_round_page_says_every_pairing_reason_in_german(explanation: str) -> None:

@@ -163,3 +163,62 @@ def test_an_elimination_refuses_overrides_with_format_fixed_schedule(
     override = client.put(day.url("/rounds/1/pairings"), json=body, headers=DIRECTOR)
     assert override.status_code == 409, override.text
     assert override.json()["type"].endswith("format-fixed-schedule")
+
+
+def test_the_prizes_before_the_end_split_the_pot_between_main_and_consolation(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-14: with a consolation played, floor(pot x 15 %) is the consolation pot and
+    # the rest the main pot; each split rounds as T-BUYIN-1, the remainder to place 1
+    terms: dict[str, Any] = {"pot_share_cents": 1333, "consolation_pot_percent": 15}
+    terms |= {"payout_percent": [50, 30, 20], "consolation_payout_percent": [70, 30]}
+    day = start_tournament(client, clock, 7, format="elimination", **terms)
+    prizes = client.get(day.url("/prizes")).json()
+    assert prizes["pot_cents"] == 7 * 1333 == 9331
+    assert (prizes["main_pot_cents"], prizes["consolation_pot_cents"]) == (7932, 1399)
+    assert [(p["bracket"], p["place"], p["amount_cents"]) for p in prizes["payouts"]] == [
+        ("main", 1, 3967),
+        ("main", 2, 2379),
+        ("main", 3, 1586),
+        ("consolation", 1, 980),
+        ("consolation", 2, 419),
+    ]
+    assert {p["player_id"] for p in prizes["payouts"]} == {None}
+    assert sum(p["amount_cents"] for p in prizes["payouts"]) == prizes["pot_cents"]
+    assert prizes["unpaid_cents"] == 0
+
+
+def test_the_prizes_of_an_elimination_without_a_consolation_are_all_main(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-13: four players play no consolation, so the whole pot is main (T-FMT-14)
+    day = start_tournament(client, clock, 4, format="elimination")
+    prizes = client.get(day.url("/prizes")).json()
+    assert prizes["main_pot_cents"] == prizes["pot_cents"] > 0
+    assert prizes["consolation_pot_cents"] == 0
+    assert {p["bracket"] for p in prizes["payouts"]} == {"main"}
+    assert sum(p["amount_cents"] for p in prizes["payouts"]) == prizes["pot_cents"]
+
+
+def test_the_elimination_standings_rows_have_no_tiebreaks(
+    client: Client, clock: MovableClock
+) -> None:
+    # API.md "Formats": an elimination's standings are its places, rows with `tiebreaks: {}`
+    day = start_tournament(client, clock, 6, format="elimination")
+    for pairing in day.rounds[0]["pairings"]:
+        if pairing["match_id"] is not None:
+            report(client, day, pairing)
+    standings = client.get(day.url("/standings")).json()
+    assert [row["tiebreaks"] for row in standings] == [{}] * 6
+    # players still in the main bracket first: the four round-1 winners and byes
+    losers = {
+        p["player_a"] if r["winner"] == p["player_b"] else p["player_b"]
+        for p in day.rounds[0]["pairings"]
+        if p["match_id"] is not None
+        for r in client.get(day.url("/matches")).json()
+        if r["match_id"] == p["match_id"]
+    }
+    assert {row["player_id"] for row in standings[4:]} == losers
+    table = client.get(day.url("/standings"), headers={"Accept": "text/csv"})
+    assert table.status_code == 200
+    assert len(table.text.strip().splitlines()) == 7

@@ -785,6 +785,10 @@ def test_every_field_of_a_tournament_request_reaches_the_plan() -> None:
         consolation_match_length=3,
         consolation_pot_percent=30,
         consolation_payout_percent=[100],
+        variant="tavli",
+        cube=True,
+        tavli_format="best_of_three",
+        stage_variants={"final": "backgammon"},
     )
     plan = tournament_api.tournament_plan(request)
     defaults = {field.name: field.default for field in msgspec.structs.fields(TournamentPlan)}

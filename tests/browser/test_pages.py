@@ -7,6 +7,7 @@ from typing import Any, cast
 
 import pytest
 
+from tests.api.test_bracket_page import play_to_the_end
 from tests.api.test_calendar_feed import season
 from tests.api.test_tournament_day import pair_next, report, start_tournament
 from tests.api.test_tournaments import register, schedule
@@ -199,6 +200,34 @@ def test_the_bracket_page_shows_semi_finals_final_and_third_place(
     assert final["player_b_name"] in final_text
     assert len(browser.find_elements("css selector", "section.semi_final .winner")) == 2
     screenshot(browser, "bracket")
+
+
+def test_the_bracket_page_draws_an_eliminations_main_and_consolation_brackets(
+    live_server: LiveServer, browser: Any
+) -> None:
+    # rules T-FMT-12, T-FMT-13: ten players, six byes, a progressive consolation, played out
+    client = cast(Any, live_server.http)
+    day = start_tournament(
+        client, live_server.clock, 10, format="elimination", consolation="progressive"
+    )
+    play_to_the_end(client, day)
+    browser.get(f"{live_server.url}/pages/tournaments/{day.id}/bracket?lang=en")
+    main = [h.text for h in browser.find_elements("css selector", "#main-bracket h3")]
+    assert main == ["Round 1", "Round 2", "Semi-final", "Final", "Third place"]
+    side = [h.text for h in browser.find_elements("css selector", "#consolation-bracket h3")]
+    assert side == ["Round 1", "Round 2", "Round 3", "Final"]
+    assert len(browser.find_elements("css selector", "#main-bracket .match.bye")) == 6
+    places = client.get(day.url("/places")).json()
+    assert places[0]["display_name"] in text_of(browser, "#main-bracket .match.final .winner")
+    champion = next(p["display_name"] for p in places if p["consolation_place"] == 1)
+    side_final = browser.find_elements("css selector", "#consolation-bracket .bracket-round")[-1]
+    assert champion in side_final.find_element("css selector", ".winner").text
+    # the rounds stand side by side, each to the right of the one before
+    columns = browser.find_elements("css selector", "#main-bracket .bracket-round")
+    lefts = [column.location["x"] for column in columns]
+    assert lefts == sorted(lefts)
+    assert len(set(lefts)) == len(lefts)
+    screenshot(browser, "bracket_elimination")
 
 
 def test_the_ranking_page_shows_its_placeholder_in_english(

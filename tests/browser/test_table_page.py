@@ -315,3 +315,24 @@ def test_the_director_opens_a_tablet_on_which_both_players_play(
     # the director's session stayed behind: this device opens no console
     browser.get(f"{live_server.url}/director")
     assert browser.current_url.startswith(f"{live_server.url}/director/sign-in")
+
+
+def test_a_plakoto_match_is_played_on_its_own_board(live_server: LiveServer, browser: Any) -> None:
+    # rules V-BOARD-1, V-BOARD-2, V-OPEN-1, V-CUBE-1: the page draws Plakoto's board, with no
+    # cube, and its legal plays are forms like backgammon's
+    from selenium.webdriver.common.by import By
+
+    client = cast(Any, live_server.http)
+    day = start_tournament(client, live_server.clock, 2, variant="plakoto")
+    table = next(t for t in day.rounds[0]["pairings"] if t["table"] == 1)
+    page = f"{live_server.url}/pages/tournaments/{day.id}/tables/1"
+    sign_in(browser, live_server, day.players[table["player_a"]]["player_token"], page)
+    press(browser, "roll", "a", die1="5", die2="3")  # the higher die starts ...
+    press(browser, "roll", "a", die1="6", die2="4")  # ... and rolls both dice again
+    screenshot(browser, "table-play-plakoto")
+    board = browser.find_element(By.CSS_SELECTOR, "#game svg[data-board]")
+    assert board.find_elements(By.CSS_SELECTOR, '[data-direction="b"][data-start="1"]')
+    assert not board.find_elements(By.CSS_SELECTOR, "[data-cube]")
+    press(browser, "play", "a")  # the first legal play offered
+    state = client.get(f"/api/v1/matches/{table['match_id']}").json()
+    assert (state["variant"], state["phase"], state["turn"]) == ("plakoto", "roll", "b")

@@ -6,12 +6,14 @@ import random
 import uuid
 from collections import Counter
 
+import msgspec
 import pytest
 
 from domain.bracket import (
     BracketMatch,
     Consolation,
     MatchKey,
+    PlacingMatch,
     bracket_size,
     consolation_played,
     first_round,
@@ -27,6 +29,31 @@ from domain.standings import split_pot
 
 SIZES = range(2, 21)
 CONSOLATIONS: tuple[Consolation, ...] = ("none", "first_round", "progressive")
+
+
+def placing_matches(
+    played: list[BracketMatch], winners: dict[MatchKey, int], loss_points: dict[int, int]
+) -> list[PlacingMatch]:
+    """The places' view of bracket matches by seed, their ``winners`` and the points each
+    player scored in their main loss (the service builds it from the tables instead)."""
+    result = []
+    for match in played:
+        winner = winners.get(match.key)
+        loser = None
+        if winner is not None and match.seed_b is not None:
+            loser = match.seed_b if winner == match.seed_a else match.seed_a
+        result.append(
+            PlacingMatch(
+                bracket=match.bracket,
+                bracket_round=match.bracket_round,
+                stage=match.stage,
+                seed_a=match.seed_a,
+                seed_b=match.seed_b,
+                winner=winner,
+                loser_points=loss_points.get(loser, 0) if loser is not None else 0,
+            )
+        )
+    return result
 
 
 class Played:
@@ -56,6 +83,10 @@ class Played:
     def played(self) -> list[BracketMatch]:
         return [match for matches in self.rounds for match in matches]
 
+    @property
+    def placing(self) -> list[PlacingMatch]:
+        return placing_matches(self.played, self.winners, self.loss_points)
+
     def of(self, bracket: str, bracket_round: int) -> list[BracketMatch]:
         return [m for m in self.played if m.bracket == bracket and m.bracket_round == bracket_round]
 
@@ -66,9 +97,7 @@ class Played:
 
     def places(self) -> list[int]:
         lot = list(range(self.players, 0, -1))
-        return [
-            p.seed for p in places(self.players, self.played, self.winners, self.loss_points, lot)
-        ]
+        return [p.seed for p in places(self.players, self.placing, lot)]
 
 
 def test_sixteen_slots_are_filled_in_the_standard_order() -> None:
@@ -208,7 +237,7 @@ def test_every_bracket_is_played_as_specified_and_places_everyone_once(
 def test_later_main_losses_place_first_and_the_consolation_winner_leads_its_group() -> None:
     # rule T-FMT-14
     played = Played(16, "first_round", 7)
-    result = places(16, played.played, played.winners, played.loss_points, list(range(1, 17)))
+    result = places(16, played.placing, list(range(1, 17)))
     by_seed = {p.seed: p for p in result}
     lost_in = {played.loser(m): m.bracket_round for m in played.played if m.bracket == "main"}
     lost_in.pop(None, None)
@@ -260,7 +289,7 @@ def test_the_payouts_of_both_brackets_add_up_to_the_pot(players: int, pot: int) 
     main_pot, side_pot = pot_split(pot, played.consolation, 20)
     assert main_pot + side_pot == pot
     ids = {seed: uuid.UUID(int=seed) for seed in range(1, players + 1)}
-    result = places(players, played.played, played.winners, played.loss_points, [])
+    result = places(players, played.placing, [])
     shares = [50, 30, 20] if players >= 3 else [60, 40]
     main = split_pot(main_pot, shares, [ids[p.seed] for p in result])
     paid = sum(p.amount_cents for p in main.payouts)
@@ -279,3 +308,65 @@ def test_the_payouts_of_both_brackets_add_up_to_the_pot(players: int, pot: int) 
 def test_a_consolation_pot_above_half_is_refused() -> None:
     with pytest.raises(InvalidInputError):
         pot_split(1000, "first_round", 51)
+
+
+@pytest.mark.parametrize("consolation", CONSOLATIONS)
+@pytest.mark.parametrize("players", SIZES)
+def test_the_places_do_not_depend_on_how_the_players_are_numbered(
+    players: int, consolation: Consolation
+) -> None:
+    # rule T-FMT-14: the aggregate numbers the players by seed, the season ranking's fold by
+    # seat; the one computation gives the same places under either numbering, round by round
+    played = Played(players, consolation, 100 + players)
+    renumber = list(range(1, players + 1))
+    random.Random(players).shuffle(renumber)
+    number = dict(zip(range(1, players + 1), renumber, strict=True))
+    lot = list(range(players, 0, -1))
+    for done in range(1, len(played.rounds) + 1):
+        so_far = [m for r in played.rounds[:done] for m in r]
+        by_seed = places(players, placing_matches(so_far, played.winners, played.loss_points), lot)
+        renumbered = [
+            msgspec.structs.replace(
+                m,
+                seed_a=number[m.seed_a],
+                seed_b=None if m.seed_b is None else number[m.seed_b],
+                winner=None if m.winner is None else number[m.winner],
+            )
+            for m in placing_matches(so_far, played.winners, played.loss_points)
+        ]
+        by_number = places(players, renumbered, [number[s] for s in lot])
+        assert [number[p.seed] for p in by_seed] == [p.seed for p in by_number]
+        assert [p.consolation_place for p in by_seed] == [p.consolation_place for p in by_number]
+
+
+def test_the_consolation_places_wait_for_the_consolation_final() -> None:
+    # rule T-FMT-13: a progressive consolation's final is the last round alone; until it is
+    # decided nobody holds a consolation place, whatever the main final decided
+    played = Played(16, "progressive", 11)
+    for done in range(1, len(played.rounds)):
+        so_far = [m for r in played.rounds[:done] for m in r]
+        placed = places(16, placing_matches(so_far, played.winners, played.loss_points), [])
+        assert all(p.consolation_place is None for p in placed)
+    final = places(16, played.placing, [])
+    assert sorted(p.consolation_place for p in final if p.consolation_place) == [1, 2]
+
+
+def test_the_finalists_stay_above_the_third_place_match_decided_before_the_final() -> None:
+    # rule T-FMT-14: the final's players take places 1-2 and the 3rd-place match's 3-4; while
+    # the final is still played, its two players lead the provisional places, not the pair
+    # whose 3rd-place match ended first
+    matches = [
+        PlacingMatch(
+            bracket="main", bracket_round=1, stage="semi_final", seed_a=1, seed_b=4, winner=1
+        ),
+        PlacingMatch(
+            bracket="main", bracket_round=1, stage="semi_final", seed_a=2, seed_b=3, winner=2
+        ),
+        PlacingMatch(bracket="main", bracket_round=2, stage="final", seed_a=1, seed_b=2),
+        PlacingMatch(
+            bracket="main", bracket_round=2, stage="third_place", seed_a=4, seed_b=3, winner=3
+        ),
+    ]
+    placed = [p.seed for p in places(4, matches, [1, 2, 3, 4])]
+    assert sorted(placed[:2]) == [1, 2]
+    assert placed[2:] == [3, 4]

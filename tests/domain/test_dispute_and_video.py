@@ -35,6 +35,19 @@ def test_a_claim_hides_no_format_character_but_may_run_over_lines(hidden: str) -
     assert opened.claim == "cocked dice\nboth of them"
 
 
+def test_an_opened_dispute_keeps_the_disputed_version_apart_from_its_own() -> None:
+    # rule C-DISPUTE-1: the claim names the match's event 3; the dispute itself is at version 1
+    dispute_id = uuid.uuid4()
+    opened = dispute.open_dispute(
+        dispute_id, MATCH, 3, "cocked dice", match_version=5, now=NOW, actor="player:anna"
+    )
+    state = fold(dispute.evolve, None, opened)
+    assert state is not None
+    assert (state.id, state.version, state.version_disputed) == (dispute_id, 1, 3)
+    assert (state.match_id, state.claim) == (MATCH, "cocked dice")
+    assert (state.opened_at, state.opened_by) == (NOW, "player:anna")
+
+
 def test_a_dispute_is_decided_once() -> None:
     opened = dispute.open_dispute(
         uuid.uuid4(), MATCH, 3, "cocked dice", match_version=5, now=NOW, actor="player:anna"

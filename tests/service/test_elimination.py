@@ -7,11 +7,18 @@ import random
 from collections import Counter
 from uuid import UUID
 
+import msgspec
 import pytest
 
 from domain.bracket import bracket_size, consolation_played, main_rounds, tournament_rounds
 from domain.errors import InvalidInputError
-from domain.tournament import AllRoundsPairedError, FormatFixedScheduleError, ResultConflictError
+from domain.tournament import (
+    AllRoundsPairedError,
+    FormatFixedScheduleError,
+    ResultConflictError,
+    ResultsMissingError,
+)
+from projections.ranking import tournament_record
 from service.bootstrap import Services
 from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult
@@ -86,6 +93,20 @@ def test_eliminations_of_every_size_play_their_brackets_and_place_everyone_once(
     }
     with pytest.raises(AllRoundsPairedError):
         services.rounds.pair_round(tournament_id)
+    # rule T-FMT-14: one computation of the places serves every caller, so the places answer,
+    # the standings and the season ranking's record of the tournament agree
+    assert_the_places_agree(services, tournament_id, [p.player_id for p in places])
+
+
+def assert_the_places_agree(services: Services, tournament_id: UUID, places: list[UUID]) -> None:
+    standings = services.rounds.list_standings(tournament_id)
+    assert [row.player_id for row in standings] == places
+    assert [row.place for row in standings] == list(range(1, len(places) + 1))
+    services.views.catch_up()
+    with services.views.reading() as db:
+        record = tournament_record(db, str(tournament_id))
+    assert record is not None
+    assert list(record.places) == places
 
 
 def test_an_elimination_refuses_overrides_and_late_entries(
@@ -190,3 +211,100 @@ def test_the_season_ranking_counts_every_won_elimination_match_at_its_length(
         assert row.match_points == won[row.player_id]
     champion = services.places.list_places(tournament_id)[0].player_id
     assert next(row for row in ranking if row.player_id == champion).tournament_wins == 1
+
+
+def test_two_players_who_both_left_and_meet_wait_for_the_directors_result(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-12: a player who withdraws forfeits their next match; when both players of a
+    # match have withdrawn neither can forfeit to the other and no rule says who goes through
+    # (a ruling is needed): the match stays open, says so, and pairing on is refused by name
+    day = checked_in_tournament(services, clock, 8, **{**ELIMINATION, "consolation": "none"})
+    tournament_id = day.tournament_id
+    first = services.rounds.start(tournament_id).round
+    play_randomly(services, tournament_id, first, random.Random(3))
+    winners = {m.match_id: m.winner for m in services.rounds.list_matches(tournament_id)}
+    by_position = sorted(first.pairings, key=lambda t: t.bracket_position or 0)
+    leaving = [winners[t.match_id] for t in by_position[:2] if t.match_id]
+    for player in leaving:
+        assert player is not None
+        services.rounds.withdraw(
+            tournament_id, player_id=player, reason="left", left_early=True, actor="director"
+        )
+    second = services.rounds.pair_round(tournament_id)
+    deserted = next(t for t in second.pairings if t.bracket_position == 1)
+    assert {deserted.player_a, deserted.player_b} == set(leaving)
+    assert deserted.result_id is None
+    assert "both players have left the tournament" in deserted.explanation
+    others = msgspec.structs.replace(
+        second, pairings=[t for t in second.pairings if t is not deserted]
+    )
+    play_randomly(services, tournament_id, others, random.Random(4))
+    with pytest.raises(ResultsMissingError, match=rf"both players of table\(s\) {deserted.table} "):
+        services.rounds.pair_round(tournament_id)
+
+
+def test_the_director_decides_the_match_of_two_leavers_and_the_brackets_play_on(
+    services: Services, clock: MovableClock
+) -> None:
+    # the director records who goes through; their next match then goes unplayed to the
+    # opponent (T-FMT-7), and the tournament completes with places 1..N and the pot paid
+    day = checked_in_tournament(services, clock, 8, **{**ELIMINATION, "consolation": "none"})
+    tournament_id = day.tournament_id
+    first = services.rounds.start(tournament_id).round
+    play_randomly(services, tournament_id, first, random.Random(3))
+    winners = {m.match_id: m.winner for m in services.rounds.list_matches(tournament_id)}
+    by_position = sorted(first.pairings, key=lambda t: t.bracket_position or 0)
+    for table in by_position[:2]:
+        player = winners[table.match_id] if table.match_id else None
+        assert player is not None
+        services.rounds.withdraw(
+            tournament_id, player_id=player, reason="left", left_early=True, actor="director"
+        )
+    second = services.rounds.pair_round(tournament_id)
+    play_randomly(services, tournament_id, second, random.Random(4))  # the director's results
+    last = services.rounds.pair_round(tournament_id)
+    # both leavers are in the last round, the semi-final's winner in the final and its loser
+    # in the match for 3rd place: each forfeits, unplayed, and the tournament completes
+    matches = {m.match_id: m for m in services.rounds.list_matches(tournament_id)}
+    assert {matches[t.match_id].played for t in last.pairings if t.match_id} == {False}
+    assert services.tournaments.get_tournament(tournament_id).completed_at is not None
+    places = services.places.list_places(tournament_id)
+    assert [p.place for p in places] == list(range(1, 9))
+    prizes = services.places.get_prizes(tournament_id)
+    assert sum(p.amount_cents for p in prizes.payouts) == prizes.pot_cents
+
+
+def test_a_consolation_finalist_who_leaves_forfeits_the_consolation_final(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-13: eight players, the four round-1 losers play the consolation; one of its
+    # finalists leaves before the final, which goes unplayed to the other (T-FMT-7). Whether a
+    # player who left is still paid for the place they hold is not ruled (docs/api.md): today
+    # they are, and every cent of the pot is paid either way
+    day = checked_in_tournament(services, clock, 8, **ELIMINATION)
+    tournament_id = day.tournament_id
+    first = services.rounds.start(tournament_id).round
+    play_randomly(services, tournament_id, first, random.Random(6))
+    second = services.rounds.pair_round(tournament_id)
+    play_randomly(services, tournament_id, second, random.Random(7))
+    winners = {m.match_id: m.winner for m in services.rounds.list_matches(tournament_id)}
+    side = [t for t in second.pairings if t.bracket == "consolation" and t.match_id]
+    assert side[0].match_id is not None
+    leaver = winners[side[0].match_id]
+    assert leaver is not None
+    services.rounds.withdraw(
+        tournament_id, player_id=leaver, reason="left", left_early=True, actor="director"
+    )
+    last = services.rounds.pair_round(tournament_id)
+    side_final = next(t for t in last.pairings if t.bracket == "consolation")
+    assert leaver in (side_final.player_a, side_final.player_b)
+    matches = {m.match_id: m for m in services.rounds.list_matches(tournament_id)}
+    assert side_final.match_id is not None
+    assert matches[side_final.match_id].played is False
+    assert matches[side_final.match_id].winner != leaver
+    play_randomly(services, tournament_id, last, random.Random(8))
+    places = services.places.list_places(tournament_id)
+    assert {p.player_id: p.consolation_place for p in places}[leaver] == 2
+    prizes = services.places.get_prizes(tournament_id)
+    assert sum(p.amount_cents for p in prizes.payouts) == prizes.pot_cents

@@ -24,7 +24,7 @@ from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.registration.tournaments import TournamentService
 from service.settings import Settings
-from service.shared.registrants import PLAYER_NAMESPACE, Registration, player_id_for
+from service.shared.registrants import PLAYER_NAMESPACE, Registrants, Registration, player_id_for
 from service.storage.events import Change
 from service.storage.secret import derived_key
 
@@ -117,7 +117,11 @@ def test_a_player_id_cannot_be_computed_from_the_e_mail_address(services: Servic
         services.views,
         services.clock,
         BERLIN,
-        player_key=derived_key(b"another secret", "player ids"),
+        registrants=Registrants(
+            services.store,
+            services.views,
+            player_key=derived_key(b"another secret", "player ids"),
+        ),
     )
     other = keyed.register(schedule(services), spieler(1))
     assert other.player_id not in {public, receipt.player_id}
@@ -245,7 +249,11 @@ def test_a_registration_keyed_before_nfkc_still_counts_as_a_duplicate(
     tournament_id = schedule(services)
     key = derived_key(b"any", "player ids")
     tournament_service = TournamentService(
-        services.store, services.views, services.clock, BERLIN, player_key=key
+        services.store,
+        services.views,
+        services.clock,
+        BERLIN,
+        registrants=Registrants(services.store, services.views, player_key=key),
     )
     state = services.store.load(tournament_id, tournaments.evolve)
     events = tournaments.register(
