@@ -11,7 +11,7 @@ from litestar import Controller
 from litestar.params import FromPath
 
 from api.http.routes import director_post, get_route
-from api.http.schemas import ActorDep, ServicesDep
+from api.http.schemas import ActorDep, ServicesDep, restate
 from domain.match_analysis import PlayerFigures
 from service.analysis.analysis import AnalysisView, ShownStatus
 
@@ -52,15 +52,9 @@ class AnalysisRequested(msgspec.Struct, frozen=True):
 
 
 def player_analysis(name: str, figures: PlayerFigures) -> PlayerAnalysis:
-    return PlayerAnalysis(
-        name=name,
-        error_rate_memg=figures.error_rate_memg,
-        chequer_error_rate_memg=figures.chequer_error_rate_memg,
-        cube_error_rate_memg=figures.cube_error_rate_memg,
-        error_total_emg=figures.error_total_emg,
-        pr=figures.pr,
-        unforced_moves=figures.unforced_moves,
-        cube_decisions=figures.cube_decisions,
+    """The player's figures under the same names, with their ``pr``."""
+    return restate(
+        {"name": name, "pr": figures.pr, **msgspec.structs.asdict(figures)}, PlayerAnalysis
     )
 
 

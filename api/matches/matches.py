@@ -8,7 +8,7 @@ command conditional: any other version is a 409, also one another command made w
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Annotated, Any, TypeVar
 from uuid import UUID
@@ -33,6 +33,7 @@ from api.http.schemas import (
     ServicesDep,
     StreamEvent,
     UntilVersion,
+    restate,
     stream_events,
     version_query,
 )
@@ -57,7 +58,7 @@ from domain.match import Match as MatchRecord
 from domain.match.variant_plays import GivenBoard
 from service.bootstrap import Services
 from service.matches.matches import MatchService
-from service.shared.match_play import Caller
+from service.shared.match_play import Caller, MatchTerms
 
 T = TypeVar("T")
 IfMatch = Annotated[
@@ -169,40 +170,23 @@ class MatchController(Controller):
     async def create(
         self, data: JSONBody[MatchCreate], services: ServicesDep, acting_director: ActingDirectorDep
     ) -> MatchCreated:
-        player_a, player_b = data.player_a, data.player_b
-        seated = None
         # rule C-DIR-1: a match outside any tournament is the club's
         await in_thread(
             services,
             partial(services.directors.authorize_tournament, acting_director, data.tournament_id),
         )
+        terms = restate(data, MatchTerms)
         if data.tournament_id is not None:
             # a match of a running tournament between two of its seated players, by their ids
             player_a, player_b, seated = await _run(
                 services,
-                partial(services.rounds.check_seated, data.tournament_id, player_a, player_b),
+                partial(
+                    services.rounds.check_seated, data.tournament_id, data.player_a, data.player_b
+                ),
             )
+            terms = replace(terms, player_a=player_a, player_b=player_b, seated=seated)
         created = await _run(
-            services,
-            partial(
-                services.matches.create,
-                player_a=player_a,
-                player_b=player_b,
-                match_length=data.match_length,
-                dice=data.dice,
-                clock=data.clock,
-                clock_overtime_seconds=data.clock_overtime_seconds,
-                rules_preset=data.rules,
-                jacoby=data.jacoby,
-                beavers=data.beavers,
-                tournament_id=str(data.tournament_id) if data.tournament_id else None,
-                seated=seated,
-                rated=data.rated,
-                variant=data.variant,
-                cube=data.cube,
-                tavli_format=data.tavli_format,
-                actor=acting_director.actor,
-            ),
+            services, partial(services.matches.create, terms, actor=acting_director.actor)
         )
         state = created.match
         return MatchCreated(

@@ -271,43 +271,35 @@ class RegistrationRecord(msgspec.Struct):
 REGISTRATION_COLUMNS = tuple(RegistrationRecord.__struct_fields__)
 
 
+_AS_OF_NOW = (
+    "status",
+    "deadlines",
+    "seats",
+    "pot_cents",
+    "started_at",
+    "completed_at",
+    "finalized_at",
+    "organisation_cents",
+)
+"""What ``Tournament`` takes from the view rather than from the calendar's row."""
+
+
 def tournament_response(view: TournamentView) -> Tournament:
-    row, seats = view.row, view.seats
-    shown = Tournament(
-        id=row.id,
-        season_id=row.season_id,
-        period=row.period,
-        name=row.name,
-        date=row.play_date,
-        venue=row.venue,
-        capacity=row.capacity,
-        min_age=row.min_age,
-        buy_in_cents=row.buy_in_cents,
-        pot_share_cents=row.pot_share_cents,
-        organisation_cents=view.organisation_cents,
-        payout_percent=row.payout_percent,
-        waitlist=row.waitlist,
-        swiss_rounds=row.swiss_rounds,
-        match_length=row.match_length,
-        class_=row.class_name,
-        time_zone=row.time_zone,
-        status=view.status,
-        deadlines=view.deadlines,
-        seats=seats,
-        pot_cents=view.pot_cents,
-        started_at=view.started_at,
-        completed_at=view.completed_at,
-        finalized_at=view.finalized_at,
-        format=row.format,
-        knockout_players=row.knockout_players,
-        round_robin_cycles=row.round_robin_cycles if row.format == "round_robin" else None,
-        seeding=row.seeding if row.format != "swiss" else None,
-        variant=row.variant,
-        cube=row.cube,
-        tavli_format=row.tavli_format,
-        stage_variants=row.stage_variants,
-    )
-    return msgspec.structs.replace(shown, **_elimination_fields(row))
+    """The calendar's row under the contract's names (``date``, ``class``), with the status,
+    deadlines, seats and pot as of now, and a format's settings only where they apply."""
+    row = view.row
+    # the row's elimination settings show where they apply only (else null)
+    scheduled = {k: v for k, v in msgspec.structs.asdict(row).items() if "consolation" not in k}
+    shown = {
+        **scheduled,
+        **{name: getattr(view, name) for name in _AS_OF_NOW},
+        "date": row.play_date,
+        "class": row.class_name,
+        "round_robin_cycles": row.round_robin_cycles if row.format == "round_robin" else None,
+        "seeding": row.seeding if row.format != "swiss" else None,
+        **_elimination_fields(row),
+    }
+    return restate(shown, Tournament)
 
 
 def _elimination_fields(row: TournamentRow) -> dict[str, object]:

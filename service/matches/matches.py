@@ -95,53 +95,16 @@ class MatchService:
         """The match now, or as it was right after event ``version`` (audit replay)."""
         return self._play.get(match_id, version)
 
-    def create(
-        self,
-        *,
-        player_a: str,
-        player_b: str,
-        match_length: int,
-        dice: str = "entered",
-        clock: str = "none",
-        clock_overtime_seconds: int = 0,
-        rules_preset: str = "tournament",
-        jacoby: bool = False,
-        beavers: bool = False,
-        tournament_id: str | None = None,
-        seated: match.SeatedPlayers | None = None,
-        rated: bool = True,
-        variant: str = "backgammon",
-        cube: bool | None = None,
-        tavli_format: str | None = None,
-        token_hashes: dict[str, str] | None = None,
-        actor: str = DIRECTOR,
-    ) -> MatchCreated:
-        """A new match. ``token_hashes`` lets a side play with a token it already has (the
+    def create(self, terms: MatchTerms, *, actor: str = DIRECTOR) -> MatchCreated:
+        """A new match. ``terms.token_hashes`` lets a side play with a token it already has (the
         player token of its registration); the other sides get a new token, returned once.
 
         rule R-RATE-7: the sides of a rated ad hoc match (outside a tournament, with a length)
         name players of the rating list, by id or display name; a new name adds a rating-only
         player in the same transaction. A friendly (``rated`` False) keeps free names."""
-        terms = MatchTerms(
-            player_a=player_a,
-            player_b=player_b,
-            match_length=match_length,
-            dice=dice,
-            clock=clock,
-            clock_overtime_seconds=clock_overtime_seconds,
-            rules_preset=rules_preset,
-            jacoby=jacoby,
-            beavers=beavers,
-            tournament_id=tournament_id,
-            seated=seated,
-            rated=rated,
-            variant=variant,
-            cube=cube,
-            tavli_format=tavli_format,
-            token_hashes=token_hashes or {},
-        )
         match_id = uuid.uuid4()
-        if not (rated and match_length >= 1 and seated is None and self._views is not None):
+        on_the_rating_list = terms.rated and terms.match_length >= 1 and terms.seated is None
+        if not on_the_rating_list or self._views is None:
             opening = self._play.opening(match_id, terms, actor=actor)
             state = self._commands.create(match.evolve, opening.events, CONDITIONAL)
             return MatchCreated(match=state, tokens=opening.tokens)
@@ -152,7 +115,7 @@ class MatchService:
             held = load_club_ratings(self._store)
             directory = player_directory(views)
             resolver = Resolver(directory, new_player_id)
-            a_id, b_id = resolve_sides(resolver, player_a, player_b)
+            a_id, b_id = resolve_sides(resolver, terms.player_a, terms.player_b)
             named = {v: k for k, v in resolver.new.items()} | dict(directory.names)
             opening = self._play.opening(
                 match_id,

@@ -61,7 +61,8 @@ class Caller:
 
 @dataclass(frozen=True, slots=True)
 class MatchTerms:
-    """What a new match is played under, and who plays it."""
+    """What a new match is played under, and who plays it: the command ``MatchService.create``
+    takes (the API restates its request body as this; ``rules`` and the rest share its names)."""
 
     player_a: str
     player_b: str
@@ -70,10 +71,10 @@ class MatchTerms:
     clock: str = "none"
     clock_overtime_seconds: int = 0
     """rule G-CLOCK-1, USBGF option: one overtime of 60 or 120 s after the first expiry."""
-    rules_preset: str = "tournament"
+    rules: str = "tournament"
     jacoby: bool = False
     beavers: bool = False
-    tournament_id: str | None = None
+    tournament_id: UUID | None = None
     pairing: match.TournamentPairing | None = None
     seated: match.SeatedPlayers | None = None
     """The persons of an ad hoc match: of a tournament, or of the rating list (sealed names)."""
@@ -137,14 +138,14 @@ class MatchPlay:
                 dice_mode=terms.dice,
                 clock=terms.clock,
                 clock_overtime_seconds=terms.clock_overtime_seconds,
-                rules=terms.rules_preset,
+                rules=terms.rules,
                 jacoby=terms.jacoby,
                 beavers=terms.beavers,
                 token_hash_a=hashes["a"],
                 token_hash_b=hashes["b"],
                 seed_commitment=commitment,
                 sealed_seed=sealed,
-                tournament_id=terms.tournament_id,
+                tournament_id=str(terms.tournament_id) if terms.tournament_id else None,
                 pairing=terms.pairing,
                 seated=terms.seated,
                 rated=terms.rated,
@@ -303,7 +304,7 @@ class MatchPlay:
                 variant=variant,
                 cube=cube,
                 tavli_format=tavli_format,
-                tournament_id=str(state.id),
+                tournament_id=state.id,
                 pairing=TournamentPairing(
                     round=paired.number,
                     table=table.table,

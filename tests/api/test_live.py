@@ -19,7 +19,7 @@ from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.live.feed import LiveFeed, LiveMessage
 from service.settings import Settings
-from service.shared.match_play import Caller
+from service.shared.match_play import Caller, MatchTerms
 from service.storage.events import EventStore
 
 SPRING = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
@@ -133,7 +133,9 @@ def test_a_listener_resumes_after_the_last_id_it_saw(services: Services) -> None
 
 
 def test_a_listener_of_a_match_gets_its_state_after_every_command(services: Services) -> None:
-    created = services.matches.create(player_a="Anna", player_b="Ben", match_length=3).match
+    created = services.matches.create(
+        MatchTerms(player_a="Anna", player_b="Ben", match_length=3)
+    ).match
     feed = live_feed(services)
     seen = services.store.latest_notification_id()
     services.matches.roll(created.id, Caller(director=True), dice=(6, 5))
@@ -164,7 +166,9 @@ def test_a_listener_resuming_from_the_logs_start_reads_only_its_recent_part(
 ) -> None:
     # a Last-Event-ID of 0 must not make anyone's reconnect read the whole log; the messages
     # show states (here the match's), so the newest part tells the listener what it needs
-    created = services.matches.create(player_a="Anna", player_b="Ben", match_length=3).match
+    created = services.matches.create(
+        MatchTerms(player_a="Anna", player_b="Ben", match_length=3)
+    ).match
     services.matches.roll(created.id, Caller(director=True), dice=(6, 5))
     latest = services.store.latest_notification_id()
     reads = ReadsOfTheLog(services.store)

@@ -23,6 +23,7 @@ from domain.tournament import Applicant, PlayerRegistered, Tournament, Tournamen
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
+from service.shared.match_play import MatchTerms
 from service.storage.events import Change, EventStore, MsgspecMapper, Snapshot
 from service.storage.persistence import persistence_environment
 
@@ -235,12 +236,14 @@ def test_a_friendly_names_nobody_registered_and_its_players_act_by_name(
     services: Services,
 ) -> None:
     created = services.matches.create(
-        player_a="Zyxwella",
-        player_b="Anna",
-        match_length=3,
-        dice="entered",
-        clock="none",
-        rated=False,
+        MatchTerms(
+            player_a="Zyxwella",
+            player_b="Anna",
+            match_length=3,
+            dice="entered",
+            clock="none",
+            rated=False,
+        )
     )
     # rule R-RATE-7: a friendly's typed-in names name no person: nothing to seal
     assert [state for state in raw_states(services.store) if NAME in state]
@@ -424,7 +427,9 @@ def test_a_rated_ad_hoc_match_seals_the_names_of_its_rating_only_players(
     services: Services,
 ) -> None:
     # rule R-RATE-7: a new name becomes a rating-only player, whose name is personal data
-    created = services.matches.create(player_a="Zyxwella", player_b="Anna", match_length=3)
+    created = services.matches.create(
+        MatchTerms(player_a="Zyxwella", player_b="Anna", match_length=3)
+    )
     assert not [state for state in raw_states(services.store) if NAME in state]
     state = services.store.load(created.match.id, match.evolve)
     assert state.player_a == "Zyxwella"

@@ -23,7 +23,7 @@ from domain.match.errors import WrongPhaseError
 from service.clock import MovableClock
 from service.matches.matches import MatchCreated, MatchService
 from service.shared.commands import CommandRunner
-from service.shared.match_play import Caller
+from service.shared.match_play import Caller, MatchTerms
 from service.storage.events import Change, EventStore, StaleVersionError
 from service.storage.persistence import persistence_environment
 from tests.service.test_store import Counter, evolve, increase, start
@@ -55,7 +55,7 @@ def opened_here_played_there(
     that version; the second plays a's 8/5 6/5 (now b is to roll): the created match, the
     state the first holds and the state the second stored."""
     first, second = processes
-    created = first.create(player_a="a", player_b="b", match_length=5, dice="entered")
+    created = first.create(MatchTerms(player_a="a", player_b="b", match_length=5, dice="entered"))
     side_a = Caller(token=created.tokens["a"])
     opened = first.roll(created.match.id, side_a, (3, 1))
     played = second.play(created.match.id, side_a, notation="8/5 6/5")
@@ -65,7 +65,9 @@ def opened_here_played_there(
 def test_a_table_whose_commands_alternate_between_two_processes_plays_without_a_conflict(
     processes: tuple[MatchService, MatchService],
 ) -> None:
-    created = processes[0].create(player_a="a", player_b="b", match_length=5, dice="entered")
+    created = processes[0].create(
+        MatchTerms(player_a="a", player_b="b", match_length=5, dice="entered")
+    )
     callers = {side: Caller(token=token) for side, token in created.tokens.items()}
     rng = random.Random(5)
     state = created.match
@@ -162,7 +164,9 @@ def test_a_command_on_a_match_this_process_holds_reads_nothing_from_the_database
     clock = MovableClock(datetime(2026, 4, 18, 13, 0, tzinfo=UTC), ticking=False)
     service = MatchService(store, clock, KEY)
     try:
-        created = service.create(player_a="a", player_b="b", match_length=5, dice="entered")
+        created = service.create(
+            MatchTerms(player_a="a", player_b="b", match_length=5, dice="entered")
+        )
         side_a = Caller(token=created.tokens["a"])
         opened = service.roll(created.match.id, side_a, (3, 1))
         reads: list[object] = []

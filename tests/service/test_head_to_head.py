@@ -14,6 +14,7 @@ from service.bootstrap import Services
 from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult
 from service.shared.day_views import Round
+from service.shared.match_play import MatchTerms
 from tests.service.conftest import CHECK_IN_OPENS, Day, registered_tournament
 from tests.service.test_ratings import win_one_point_match
 
@@ -158,10 +159,10 @@ def test_a_rated_ad_hoc_match_counts_and_a_friendly_does_not(
     # rule R-RATE-5: rated ad hoc matches are meetings; "rated": false ones are not
     first, _ = two_tournaments(services, clock)
     p1, p2 = first.player(0), first.player(1)
-    rated = services.matches.create(player_a=str(p1), player_b=str(p2), match_length=1)
+    rated = services.matches.create(MatchTerms(player_a=str(p1), player_b=str(p2), match_length=1))
     win_one_point_match(services, rated.match.id)
     friendly = services.matches.create(
-        player_a=str(p2), player_b=str(p1), match_length=1, rated=False
+        MatchTerms(player_a=str(p2), player_b=str(p1), match_length=1, rated=False)
     )
     win_one_point_match(services, friendly.match.id)
     assert figures(services, p1) == {p2: (1, 1, 0, 1, 0)}

@@ -24,7 +24,7 @@ from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
 from service.shared.commands import CommandRunner
-from service.shared.match_play import Caller, MatchPlay
+from service.shared.match_play import Caller, MatchPlay, MatchTerms
 
 FIGURES = PlayerFigures(
     unforced_moves=10,
@@ -40,7 +40,7 @@ STATISTICS = GnubgStatistics(engine="GNU Backgammon 1.07.001", a=FIGURES, b=FIGU
 def played_match(services: Services) -> UUID:
     """A 1-point match with server dice and random legal plays, played to its end."""
     created = services.matches.create(
-        player_a="Anna", player_b="Ben", match_length=1, dice="server"
+        MatchTerms(player_a="Anna", player_b="Ben", match_length=1, dice="server")
     )
     callers = {side: Caller(token=token) for side, token in created.tokens.items()}
     rng = random.Random(5)

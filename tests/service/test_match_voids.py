@@ -16,7 +16,7 @@ from domain.events import DIRECTOR
 from service.bootstrap import Services
 from service.clock import MovableClock
 from service.matches.matches import MatchService
-from service.shared.match_play import Caller
+from service.shared.match_play import Caller, MatchTerms
 from service.storage.events import EventStore
 from service.storage.persistence import persistence_environment
 from tests.service.conftest import checked_in_tournament, plan
@@ -41,7 +41,7 @@ def service(
 
 def opened(service: MatchService) -> tuple[rules.Match, dict[str, Caller]]:
     """An entered-dice match where side a opened 3-1 and is to play."""
-    created = service.create(player_a="anna", player_b="ben", match_length=5)
+    created = service.create(MatchTerms(player_a="anna", player_b="ben", match_length=5))
     callers = {side: Caller(token=token) for side, token in created.tokens.items()}
     state = service.roll(created.match.id, callers["a"], [3, 1])
     return state, callers
@@ -90,7 +90,7 @@ def test_a_players_request_waits_for_the_opponents_and_both_are_in_the_stream(
 
 def test_a_token_of_another_match_cannot_void_its_roll(service: MatchService) -> None:
     state, _ = opened(service)
-    other = service.create(player_a="x", player_b="y", match_length=1)
+    other = service.create(MatchTerms(player_a="x", player_b="y", match_length=1))
 
     with pytest.raises(ForbiddenError):
         service.void_roll(state.id, Caller(token=other.tokens["a"]), "cocked")
@@ -116,7 +116,13 @@ def test_with_the_usbgf_overtime_a_claim_at_the_first_expiry_is_refused_at_the_s
 ) -> None:
     # rule G-CLOCK-1 (USBGF option): one overtime after the first expiry; the second loses
     created = service.create(
-        player_a="anna", player_b="ben", match_length=1, clock="club", clock_overtime_seconds=120
+        MatchTerms(
+            player_a="anna",
+            player_b="ben",
+            match_length=1,
+            clock="club",
+            clock_overtime_seconds=120,
+        )
     )
     callers = {side: Caller(token=token) for side, token in created.tokens.items()}
     service.roll(created.match.id, callers["a"], [3, 1])

@@ -18,7 +18,13 @@ from domain.events import Aggregate, DomainEvent, fold
 from domain.people.tokens import token_hash
 from service.clock import MovableClock
 from service.matches.matches import MatchService
-from service.shared.match_play import Caller, DiceKeyMismatchError, seal_seed, unseal_seed
+from service.shared.match_play import (
+    Caller,
+    DiceKeyMismatchError,
+    MatchTerms,
+    seal_seed,
+    unseal_seed,
+)
 from service.storage.events import EventStore, StaleVersionError
 from service.storage.persistence import persistence_environment
 
@@ -63,7 +69,7 @@ def play_randomly(
 def test_two_commands_decided_on_the_same_version_store_one_and_refuse_the_other(
     service: MatchService, store: EventStore
 ) -> None:
-    created = service.create(player_a="a", player_b="b", match_length=3, dice="server")
+    created = service.create(MatchTerms(player_a="a", player_b="b", match_length=3, dice="server"))
     opened = service.roll(created.match.id, Caller(token=created.tokens["a"]), None)
     while opened.phase == "opening":  # rule G-OPEN-1: a tie is rolled again
         opened = service.roll(created.match.id, Caller(token=created.tokens["a"]), None)
@@ -84,7 +90,7 @@ def test_two_commands_decided_on_the_same_version_store_one_and_refuse_the_other
 def test_a_300_event_match_loads_from_its_snapshots_like_a_full_replay(
     service: MatchService, store: EventStore, url: str
 ) -> None:
-    created = service.create(player_a="a", player_b="b", match_length=64, dice="server")
+    created = service.create(MatchTerms(player_a="a", player_b="b", match_length=64, dice="server"))
     played = play_randomly(service, created.match, created.tokens, until=300)
     assert played.version >= 300
 
@@ -115,7 +121,7 @@ def test_a_sealed_seed_opens_only_with_the_key() -> None:
 def test_a_changed_dice_key_refuses_server_rolls_before_anything_is_recorded(
     service: MatchService, store: EventStore
 ) -> None:
-    created = service.create(player_a="a", player_b="b", match_length=1, dice="server")
+    created = service.create(MatchTerms(player_a="a", player_b="b", match_length=1, dice="server"))
     restarted = MatchService(
         store,
         clock=MovableClock(datetime(2026, 4, 18, 13, 0, tzinfo=UTC), ticking=False),
@@ -133,7 +139,7 @@ def test_a_changed_dice_key_refuses_server_rolls_before_anything_is_recorded(
 def test_the_seed_is_revealed_in_the_same_commit_as_the_match_result(
     service: MatchService, store: EventStore
 ) -> None:
-    created = service.create(player_a="a", player_b="b", match_length=1, dice="server")
+    created = service.create(MatchTerms(player_a="a", player_b="b", match_length=1, dice="server"))
     match_id = created.match.id
     a, b = Caller(token=created.tokens["a"]), Caller(token=created.tokens["b"])
     assert created.match.sealed_seed is not None
@@ -164,10 +170,12 @@ def test_a_pairing_can_create_a_match_played_with_the_registration_tokens(
     service: MatchService,
 ) -> None:
     created = service.create(
-        player_a="p1",
-        player_b="p2",
-        match_length=5,
-        token_hashes={"a": token_hash("registration-a")},
+        MatchTerms(
+            player_a="p1",
+            player_b="p2",
+            match_length=5,
+            token_hashes={"a": token_hash("registration-a")},
+        )
     )
 
     assert set(created.tokens) == {"b"}

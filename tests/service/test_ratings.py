@@ -18,7 +18,7 @@ from domain.tournament import Applicant
 from service.bootstrap import Services
 from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult
-from service.shared.match_play import Caller
+from service.shared.match_play import Caller, MatchTerms
 from tests.service.conftest import checked_in_tournament, plan, report_every_table
 from tests.service.test_match_results import accept, one_table_to_the_last_command
 
@@ -67,7 +67,7 @@ def test_an_ad_hoc_match_played_to_its_end_is_rated_under_its_named_players(
     services: Services,
 ) -> None:
     # rules R-RATE-4, R-RATE-7: new names become rating-only players; rated at the match's end
-    created = services.matches.create(player_a="Anna", player_b="Bert", match_length=1)
+    created = services.matches.create(MatchTerms(player_a="Anna", player_b="Bert", match_length=1))
     assert listed(services) == {}
     win_one_point_match(services, created.match.id)
     assert listed(services) == pytest.approx(recomputed([("Anna", "Bert", 1)]))
@@ -77,10 +77,12 @@ def test_an_ad_hoc_match_played_to_its_end_is_rated_under_its_named_players(
 
 
 def test_an_ad_hoc_side_may_name_a_rated_player_by_id(services: Services) -> None:
-    first = services.matches.create(player_a="Anna", player_b="Bert", match_length=1)
+    first = services.matches.create(MatchTerms(player_a="Anna", player_b="Bert", match_length=1))
     win_one_point_match(services, first.match.id)
     anna = next(r.player_id for r in services.ratings.list_ratings() if r.display_name == "Anna")
-    second = services.matches.create(player_a="Bert", player_b=str(anna), match_length=1)
+    second = services.matches.create(
+        MatchTerms(player_a="Bert", player_b=str(anna), match_length=1)
+    )
     assert second.match.player_b == "Anna"
     win_one_point_match(services, second.match.id)
     assert [r.matches for r in services.ratings.list_ratings()] == [2, 2]
@@ -88,7 +90,9 @@ def test_an_ad_hoc_side_may_name_a_rated_player_by_id(services: Services) -> Non
 
 def test_a_friendly_is_not_rated(services: Services) -> None:
     # rule R-RATE-5: "rated": false
-    created = services.matches.create(player_a="Anna", player_b="Bert", match_length=1, rated=False)
+    created = services.matches.create(
+        MatchTerms(player_a="Anna", player_b="Bert", match_length=1, rated=False)
+    )
     win_one_point_match(services, created.match.id)
     assert listed(services) == {}
 
@@ -96,14 +100,14 @@ def test_a_friendly_is_not_rated(services: Services) -> None:
 def test_an_ad_hoc_match_of_a_player_against_themself_is_refused(services: Services) -> None:
     # rule R-RATE-6: the same name after trimming, or the same player by id and by name
     with pytest.raises(InvalidInputError) as same_name:
-        services.matches.create(player_a="Anna", player_b=" Anna ", match_length=3)
+        services.matches.create(MatchTerms(player_a="Anna", player_b=" Anna ", match_length=3))
     assert same_name.value.field == "player_b"
     services.ratings.import_results(
         [ImportRow(date="2025-01-01", winner="Anna", loser="Bert", length=1)]
     )
     anna = next(r.player_id for r in services.ratings.list_ratings() if r.display_name == "Anna")
     with pytest.raises(InvalidInputError, match="same player"):
-        services.matches.create(player_a=str(anna), player_b="Anna", match_length=3)
+        services.matches.create(MatchTerms(player_a=str(anna), player_b="Anna", match_length=3))
 
 
 def generated_rows(count: int, seed: int = 23) -> list[tuple[str, str, int]]:
@@ -251,7 +255,7 @@ def test_an_ad_hoc_side_naming_a_name_two_players_share_is_refused(services: Ser
             ),
         )
     with pytest.raises(InvalidInputError, match="2 players share the name") as refused:
-        services.matches.create(player_a="Anna M.", player_b="Bert", match_length=3)
+        services.matches.create(MatchTerms(player_a="Anna M.", player_b="Bert", match_length=3))
     assert refused.value.field == "player_a"
 
 
@@ -262,7 +266,7 @@ def test_a_match_ended_after_midnight_in_the_club_s_zone_shows_that_day(
     # 23:30 UTC on 1 March is 00:30 on 2 March in Berlin
     clock.advance(14.5 * 3600)
     assert clock.now() == datetime(2026, 3, 1, 23, 30, tzinfo=UTC)
-    created = services.matches.create(player_a="Anna", player_b="Bert", match_length=1)
+    created = services.matches.create(MatchTerms(player_a="Anna", player_b="Bert", match_length=1))
     win_one_point_match(services, created.match.id)
     anna = services.ratings.list_ratings()[0]
     (line,) = services.ratings.player_ratings(anna.player_id).matches

@@ -14,7 +14,7 @@ import pytest
 from domain import match as rules
 from service.clock import MovableClock
 from service.matches.matches import MatchService
-from service.shared.match_play import Caller
+from service.shared.match_play import Caller, MatchTerms
 from service.storage.events import EventStore
 from service.storage.persistence import persistence_environment
 
@@ -35,7 +35,7 @@ def service(tmp_path: Path, match_clock: MovableClock) -> Iterator[MatchService]
 
 
 def created(service: MatchService, **terms: Any) -> tuple[rules.Match, dict[str, Caller]]:
-    made = service.create(player_a="anna", player_b="ben", **terms)
+    made = service.create(MatchTerms(player_a="anna", player_b="ben", **terms))
     return made.match, {side: Caller(token=token) for side, token in made.tokens.items()}
 
 
