@@ -14,7 +14,6 @@ from domain.match.start import VARIANTS
 from domain.tournament.defaults import Stage
 
 if TYPE_CHECKING:  # formats reads the tournament's state, which holds these terms
-    from domain.match import Match
     from domain.tournament.formats import FormatTerms
 
 STAGES: tuple[Stage, ...] = get_args(Stage)
@@ -42,6 +41,12 @@ class VariantTerms(msgspec.Struct, frozen=True, kw_only=True):
         them (the Tavli format only where the stage plays Tavli)."""
         variant = self.of_stage(stage)
         return variant, self.cube, self.tavli_format if variant == "tavli" else None
+
+    def wins_by_games(self, stage: Stage) -> bool:
+        """rule V-TAVLI-MATCH-1: a match of ``stage`` is a best-of-three Tavli match, won by
+        two games while its score counts game points, so that its winner may hold fewer points
+        than the loser and fewer than ``match_length``."""
+        return self.match_options(stage)[2] == "best_of_three"
 
 
 def stages_played(terms: FormatTerms) -> tuple[Stage, ...]:
@@ -98,21 +103,6 @@ def variant_terms(
     elif "tavli" in variants:
         format_asked = "points"  # rule V-TAVLI-MATCH-1: the default format
     return VariantTerms(variant=chosen, cube=cube, tavli_format=format_asked, stage_variants=named)
-
-
-def match_points(played: Match) -> tuple[int, int]:
-    """The match points (a, b) a match played to its end records in its tournament: its score,
-    except a best-of-three Tavli match, whose score counts game points while its winner is
-    who won two games (V-TAVLI-MATCH-1). That match counts as one of its ``match_length``
-    (as for R-MATCH-1), so the winner records the length and the loser their game points,
-    below it (rule T-FMT-7)."""
-    if played.variant != "tavli" or played.tavli_format != "best_of_three":
-        return played.score_a, played.score_b
-    length = played.match_length
-    won_a = played.winner == "a"
-    loser = played.score_b if won_a else played.score_a
-    kept = min(loser, length - 1)
-    return (length, kept) if won_a else (kept, length)
 
 
 def _variant(field: str, value: str) -> MatchVariant:
