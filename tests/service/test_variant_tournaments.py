@@ -64,6 +64,7 @@ def test_a_best_of_three_tavli_match_counts_game_points_and_ranks_at_its_length(
 ) -> None:
     # rules V-TAVLI-MATCH-1, V-MATCH-VARIANT-1: the winner won two games, the standings count
     # game points (T-FMT-3), the season ranking scores the won match at its length (R-MATCH-1)
+    # and the rating list rates it as a match of that length
     season = services.seasons.create_season(
         name="Saison 2026", starts_on="2026-01-01", ends_on="2026-12-31", periods=[SPRING]
     )
@@ -92,3 +93,6 @@ def test_a_best_of_three_tavli_match_counts_game_points_and_ranks_at_its_length(
     ranking = {row.player_id: row for row in services.seasons.get_ranking(season.id)}
     assert ranking[table.player_a].match_points == 7
     assert ranking[table.player_b].match_points == 0
+    # rule R-RATE-1: rated once, at the match's end, as a match of its length
+    [rated] = services.ratings.player_ratings(table.player_a).matches
+    assert (rated.source, rated.length, rated.won) == ("match", 7, True)
