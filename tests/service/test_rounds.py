@@ -166,6 +166,7 @@ def test_the_knockout_follows_the_swiss_rounds_and_completes_the_tournament(
     day = played_to_the_end(services, clock)
     rounds = [services.rounds.get_round(day.tournament_id, n) for n in (1, 2, 3, 4)]
     assert [r.stage for r in rounds] == ["swiss", "swiss", "knockout", "knockout"]
+    assert services.rounds.list_rounds(day.tournament_id) == rounds  # the bracket page's rounds
     held = services.venue.load(day.tournament_id)
     assert services.rounds.round_view(held, held.rounds[-1]) == rounds[-1]
     assert services.tournaments.get_tournament(day.tournament_id).status == "completed"
