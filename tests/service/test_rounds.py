@@ -165,3 +165,25 @@ def test_the_knockout_follows_the_swiss_rounds_and_completes_the_tournament(
     assert services.rounds.round_view(held, held.rounds[-1]) == rounds[-1]
     assert services.tournaments.get_tournament(day.tournament_id).status == "completed"
     assert all(m.status == "decided" for m in services.rounds.list_matches(day.tournament_id))
+
+
+def test_the_rounds_are_listed_in_order_as_each_is_shown_alone(
+    services: Services, clock: MovableClock
+) -> None:
+    # rules T-FMT-2, T-FMT-4: the Swiss rounds, then the knockout, as the bracket page draws them
+    day = checked_in_tournament(services, clock, 4)
+    assert services.rounds.list_rounds(day.tournament_id) == []
+    report_every_table(services, day, services.rounds.start(day.tournament_id).round)
+    services.rounds.pair_round(day.tournament_id)
+    assert [r.round for r in services.rounds.list_rounds(day.tournament_id)] == [1, 2]
+
+    day = played_to_the_end(services, clock)
+    listed = services.rounds.list_rounds(day.tournament_id)
+
+    assert [(r.round, r.stage) for r in listed] == [
+        (1, "swiss"),
+        (2, "swiss"),
+        (3, "knockout"),
+        (4, "knockout"),
+    ]
+    assert listed == [services.rounds.get_round(day.tournament_id, n) for n in (1, 2, 3, 4)]
