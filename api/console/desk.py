@@ -233,9 +233,11 @@ class DeskController(ConsolePages):
     ) -> Template | Redirect:
         """One player (a break-list row's ``waive-penalty``: present now, no penalty), or with
         no player everyone in the current round (``mark-present``)."""
-        player_id = uuid_in(data, "player_id") if data.get("player_id") else None
-        where = f"waive-penalty:{player_id}" if player_id else "mark-present"
-        reason = text(data, "reason") if player_id else ""
+        # a row's player id that is garbled is refused: it never means everyone
+        named = bool(data.get("player_id"))
+        player_id = uuid_in(data, "player_id") if named else None
+        where = f"waive-penalty:{player_id}" if named else "mark-present"
+        reason = text(data, "reason") if named else ""
         mark_present = console.services.conduct.mark_present
         return _act(
             console,
@@ -243,10 +245,13 @@ class DeskController(ConsolePages):
             data,
             where,
             lambda actor: mark_present(
-                tournament_id, player_id=player_id, reason=reason, actor=actor
+                tournament_id,
+                player_id=_require(player_id) if named else None,
+                reason=reason,
+                actor=actor,
             ),
             invalid=reason_refused(console, where, reason),
-            done="waive-penalty" if player_id else "mark-present",
+            done="waive-penalty" if named else "mark-present",
             done_for=player_id,
         )
 

@@ -128,6 +128,20 @@ def test_reported_points_of_thousands_of_digits_are_refused_in_words(
     assert stored_events(client) == before
 
 
+def test_a_waiver_for_a_garbled_player_is_refused_and_marks_nobody_present(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule C-BREAK-1: a waiver names its player; a garbled id is not "everyone"
+    day, _, _ = late_after_round_one(client, clock)
+    signed_in(client)
+    before = stored_events(client)
+    answer = submit(client, day.id, "/breaks/present", player_id="not-an-id", reason="traffic")
+    assert answer.status_code == 422
+    assert stored_events(client) == before
+    breaks = client.get(day.url("/breaks"), headers=DIRECTOR).json()
+    assert any(b["ended_at"] is None for b in breaks)
+
+
 @pytest.mark.parametrize(
     ("text", "number"),
     [
