@@ -12,11 +12,12 @@ from litestar.testing import TestClient
 
 from api.http.forms import whole_number
 from service.clock import MovableClock
+from tests.api import test_tournament_day as tournament_day
 from tests.api.test_console import csrf_of, desk, signed_in
 from tests.api.test_console_desk import desk_url, late_after_round_one, submit
 from tests.api.test_directors import appoint
 from tests.api.test_tournament_day import start_tournament
-from tests.api.test_tournaments import schedule, stored_events
+from tests.api.test_tournaments import person, schedule, stored_events
 from tests.conftest import DIRECTOR
 
 Client = TestClient[Any]
@@ -159,3 +160,34 @@ def test_a_waiver_for_a_garbled_player_is_refused_and_marks_nobody_present(
 )
 def test_a_forms_whole_number_is_read_or_refused(text: str, number: int | None) -> None:
     assert whole_number(text, 64) == number
+
+
+SCRIPT = "<script>alert(1)</script>"
+ATTRIBUTE = '"onmouseover=alert(1) x="'
+
+
+@pytest.mark.parametrize(
+    "terms", [{"format": "elimination", "variant": "plakoto"}, {"stage_variants": {}}]
+)
+def test_hostile_names_are_escaped_in_the_bracket_the_round_page_and_the_desk(
+    client: Client, clock: MovableClock, monkeypatch: pytest.MonkeyPatch, terms: dict[str, Any]
+) -> None:
+    # rule T-REG-5: a name is text; no page runs it as markup
+    def hostile(number: int, **changes: Any) -> dict[str, Any]:
+        name = SCRIPT if number % 2 else ATTRIBUTE
+        return person(number, first_name=name, last_name=name, **changes)
+
+    monkeypatch.setattr(tournament_day, "person", hostile)
+    day = start_tournament(client, clock, 4, **terms)
+    signed_in(client)
+    pages = [
+        f"/pages/tournaments/{day.id}/bracket",
+        f"/pages/tournaments/{day.id}/tables/1",
+        f"/director/tournaments/{day.id}",
+        f"/director/tournaments/{day.id}/rounds/1?lang=en",
+    ]
+    for path in pages:
+        html = client.get(path).text
+        assert SCRIPT not in html, path
+        assert '"onmouseover' not in html, path  # a name's quote is escaped
+    assert "&lt;script&gt;alert(1)" in client.get(pages[1]).text  # the names are shown
