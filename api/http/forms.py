@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
+from uuid import UUID
 
 from litestar import Request
 from litestar.enums import RequestEncodingType
@@ -53,6 +54,19 @@ def whole_number(text: object, most: int) -> int | None:
         return None
     number = int(digits.lstrip("0") or "0")
     return number if number <= most else None
+
+
+def form_text(data: dict[str, Any], name: str) -> str:
+    """A text input without the spaces around it; "" when the form has none."""
+    return str(data.get(name) or "").strip()
+
+
+def form_id(data: dict[str, Any], name: str) -> UUID | None:
+    """An id input (most often a hidden one), or None when it is missing or mangled."""
+    try:
+        return UUID(form_text(data, name))
+    except ValueError:
+        return None
 
 
 def sign_in_nonce(

@@ -245,14 +245,15 @@ class MatchPlay:
         assert state.tournament_id is not None
         held = load_tournament(self._store, UUID(state.tournament_id))
         pairing = state.pairing
-        points_a, points_b = tournament.match_points(state)
+        # the match's score as it stands: in a best-of-three Tavli match these are game points,
+        # which the standings count (V-TAVLI-MATCH-1, V-MATCH-VARIANT-1)
         events = tournament.record_result(
             held,
             result_id=uuid.uuid4(),
             match_id=state.id,
             winner=pairing.player_a_id if state.winner == "a" else pairing.player_b_id,
-            points_a=points_a,
-            points_b=points_b,
+            points_a=state.score_a,
+            points_b=state.score_b,
             source="match",
             now=now,
             actor=actor,
