@@ -33,6 +33,7 @@ from api.console.forms import reason_refused, text, uuid_in
 from api.http.forms import FormData, FormError
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
+from service.rounds.rounds import WithdrawalNotice
 
 MAX_PENALTY = 64
 SUMMARIES = {
@@ -166,9 +167,11 @@ class DeskController(ConsolePages):
             where,
             lambda actor: console.services.rounds.withdraw(
                 tournament_id,
-                player_id=_require(player_id),
-                reason=reason,
-                left_early=bool(data.get("left_early")),
+                WithdrawalNotice(
+                    player_id=_require(player_id),
+                    reason=reason,
+                    left_early=bool(data.get("left_early")),
+                ),
                 actor=actor,
             ),
             invalid=reason_refused(console, where, reason),

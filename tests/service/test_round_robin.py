@@ -14,7 +14,7 @@ from domain.errors import InvalidInputError
 from domain.tournament import AllRoundsPairedError, FormatFixedScheduleError
 from service.bootstrap import Services
 from service.clock import MovableClock
-from service.rounds.rounds import ReportedResult
+from service.rounds.rounds import ReportedResult, WithdrawalNotice
 from service.shared.day_views import Round
 from tests.service.conftest import (
     checked_in_tournament,
@@ -145,7 +145,9 @@ def test_a_withdrawn_players_remaining_scheduled_matches_go_unplayed_to_the_oppo
     report_every_table(services, day, first)
     leaving = first.pairings[0].player_a
     services.rounds.withdraw(
-        day.tournament_id, player_id=leaving, reason="ill", left_early=True, actor="director"
+        day.tournament_id,
+        WithdrawalNotice(player_id=leaving, reason="ill", left_early=True),
+        actor="director",
     )
     second = services.rounds.pair_round(day.tournament_id)
     [theirs] = [t for t in second.pairings if leaving in (t.player_a, t.player_b)]
@@ -296,7 +298,9 @@ def test_a_match_of_two_players_who_both_left_is_not_scheduled_and_the_day_still
     one, other = first.pairings[0].player_a, first.pairings[1].player_a  # they meet later
     for leaving in (one, other):
         services.rounds.withdraw(
-            day.tournament_id, player_id=leaving, reason="ill", left_early=True, actor="director"
+            day.tournament_id,
+            WithdrawalNotice(player_id=leaving, reason="ill", left_early=True),
+            actor="director",
         )
     later = []
     while services.tournaments.get_tournament(day.tournament_id).completed_at is None:
