@@ -34,6 +34,7 @@ from api.http.forms import FormData, FormError
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
 from service.rounds.rounds import WithdrawalNotice
+from service.venue.venue import LateAdmission
 
 MAX_PENALTY = 64
 SUMMARIES = {
@@ -149,7 +150,9 @@ class DeskController(ConsolePages):
             tournament_id,
             data,
             f"late-entry:{registration_id}",
-            lambda actor: admit(tournament_id, registration_id=registration_id, actor=actor),
+            lambda actor: admit(
+                tournament_id, LateAdmission(registration_id=registration_id), actor=actor
+            ),
             done="late-entry",
             done_for=registration_id,
         )

@@ -12,11 +12,12 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import TokenRequired, require_token, unknown_token_refused
 from api.http.routes import director_post, director_put, get_route, post_route
-from api.http.schemas import ActorDep, ServicesDep
+from api.http.schemas import ActorDep, ServicesDep, restate
 from api.rounds.rounds import Reason
 from domain.tournament import MissedRounds
 from service.venue.venue import (
     Finality,
+    LateAdmission,
     LateEntry,
     RepairedRound,
     ReportAnswer,
@@ -132,12 +133,8 @@ class VenueController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> LateEntry:
-        return services.venue.admit_late_entry(
-            tournament_id,
-            registration_id=data.registration_id,
-            missed=data.missed,
-            actor=actor,
-        )
+        admission = restate(data, LateAdmission)
+        return services.venue.admit_late_entry(tournament_id, admission, actor=actor)
 
     @director_post(
         "/fixed-tables",

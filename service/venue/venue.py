@@ -72,6 +72,14 @@ class UnpairedRound(msgspec.Struct, frozen=True, kw_only=True):
     """The round's matches, closed without a result."""
 
 
+class LateAdmission(msgspec.Struct, frozen=True, kw_only=True):
+    """A registration made after the start joining the field: the command ``admit_late_entry``
+    takes; ``missed`` says how the rounds paired before count, as losses or 0-point byes."""
+
+    registration_id: UUID
+    missed: MissedRounds = "losses"
+
+
 class LateEntry(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     player_id: UUID
@@ -291,17 +299,17 @@ class VenueService(TournamentDay):
         return UnpairedRound(round=number, voided=list(event.voided))
 
     def admit_late_entry(
-        self,
-        tournament_id: UUID,
-        *,
-        registration_id: UUID,
-        missed: MissedRounds = "losses",
-        actor: str = DIRECTOR,
+        self, tournament_id: UUID, admission: LateAdmission, *, actor: str = DIRECTOR
     ) -> LateEntry:
+        registration_id = admission.registration_id
         change = self._update(
             tournament_id,
             lambda state, now: tournament.admit_late_entry(
-                state, registration_id=registration_id, missed=missed, now=now, actor=actor
+                state,
+                registration_id=registration_id,
+                missed=admission.missed,
+                now=now,
+                actor=actor,
             ),
         )
         state = change.state

@@ -23,6 +23,7 @@ from service.bootstrap import Services
 from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult, WithdrawalNotice
 from service.shared.day_views import Round
+from service.venue.venue import LateAdmission
 from tests.service.conftest import checked_in_tournament, plan
 from tests.service.test_round_robin import play_randomly
 from tests.service.test_seasons import SPRING
@@ -120,7 +121,7 @@ def test_an_elimination_refuses_overrides_and_late_entries(
         services.venue.repair(day.tournament_id, 1, pairings=swapped, reason="wish")
     with pytest.raises(FormatFixedScheduleError):
         services.venue.admit_late_entry(
-            day.tournament_id, registration_id=day.registrations[0].registration_id
+            day.tournament_id, LateAdmission(registration_id=day.registrations[0].registration_id)
         )
 
 

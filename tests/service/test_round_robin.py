@@ -16,6 +16,7 @@ from service.bootstrap import Services
 from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult, WithdrawalNotice
 from service.shared.day_views import Round
+from service.venue.venue import LateAdmission
 from tests.service.conftest import (
     checked_in_tournament,
     plan,
@@ -171,7 +172,7 @@ def test_pairing_overrides_and_late_entries_are_refused_for_a_fixed_schedule(
         services.venue.repair(day.tournament_id, 1, pairings=swapped, reason="wish")
     with pytest.raises(FormatFixedScheduleError):
         services.venue.admit_late_entry(
-            day.tournament_id, registration_id=day.registrations[0].registration_id
+            day.tournament_id, LateAdmission(registration_id=day.registrations[0].registration_id)
         )
 
 

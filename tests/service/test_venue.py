@@ -10,7 +10,7 @@ import pytest
 from domain.tournament import TournamentFinalError, TournamentStateError
 from service.bootstrap import Services
 from service.clock import MovableClock
-from service.venue.venue import TableNotFoundError
+from service.venue.venue import LateAdmission, TableNotFoundError
 from tests.service.conftest import (
     applicant,
     checked_in_tournament,
@@ -108,7 +108,7 @@ def test_a_late_entry_joins_the_next_round_and_the_pot(
     services.rounds.start(day.tournament_id)
     late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
     entered = services.venue.admit_late_entry(
-        day.tournament_id, registration_id=late.registration_id
+        day.tournament_id, LateAdmission(registration_id=late.registration_id)
     )
     assert (entered.player_id, entered.from_round, entered.missed) == (late.player_id, 2, "losses")
     assert (entered.players, entered.pot_cents) == (5, 5 * 80_00)
