@@ -33,6 +33,7 @@ from api.console.forms import reason_refused, text, uuid_in
 from api.http.forms import FormData, FormError
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
+from service.conduct.conduct import PenaltyAward
 from service.rounds.rounds import WithdrawalNotice
 from service.venue.venue import LateAdmission
 
@@ -218,12 +219,14 @@ class DeskController(ConsolePages):
             where,
             lambda actor: console.services.conduct.award_penalty(
                 tournament_id,
-                match_id=_require(match_id, "match_id"),
-                player_id=_require(player_id),
-                points=points,
-                reason=reason,
+                PenaltyAward(
+                    match_id=_require(match_id, "match_id"),
+                    player_id=_require(player_id),
+                    points=points,
+                    reason=reason,
+                    for_break_since=_break_since(console, tournament_id, player_id, match_id),
+                ),
                 actor=actor,
-                for_break_since=_break_since(console, tournament_id, player_id, match_id),
             ),
             invalid=FormError(where, "points", console.t["points_invalid"], 422)
             if not 1 <= points <= MAX_PENALTY

@@ -38,6 +38,18 @@ class Penalty(msgspec.Struct, frozen=True, kw_only=True):
     """``finished`` when the penalty decided the match (rule C-BREAK-2, T-FMT-7)."""
 
 
+class PenaltyAward(msgspec.Struct, frozen=True, kw_only=True):
+    """Penalty points against ``player_id`` in ``match_id``, for the opponent's score: the
+    command ``award_penalty`` takes. ``for_break_since`` approves the break list's proposal
+    for the player's break that began then (rule C-BREAK-1)."""
+
+    match_id: UUID
+    player_id: UUID
+    points: int
+    reason: str
+    for_break_since: datetime | None = None
+
+
 class Break(msgspec.Struct, frozen=True, kw_only=True):
     player_id: UUID
     display_name: str
@@ -70,23 +82,14 @@ class ConductService(TournamentDay):
         self._play = play
         self._zone = zone
 
-    def award_penalty(
-        self,
-        tournament_id: UUID,
-        *,
-        match_id: UUID,
-        player_id: UUID,
-        points: int,
-        reason: str,
-        actor: str,
-        for_break_since: datetime | None = None,
-    ) -> Penalty:
+    def award_penalty(self, tournament_id: UUID, award: PenaltyAward, *, actor: str) -> Penalty:
         """rule C-BREAK-2: penalty points against a player of one of the tournament's matches
         go to the opponent's score; too many decide the match (and record its result).
 
-        ``for_break_since`` approves the break list's proposal for the player's break that
-        began then (rule C-BREAK-1): its penalty's id derives from that break, so approving
-        the same proposal twice is refused (409) and records nothing."""
+        An award ``for_break_since`` a break (rule C-BREAK-1) takes its penalty's id from that
+        break, so approving the same proposal twice is refused (409) and records nothing."""
+        match_id, player_id, reason = award.match_id, award.player_id, award.reason
+        for_break_since = award.for_break_since
         side = self._side_of(tournament_id, match_id, player_id)
         penalty_id = (
             uuid.uuid5(tournament_id, f"break {player_id} {for_break_since.timestamp()}")
@@ -102,7 +105,7 @@ class ConductService(TournamentDay):
                     held,
                     penalty_id=penalty_id,
                     side=side,
-                    points=points,
+                    points=award.points,
                     reason=reason,
                     now=now,
                     actor=actor,
