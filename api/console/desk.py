@@ -33,7 +33,7 @@ from api.console.forms import reason_refused, text, uuid_in
 from api.http.forms import FormData, FormError
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
-from service.conduct.conduct import PenaltyAward
+from service.conduct.conduct import BackFromBreak, PenaltyAward
 from service.rounds.rounds import WithdrawalNotice
 from service.venue.venue import LateAdmission
 
@@ -251,7 +251,7 @@ class DeskController(ConsolePages):
             data,
             where,
             lambda actor: mark_present(
-                tournament_id, player_id=player_id, reason=reason, actor=actor
+                tournament_id, BackFromBreak(player_id=player_id, reason=reason), actor=actor
             ),
             invalid=reason_refused(console, where, reason),
             done="waive-penalty" if player_id else "mark-present",

@@ -50,6 +50,16 @@ class PenaltyAward(msgspec.Struct, frozen=True, kw_only=True):
     for_break_since: datetime | None = None
 
 
+class BackFromBreak(msgspec.Struct, frozen=True, kw_only=True):
+    """Who is back from their break (rule C-BREAK-1): the command ``mark_present`` takes.
+    ``player_id``, both players of the current round's ``table``, or, neither given, everyone
+    in the current round; ``reason`` says why a proposed penalty is waived (C-BREAK-2)."""
+
+    player_id: UUID | None = None
+    table: int | None = None
+    reason: str = ""
+
+
 class Break(msgspec.Struct, frozen=True, kw_only=True):
     player_id: UUID
     display_name: str
@@ -190,23 +200,18 @@ class ConductService(TournamentDay):
                         began_at[table.match_id] = begun
         return tournament.breaks(held, began_at=began_at, now=now)
 
-    def mark_present(
-        self,
-        tournament_id: UUID,
-        *,
-        player_id: UUID | None = None,
-        table: int | None = None,
-        reason: str = "",
-        actor: str,
-    ) -> list[UUID]:
+    def mark_present(self, tournament_id: UUID, back: BackFromBreak, *, actor: str) -> list[UUID]:
         """rule C-BREAK-1: players back from their break, ready for the next match, in one
-        action: the player, both players of the current round's table, or (neither given)
-        everyone in the current round; ``reason`` says why a proposed penalty is waived
-        (C-BREAK-2). Answers who was marked."""
+        action (see ``BackFromBreak``). Answers who was marked."""
         change = self._update(
             tournament_id,
             lambda state, now: tournament.mark_present(
-                state, player_id=player_id, table=table, reason=reason, now=now, actor=actor
+                state,
+                player_id=back.player_id,
+                table=back.table,
+                reason=back.reason,
+                now=now,
+                actor=actor,
             ),
         )
         return [e.player_id for e in change.events if isinstance(e, tournament.PlayerMarkedPresent)]

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from service.bootstrap import Services
 from service.clock import MovableClock
-from service.conduct.conduct import PenaltyAward
+from service.conduct.conduct import BackFromBreak, PenaltyAward
 from service.shared.match_play import Caller
 from tests.service.conftest import Day, checked_in_tournament
 
@@ -64,7 +64,9 @@ def test_players_marked_present_end_their_break_and_are_late_no_longer(
     assert second is not None
     table = second.pairings[0]
     clock.advance(3 * MINUTE)
-    marked = services.conduct.mark_present(day.tournament_id, table=table.table, actor="director")
+    marked = services.conduct.mark_present(
+        day.tournament_id, BackFromBreak(table=table.table), actor="director"
+    )
     assert set(marked) == {table.player_a, table.player_b}
     clock.advance(20 * MINUTE)
     late = {b.player_id for b in services.conduct.list_breaks(day.tournament_id, clock.now())}
