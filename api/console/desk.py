@@ -34,6 +34,7 @@ from api.http.forms import FormData, FormError
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
 from service.conduct.conduct import BackFromBreak, PenaltyAward
+from service.registration.tournaments import CheckInProof
 from service.rounds.rounds import WithdrawalNotice
 from service.venue.venue import LateAdmission
 
@@ -80,8 +81,10 @@ class DeskController(ConsolePages):
             lambda actor: console.services.tournaments.check_in(
                 tournament_id,
                 registration_id,
-                id_document_seen=bool(data.get("id_document_seen")),
-                buy_in_paid_cents=paid or 0,  # never sent without a sum: ``invalid``
+                CheckInProof(
+                    id_document_seen=bool(data.get("id_document_seen")),
+                    buy_in_paid_cents=paid or 0,  # never sent without a sum: ``invalid``
+                ),
                 actor=actor,
             ),
             invalid=invalid if paid is None else None,

@@ -77,6 +77,14 @@ class RegistrationCancellation(msgspec.Struct, frozen=True, kw_only=True):
     """A standby leaving the waitlist gets the buy-in paid at check-in back."""
 
 
+class CheckInProof(msgspec.Struct, frozen=True, kw_only=True):
+    """What a person shows at the desk to check in (rule T-CHECKIN-1): the command
+    ``check_in`` takes."""
+
+    id_document_seen: bool
+    buy_in_paid_cents: int
+
+
 class CheckIn(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     status: Literal["checked_in", "standby"]
@@ -295,9 +303,8 @@ class TournamentService:
         self,
         tournament_id: UUID,
         registration_id: UUID,
+        proof: CheckInProof,
         *,
-        id_document_seen: bool,
-        buy_in_paid_cents: int,
         actor: str = DIRECTOR,
     ) -> CheckIn:
         """rule T-CHECKIN-1: ID document seen and buy-in paid, inside the check-in window.
@@ -309,8 +316,8 @@ class TournamentService:
             lambda state, now: tournaments.check_in(
                 state,
                 registration_id,
-                id_document_seen=id_document_seen,
-                buy_in_paid_cents=buy_in_paid_cents,
+                id_document_seen=proof.id_document_seen,
+                buy_in_paid_cents=proof.buy_in_paid_cents,
                 now=now,
                 actor=actor,
             ),

@@ -14,6 +14,7 @@ import pytest
 from domain.tournament import Applicant, Tournament, TournamentPlan, evolve, swiss_standings
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.registration.tournaments import CheckInProof
 from service.rounds.rounds import ReportedResult, WithdrawalNotice
 from service.settings import Settings
 
@@ -52,8 +53,7 @@ def a_tournament_of_seven(services: Services) -> UUID:
         services.tournaments.check_in(
             tournament_id,
             registration.registration_id,
-            id_document_seen=True,
-            buy_in_paid_cents=10000,
+            CheckInProof(id_document_seen=True, buy_in_paid_cents=10000),
         )
     services.rounds.start(tournament_id)
     first_result = None
