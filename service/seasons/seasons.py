@@ -24,6 +24,15 @@ from service.shared.loading import load_season, season_of
 from service.storage.events import EventStore
 
 
+class BanDecision(msgspec.Struct, frozen=True, kw_only=True):
+    """A repeat offender banned from the season's further tournaments (rule C-EXCL-1): the
+    command ``ban`` takes; ``revoke_points`` takes all their season points (rule R-ATT-2)."""
+
+    player_id: UUID
+    reason: str
+    revoke_points: bool = True
+
+
 class SeasonBan(msgspec.Struct, frozen=True, kw_only=True):
     """A ban as the director's season page lists it (rule C-EXCL-1)."""
 
@@ -97,9 +106,7 @@ class SeasonService:
         )
         return self.get_season(season_id)
 
-    def ban(
-        self, season_id: UUID, *, player_id: UUID, reason: str, revoke_points: bool, actor: str
-    ) -> Season:
+    def ban(self, season_id: UUID, decision: BanDecision, *, actor: str) -> Season:
         """rule C-EXCL-1, R-ATT-2: a repeat offender banned from the season's further
         tournaments; with ``revoke_points`` all their season points are taken."""
         return self._commands.update(
@@ -107,9 +114,9 @@ class SeasonService:
             seasons.evolve,
             lambda state, now: seasons.ban(
                 state,
-                player_id=player_id,
-                reason=reason,
-                revoke_points=revoke_points,
+                player_id=decision.player_id,
+                reason=decision.reason,
+                revoke_points=decision.revoke_points,
                 now=now,
                 actor=actor,
             ),
