@@ -22,6 +22,7 @@ from service.venue.venue import (
     RepairedRound,
     ReportAnswer,
     Table,
+    TableReport,
     Wallboard,
 )
 
@@ -93,14 +94,8 @@ class VenueController(Controller):
     ) -> ReportAnswer:
         token = require_token(request, _PLAYER_OF_THE_MATCH.whose)
         with unknown_token_refused(services, token):
-            return services.venue.report(
-                tournament_id,
-                player_token=token,
-                match_id=data.match_id,
-                winner=data.winner,
-                points_a=data.points_a,
-                points_b=data.points_b,
-            )
+            report = restate(data, TableReport)
+            return services.venue.report(tournament_id, report, player_token=token)
 
     @director_put(
         "/rounds/{number:int}/pairings",

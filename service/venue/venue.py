@@ -72,6 +72,16 @@ class UnpairedRound(msgspec.Struct, frozen=True, kw_only=True):
     """The round's matches, closed without a result."""
 
 
+class TableReport(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's report of their match's result from the table: the command ``report``
+    takes; the opponent's equal report confirms it, a different one disputes it."""
+
+    match_id: UUID
+    winner: UUID
+    points_a: int
+    points_b: int
+
+
 class LateAdmission(msgspec.Struct, frozen=True, kw_only=True):
     """A registration made after the start joining the field: the command ``admit_late_entry``
     takes; ``missed`` says how the rounds paired before count, as losses or 0-point byes."""
@@ -174,17 +184,10 @@ class VenueService(TournamentDay):
     # Commands ---------------------------------------------------------------------------------
 
     def report(
-        self,
-        tournament_id: UUID,
-        *,
-        player_token: str,
-        match_id: UUID,
-        winner: UUID,
-        points_a: int,
-        points_b: int,
+        self, tournament_id: UUID, report: TableReport, *, player_token: str
     ) -> ReportAnswer:
         """A player's report from the table, with their own registration's token."""
-        hashed = token_hash(player_token)
+        hashed, match_id = token_hash(player_token), report.match_id
 
         def decide(state: Tournament, now: datetime) -> list[tournament.TournamentEvent]:
             # the token of a registration that plays: not a cancelled or withdrawn one
@@ -202,9 +205,9 @@ class VenueService(TournamentDay):
                 state,
                 match_id=match_id,
                 player_id=player,
-                winner=winner,
-                points_a=points_a,
-                points_b=points_b,
+                winner=report.winner,
+                points_a=report.points_a,
+                points_b=report.points_b,
                 new_result_id=uuid.uuid4,
                 now=now,
                 actor=f"player:{player}",
