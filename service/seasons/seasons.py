@@ -33,12 +33,10 @@ class BanDecision(msgspec.Struct, frozen=True, kw_only=True):
     revoke_points: bool = True
 
 
-class SeasonBan(msgspec.Struct, frozen=True, kw_only=True):
-    """A ban as the director's season page lists it (rule C-EXCL-1)."""
+class SeasonBan(BanDecision, frozen=True, kw_only=True):
+    """A ban as the director's season page lists it (rule C-EXCL-1): the decision, when and
+    by whom."""
 
-    player_id: UUID
-    reason: str
-    revoke_points: bool
     banned_at: datetime
     actor: str | None
     """Who banned: ``director`` or ``director:<id>`` (C-DIR-1)."""
@@ -109,14 +107,16 @@ class SeasonService:
     def ban(self, season_id: UUID, decision: BanDecision, *, actor: str) -> Season:
         """rule C-EXCL-1, R-ATT-2: a repeat offender banned from the season's further
         tournaments; with ``revoke_points`` all their season points are taken."""
+        player_id, reason = decision.player_id, decision.reason
+        revoke_points = decision.revoke_points
         return self._commands.update(
             lambda: self.load(season_id),
             seasons.evolve,
             lambda state, now: seasons.ban(
                 state,
-                player_id=decision.player_id,
-                reason=decision.reason,
-                revoke_points=decision.revoke_points,
+                player_id=player_id,
+                reason=reason,
+                revoke_points=revoke_points,
                 now=now,
                 actor=actor,
             ),
