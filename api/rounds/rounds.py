@@ -129,8 +129,7 @@ class TournamentDayController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Withdrawal:
-        notice = restate(data, WithdrawalNotice)
-        return services.rounds.withdraw(tournament_id, notice, actor=actor)
+        return services.rounds.withdraw(tournament_id, restate(data, WithdrawalNotice), actor=actor)
 
     @table_route(
         "/standings",

@@ -128,8 +128,9 @@ class VenueController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> LateEntry:
-        admission = restate(data, LateAdmission)
-        return services.venue.admit_late_entry(tournament_id, admission, actor=actor)
+        return services.venue.admit_late_entry(
+            tournament_id, restate(data, LateAdmission), actor=actor
+        )
 
     @director_post(
         "/fixed-tables",

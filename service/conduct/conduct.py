@@ -98,7 +98,8 @@ class ConductService(TournamentDay):
 
         An award ``for_break_since`` a break (rule C-BREAK-1) takes its penalty's id from that
         break, so approving the same proposal twice is refused (409) and records nothing."""
-        match_id, player_id, reason = award.match_id, award.player_id, award.reason
+        match_id, player_id = award.match_id, award.player_id
+        points, reason = award.points, award.reason
         for_break_since = award.for_break_since
         side = self._side_of(tournament_id, match_id, player_id)
         penalty_id = (
@@ -115,7 +116,7 @@ class ConductService(TournamentDay):
                     held,
                     penalty_id=penalty_id,
                     side=side,
-                    points=award.points,
+                    points=points,
                     reason=reason,
                     now=now,
                     actor=actor,
@@ -203,15 +204,11 @@ class ConductService(TournamentDay):
     def mark_present(self, tournament_id: UUID, back: BackFromBreak, *, actor: str) -> list[UUID]:
         """rule C-BREAK-1: players back from their break, ready for the next match, in one
         action (see ``BackFromBreak``). Answers who was marked."""
+        player_id, table, reason = back.player_id, back.table, back.reason
         change = self._update(
             tournament_id,
             lambda state, now: tournament.mark_present(
-                state,
-                player_id=back.player_id,
-                table=back.table,
-                reason=back.reason,
-                now=now,
-                actor=actor,
+                state, player_id=player_id, table=table, reason=reason, now=now, actor=actor
             ),
         )
         return [e.player_id for e in change.events if isinstance(e, tournament.PlayerMarkedPresent)]

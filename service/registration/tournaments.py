@@ -311,13 +311,14 @@ class TournamentService:
 
         A waitlisted person checks in as a standby for a seat released at the start.
         """
+        id_document_seen, buy_in_paid_cents = proof.id_document_seen, proof.buy_in_paid_cents
         change = self._execute(
             tournament_id,
             lambda state, now: tournaments.check_in(
                 state,
                 registration_id,
-                id_document_seen=proof.id_document_seen,
-                buy_in_paid_cents=proof.buy_in_paid_cents,
+                id_document_seen=id_document_seen,
+                buy_in_paid_cents=buy_in_paid_cents,
                 now=now,
                 actor=actor,
             ),

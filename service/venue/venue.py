@@ -187,7 +187,9 @@ class VenueService(TournamentDay):
         self, tournament_id: UUID, report: TableReport, *, player_token: str
     ) -> ReportAnswer:
         """A player's report from the table, with their own registration's token."""
-        hashed, match_id = token_hash(player_token), report.match_id
+        hashed = token_hash(player_token)
+        match_id, winner = report.match_id, report.winner
+        points_a, points_b = report.points_a, report.points_b
 
         def decide(state: Tournament, now: datetime) -> list[tournament.TournamentEvent]:
             # the token of a registration that plays: not a cancelled or withdrawn one
@@ -205,9 +207,9 @@ class VenueService(TournamentDay):
                 state,
                 match_id=match_id,
                 player_id=player,
-                winner=report.winner,
-                points_a=report.points_a,
-                points_b=report.points_b,
+                winner=winner,
+                points_a=points_a,
+                points_b=points_b,
                 new_result_id=uuid.uuid4,
                 now=now,
                 actor=f"player:{player}",
@@ -304,15 +306,11 @@ class VenueService(TournamentDay):
     def admit_late_entry(
         self, tournament_id: UUID, admission: LateAdmission, *, actor: str = DIRECTOR
     ) -> LateEntry:
-        registration_id = admission.registration_id
+        registration_id, missed = admission.registration_id, admission.missed
         change = self._update(
             tournament_id,
             lambda state, now: tournament.admit_late_entry(
-                state,
-                registration_id=registration_id,
-                missed=admission.missed,
-                now=now,
-                actor=actor,
+                state, registration_id=registration_id, missed=missed, now=now, actor=actor
             ),
         )
         state = change.state
