@@ -229,6 +229,25 @@ def _completable_after(
     return found is not None
 
 
+def _counts_allow(adjacency: Sequence[int], rounds: int) -> bool:
+    """Necessary for a completion of ``rounds``: every node has at least ``rounds`` edges, and
+    a node's surplus (its edges beyond ``rounds``) stays unplayed, so it needs as many
+    neighbours with a surplus of their own to share those edges with.
+
+    Without the second count the search proves a field with one rematch hopeless only by
+    trying every order (rule T-FMT-9: fields of up to 24 players are decided exactly).
+    """
+    surplus = [mask.bit_count() - rounds for mask in adjacency]
+    if min(surplus, default=0) < 0:
+        return False
+    with_surplus = sum(1 << node for node, extra in enumerate(surplus) if extra > 0)
+    return all(
+        (adjacency[node] & with_surplus).bit_count() >= extra
+        for node, extra in enumerate(surplus)
+        if extra > 0
+    )
+
+
 def _luby(index: int) -> int:
     """Luby's sequence from index 1: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ..."""
     while True:
@@ -276,7 +295,7 @@ class _Rounds:
         if key in self.failed:
             return None
         found = None
-        if min(mask.bit_count() for mask in adjacency) >= rounds:
+        if _counts_allow(adjacency, rounds):
             found = self._seat(adjacency, rounds, after, (1 << self.size) - 1, [])
         if found is None:
             self.failed.add(key)

@@ -12,21 +12,19 @@ for nobody. Imported past results carry no points and are not meetings here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 from uuid import UUID
 
 import msgspec
 import sqlite_utils
 
-from domain.match import MatchStarted, MatchVoided, MatchWon, OpeningRollMade
+from domain.match import MatchStarted, MatchVoided, MatchWon
 from domain.ratings.club import RatingPlayerAdded
 from domain.tournament import (
     PairedTable,
     ResultRecorded,
-    RoundPaired,
-    RoundRepaired,
 )
+from projections.match_facts import KeepsMatchFacts
 from projections.names import KeepsNames, name_player
 
 
@@ -52,11 +50,12 @@ class PlayerHeadToHead(msgspec.Struct, frozen=True, kw_only=True):
     opponents: list[HeadToHeadRow]
 
 
-class HeadToHeadProjection(KeepsNames):
+class HeadToHeadProjection(KeepsNames, KeepsMatchFacts):
     """Who met whom: each counted match once, with its winner, loser and their points."""
 
     name = "head_to_head"
     names_table = "h2h_people"
+    matches_table = "h2h_matches"
     tables = ("h2h_people", "h2h_matches", "h2h_meetings")
     version = 1
     wants_notification_id = True
@@ -86,13 +85,15 @@ class HeadToHeadProjection(KeepsNames):
     def rating_player_added(self, event: RatingPlayerAdded, db: sqlite_utils.Database) -> None:
         name_player(db, self.names_table, event.player_id, event.display_name)
 
-    # Who plays each match ---------------------------------------------------------------------
+    # Who plays each match (a round's tables and the opening roll: ``KeepsMatchFacts``) ---------
 
-    def round_paired(self, event: RoundPaired, db: sqlite_utils.Database) -> None:
-        _tables(db, event.tables)
-
-    def round_repaired(self, event: RoundRepaired, db: sqlite_utils.Database) -> None:
-        _tables(db, event.tables)
+    def _paired(self, table: PairedTable, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "INSERT INTO h2h_matches (match_id, player_a, player_b, tournament, rated, length) "
+            "VALUES (?, ?, ?, 1, 1, ?) ON CONFLICT (match_id) DO UPDATE SET "
+            "player_a = excluded.player_a, player_b = excluded.player_b, tournament = 1",
+            [str(table.match_id), str(table.player_a), str(table.player_b), table.match_length],
+        )
 
     def match_started(self, event: MatchStarted, db: sqlite_utils.Database) -> None:
         persons = event.pairing or event.seated
@@ -110,13 +111,6 @@ class HeadToHeadProjection(KeepsNames):
                 event.match_length,
             ],
         )
-
-    def opening_roll_made(self, event: OpeningRollMade, db: sqlite_utils.Database) -> None:
-        if event.starter is not None:  # a die was cast: the match has begun (rule R-RATE-5)
-            db.execute(
-                "UPDATE h2h_matches SET begun = 1 WHERE match_id = ? AND begun = 0",
-                [str(event.originator_id)],
-            )
 
     # Meetings ------------------------------------------------------------------------------
 
@@ -172,18 +166,6 @@ class _Match(msgspec.Struct, frozen=True):
     rated: bool
     begun: bool
     length: int
-
-
-def _tables(db: sqlite_utils.Database, tables: Iterable[PairedTable]) -> None:
-    for table in tables:
-        if table.match_id is None or table.player_b is None:
-            continue  # a bye is no meeting (rule R-BYE-1)
-        db.execute(
-            "INSERT INTO h2h_matches (match_id, player_a, player_b, tournament, rated, length) "
-            "VALUES (?, ?, ?, 1, 1, ?) ON CONFLICT (match_id) DO UPDATE SET "
-            "player_a = excluded.player_a, player_b = excluded.player_b, tournament = 1",
-            [str(table.match_id), str(table.player_a), str(table.player_b), table.match_length],
-        )
 
 
 def _match(db: sqlite_utils.Database, match_id: str) -> _Match | None:

@@ -39,7 +39,13 @@ from domain.tournament import (
     fold_results,
 )
 from projections.names import KeepsNames
-from projections.standings import TABLE_FACT_COLUMNS, LateEntries, table_fact
+from projections.standings import (
+    TABLE_FACT_COLUMNS,
+    LateEntries,
+    insert_row,
+    table_columns,
+    table_fact,
+)
 
 _LATE = LateEntries("ranking_late")
 
@@ -281,23 +287,10 @@ def _insert_tables(
     db: sqlite_utils.Database, tournament_id: str, number: int, tables: Sequence[PairedTable]
 ) -> None:
     for table in tables:
-        is_bye = table.player_b is None
-        db.execute(
-            "INSERT INTO ranking_tables (tournament_id, round, table_number, stage, "
-            "player_a, player_b, match_id, match_length, winner) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                tournament_id,
-                number,
-                table.table,
-                table.stage,
-                str(table.player_a),
-                None if is_bye else str(table.player_b),
-                str(table.match_id) if table.match_id else None,
-                table.match_length,
-                # rule R-BYE-1: a bye is decided at once, unplayed
-                str(table.player_a) if is_bye else None,
-            ],
+        insert_row(
+            db,
+            "ranking_tables",
+            {"tournament_id": tournament_id, "round": number, **table_columns(table)},
         )
 
 

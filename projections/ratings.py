@@ -14,7 +14,6 @@ day before's (the projection knows no zone of its own). An import's row keeps it
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import UTC, datetime, tzinfo
 from typing import Literal
 from uuid import UUID
@@ -22,7 +21,7 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
-from domain.match import MatchStarted, MatchWon, OpeningRollMade
+from domain.match import MatchStarted, MatchWon
 from domain.ratings.club import (
     PlayerDirectory,
     RatingPlayerAdded,
@@ -33,9 +32,8 @@ from domain.ratings.formula import START_RATING, Standing, after, rate
 from domain.tournament import (
     PairedTable,
     ResultRecorded,
-    RoundPaired,
-    RoundRepaired,
 )
+from projections.match_facts import KeepsMatchFacts
 from projections.names import KeepsNames, name_player
 
 Source = Literal["match", "tournament", "import"]
@@ -92,11 +90,12 @@ _HISTORY_COLUMNS = (
 )
 
 
-class RatingsProjection(KeepsNames):
+class RatingsProjection(KeepsNames, KeepsMatchFacts):
     """The list, each player's history and the facts a rated match needs (players, length)."""
 
     name = "ratings"
     names_table = "rating_people"
+    matches_table = "rating_facts"
     tables = (
         "rating_people",
         "rating_settings",
@@ -193,18 +192,14 @@ class RatingsProjection(KeepsNames):
             ],
         )
 
-    def opening_roll_made(self, event: OpeningRollMade, db: sqlite_utils.Database) -> None:
-        if event.starter is not None:  # a die was cast: the match has begun (rule R-RATE-5)
-            db.execute(
-                "UPDATE rating_facts SET begun = 1 WHERE match_id = ? AND begun = 0",
-                [str(event.originator_id)],
-            )
-
-    def round_paired(self, event: RoundPaired, db: sqlite_utils.Database) -> None:
-        _tables(db, event.tables)
-
-    def round_repaired(self, event: RoundRepaired, db: sqlite_utils.Database) -> None:
-        _tables(db, event.tables)
+    def _paired(self, table: PairedTable, db: sqlite_utils.Database) -> None:
+        db.execute(
+            "INSERT INTO rating_facts (match_id, player_a, player_b, length, rated, begun) "
+            "VALUES (?, ?, ?, ?, 1, 0) ON CONFLICT (match_id) DO UPDATE SET "
+            "player_a = excluded.player_a, player_b = excluded.player_b, "
+            "length = MAX(rating_facts.length, excluded.length)",
+            [str(table.match_id), str(table.player_a), str(table.player_b), table.match_length],
+        )
 
     # Rated matches (rules R-RATE-4, R-RATE-5) -------------------------------------------------
 
@@ -344,19 +339,6 @@ class _Facts(msgspec.Struct, frozen=True):
     length: int
     rated: bool
     begun: bool
-
-
-def _tables(db: sqlite_utils.Database, tables: Iterable[PairedTable]) -> None:
-    for table in tables:
-        if table.match_id is None or table.player_b is None:
-            continue  # a bye is never rated (rule R-RATE-5)
-        db.execute(
-            "INSERT INTO rating_facts (match_id, player_a, player_b, length, rated, begun) "
-            "VALUES (?, ?, ?, ?, 1, 0) ON CONFLICT (match_id) DO UPDATE SET "
-            "player_a = excluded.player_a, player_b = excluded.player_b, "
-            "length = MAX(rating_facts.length, excluded.length)",
-            [str(table.match_id), str(table.player_a), str(table.player_b), table.match_length],
-        )
 
 
 def _facts(db: sqlite_utils.Database, match_id: str) -> _Facts | None:

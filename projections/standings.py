@@ -291,27 +291,43 @@ def _insert_table(
     seed: int,
     table: PairedTable,
 ) -> None:
+    insert_row(
+        db,
+        "day_tables",
+        {
+            "tournament_id": tournament_id,
+            "round": round_number,
+            "round_stage": round_stage,
+            "seed": seed,
+            **table_columns(table),
+            "reason": table.reason,
+            "explanation": table.explanation,
+            "status": "bye" if table.player_b is None else "pending",
+        },
+    )
+
+
+def table_columns(table: PairedTable) -> dict[str, Any]:
+    """What a view of the tables (standings, season ranking) writes down of a round's table
+    when it is paired, by column: no result yet, but a bye is decided at once, unplayed, for
+    its player (rule R-BYE-1)."""
     is_bye = table.player_b is None
+    return {
+        "table_number": table.table,
+        "stage": table.stage,
+        "player_a": str(table.player_a),
+        "player_b": None if is_bye else str(table.player_b),
+        "match_id": str(table.match_id) if table.match_id else None,
+        "match_length": table.match_length,
+        "winner": str(table.player_a) if is_bye else None,
+    }
+
+
+def insert_row(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> None:
+    """One row into ``table``, its columns named by ``row``'s keys."""
     db.execute(
-        "INSERT INTO day_tables (tournament_id, round, round_stage, seed, table_number, "
-        "stage, player_a, player_b, match_id, match_length, reason, explanation, "
-        "status, winner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            tournament_id,
-            round_number,
-            round_stage,
-            seed,
-            table.table,
-            table.stage,
-            str(table.player_a),
-            None if is_bye else str(table.player_b),
-            str(table.match_id) if table.match_id else None,
-            table.match_length,
-            table.reason,
-            table.explanation,
-            "bye" if is_bye else "pending",
-            str(table.player_a) if is_bye else None,
-        ],
+        f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+        list(row.values()),
     )
 
 

@@ -3,6 +3,7 @@ one process that owns the store. The lock only saves work: the events decide eve
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 from typing import Any
@@ -55,8 +56,15 @@ class Leadership:
         return False
 
     def release(self) -> None:
-        """Give the lock up (closing the session frees it)."""
+        """Give the lock up. Closing the session frees it too, but the server does that after
+        the client has gone, so another process asking at once could still find it held: the
+        lock is unlocked first, where the connection still answers."""
         if self._connection is not None:
+            import psycopg
+
+            # a lost connection: its session's end frees the lock
+            with contextlib.suppress(psycopg.Error):
+                self._connection.execute("SELECT pg_advisory_unlock(%s)", [self.key])
             try:
                 self._connection.close()
             finally:

@@ -30,7 +30,7 @@ from service.rounds.rounds import RoundService
 from service.seasons.seasons import SeasonService
 from service.settings import Settings
 from service.shared.commands import CommandRunner
-from service.shared.match_play import MatchPlay
+from service.shared.match_play import DayParts, MatchPlay
 from service.shared.registrants import Registrants
 from service.storage.ended_sessions import EndedSessions, open_ended_sessions
 from service.storage.events import EventStore
@@ -138,6 +138,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     # What several use cases share, built once: they never call one another.
     commands = CommandRunner(store, clock, views)
     play = MatchPlay(store, commands, derived_key(secret, "dice seeds"))
+    day = DayParts(store, views, zone, play, commands)
     registrants = Registrants(
         store,
         views,
@@ -148,9 +149,9 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     # The use cases, one slice each.
     seasons = SeasonService(store, views, clock, commands=commands)
     matches = MatchService(store, clock, b"", commands=commands, play=play, views=views)
-    rounds = RoundService(store, views, zone, play, commands)
+    rounds = RoundService(day)
     places = PlaceService(store, views)
-    conduct = ConductService(store, views, zone, play, commands)
+    conduct = ConductService(day)
     videos = VideoService(store, views, commands, evidence)
     tournaments = TournamentService(
         store, views, clock, zone, commands=commands, registrants=registrants
@@ -170,7 +171,7 @@ def bootstrap(settings: Settings, clock: Clock | None = None) -> Services:
     people = PeopleService(store, views, clock, commands, outbox.forget_erased)
     people.complete_erasures()  # an erasure the last process recorded but did not finish
     directors = DirectorService(store, views, commands, settings.effective_director_token)
-    venue = VenueService(store, views, play, commands, settings.effective_public_url)
+    venue = VenueService(day, settings.effective_public_url)
     ended = open_ended_sessions(store, settings.ended_sessions_path)
     analyses = AnalysisService(
         store,

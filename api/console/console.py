@@ -19,6 +19,7 @@ import re
 import secrets
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -32,6 +33,7 @@ from litestar.response import Redirect, Template
 
 from api.console.desk_view import desk_flash, desk_sections
 from api.console.refusals import in_words
+from api.console.terms import table_variant, tournament_terms
 from api.console.texts import TEXT
 from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
@@ -107,6 +109,8 @@ class Console:
                 "pt": PAGE_TEXT[lang],
                 "local_date": lambda day: local_date(day, lang),
                 "local_time": lambda instant: local_time(instant, lang),
+                "terms_of": partial(tournament_terms, lang),
+                "variant_at": partial(table_variant, lang),
                 "path": self.path,
                 "lang_query": self.lang_query,
                 "csrf_field": CSRF_FIELD,

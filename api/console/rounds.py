@@ -1,6 +1,7 @@
 """The director's round page: one round's tables with the pairings' reasons, results entered
 and corrected, disputed reports side by side, the next round paired, the latest one unpaired,
-and the knockout bracket (API.md "Pages for people").
+and the knockout as the public bracket page draws it: an elimination's main and consolation
+brackets (API.md "Pages for people", "Formats").
 
 Every form calls the use case its REST endpoint calls (``service.rounds``, ``service.venue``)
 with the signed-in director as the actor, inside their scope (rule C-DIR-1); sessions, CSRF and
@@ -30,7 +31,7 @@ from api.console.console import (
 from api.console.forms import MAX_REASON, uuid_in
 from api.console.round_texts import ROUND_TEXT, explanation_in, warning_in
 from api.http.forms import FormData, FormError, form_error
-from api.pages.bracket import bracket_stages
+from api.pages.bracket import drawing
 from api.pages.pages import TEXT as PAGE_TEXT
 from domain.errors import DomainError
 from domain.tournament import PairingWarning, Report
@@ -312,7 +313,7 @@ def _round_page(
         latest=latest.round if latest else number,
         is_latest=latest is not None and latest.round == number,
         running=tournament.status == "running",
-        bracket=bracket_stages(matches, names),
+        drawing=drawing(services, tournament),
         flash=flash,
         error=error,
         entered=entered or {},

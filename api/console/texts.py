@@ -61,6 +61,10 @@ TEXT: dict[Lang, dict[str, str]] = {
         "register": "Am Tisch anmelden",
         "register_lead": "Die Anmeldung durch die Turnierleitung gilt sofort (ohne "
         "Bestätigungsmail); nach dem Start ist sie ein Nachzügler.",
+        "register_lead_fixed": "Die Anmeldung durch die Turnierleitung gilt sofort (ohne "
+        "Bestätigungsmail). Jeder gegen jeden und das K.-o.-System spielen einen beim Start "
+        "festgelegten Plan: wer sich nach dem Start anmeldet, spielt nicht mit (Regeln "
+        "T-FMT-11, T-FMT-12).",
         "first_name": "Vorname",
         "last_name": "Nachname",
         "age": "Alter",
@@ -179,6 +183,9 @@ TEXT: dict[Lang, dict[str, str]] = {
         "register": "Register at the desk",
         "register_lead": "The director's registration counts at once (no confirmation mail); "
         "after the start it is a late entry.",
+        "register_lead_fixed": "The director's registration counts at once (no confirmation "
+        "mail). A round robin and an elimination play a schedule fixed at the start: whoever "
+        "registers after the start does not play (rules T-FMT-11, T-FMT-12).",
         "first_name": "First name",
         "last_name": "Last name",
         "age": "Age",

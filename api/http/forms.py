@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
+from uuid import UUID
 
 from litestar import Request
 from litestar.enums import RequestEncodingType
@@ -42,6 +43,19 @@ def form_error(where: str, refused: DomainError) -> FormError:
     if isinstance(refused, InvalidInputError):
         return FormError(where, refused.field, refused.message, status_of(refused))
     return FormError(where, "", refused.detail, status_of(refused), refused.type_slug)
+
+
+def form_text(data: dict[str, Any], name: str) -> str:
+    """A text input without the spaces around it; "" when the form has none."""
+    return str(data.get(name) or "").strip()
+
+
+def form_id(data: dict[str, Any], name: str) -> UUID | None:
+    """An id input (most often a hidden one), or None when it is missing or mangled."""
+    try:
+        return UUID(form_text(data, name))
+    except ValueError:
+        return None
 
 
 def sign_in_nonce(

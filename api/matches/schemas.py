@@ -298,7 +298,6 @@ class DiceProofView(msgspec.Struct):
 
 def match_view(state: MatchRecord, at: datetime) -> Match:
     """The match state; ``at`` is the instant its clocks are read at."""
-    phase = state.phase
     dice = state.dice
     pairing = state.pairing
     view = Match(
@@ -312,13 +311,9 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
         game=state.game,
         turn=state.turn,
         on_roll=state.on_roll,
-        phase=phase,
+        phase=state.phase,
         dice=list(dice) if dice else None,
-        cube=Cube(
-            value=state.cube_value,
-            owner=state.cube_owner,
-            offered=state.offered_value if phase == "cube" else None,
-        ),
+        cube=_cube(state),
         position_id=state.position.position_id,
         match_id=state.match_id,
         legal_plays=[legal_play(play) for play in state.plays()],

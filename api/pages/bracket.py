@@ -1,7 +1,7 @@
 """What the bracket page draws: the knockout after the Swiss or round robin stage (rule T-FMT-4),
 or an elimination's main and consolation brackets round by round, with seeds, byes and results
 (rules T-FMT-12..14; API.md "Formats": "The bracket page draws the main and consolation
-brackets")."""
+brackets"). The director's round page draws the same (templates/bracket_drawing.html)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
+from service.bootstrap import Services
+from service.registration.tournaments import TournamentView
 from service.rounds.rounds import TournamentMatch
 from service.shared.day_views import Pairing, Round
 
@@ -29,6 +31,9 @@ class Side:
 @dataclass(frozen=True, slots=True)
 class DrawnMatch:
     stage: str
+    table: int
+    match_id: UUID | None
+    """None for a bye."""
     a: Side
     b: Side | None
     """None: ``a`` advances with a bye (no win, no points, rule R-BYE-1)."""
@@ -52,6 +57,26 @@ class Brackets:
 
     main: list[Column]
     consolation: list[Column]
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """What a page draws of a tournament's knockout: an elimination's ``brackets``, or the
+    ``stages`` of the knockout after a Swiss or round robin stage (empty in an elimination)."""
+
+    brackets: Brackets | None
+    stages: dict[str, list[DrawnMatch]]
+
+
+def drawing(services: Services, tournament: TournamentView) -> Drawing:
+    """The knockout of ``tournament`` as paired so far, for the public bracket page and the
+    director's round page alike."""
+    rounds = services.rounds.list_rounds(tournament.id)
+    matches = {m.match_id: m for m in services.rounds.list_matches(tournament.id)}
+    if tournament.row.format == "elimination":
+        played = tournament.row.consolation_played
+        return Drawing(brackets=elimination_brackets(rounds, matches, played), stages={})
+    return Drawing(brackets=None, stages=knockout_stages(rounds, matches))
 
 
 def knockout_stages(
@@ -116,47 +141,20 @@ def _drawn(
         won=winner is not None and winner == pairing.player_a,
     )
     if pairing.player_b is None:
-        return DrawnMatch(stage=pairing.stage, a=a, b=None, decided=True)
+        return DrawnMatch(
+            stage=pairing.stage, table=pairing.table, match_id=None, a=a, b=None, decided=True
+        )
     b = Side(
         name=pairing.player_b_name or "",
         seed=pairing.seed_b if seeded else None,
         score=found.score.b if found is not None else 0,
         won=winner == pairing.player_b,
     )
-    return DrawnMatch(stage=pairing.stage, a=a, b=b, decided=winner is not None)
-
-
-@dataclass(frozen=True, slots=True)
-class BracketMatch:
-    """A knockout match as the director's round page shows it, with its table."""
-
-    stage: str
-    table: int
-    match_id: UUID
-    player_a: str
-    player_b: str
-    score_a: int
-    score_b: int
-    winner: str | None
-
-
-def bracket_stages(
-    matches: list[TournamentMatch], names: dict[UUID, str]
-) -> dict[str, list[BracketMatch]]:
-    """The knockout's matches by stage (semi-finals, final, third place), with the players'
-    names (the round page; the public page draws ``knockout_stages``)."""
-    bracket = [_bracket_match(m, names) for m in matches if m.stage in KNOCKOUT_STAGES]
-    return {stage: [m for m in bracket if m.stage == stage] for stage in KNOCKOUT_STAGES}
-
-
-def _bracket_match(found: TournamentMatch, names: dict[UUID, str]) -> BracketMatch:
-    return BracketMatch(
-        stage=found.stage,
-        table=found.table,
-        match_id=found.match_id,
-        player_a=names.get(found.player_a, ""),
-        player_b=names.get(found.player_b, ""),
-        score_a=found.score.a,
-        score_b=found.score.b,
-        winner=names.get(found.winner) if found.winner else None,
+    return DrawnMatch(
+        stage=pairing.stage,
+        table=pairing.table,
+        match_id=pairing.match_id,
+        a=a,
+        b=b,
+        decided=winner is not None,
     )

@@ -24,7 +24,7 @@ from litestar.template import TemplateConfig
 
 from api.http.routes import get_route
 from api.http.schemas import ServicesDep
-from api.pages.bracket import elimination_brackets, knockout_stages
+from api.pages.bracket import drawing
 from service.bootstrap import Services
 
 Lang = Literal["de", "en"]
@@ -397,16 +397,9 @@ class PageController(Controller):
 
     @page_route("/tournaments/{tournament_id:uuid}/bracket", summary=SUMMARIES["bracket"])
     def bracket(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:
-        services = page.services
-        tournament = services.tournaments.get_tournament(tournament_id)
-        rounds = services.rounds.list_rounds(tournament_id)
-        matches = {m.match_id: m for m in services.rounds.list_matches(tournament_id)}
-        if tournament.row.format == "elimination":
-            played = tournament.row.consolation_played
-            brackets = elimination_brackets(rounds, matches, played)
-            return page.render("bracket.html", tournament=tournament, brackets=brackets)
-        stages = knockout_stages(rounds, matches)
-        return page.render("bracket.html", tournament=tournament, stages=stages)
+        tournament = page.services.tournaments.get_tournament(tournament_id)
+        drawn = drawing(page.services, tournament)
+        return page.render("bracket.html", tournament=tournament, drawing=drawn)
 
     @page_route("/tournaments/{tournament_id:uuid}/wallboard", summary=SUMMARIES["wallboard"])
     def wallboard(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:

@@ -45,21 +45,25 @@ PIPS = {
 
 
 @dataclass(frozen=True, slots=True)
+class CubePicture:
+    value: int
+    owner: Side | None
+    offered: int | None = None
+    """A double awaiting its answer: the value the cube would take."""
+
+
+@dataclass(frozen=True, slots=True)
 class BoardPicture:
     """What the board shows: both sides' checkers from their own side (index p - 1 is the
     side's point p, index 24 its bar), the cube, the dice and whose numbering the labels use."""
 
     board_a: Sequence[int]
     board_b: Sequence[int]
-    cube_value: int
-    cube_owner: Side | None
+    cube: CubePicture | None
+    """rule V-CUBE-1: None, no cube on the board of a match played without it."""
     dice: tuple[int, int] | None
     numbering: Side
     title: str
-    offered: int | None = None
-    """A double awaiting its answer: the value the cube would take."""
-    cube_shown: bool = True
-    """rule V-CUBE-1: no cube on the board of a match played without it."""
     same_direction: bool = False
     """rule V-BOARD-2: Fevga and Nardi, where side b's point p is side a's point p ± 12."""
     pinned_a: tuple[int, ...] = ()
@@ -89,8 +93,8 @@ def board_svg(picture: BoardPicture) -> str:
         parts.append(_point(picture, point))
     parts.append(_bar(picture))
     parts.append(_trays(picture))
-    if picture.cube_shown:
-        parts.append(_cube(picture))
+    if picture.cube is not None:
+        parts.append(_cube(picture.cube))
     if picture.directions:
         parts.extend(_direction(picture, side) for side in ("a", "b"))
     parts.append(_dice(picture.dice))
@@ -243,26 +247,26 @@ def _trays(picture: BoardPicture) -> str:
     return "".join(parts)
 
 
-def _cube(picture: BoardPicture) -> str:
+def _cube(cube: CubePicture) -> str:
     """The cube left of the board: centred in the middle, at its owner's edge when owned
     (side a's below, side b's above); a double awaiting its answer shows the new value."""
     size = 34
     x = (LEFT - size) // 2
-    if picture.cube_owner == "a":
+    if cube.owner == "a":
         y = BOTTOM - size
-    elif picture.cube_owner == "b":
+    elif cube.owner == "b":
         y = TOP
     else:
         y = MIDDLE - size // 2
-    shown = picture.offered or picture.cube_value
+    shown = cube.offered or cube.value
     # a centred cube of value 1 shows 64, as on a real board
-    face = 64 if shown == 1 and picture.cube_owner is None and not picture.offered else shown
-    offered = f' data-offered="{picture.offered}"' if picture.offered else ""
+    face = 64 if shown == 1 and cube.owner is None and not cube.offered else shown
+    offered = f' data-offered="{cube.offered}"' if cube.offered else ""
     return (
-        f'<g data-cube data-value="{picture.cube_value}" '
-        f'data-owner="{picture.cube_owner or ""}"{offered}>'
+        f'<g data-cube data-value="{cube.value}" '
+        f'data-owner="{cube.owner or ""}"{offered}>'
         f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="5" fill="#f7f3ea" '
-        f'stroke="{"#c0392b" if picture.offered else "#333"}" stroke-width="2"/>'
+        f'stroke="{"#c0392b" if cube.offered else "#333"}" stroke-width="2"/>'
         f'<text x="{x + size // 2}" y="{y + size // 2 + 6}" font-size="16" font-weight="bold" '
         f'text-anchor="middle" fill="#222">{face}</text></g>'
     )

@@ -15,11 +15,10 @@ from typing import Literal
 
 from markupsafe import Markup
 
-from api.table.board import BoardPicture, board_svg
+from api.table.board import BoardPicture, CubePicture, board_svg
 from domain.backgammon.cache import cached_format_play
 from domain.match import SIDES, Match, Side
 from domain.match.errors import RollNotVoidableError
-from domain.match.variant_games import FinishedGame
 from domain.match.voids import voidable_roll
 from domain.variants import Variant
 
@@ -58,105 +57,82 @@ class ClockView:
 class Game:
     """The match being played at the table, and what the visitor may do in it now."""
 
-    match_id: str
-    version: int
-    phase: str
-    turn: Side | None
-    game: int
-    crawford: bool
-    match_length: int
-    score_a: int
-    score_b: int
-    dice_mode: str
-    dice: tuple[int, int] | None
-    opening_roll: tuple[int, int] | None
-    cube_value: int
-    cube_owner: Side | None
-    offered: int | None
-    resigner: Side | None
-    resignation: str | None
-    winner: Side | None
-    app_rules: bool
-    voidable: bool
-    """The latest roll may still be voided (G-DICE-2)."""
-    void_asked_by: Side | None
+    match: Match
+    """The match state as it is: the page reads its phase, turn, score, dice, cube and finished
+    games from it."""
+    board: Markup
     plays: tuple[str, ...]
     clocks: tuple[ClockView, ...]
-    board: Markup
     acting: tuple[Side, ...]
     """The sides the visitor acts for: none for the public."""
-    variant: str = "backgammon"
-    """The match's variant (V-MATCH-VARIANT-1); ``tavli`` is the cycle of three."""
-    game_variant: str = "backgammon"
-    """The variant of the game in play (portes, plakoto or fevga in a Tavli match)."""
-    cube_enabled: bool = True
-    """rule V-CUBE-1: no cube, no cube form and no cube text when off."""
-    games: tuple[FinishedGame, ...] = ()
-    """The finished games with their variants (a Tavli match's cycle)."""
+    voidable: bool
+    """The latest roll may still be voided (G-DICE-2)."""
+
+    @property
+    def offered(self) -> int | None:
+        """A double awaiting its answer: the value the cube would take."""
+        return _offered(self.match)
+
+    @property
+    def game_variant(self) -> str:
+        """The variant of the game in play (portes, plakoto or fevga in a Tavli match)."""
+        variant = self.match.game_variant
+        return variant.value if variant else "backgammon"
 
     @property
     def levels(self) -> tuple[str, ...]:
         """The resignation levels offered (V-RESIGN-1 in a variant)."""
-        return LEVELS if self.variant == "backgammon" else VARIANT_LEVELS
+        return LEVELS if self.match.variant == "backgammon" else VARIANT_LEVELS
 
     @property
-    def is_over(self) -> bool:
-        return self.phase == "match_over"
+    def app_rules(self) -> bool:
+        return self.match.rules == "app"
 
     @property
     def entered_dice(self) -> bool:
-        return self.dice_mode == "entered"
+        return self.match.dice_mode == "entered"
 
     def may(self, action: Action, side: Side) -> bool:
         """Whether the page offers ``side``'s form for ``action`` to the visitor now."""
-        if side not in self.acting or self.is_over:
+        state = self.match
+        if side not in self.acting or state.is_over:
             return False
-        if action == "roll" and self.phase == "opening":
+        if action == "roll" and state.phase == "opening":
             # either player may cast the opening roll (one die each); a tablet shows one form
             return side == self.acting[0]
         if action == "void":
             # G-DICE-2: either side asks; the roll is voided when the other side asks too
-            return self.voidable and self.void_asked_by != side
+            latest = state.latest_roll
+            return self.voidable and (latest.void_asked_by if latest else None) != side
         if action == "resign":
             # either side may resign while a game is in play (G-RESIGN-1)
-            return self.phase in ("roll", "move")
-        due = self.turn == side
+            return state.phase in ("roll", "move")
+        due = state.turn == side
         return due and {
-            "roll": self.phase == "roll",
-            "double": self.phase == "roll" and self._may_double(side),
-            "play": self.phase == "move",
-            "take": self.phase == "cube",
-            "drop": self.phase == "cube",
-            "answer": self.phase == "resignation",
+            "roll": state.phase == "roll",
+            "double": state.phase == "roll" and self._may_double(side),
+            "play": state.phase == "move",
+            "take": state.phase == "cube",
+            "drop": state.phase == "cube",
+            "answer": state.phase == "resignation",
         }.get(action, False)
 
     def _may_double(self, side: Side) -> bool:
         """G-CUBE-1, G-CUBE-2: the cube is centred or the side's own, never in the Crawford
         game."""
-        return self.cube_enabled and not self.crawford and self.cube_owner in (None, side)
+        state = self.match
+        return state.cube_enabled and not state.crawford and state.cube_owner in (None, side)
 
 
 def game_of(state: Match, now: datetime, acting: tuple[Side, ...], title: str) -> Game:
     """The match ``state`` as the table page shows it at ``now``."""
-    preset = state.preset
-    clocks: tuple[ClockView, ...] = ()
-    if preset.is_timed:
-        readings = {side: state.clock.read(preset, side, now) for side in SIDES}
-        clocks = tuple(
-            ClockView(side, r.reserve_ms, r.delay_ms, r.running, r.expired)
-            for side, r in readings.items()
-        )
-    numbering: Side = state.turn or state.on_roll or "a"
     picture = BoardPicture(
         board_a=state.board_a,
         board_b=state.board_b,
-        cube_value=state.cube_value,
-        cube_owner=state.cube_owner,
+        cube=_cube(state),
         dice=state.dice,
-        numbering=numbering,
+        numbering=state.turn or state.on_roll or "a",  # the side on turn's, as its plays read
         title=title,
-        offered=state.offered_value if state.phase == "cube" else None,
-        cube_shown=state.cube_enabled,
     )
     board_variant = state.game_variant
     plays = tuple(cached_format_play(play) for play in state.plays())
@@ -164,35 +140,12 @@ def game_of(state: Match, now: datetime, acting: tuple[Side, ...], title: str) -
         picture = variant_picture(picture, state, board_variant)
         plays = tuple(play.notation for play in state.variant_plays())
     return Game(
-        match_id=str(state.id),
-        version=state.version,
-        phase=state.phase,
-        turn=state.turn,
-        game=state.game,
-        crawford=state.crawford,
-        match_length=state.match_length,
-        score_a=state.score_a,
-        score_b=state.score_b,
-        dice_mode=state.dice_mode,
-        dice=state.dice,
-        opening_roll=state.opening_roll,
-        cube_value=state.cube_value,
-        cube_owner=state.cube_owner,
-        offered=state.offered_value if state.phase == "cube" else None,
-        resigner=state.resigner,
-        resignation=state.resignation,
-        winner=state.winner,
-        app_rules=state.rules == "app",
-        voidable=_voidable(state),
-        void_asked_by=state.latest_roll.void_asked_by if state.latest_roll else None,
-        plays=plays,
-        clocks=clocks,
+        match=state,
         board=Markup(board_svg(picture)),  # built from numbers and escaped text
+        plays=plays,
+        clocks=_clocks(state, now),
         acting=acting,
-        variant=state.variant,
-        game_variant=board_variant.value if board_variant else "backgammon",
-        cube_enabled=state.cube_enabled,
-        games=state.games,
+        voidable=_voidable(state),
     )
 
 
@@ -220,3 +173,26 @@ def _voidable(state: Match) -> bool:
     except RollNotVoidableError:
         return False
     return True
+
+
+def _cube(state: Match) -> CubePicture | None:
+    """rule V-CUBE-1: no cube on the board of a match played without it."""
+    if not state.cube_enabled:
+        return None
+    return CubePicture(state.cube_value, state.cube_owner, _offered(state))
+
+
+def _offered(state: Match) -> int | None:
+    return state.offered_value if state.phase == "cube" else None
+
+
+def _clocks(state: Match, now: datetime) -> tuple[ClockView, ...]:
+    """Both sides' clocks read at ``now``; none for an untimed match."""
+    preset = state.preset
+    if not preset.is_timed:
+        return ()
+    readings = {side: state.clock.read(preset, side, now) for side in SIDES}
+    return tuple(
+        ClockView(side, r.reserve_ms, r.delay_ms, r.running, r.expired)
+        for side, r in readings.items()
+    )

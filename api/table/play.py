@@ -15,22 +15,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
-from litestar import Controller, post
-from litestar.di import NamedDependency, Provide
-from litestar.params import FromPath
+from litestar import post
 from litestar.response import Redirect, Template
 
+from api.http.forms import form_id, form_text
 from api.table.table import (
+    TABLE,
     FormData,
     FormError,
-    FormRefusedError,
+    TableNumber,
+    TablePages,
+    TournamentId,
     Visit,
+    VisitDep,
     form_error,
-    form_refused,
-    provide_visit,
     table_page,
 )
 from domain.errors import DomainError
@@ -39,9 +40,11 @@ from domain.match import Match, Side
 from service.matches.matches import MatchService
 from service.shared.match_play import Caller
 
-TABLE = "/pages/tournaments/{tournament_id:uuid}/tables/{number:int}"
 DIE_VALUES = frozenset("123456")
-Command = Callable[[MatchService, UUID, Caller, int], Match]
+A = TypeVar("A")
+UseCase = Callable[[MatchService, UUID, Caller, A, int | None], Match]
+"""A ``MatchService`` command as a playing form calls it: the match, the caller, the form's own
+input, and the version the form was drawn at (as ``If-Match``)."""
 SUMMARIES = {
     "roll": "Page form: roll the dice, entered (die1, die2) or the service's (as POST .../rolls)",
     "play": "Page form: play one of the legal plays (as POST .../plays)",
@@ -62,116 +65,78 @@ class PlayForm:
     version: int
 
 
-class PlayController(Controller):
-    path = TABLE
-    tags = ["pages"]  # noqa: RUF012
-    dependencies = {"visit": Provide(provide_visit, sync_to_thread=True)}  # noqa: RUF012
-    exception_handlers = {FormRefusedError: form_refused}  # noqa: RUF012
+class PlayController(TablePages):
+    """Each form reads its own input and names its use case; ``_act`` does the rest."""
 
-    @post("/roll", sync_to_thread=True, summary=SUMMARIES["roll"])
+    @post(f"{TABLE}/roll", sync_to_thread=True, summary=SUMMARIES["roll"])
     def roll(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        visit: NamedDependency[Visit],
+        self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
         visit.play_caller(data, tournament_id, number)  # no token: refused before it is read
         dice = _dice(data)
-        if isinstance(dice, str):
-            return _refused(visit, tournament_id, number, "roll", "dice", dice, 422)
+        if isinstance(dice, str):  # the key of what to say next to the dice
+            error = FormError("roll", "dice", visit.t[dice], 422)
+            return table_page(visit, tournament_id, number, error)
+        return _act(visit, tournament_id, number, data, "roll", MatchService.roll, dice)
 
-        def command(matches: MatchService, match_id: UUID, caller: Caller, version: int) -> Match:
-            return matches.roll(match_id, caller, dice, expected_version=version)
-
-        return _act(visit, tournament_id, number, data, "roll", command)
-
-    @post("/play", sync_to_thread=True, summary=SUMMARIES["play"])
+    @post(f"{TABLE}/play", sync_to_thread=True, summary=SUMMARIES["play"])
     def play(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        visit: NamedDependency[Visit],
+        self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
-        notation = str(data.get("play") or "").strip()
+        return _act(visit, tournament_id, number, data, "play", _play, form_text(data, "play"))
 
-        def command(matches: MatchService, match_id: UUID, caller: Caller, version: int) -> Match:
-            return matches.play(match_id, caller, notation=notation, expected_version=version)
-
-        return _act(visit, tournament_id, number, data, "play", command)
-
-    @post("/cube", sync_to_thread=True, summary=SUMMARIES["cube"])
+    @post(f"{TABLE}/cube", sync_to_thread=True, summary=SUMMARIES["cube"])
     def cube(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        visit: NamedDependency[Visit],
+        self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
-        action = str(data.get("action") or "").strip()
+        action = form_text(data, "action")
+        return _act(visit, tournament_id, number, data, "cube", MatchService.cube, action)
 
-        def command(matches: MatchService, match_id: UUID, caller: Caller, version: int) -> Match:
-            return matches.cube(match_id, caller, action, expected_version=version)
-
-        return _act(visit, tournament_id, number, data, "cube", command)
-
-    @post("/resign", sync_to_thread=True, summary=SUMMARIES["resign"])
+    @post(f"{TABLE}/resign", sync_to_thread=True, summary=SUMMARIES["resign"])
     def resign(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        visit: NamedDependency[Visit],
+        self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
-        level = str(data.get("level") or "").strip() or None
+        level = form_text(data, "level") or None
+        return _act(visit, tournament_id, number, data, "resign", MatchService.resign, level)
 
-        def command(matches: MatchService, match_id: UUID, caller: Caller, version: int) -> Match:
-            return matches.resign(match_id, caller, level, expected_version=version)
-
-        return _act(visit, tournament_id, number, data, "resign", command)
-
-    @post("/accept-resignation", sync_to_thread=True, summary=SUMMARIES["accept"])
+    @post(f"{TABLE}/accept-resignation", sync_to_thread=True, summary=SUMMARIES["accept"])
     def accept_resignation(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        visit: NamedDependency[Visit],
+        self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
-        return _act(visit, tournament_id, number, data, "accept-resignation", _answer(True))
+        return _answer(visit, tournament_id, number, data, "accept-resignation", accept=True)
 
-    @post("/reject-resignation", sync_to_thread=True, summary=SUMMARIES["reject"])
+    @post(f"{TABLE}/reject-resignation", sync_to_thread=True, summary=SUMMARIES["reject"])
     def reject_resignation(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        visit: NamedDependency[Visit],
+        self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
-        return _act(visit, tournament_id, number, data, "reject-resignation", _answer(False))
+        return _answer(visit, tournament_id, number, data, "reject-resignation", accept=False)
 
-    @post("/void-roll", sync_to_thread=True, summary=SUMMARIES["void_roll"])
+    @post(f"{TABLE}/void-roll", sync_to_thread=True, summary=SUMMARIES["void_roll"])
     def void_roll(
-        self,
-        tournament_id: FromPath[UUID],
-        number: FromPath[int],
-        data: FormData,
-        visit: NamedDependency[Visit],
+        self, tournament_id: TournamentId, number: TableNumber, data: FormData, visit: VisitDep
     ) -> Template | Redirect:
-        reason = str(data.get("reason") or "")
-
-        def command(matches: MatchService, match_id: UUID, caller: Caller, version: int) -> Match:
-            return matches.void_roll(match_id, caller, reason, expected_version=version)
-
-        return _act(visit, tournament_id, number, data, "void-roll", command)
+        reason = str(data.get("reason") or "")  # as typed: the rules tidy it (one line)
+        return _act(visit, tournament_id, number, data, "void-roll", MatchService.void_roll, reason)
 
 
-def _answer(accept: bool) -> Command:
-    def command(matches: MatchService, match_id: UUID, caller: Caller, version: int) -> Match:
-        return matches.answer_resignation(match_id, caller, accept, expected_version=version)
+def _play(
+    matches: MatchService, match_id: UUID, caller: Caller, notation: str, version: int | None
+) -> Match:
+    """The play by its notation (over REST it may also be named by a Position ID or a board)."""
+    return matches.play(match_id, caller, notation=notation, expected_version=version)
 
-    return command
+
+def _answer(
+    visit: Visit,
+    tournament_id: UUID,
+    number: int,
+    data: dict[str, Any],
+    where: str,
+    *,
+    accept: bool,
+) -> Template | Redirect:
+    """``accept-resignation`` and ``reject-resignation``: one use case, answered yes or no."""
+    return _act(visit, tournament_id, number, data, where, MatchService.answer_resignation, accept)
 
 
 def _act(
@@ -180,22 +145,22 @@ def _act(
     number: int,
     data: dict[str, Any],
     where: str,
-    command: Command,
+    use_case: UseCase[A],
+    argument: A,
 ) -> Template | Redirect:
     """One playing form: the session and its CSRF token, the form's match (the one at this
     table now), then the use case with the caller REST would have; PRG on success."""
     caller_of = visit.play_caller(data, tournament_id, number)
     form = _form_of(data)
-    stale = "form_stale"
+    stale = FormError(where, "", visit.t["form_stale"], 409)
     if form is None:
-        return _refused(visit, tournament_id, number, where, "", stale, 409)
+        return table_page(visit, tournament_id, number, stale)
     try:
         # a form of another table's match, or of an earlier round, is stale
         if visit.services.venue.get_table(tournament_id, number).match_id != form.match_id:
-            return _refused(visit, tournament_id, number, where, "", stale, 409)
-        command(
-            visit.services.matches, form.match_id, caller_of(form.match_id, form.side), form.version
-        )
+            return table_page(visit, tournament_id, number, stale)
+        caller = caller_of(form.match_id, form.side)
+        use_case(visit.services.matches, form.match_id, caller, argument, form.version)
     except DomainError as refused:
         return table_page(visit, tournament_id, number, form_error(where, refused))
     return visit.back_to(f"/pages/tournaments/{tournament_id}/tables/{number}")
@@ -207,34 +172,16 @@ def _form_of(data: dict[str, Any]) -> PlayForm | None:
     version = str(data.get("version") or "")
     if side not in MATCH_SIDES or not version.isdecimal() or len(version) > 10:
         return None
-    try:
-        match_id = UUID(str(data.get("match_id") or "").strip())
-    except ValueError:
-        return None
-    return PlayForm(match_id, side, int(version))
+    match_id = form_id(data, "match_id")
+    return PlayForm(match_id, side, int(version)) if match_id is not None else None
 
 
 def _dice(data: dict[str, Any]) -> list[int] | str | None:
     """Entered dice (``die1``, ``die2``), None for the service's dice (no die inputs), or
     the key of what to say next to the dice."""
-    die1 = str(data.get("die1") or "").strip()
-    die2 = str(data.get("die2") or "").strip()
+    die1, die2 = form_text(data, "die1"), form_text(data, "die2")
     if "die1" not in data and "die2" not in data:
         return None
     if die1 not in DIE_VALUES or die2 not in DIE_VALUES:
         return "dice_invalid"
     return [int(die1), int(die2)]
-
-
-def _refused(
-    visit: Visit,
-    tournament_id: UUID,
-    number: int,
-    where: str,
-    field: str,
-    message: str,
-    status: int,
-) -> Template:
-    """The page again with ``message`` (a key of the texts) next to the form's ``field``."""
-    error = FormError(where, field, visit.t[message], status)
-    return table_page(visit, tournament_id, number, error)

@@ -35,7 +35,7 @@ from litestar.response import Redirect, Template
 
 from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
-from api.http.forms import CSRF_FIELD, sign_in_nonce
+from api.http.forms import CSRF_FIELD, form_id, form_text, sign_in_nonce
 
 # re-exported: the playing forms (``api.table.play``) take them from here
 from api.http.forms import FormData as FormData
@@ -367,20 +367,18 @@ class ReportForm:
 
 def _report_of(data: dict[str, Any], t: dict[str, str]) -> ReportForm | tuple[str, str]:
     """The form's report, or the first field that is not one, with what to say next to it."""
-    ids: dict[str, UUID] = {}
-    for name in ("match_id", "winner"):
-        try:
-            ids[name] = UUID(str(data.get(name) or "").strip())
-        except ValueError:
-            # a hidden id is no field to correct: the message stands above the forms
-            return ("winner", t["winner_missing"]) if name == "winner" else ("", t["form_stale"])
+    match_id, winner = form_id(data, "match_id"), form_id(data, "winner")
+    if match_id is None:  # a hidden id is no field to correct: the message stands above the forms
+        return "", t["form_stale"]
+    if winner is None:
+        return "winner", t["winner_missing"]
     points: dict[str, int] = {}
     for name in ("points_a", "points_b"):
-        text = str(data.get(name) or "").strip()
+        text = form_text(data, name)
         if not text.isdecimal() or not 0 <= int(text) <= MAX_POINTS:
             return name, t["points_invalid"]
         points[name] = int(text)
-    return ReportForm(ids["match_id"], ids["winner"], points["points_a"], points["points_b"])
+    return ReportForm(match_id, winner, points["points_a"], points["points_b"])
 
 
 def table_page(

@@ -139,7 +139,7 @@ from domain.tournament.state import (
     evolve,
     tournament_status,
 )
-from domain.tournament.variants import VariantTerms, match_points, stages_played
+from domain.tournament.variants import VariantTerms, stages_played, variants_played
 from domain.tournament.venue import (
     MAX_TABLE,
     PairingWarning,
@@ -257,7 +257,6 @@ __all__ = [
     "is_flagged",
     "is_start_due",
     "mark_present",
-    "match_points",
     "open_check_in",
     "outcomes",
     "pair_next_round",
@@ -283,5 +282,6 @@ __all__ = [
     "swiss_standings",
     "tournament_status",
     "unpair_round",
+    "variants_played",
     "withdraw",
 ]

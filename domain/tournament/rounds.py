@@ -242,7 +242,9 @@ def record_result(
     """Record a match's result, or correct the one that counts (rule T-FMT-6).
 
     A won match gives the winner at least the match length; a match decided before it was
-    played out gives exactly that, the loser keeping their points (rule T-FMT-7). A result
+    played out gives exactly that, the loser keeping their points (rule T-FMT-7). A
+    best-of-three Tavli match played through the service (``source`` "match") records its game
+    points as they are: its winner won two games, with any points (V-TAVLI-MATCH-1). A result
     from the match itself is recorded once: a second arrival records nothing. The tournament
     completes with its last result (rule T-FMT-8).
     """
@@ -257,7 +259,8 @@ def record_result(
     require_not_final(state)
     if winner not in (table.player_a, table.player_b):
         raise InvalidInputError("winner", f"{winner} does not play match {match_id}")
-    _check_points(table, winner, points_a, points_b, played=played)
+    by_games = source == "match" and state.variants.wins_by_games(table.stage)
+    _check_points(table, winner, points_a, points_b, played=played, by_games=by_games)
     if corrects is None and existing is not None:
         raise ResultConflictError(
             f"match {match_id} has its result ({existing.id}); "
@@ -549,14 +552,24 @@ def _forfeit_points(table: PairedTable, winner: UUID, score: MatchScore | None) 
 
 
 def _check_points(
-    table: PairedTable, winner: UUID, points_a: int, points_b: int, *, played: bool
+    table: PairedTable,
+    winner: UUID,
+    points_a: int,
+    points_b: int,
+    *,
+    played: bool,
+    by_games: bool = False,
 ) -> None:
+    """``by_games``: the game points of a best-of-three Tavli match, whose winner is who won
+    two games (V-TAVLI-MATCH-1), so that no side's points are held against the length."""
     for field, points in (("points_a", points_a), ("points_b", points_b)):
         if not 0 <= points <= MAX_MATCH_POINTS:
             raise InvalidInputError(field, f"must be between 0 and {MAX_MATCH_POINTS}")
     if not played:
         if points_a or points_b:
             raise InvalidInputError("points_a", "an unplayed match scores 0 points (T-FMT-7)")
+        return
+    if by_games:
         return
     won, lost = (points_a, points_b) if winner == table.player_a else (points_b, points_a)
     won_field = "points_a" if winner == table.player_a else "points_b"

@@ -4,7 +4,7 @@ V-TAVLI-MATCH-1; API.md "Matches and tournaments: variants")."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, get_args
+from typing import Protocol, get_args
 
 import msgspec
 
@@ -12,10 +12,6 @@ from domain.errors import InvalidInputError
 from domain.match.events import MatchVariant, TavliFormat
 from domain.match.start import VARIANTS
 from domain.tournament.defaults import Stage
-
-if TYPE_CHECKING:  # formats reads the tournament's state, which holds these terms
-    from domain.match import Match
-    from domain.tournament.formats import FormatTerms
 
 STAGES: tuple[Stage, ...] = get_args(Stage)
 KNOCKOUT_STAGES: tuple[Stage, ...] = ("semi_final", "final", "third_place")
@@ -43,8 +39,26 @@ class VariantTerms(msgspec.Struct, frozen=True, kw_only=True):
         variant = self.of_stage(stage)
         return variant, self.cube, self.tavli_format if variant == "tavli" else None
 
+    def wins_by_games(self, stage: Stage) -> bool:
+        """rule V-TAVLI-MATCH-1: a match of ``stage`` is a best-of-three Tavli match, won by
+        two games while its score counts game points, so that its winner may hold fewer points
+        than the loser and fewer than ``match_length``."""
+        return self.match_options(stage)[2] == "best_of_three"
 
-def stages_played(terms: FormatTerms) -> tuple[Stage, ...]:
+
+class FormatShape(Protocol):
+    """What decides a format's stages: the format's terms as scheduled, or a tournament's row
+    as the calendar keeps it."""
+
+    @property
+    def format(self) -> str: ...
+    @property
+    def knockout_players(self) -> int: ...
+    @property
+    def consolation(self) -> str: ...
+
+
+def stages_played(terms: FormatShape) -> tuple[Stage, ...]:
     """The pairing stages a format can play (rules T-FMT-4, T-FMT-10..13), whatever the size
     of the field: a small field may skip some of them (an elimination of 4 plays no ``main``)."""
     knockout = KNOCKOUT_STAGES if terms.knockout_players else ()
@@ -56,8 +70,16 @@ def stages_played(terms: FormatTerms) -> tuple[Stage, ...]:
     return ("main", *KNOCKOUT_STAGES, *consolation)
 
 
+def variants_played(
+    terms: FormatShape, variant: str, stage_variants: Mapping[str, str]
+) -> dict[Stage, str]:
+    """rule V-MATCH-VARIANT-1: the variant of each stage the format plays, in playing order
+    (a stage not named in ``stage_variants`` plays ``variant``)."""
+    return {stage: stage_variants.get(stage, variant) for stage in stages_played(terms)}
+
+
 def variant_terms(
-    terms: FormatTerms,
+    terms: FormatShape,
     *,
     variant: str,
     cube: bool | None,
@@ -98,21 +120,6 @@ def variant_terms(
     elif "tavli" in variants:
         format_asked = "points"  # rule V-TAVLI-MATCH-1: the default format
     return VariantTerms(variant=chosen, cube=cube, tavli_format=format_asked, stage_variants=named)
-
-
-def match_points(played: Match) -> tuple[int, int]:
-    """The match points (a, b) a match played to its end records in its tournament: its score,
-    except a best-of-three Tavli match, whose score counts game points while its winner is
-    who won two games (V-TAVLI-MATCH-1). That match counts as one of its ``match_length``
-    (as for R-MATCH-1), so the winner records the length and the loser their game points,
-    below it (rule T-FMT-7)."""
-    if played.variant != "tavli" or played.tavli_format != "best_of_three":
-        return played.score_a, played.score_b
-    length = played.match_length
-    won_a = played.winner == "a"
-    loser = played.score_b if won_a else played.score_a
-    kept = min(loser, length - 1)
-    return (length, kept) if won_a else (kept, length)
 
 
 def _variant(field: str, value: str) -> MatchVariant:

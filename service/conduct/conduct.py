@@ -7,7 +7,6 @@ import uuid
 from datetime import datetime
 from typing import Literal
 from uuid import UUID
-from zoneinfo import ZoneInfo
 
 import msgspec
 
@@ -17,11 +16,7 @@ from domain.events import DIRECTOR
 from domain.match import Match, PenaltyNotFoundError
 from domain.tournament import Tournament
 from projections import standings as day
-from projections.runner import Views
-from service.shared.commands import CommandRunner
-from service.shared.match_play import MatchPlay
-from service.shared.tournament_day import TournamentDay
-from service.storage.events import EventStore
+from service.shared.match_play import TournamentDay
 
 
 class Penalty(msgspec.Struct, frozen=True, kw_only=True):
@@ -79,18 +74,6 @@ class Break(msgspec.Struct, frozen=True, kw_only=True):
 
 class ConductService(TournamentDay):
     """Penalties given by the director, breaks watched against the penalty scale."""
-
-    def __init__(
-        self,
-        store: EventStore,
-        views: Views,
-        zone: ZoneInfo,
-        play: MatchPlay,
-        commands: CommandRunner,
-    ) -> None:
-        super().__init__(store, views, commands)
-        self._play = play
-        self._zone = zone
 
     def award_penalty(self, tournament_id: UUID, award: PenaltyAward, *, actor: str) -> Penalty:
         """rule C-BREAK-2: penalty points against a player of one of the tournament's matches

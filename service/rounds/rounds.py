@@ -15,7 +15,6 @@ from datetime import datetime
 from functools import partial
 from typing import Literal, Protocol
 from uuid import UUID
-from zoneinfo import ZoneInfo
 
 import msgspec
 
@@ -36,8 +35,7 @@ from domain.tournament import (
 from domain.tournament.rounds import MatchScore
 from projections import ranking
 from projections import standings as day
-from projections.runner import Views
-from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
+from service.shared.commands import DECIDE_AGAIN, Decision
 from service.shared.day_views import (
     Round,
     Score,
@@ -46,9 +44,8 @@ from service.shared.day_views import (
     result_ids,
     round_view,
 )
-from service.shared.match_play import MatchPlay
-from service.shared.tournament_day import TournamentDay
-from service.storage.events import Change, EventStore
+from service.shared.match_play import TournamentDay
+from service.storage.events import Change
 
 SEED_BITS = 63
 """A round's lot and the standings' lot are drawn from this many random bits."""
@@ -177,18 +174,6 @@ class _Leaving(Protocol):
 class RoundService(TournamentDay):
     """The tournament day: its start, rounds and results, and the views that follow them."""
 
-    def __init__(
-        self,
-        store: EventStore,
-        views: Views,
-        zone: ZoneInfo,
-        play: MatchPlay,
-        commands: CommandRunner,
-    ) -> None:
-        super().__init__(store, views, commands)
-        self._play = play
-        self._zone = zone
-
     # Commands ---------------------------------------------------------------------------------
 
     def start(self, tournament_id: UUID, *, actor: str = DIRECTOR) -> TournamentStart:
@@ -248,29 +233,23 @@ class RoundService(TournamentDay):
         (rule T-FMT-6): the answer lists the standings it moved and the rounds paired since."""
         result_id = uuid.uuid4()
 
-        def attempt(now: datetime) -> Decision:
-            held = self.load(tournament_id)
-            recorded = Change.of(
-                tournament.evolve,
+        change = self._record(
+            tournament_id,
+            lambda held, now: tournament.record_result(
                 held,
-                tournament.record_result(
-                    held,
-                    result_id=result_id,
-                    match_id=report.match_id,
-                    winner=report.winner,
-                    points_a=report.points_a,
-                    points_b=report.points_b,
-                    source="director",
-                    corrects=report.corrects,
-                    reason=report.reason,
-                    now=now,
-                    actor=actor,
-                ),
-            )
-            ended = self._play.conclusions(recorded.state, recorded.events, now, actor)
-            return Decision.of(recorded, *ended)
-
-        change: Change[Tournament] = self._commands.run(attempt, DECIDE_AGAIN).changes[0]
+                result_id=result_id,
+                match_id=report.match_id,
+                winner=report.winner,
+                points_a=report.points_a,
+                points_b=report.points_b,
+                source="director",
+                corrects=report.corrects,
+                reason=report.reason,
+                now=now,
+                actor=actor,
+            ),
+            actor,
+        )
         before, after = change.before, change.state
         assert before is not None
         located = after.table_of(report.match_id)

@@ -5,6 +5,10 @@ Match play itself (``service/matches``), the rounds that open a match at each ta
 (``service/rounds``), the venue's reports (``service/venue``), the director's penalties
 (``service/conduct``) and disputes (``service/evidence``) all go through one ``MatchPlay``,
 built once at start-up.
+
+``TournamentDay`` is the base of the day's use cases (rounds, conduct, venue): it lives here,
+beside the match play they all hold, so that it stays on the match play's floor of the service
+(tests/test_architecture.py).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
+from zoneinfo import ZoneInfo
 
 from domain import match, tournament
 from domain.dice import SEED_BYTES, seed_commitment
@@ -26,8 +31,9 @@ from domain.events import DIRECTOR, DomainEvent
 from domain.match import Match, Side, TournamentPairing
 from domain.people.tokens import token_hash
 from domain.tournament import PairedTable, Tournament
-from service.shared.commands import MATCH_PLAY, CommandRunner, Decision
-from service.shared.loading import load_tournament
+from projections.runner import Views
+from service.shared.commands import DECIDE_AGAIN, MATCH_PLAY, CommandRunner, Decision
+from service.shared.loading import display_names, load_tournament
 from service.storage.events import Change, EventStore, StaleVersionError, UnknownAggregateError
 
 _SEAL_CONTEXT = b"bgtd-seed-seal-v1"
@@ -245,14 +251,15 @@ class MatchPlay:
         assert state.tournament_id is not None
         held = load_tournament(self._store, UUID(state.tournament_id))
         pairing = state.pairing
-        points_a, points_b = tournament.match_points(state)
+        # the match's score as it stands: in a best-of-three Tavli match these are game points,
+        # which the standings count (V-TAVLI-MATCH-1, V-MATCH-VARIANT-1)
         events = tournament.record_result(
             held,
             result_id=uuid.uuid4(),
             match_id=state.id,
             winner=pairing.player_a_id if state.winner == "a" else pairing.player_b_id,
-            points_a=points_a,
-            points_b=points_b,
+            points_a=state.score_a,
+            points_b=state.score_b,
             source="match",
             now=now,
             actor=actor,
@@ -328,3 +335,63 @@ class MatchPlay:
                 )
             openings.append(started)
         return openings
+
+
+@dataclass(frozen=True, slots=True)
+class DayParts:
+    """What each of the day's use cases is built from, put together once at start-up."""
+
+    store: EventStore
+    views: Views
+    zone: ZoneInfo
+    """The club's: the day's instants are shown in it."""
+    play: MatchPlay
+    commands: CommandRunner
+
+
+class TournamentDay:
+    """The base of the day's use cases (rounds, conduct, venue): the parts they all hold, and
+    the one way they change a tournament."""
+
+    def __init__(self, parts: DayParts) -> None:
+        self._store = parts.store
+        self._views = parts.views
+        self._zone = parts.zone
+        self._play = parts.play
+        self._commands = parts.commands
+
+    def load(self, tournament_id: UUID) -> Tournament:
+        """The tournament, or a 404."""
+        return load_tournament(self._store, tournament_id)
+
+    def _update(
+        self,
+        tournament_id: UUID,
+        decide: Callable[[Tournament, datetime], Iterable[DomainEvent]],
+    ) -> Change[Tournament]:
+        """Decide on the latest tournament; a command that loses a race is decided again."""
+        return self._commands.update(
+            lambda: self.load(tournament_id), tournament.evolve, decide, DECIDE_AGAIN
+        )
+
+    def _record(
+        self,
+        tournament_id: UUID,
+        decide: Callable[[Tournament, datetime], Iterable[DomainEvent]],
+        actor: str,
+    ) -> Change[Tournament]:
+        """Decide a result on the latest tournament, as ``_update``: each match whose result
+        it records from the board ends with it, in the same transaction (its clock stops and
+        it takes no more plays)."""
+
+        def attempt(now: datetime) -> Decision:
+            held = self.load(tournament_id)
+            recorded = Change.of(tournament.evolve, held, decide(held, now))
+            ended = self._play.conclusions(recorded.state, recorded.events, now, actor)
+            return Decision.of(recorded, *ended)
+
+        change: Change[Tournament] = self._commands.run(attempt, DECIDE_AGAIN).changes[0]
+        return change
+
+    def _names(self, tournament_id: UUID) -> dict[str, str]:
+        return display_names(self._views, tournament_id)

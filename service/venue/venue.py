@@ -32,8 +32,7 @@ from domain.tournament import (
 from domain.tournament import (
     Round as PairedRound,
 )
-from projections.runner import Views
-from service.shared.commands import DECIDE_AGAIN, CommandRunner, Decision
+from service.shared.commands import DECIDE_AGAIN, Decision
 from service.shared.day_views import (
     Prizes,
     Round,
@@ -43,9 +42,8 @@ from service.shared.day_views import (
     prizes,
     round_view,
 )
-from service.shared.match_play import MatchPlay
-from service.shared.tournament_day import TournamentDay
-from service.storage.events import Change, EventStore
+from service.shared.match_play import DayParts, TournamentDay
+from service.storage.events import Change
 
 PLAYERS = "players"
 
@@ -169,16 +167,8 @@ class Finality(msgspec.Struct, frozen=True, kw_only=True):
 class VenueService(TournamentDay):
     """The tournament day as the venue lives it, beside the rounds and results (service/rounds)."""
 
-    def __init__(
-        self,
-        store: EventStore,
-        views: Views,
-        play: MatchPlay,
-        commands: CommandRunner,
-        public_url: str,
-    ) -> None:
-        super().__init__(store, views, commands)
-        self._play = play
+    def __init__(self, parts: DayParts, public_url: str) -> None:
+        super().__init__(parts)
         self._public_url = public_url.rstrip("/")
 
     # Commands ---------------------------------------------------------------------------------
@@ -215,14 +205,8 @@ class VenueService(TournamentDay):
                 actor=f"player:{player}",
             )
 
-        def attempt(now: datetime) -> Decision:
-            held = self.load(tournament_id)
-            reported = Change.of(tournament.evolve, held, decide(held, now))
-            # a confirmed report ends the match itself too (its clock, its plays)
-            ended = self._play.conclusions(reported.state, reported.events, now, DIRECTOR)
-            return Decision.of(reported, *ended)
-
-        state: Tournament = self._commands.run(attempt, DECIDE_AGAIN).changes[0].state
+        # a confirmed report ends the match itself too (its clock, its plays)
+        state = self._record(tournament_id, decide, DIRECTOR).state
         result = state.result_of(match_id)
         return ReportAnswer(
             status=tournament.report_status(state, match_id),

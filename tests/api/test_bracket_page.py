@@ -38,7 +38,7 @@ def part(html: str, element_id: str) -> str:
 
 def drawn_matches(html: str) -> list[str]:
     """Each drawn match's text: seeds, names and scores, tags and spaces dropped."""
-    blocks = re.findall(r'<div class="match [^"]*">(.*?)\n</div>', html, flags=re.S)
+    blocks = re.findall(r'<div class="match [^"]*"[^>]*>(.*?)\n</div>', html, flags=re.S)
     return [" ".join(re.sub(r"<[^>]+>", " ", block).split()) for block in blocks]
 
 

@@ -67,12 +67,10 @@ def test_a_pinned_checker_is_drawn_under_its_pinner() -> None:
     picture = BoardPicture(
         board_a=board_a,
         board_b=board_b,
-        cube_value=1,
-        cube_owner=None,
+        cube=None,  # rule V-CUBE-1: a variant plays without the cube
         dice=None,
         numbering="a",
         title="Plakoto",
-        cube_shown=False,
         pinned_b=(20,),
         directions=True,
     )
@@ -92,12 +90,10 @@ def test_a_fevga_board_has_both_sides_travel_the_same_way_round() -> None:
     picture = BoardPicture(
         board_a=board_a,
         board_b=board_b,
-        cube_value=1,
-        cube_owner=None,
+        cube=None,  # rule V-CUBE-1: a variant plays without the cube
         dice=None,
         numbering="a",
         title="Fevga",
-        cube_shown=False,
         same_direction=True,
         directions=True,
     )

@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 from service.clock import MovableClock
 from tests.api.test_tournament_day import Day, pair_next, standings, start_tournament
 from tests.api.test_tournaments import SPRING, schedule
-from tests.api.test_variant_matches import MAX_ACTIONS
+from tests.api.test_variant_matches import MAX_ACTIONS, act
 from tests.conftest import DIRECTOR
 
 Client = TestClient[Any]
@@ -162,33 +162,36 @@ def test_a_plakoto_swiss_with_a_backgammon_final_is_played_through_the_api_to_it
     assert client.get(day.url("")).json()["status"] == "completed"
 
 
-def test_a_best_of_three_tavli_match_records_match_points_in_its_tournament(
+def test_a_best_of_three_tavli_match_shows_its_game_points_in_the_standings(
     client: Client, clock: MovableClock
 ) -> None:
-    # rule V-TAVLI-MATCH-1: its score counts game points, its winner won two games; for the
-    # tournament it counts as a match of its length: the winner records the length, the loser
-    # their game points below it (rule T-FMT-7)
+    # rules V-TAVLI-MATCH-1, V-MATCH-VARIANT-1: the winner is who won two games, the standings
+    # count game points (T-FMT-3): a single, a gammon lost and a single again are 2 v 2
     day = start_tournament(
         client,
         clock,
         2,
         variant="tavli",
         tavli_format="best_of_three",
-        dice="server",
         swiss_rounds=1,
         knockout_players=0,
         match_length=7,
     )
     pairing = day.rounds[0]["pairings"][0]
-    final = play_with_server_dice(client, day, pairing, seed=5)
+    match_id = pairing["match_id"]
+    act(client, match_id, "rolls", {"dice": [6, 5]})  # the opening roll: a is on roll
+    for loser, level in (("b", "single"), ("a", "gammon"), ("b", "single")):
+        act(client, match_id, "resignations", {"level": level, "side": loser})
+        final = act(client, match_id, "resignations/accept", {"side": "a" if loser == "b" else "b"})
 
-    assert sum(game["winner"] == final["winner"] for game in final["games"]) == 2
-    match = client.get(day.url("/matches")).json()[0]
-    assert match["result_id"] is not None
-    winner_side = "a" if match["winner"] == pairing["player_a"] else "b"
-    assert winner_side == final["winner"]
-    loser_side = "b" if winner_side == "a" else "a"
-    rows = {row["player_id"]: row for row in standings(client, day)}
-    assert rows[match["winner"]]["points"] == 7
-    loser = pairing["player_b"] if winner_side == "a" else pairing["player_a"]
-    assert rows[loser]["points"] == min(final["score"][loser_side], 6)
+    assert (final["phase"], final["winner"], final["score"]) == (
+        "match_over",
+        "a",
+        {"a": 2, "b": 2},
+    )
+    assert [game["variant"] for game in final["games"]] == ["portes", "plakoto", "fevga"]
+    [match] = client.get(day.url("/matches")).json()
+    assert (match["status"], match["winner"]) == ("decided", pairing["player_a"])
+    rows = standings(client, day)
+    shown = [(row["player_id"], row["wins"], row["points"]) for row in rows]
+    assert shown == [(pairing["player_a"], 1, 2), (pairing["player_b"], 0, 2)]

@@ -238,7 +238,10 @@ def test_an_elimination_day_with_a_consolation_runs_on_the_directors_pages(
         if number == 1:
             assert [row["seeds"] for row in shown] == [[1, 8], [4, 5], [2, 7], [3, 6]]
         if number == 3:
-            assert len(desk.finds("#bracket section")) == 4  # two semi-finals and two finals
+            # both brackets as the public bracket page draws them: main round 1, the
+            # semi-finals, the final and 3rd place; the consolation's two rounds
+            assert len(desk.finds("#main-bracket .match")) == 8
+            assert len(desk.finds("#consolation-bracket .match")) == 3
         desk.screenshot(f"formats-elimination-round-{number}", "tables")
 
     assert plays_every_round(desk, check_round) == 3

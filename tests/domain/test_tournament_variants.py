@@ -9,7 +9,9 @@ import msgspec
 import pytest
 
 from domain.errors import InvalidInputError
-from domain.tournament import TournamentPlan, TournamentStarted, start
+from domain.tournament import ResultRecorded, TournamentPlan, TournamentStarted, start
+from domain.tournament.defaults import ResultSource
+from domain.tournament.rounds import record_result
 from domain.tournament.variants import VariantTerms
 from tests.domain.test_tournament import (
     CLUB_OF_FOUR,
@@ -19,6 +21,7 @@ from tests.domain.test_tournament import (
     scheduled,
     with_players,
 )
+from tests.domain.test_tournament_rounds import DIRECTOR, RESULT_IDS, paired, started
 
 
 def plan(**changes: Any) -> TournamentPlan:
@@ -128,3 +131,51 @@ def test_the_start_copies_the_variants_into_the_rules_snapshot() -> None:
     assert isinstance(started, TournamentStarted)
     assert (started.variant, started.cube, started.tavli_format) == ("fevga", True, None)
     assert started.stage_variants == {"final": "backgammon"}
+
+
+def test_a_best_of_three_tavli_match_records_its_game_points_and_its_winner_by_games() -> None:
+    # rule V-TAVLI-MATCH-1: won by two games (1 + 1) against one gammon (2); the standings count
+    # game points (V-MATCH-VARIANT-1), so the winner holds no more points than the loser
+    state = paired(started(2, variant="tavli", tavli_format="best_of_three", match_length=7))
+    table = state.rounds[0].tables[0]
+    assert table.match_id is not None
+    [recorded, *_] = record_result(
+        state,
+        result_id=next(RESULT_IDS),
+        match_id=table.match_id,
+        winner=table.player_a,
+        points_a=2,
+        points_b=2,
+        source="match",
+        now=START,
+        actor=DIRECTOR,
+    )
+    assert isinstance(recorded, ResultRecorded)
+    assert (recorded.winner, recorded.points_a, recorded.points_b) == (table.player_a, 2, 2)
+
+
+@pytest.mark.parametrize(
+    ("source", "tavli_format"),
+    [("director", "best_of_three"), ("players", "best_of_three"), ("match", "points")],
+)
+def test_other_results_still_give_the_winner_the_match_length(
+    source: ResultSource, tavli_format: str
+) -> None:
+    # rule T-FMT-7: a result a director posts, or a Tavli match played to its points, is checked
+    # against the match length as before
+    state = paired(started(2, variant="tavli", tavli_format=tavli_format, match_length=7))
+    table = state.rounds[0].tables[0]
+    assert table.match_id is not None
+    with pytest.raises(InvalidInputError) as refused:
+        record_result(
+            state,
+            result_id=next(RESULT_IDS),
+            match_id=table.match_id,
+            winner=table.player_a,
+            points_a=2,
+            points_b=2,
+            source=source,
+            now=START,
+            actor=DIRECTOR,
+        )
+    assert refused.value.field == "points_a"

@@ -53,6 +53,11 @@ def test_the_next_round_waits_for_every_result_and_avoids_rematches(
     assert {second.pairings[0].player_a, second.pairings[0].player_b} == winners
     with pytest.raises(RoundNotFoundError):
         services.rounds.get_round(day.tournament_id, 3)
+    # every round paired so far, in order, each as its own round shows it (the bracket page)
+    assert services.rounds.list_rounds(day.tournament_id) == [
+        services.rounds.get_round(day.tournament_id, 1),
+        second,
+    ]
 
 
 def test_a_result_moves_the_standings_and_a_correction_names_what_it_replaces(
@@ -163,6 +168,7 @@ def test_the_knockout_follows_the_swiss_rounds_and_completes_the_tournament(
     day = played_to_the_end(services, clock)
     rounds = [services.rounds.get_round(day.tournament_id, n) for n in (1, 2, 3, 4)]
     assert [r.stage for r in rounds] == ["swiss", "swiss", "knockout", "knockout"]
+    assert services.rounds.list_rounds(day.tournament_id) == rounds  # the bracket page's rounds
     held = services.venue.load(day.tournament_id)
     assert services.rounds.round_view(held, held.rounds[-1]) == rounds[-1]
     assert services.tournaments.get_tournament(day.tournament_id).status == "completed"

@@ -107,3 +107,34 @@ def test_the_plays_are_gnu_backgammon_s_on_its_reference_cases(
                 assert play.game_result is VariantResult.GAMMON  # rule V-WIN-1
     assert len(cases) > 400
     assert not differing
+
+
+@pytest.mark.parametrize("variant", ["portes", "tavla"])
+def test_a_larger_die_bears_off_from_the_highest_point_only(variant: str) -> None:
+    # rules G-OFF-1 via V-PORTES-1 and V-TAVLA-1: the 6 bears off the checker on the 5 (no
+    # checker above it); the 1 moves 5/4 or 3/2 (nothing stands on the 1 to bear off). 5/4
+    # first lets the 6 bear off from the 4 instead: the 3 stays.
+    position = board(variant, {5: 1, 3: 1}, {1: 15})
+    assert outcomes(position, (6, 1)) == {outcome({3: 1}), outcome({2: 1})}
+
+
+@pytest.mark.parametrize("variant", ["portes", "tavla"])
+def test_a_checker_brought_home_by_one_die_lets_the_other_bear_off(variant: str) -> None:
+    # rules G-OFF-1, G-MAX-1: 7/6 brings the last checker home, and the 2 then bears off from
+    # the 2; 7/5 leaves the 1 to play inside (5/4 or 2/1); 2/off first is no bear-off while
+    # the 7 is outside.
+    position = board(variant, {7: 1, 2: 1}, {1: 15})
+    assert outcomes(position, (2, 1)) == {
+        outcome({6: 1}),
+        outcome({4: 1, 2: 1}),
+        outcome({5: 1, 1: 1}),
+    }
+
+
+@pytest.mark.parametrize("variant", ["portes", "tavla"])
+def test_a_double_plays_as_many_of_its_four_moves_as_it_can(variant: str) -> None:
+    # rules G-MOVE-1, G-MAX-1 via V-PORTES-1 and V-TAVLA-1: 6-6 moves 20/14, and then the
+    # opponent's point on its 17 (the mover's 8) blocks 14/8; the checkers on the 2 may not
+    # bear off while the 14 is outside: one six is all there is.
+    position = board(variant, {20: 1, 2: 14}, {17: 2, 1: 13})
+    assert outcomes(position, (6, 6)) == {outcome({14: 1, 2: 14})}
