@@ -30,7 +30,7 @@ from api.console.console import (
     parse_euros,
 )
 from api.console.forms import reason_refused, text, uuid_in
-from api.http.forms import FormData, FormError
+from api.http.forms import FormData, FormError, whole_number
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
 from service.conduct.conduct import BackFromBreak, PenaltyAward
@@ -39,6 +39,8 @@ from service.rounds.rounds import WithdrawalNotice
 from service.venue.venue import LateAdmission
 
 MAX_PENALTY = 64
+MAX_AGE = 999
+"""A longer number is no age; the use case judges the ages up to it (its minimum age)."""
 SUMMARIES = {
     "check_in": "Page form: check a registration in (as POST .../check-in)",
     "start": "Page form: start the tournament (as POST .../start)",
@@ -116,10 +118,10 @@ class DeskController(ConsolePages):
         form["birth_date"] = text(data, "birth_date")
         age: int | None = None
         if form["age"].strip():
-            if not form["age"].strip().isdecimal():
+            age = whole_number(form["age"], MAX_AGE)
+            if age is None:
                 error = FormError("register", "age", console.t["age_invalid"], 422)
                 return _desk(console, tournament_id, error=error, form=form)
-            age = int(form["age"])
         applicant = Applicant(
             first_name=form["first_name"],
             last_name=form["last_name"],
@@ -213,8 +215,7 @@ class DeskController(ConsolePages):
         player_id, match_id = uuid_in(data, "player_id"), uuid_in(data, "match_id")
         where = f"approve-penalty:{player_id}"
         reason = text(data, "reason")
-        points_text = text(data, "points").strip()
-        points = int(points_text) if points_text.isdecimal() else 0
+        points = whole_number(text(data, "points"), MAX_PENALTY) or 0
         return _act(
             console,
             tournament_id,
@@ -244,9 +245,11 @@ class DeskController(ConsolePages):
     ) -> Template | Redirect:
         """One player (a break-list row's ``waive-penalty``: present now, no penalty), or with
         no player everyone in the current round (``mark-present``)."""
-        player_id = uuid_in(data, "player_id") if data.get("player_id") else None
-        where = f"waive-penalty:{player_id}" if player_id else "mark-present"
-        reason = text(data, "reason") if player_id else ""
+        # a row's player id that is garbled is refused: it never means everyone
+        named = bool(data.get("player_id"))
+        player_id = uuid_in(data, "player_id") if named else None
+        where = f"waive-penalty:{player_id}" if named else "mark-present"
+        reason = text(data, "reason") if named else ""
         mark_present = console.services.conduct.mark_present
         return _act(
             console,
@@ -254,10 +257,12 @@ class DeskController(ConsolePages):
             data,
             where,
             lambda actor: mark_present(
-                tournament_id, BackFromBreak(player_id=player_id, reason=reason), actor=actor
+                tournament_id,
+                BackFromBreak(player_id=_require(player_id) if named else None, reason=reason),
+                actor=actor,
             ),
             invalid=reason_refused(console, where, reason),
-            done="waive-penalty" if player_id else "mark-present",
+            done="waive-penalty" if named else "mark-present",
             done_for=player_id,
         )
 

@@ -30,7 +30,7 @@ from api.console.console import (
 )
 from api.console.forms import MAX_REASON, uuid_in
 from api.console.round_texts import ROUND_TEXT, explanation_in, warning_in
-from api.http.forms import FormData, FormError, form_error
+from api.http.forms import FormData, FormError, form_error, whole_number
 from api.pages.bracket import drawing
 from api.pages.pages import TEXT as PAGE_TEXT
 from domain.errors import DomainError
@@ -234,10 +234,7 @@ def _override_pairings(data: dict[str, Any], tables: int) -> list[tuple[UUID, UU
 
 
 def _points(value: object) -> int | None:
-    text = str(value or "").strip()
-    if not text.isdecimal() or int(text) > MAX_POINTS:  # "²" is a digit, no number
-        return None
-    return int(text)
+    return whole_number(value, MAX_POINTS)
 
 
 def stage_label(round_text: dict[str, str], page_text: dict[str, str], table: Pairing) -> str:

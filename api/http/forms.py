@@ -45,6 +45,17 @@ def form_error(where: str, refused: DomainError) -> FormError:
     return FormError(where, "", refused.detail, status_of(refused), refused.type_slug)
 
 
+def whole_number(text: object, most: int) -> int | None:
+    """The field's whole number from 0 to ``most`` (spaces around it allowed); None for any
+    other text. "²" is a digit to Python yet no number, and a text of thousands of digits is
+    more than ``int`` reads (a ``ValueError``): both are no number a form sends."""
+    digits = str(text or "").strip()
+    if not digits.isdecimal() or len(digits.lstrip("0")) > len(str(most)):
+        return None
+    number = int(digits.lstrip("0") or "0")
+    return number if number <= most else None
+
+
 def form_text(data: dict[str, Any], name: str) -> str:
     """A text input without the spaces around it; "" when the form has none."""
     return str(data.get(name) or "").strip()

@@ -35,7 +35,7 @@ from litestar.response import Redirect, Template
 
 from api.http.clients import ClientAddress
 from api.http.cookies import session_cookie
-from api.http.forms import CSRF_FIELD, form_id, form_text, sign_in_nonce
+from api.http.forms import CSRF_FIELD, form_id, sign_in_nonce, whole_number
 
 # re-exported: the playing forms (``api.table.play``) take them from here
 from api.http.forms import FormData as FormData
@@ -374,10 +374,10 @@ def _report_of(data: dict[str, Any], t: dict[str, str]) -> ReportForm | tuple[st
         return "winner", t["winner_missing"]
     points: dict[str, int] = {}
     for name in ("points_a", "points_b"):
-        text = form_text(data, name)
-        if not text.isdecimal() or not 0 <= int(text) <= MAX_POINTS:
+        number = whole_number(data.get(name), MAX_POINTS)
+        if number is None:
             return name, t["points_invalid"]
-        points[name] = int(text)
+        points[name] = number
     return ReportForm(match_id, winner, points["points_a"], points["points_b"])
 
 

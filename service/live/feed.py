@@ -95,6 +95,12 @@ class LiveFeed:
     def listeners(self) -> int:
         return sum(len(each) for each in self._listeners.values())
 
+    @property
+    def is_following(self) -> bool:
+        """Whether a poller runs and knows where in the log it stands: what is stored from now
+        on reaches the listeners (the feed's own interval, not the service's clock)."""
+        return self._position is not None
+
     async def listen(
         self, stream: UUID, *, after: int | None = None, heartbeat: float = 15.0
     ) -> AsyncIterator[LiveMessage | None]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
@@ -62,6 +62,14 @@ async def collect(
     return messages
 
 
+async def until(condition: Callable[[], bool], seconds: float = 10) -> None:
+    """A real wait: the poller runs on its own interval, which no clock of the service drives."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "it did not happen in time"
+        await asyncio.sleep(0.01)
+
+
 async def listening(
     feed: LiveFeed, stream: UUID, count: int, messages: list[LiveMessage] | None = None
 ) -> asyncio.Task[list[LiveMessage]]:
@@ -81,7 +89,7 @@ def test_each_registration_reaches_a_listener_as_the_seats_without_personal_data
     async def scenario() -> list[LiveMessage]:
         received: list[LiveMessage] = []
         listener = await listening(feed, tournament_id, 2, received)
-        await asyncio.sleep(0.3)  # the poller stands at the log's end
+        await until(lambda: feed.is_following)  # the poller stands at the log's end
         await asyncio.to_thread(register, services, tournament_id, 1)
         # the second registration only once the first one's message came: a poll of the log
         # that found both (a poller late by 50 ms on a busy machine) makes one message of them
@@ -104,13 +112,14 @@ def test_a_new_listener_gets_no_change_from_before_it_came(services: Services) -
 
     async def scenario() -> list[LiveMessage]:
         first = await listening(feed, tournament_id, 1)
-        await asyncio.sleep(0.3)  # the poller stands at the log's end
+        await until(lambda: feed.is_following)  # the poller stands at the log's end
         await asyncio.to_thread(register, services, tournament_id, 1)
         await asyncio.wait_for(first, 10)  # the last listener leaves: the poller stops
-        await asyncio.sleep(0.3)
+        await until(lambda: not feed.is_following)
         await asyncio.to_thread(register, services, tournament_id, 2)  # nobody listens
         later = await listening(feed, tournament_id, 1)
-        await asyncio.sleep(0.6)  # the poller came back; a page drawn now shows 18 free seats
+        # the poller came back at the log's end; a page drawn now shows 18 free seats
+        await until(lambda: feed.is_following)
         await asyncio.to_thread(register, services, tournament_id, 3)
         return await asyncio.wait_for(later, 10)
 

@@ -57,6 +57,7 @@ def server(tmp_path: Path, database_url: str | None) -> Iterator[Server]:
     uvicorn_server = uvicorn.Server(config)
     thread = threading.Thread(target=uvicorn_server.run, kwargs={"sockets": [listener]})
     thread.start()
+    # a real wait: the server thread starts on its own time, no clock of the service decides it
     deadline = time.monotonic() + 20
     while not uvicorn_server.started:
         assert time.monotonic() < deadline, "the server did not start"

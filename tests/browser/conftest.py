@@ -82,6 +82,7 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     port = listening.getsockname()[1]
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
+    # a real wait: the server thread starts on its own time, no clock of the service decides it
     deadline = time.monotonic() + 20
     while not server.started:
         assert time.monotonic() < deadline, "the server did not start"

@@ -55,6 +55,17 @@ def test_every_projection_module_is_found() -> None:
     assert {"SeatsProjection", "StandingsProjection", "RankingProjection"} <= names
 
 
+def test_every_module_of_projections_holds_a_projection_this_test_checks() -> None:
+    # a view defined otherwise than as a Projection subclass would escape the check below
+    homes = {p.__module__ for p in _production_projections()}
+    modules = {
+        m.name
+        for m in pkgutil.walk_packages(projections.__path__, "projections.")
+        if m.name != "projections.runner"
+    }
+    assert modules <= homes, sorted(modules - homes)
+
+
 @pytest.mark.parametrize("projection", _production_projections(), ids=lambda p: p.__name__)
 def test_each_handler_takes_the_event_its_name_names(projection: type[Projection]) -> None:
     _import_all(domain)

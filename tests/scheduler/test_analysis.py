@@ -9,9 +9,11 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
+from service.bootstrap import Services
 from service.clock import MovableClock
 from service.settings import Settings
 from tests.api.test_match_analysis import recorded, short_match
+from tests.scheduler.test_jobs import after_the_next_poll
 
 
 @pytest.mark.gnubg
@@ -27,5 +29,6 @@ def test_the_scheduler_analyses_an_ended_match_by_itself_once(
         while client.get(url).json()["status"] == "pending" and time.monotonic() < deadline:
             time.sleep(0.2)
         assert client.get(url).json()["status"] == "done", "the scheduler never analysed it"
-        time.sleep(2.5)  # a further poll of the slow jobs finds nothing to do
+        services: Services = client.app.state.services
+        assert after_the_next_poll(services, poll="run_slow") == []  # nothing left to do
         assert recorded(client) == {"MatchAnalysed": 1}

@@ -39,23 +39,26 @@ def move_to(clock: MovableClock, instant: datetime) -> None:
     clock.advance((instant - clock.now()).total_seconds())
 
 
-def after_the_next_poll(services: Services, seconds: float = 10) -> list[JobRun]:
-    """What the scheduler's next poll of the jobs ran: waits for that poll, not a fixed time."""
+def after_the_next_poll(
+    services: Services, seconds: float = 10, poll: str = "run_due"
+) -> list[JobRun]:
+    """What the scheduler's next poll of the jobs ran (``run_slow``: of the slow ones): waits
+    for that poll, not a fixed time."""
     ran: list[list[JobRun]] = []
     polled = threading.Event()
-    run_due = services.jobs.run_due
+    run = getattr(services.jobs, poll)
 
     def observed(now: datetime) -> list[JobRun]:
-        runs = run_due(now)
+        runs: list[JobRun] = run(now)
         ran.append(runs)
         polled.set()
         return runs
 
-    services.jobs.run_due = observed  # type: ignore[method-assign]
+    setattr(services.jobs, poll, observed)
     try:
         assert polled.wait(seconds), "the scheduler did not poll the jobs again"
     finally:
-        services.jobs.run_due = run_due  # type: ignore[method-assign]
+        setattr(services.jobs, poll, run)
     return ran[0]
 
 

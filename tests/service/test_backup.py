@@ -58,7 +58,7 @@ def test_a_backup_taken_while_events_are_written_restores_every_event_up_to_it(
     writer.start()
     try:
         while len(registered) < 20 and writer.is_alive():
-            stop.wait(0.01)
+            stop.wait(0.01)  # a real writer thread, racing the backup: no clock could drive it
         archive = tmp_path / "club.tar"
         assert main(["backup", str(archive), "--data-dir", str(settings.data_dir)]) == 0
         after_backup = len(registered)

@@ -1,9 +1,11 @@
 """Every use case has a test at the service level, not only over HTTP (issue 20, item 7).
 
 The use cases are the public methods of the classes the composition root builds from the
-concept slices (``service/<slice>/``, not ``shared/`` or ``storage/``). Each must be named
-(``.method``) in some test file under ``tests/service/``: a new use case without a service
-test fails here. A name check, not a proof: it keeps the gap from growing unseen.
+concept slices (``service/<slice>/``, not ``shared/`` or ``storage/``). Each must be called
+(``.method(``) in a test file under ``tests/service/`` that names its service: a new use case
+without a service test fails here. A check of the test files' text, not a proof that the call
+is asserted on: it keeps the gap from growing unseen. ``PLUMBING`` lists the methods that are
+no use case of their own, each with its reason.
 """
 
 from __future__ import annotations
@@ -35,23 +37,6 @@ PLUMBING: set[str] = {
     "OutboxService.stop",
 }
 
-NOT_YET: set[str] = {
-    # Use cases still tested only over HTTP (tests/api): each deserves a service test. The
-    # list may only shrink: a name tested here must leave it (checked below).
-    "DirectorService.acting_on_match",
-    "DirectorService.match_target",
-    "DirectorService.stream_target",
-    "DisputeService.decide",
-    "JobService.flag_clock",
-    "MatchService.close_session",
-    "MatchService.cube",
-    "OutboxService.forget_erased",
-    "OutboxService.settle",
-    "PeopleService.complete_erasures",
-    "VideoService.delete_due",
-    "VideoService.list_videos",
-}
-
 
 def use_case_classes() -> dict[str, type]:
     hints = typing.get_type_hints(Services)
@@ -73,12 +58,27 @@ def use_cases() -> list[str]:
     )
 
 
-def named_in_service_tests(method: str) -> bool:
-    pattern = re.compile(rf"\.{re.escape(method)}\b")
+def service_attributes() -> dict[str, str]:
+    """Each use-case class by the name ``Services`` holds it under (``MatchService``: matches)."""
+    return {
+        cls.__name__: name
+        for name, cls in typing.get_type_hints(Services).items()
+        if inspect.isclass(cls)
+    }
+
+
+def called_in_service_tests(case: str) -> bool:
+    """Whether a test file under tests/service/ calls ``.method(`` and names the class's
+    service (``services.matches``) or the class itself: a bare name is not enough, for a
+    ``get`` or an ``open`` of another class (or a ``.message`` of an error) would pass it."""
+    name, method = case.split(".")
+    call = re.compile(rf"\.{re.escape(method)}\(")
+    owner = re.compile(rf"\bservices\.{service_attributes()[name]}\b|\b{name}\b")
     return any(
-        pattern.search(path.read_text())
+        call.search(text) and owner.search(text)
         for path in HERE.glob("test_*.py")
         if path.name != Path(__file__).name
+        for text in [path.read_text()]
     )
 
 
@@ -88,18 +88,21 @@ def test_the_use_cases_are_found() -> None:
     assert len(use_cases()) > 80
 
 
+def test_a_use_case_is_found_called_only_where_its_service_is_named() -> None:
+    assert called_in_service_tests("MatchService.cube")
+    assert not called_in_service_tests("MatchService.no_such_use_case")
+    # test_player_sessions.py opens a player's session, never a dispute
+    assert called_in_service_tests("PlayerSessions.open")
+    assert not called_in_service_tests("OutboxService.open")
+
+
 def test_every_use_case_is_called_by_a_service_test() -> None:
     untested = [
-        case
-        for case in use_cases()
-        if case not in PLUMBING | NOT_YET and not named_in_service_tests(case.split(".")[1])
+        case for case in use_cases() if case not in PLUMBING and not called_in_service_tests(case)
     ]
     assert untested == [], "write a test in tests/service/test_<slice>.py for each of these"
 
 
-def test_the_lists_of_exceptions_name_only_real_use_cases_and_shrink() -> None:
+def test_the_plumbing_names_only_real_methods() -> None:
     cases = set(use_cases())
     assert cases >= PLUMBING, sorted(PLUMBING - cases)
-    assert cases >= NOT_YET, sorted(NOT_YET - cases)
-    tested_now = sorted(case for case in NOT_YET if named_in_service_tests(case.split(".")[1]))
-    assert tested_now == [], "tested now: take these off NOT_YET"

@@ -232,6 +232,27 @@ def test_an_erasure_cut_short_after_its_event_is_completed_at_the_next_start(
         restarted.close()
 
 
+def test_completing_the_erasures_deletes_only_the_keys_an_erasure_left_behind(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # API.md "POST /people/{id}/erasure" (what each start does): the views know of the erasure,
+    # the person's key outlived it
+    tournament_id, player_id = register_zyxwella(services)
+    anna = services.tournaments.register(
+        tournament_id, Applicant(first_name="Anna", last_name="M", email="a@example.org", age=40)
+    ).player_id
+    with monkeypatch.context() as cut_short:
+        for deletion in ("shred", "shred_named"):  # the process died before deleting it
+            cut_short.setattr(services.store.keys, deletion, lambda *_, **__: [])
+        services.people.erase(player_id, actor=DIRECTOR)
+    assert services.store.keys.key_of(player_id) is not None
+
+    assert services.people.complete_erasures() == [player_id]
+    assert services.store.keys.key_of(player_id) is None
+    assert services.store.keys.key_of(anna) is not None  # nobody else's
+    assert services.people.complete_erasures() == []  # done once
+
+
 def test_a_friendly_names_nobody_registered_and_its_players_act_by_name(
     services: Services,
 ) -> None:

@@ -109,7 +109,7 @@ class Race:
         reads = []
         while self.slow.is_alive() or self.fast.is_alive():
             reads.append(read())
-            time.sleep(0.02)
+            time.sleep(0.02)  # real PostgreSQL transactions race here: no clock could order them
         self.slow.join()
         self.fast.join()
         return reads

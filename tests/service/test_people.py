@@ -3,13 +3,17 @@ whose a bearer token is."""
 
 from __future__ import annotations
 
+from uuid import UUID
+
 import pytest
 
 from domain.errors import ForbiddenError, UnauthenticatedError
-from domain.people.director import ActingDirector
+from domain.people.director import CLUB_WIDE, ActingDirector, Target
 from service.bootstrap import Services
+from service.clock import MovableClock
 from service.settings import DEV_DIRECTOR_TOKEN
-from tests.service.conftest import plan, registered_tournament
+from service.shared.match_play import Caller, MatchTerms
+from tests.service.conftest import checked_in_tournament, plan, registered_tournament
 
 
 def club(services: Services) -> ActingDirector:
@@ -78,3 +82,56 @@ def test_a_season_director_acts_in_the_seasons_tournaments(services: Services) -
     assert sven is not None
     assert services.directors.season_target(season.id).season_id == season.id
     services.directors.authorize_tournament(sven, inside)
+
+
+def test_a_tournaments_director_acts_on_its_matches_only_and_the_club_on_any(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule C-DIR-1: a match belongs to its tournament (and season); a free match to the club
+    day = checked_in_tournament(services, clock, 2)
+    [table] = services.rounds.start(day.tournament_id).round.pairings
+    assert table.match_id is not None
+    free = services.matches.create(MatchTerms(player_a="anna", player_b="ben", match_length=1))
+    appointed = services.directors.appoint(
+        club(services), "Hanna Leiter", tournament_id=day.tournament_id
+    )
+
+    ours = services.directors.match_target(table.match_id)
+    assert (ours.tournament_id, ours.season_id) == (
+        day.tournament_id,
+        services.venue.load(day.tournament_id).season_id,
+    )
+    assert services.directors.match_target(free.match.id) == CLUB_WIDE
+    hanna = services.directors.acting_on_match(appointed.token, table.match_id)
+    assert hanna is not None
+    assert hanna.director_id == appointed.director.id
+    with pytest.raises(ForbiddenError):
+        services.directors.acting_on_match(appointed.token, free.match.id)
+    assert services.directors.acting_on_match(DEV_DIRECTOR_TOKEN, free.match.id) is not None
+    assert (
+        services.directors.acting_on_match(day.registrations[0].player_token, free.match.id) is None
+    )
+
+
+def test_an_audit_stream_belongs_to_what_its_first_event_names(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule C-DIR-1: a director sees the audit of what they may act on
+    day = checked_in_tournament(services, clock, 2)
+    [table] = services.rounds.start(day.tournament_id).round.pairings
+    assert table.match_id is not None
+    free = services.matches.create(MatchTerms(player_a="anna", player_b="ben", match_length=1))
+    dispute = services.disputes.open(table.match_id, 1, "the clock ran", Caller(director=True))
+
+    def target_of(stream_id: UUID) -> Target:
+        return services.directors.stream_target(services.store.stream(stream_id)[0])
+
+    tournament = services.directors.tournament_target(day.tournament_id)
+    assert target_of(day.tournament_id) == tournament
+    assert target_of(table.match_id) == tournament
+    assert target_of(dispute.id) == tournament
+    assert target_of(free.match.id) == CLUB_WIDE
+    season = services.seasons.create_season(
+        name="Saison 2027", starts_on="2027-01-01", ends_on="2027-12-31"
+    )
+    assert target_of(season.id) == Target(season_id=season.id)

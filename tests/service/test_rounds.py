@@ -173,3 +173,22 @@ def test_the_knockout_follows_the_swiss_rounds_and_completes_the_tournament(
     assert services.rounds.round_view(held, held.rounds[-1]) == rounds[-1]
     assert services.tournaments.get_tournament(day.tournament_id).status == "completed"
     assert all(m.status == "decided" for m in services.rounds.list_matches(day.tournament_id))
+
+
+def test_no_round_is_listed_before_the_start_and_the_knockout_after_the_swiss_rounds(
+    services: Services, clock: MovableClock
+) -> None:
+    # rules T-FMT-2, T-FMT-4: the Swiss rounds, then the knockout, as the bracket page draws them
+    before = checked_in_tournament(services, clock, 4)
+    assert services.rounds.list_rounds(before.tournament_id) == []
+
+    day = played_to_the_end(services, clock)
+    listed = services.rounds.list_rounds(day.tournament_id)
+
+    assert [(r.round, r.stage) for r in listed] == [
+        (1, "swiss"),
+        (2, "swiss"),
+        (3, "knockout"),
+        (4, "knockout"),
+    ]
+    assert listed == [services.rounds.get_round(day.tournament_id, n) for n in (1, 2, 3, 4)]
