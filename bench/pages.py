@@ -28,6 +28,7 @@ from api.console.console import SESSION_COOKIE
 from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services
 from service.clock import MovableClock
+from service.registration.tournaments import CheckInProof
 from service.rounds.rounds import ReportedResult
 from service.settings import DEV_DIRECTOR_TOKEN, Settings
 from service.shared.day_views import Round
@@ -80,8 +81,7 @@ def a_day_in_its_fourth_round(services: Services, clock: MovableClock) -> UUID:
         services.tournaments.check_in(
             tournament_id,
             registration.registration_id,
-            id_document_seen=True,
-            buy_in_paid_cents=10000,
+            CheckInProof(id_document_seen=True, buy_in_paid_cents=10000),
         )
     paired = services.rounds.start(tournament_id).round
     for _ in range(DECIDED_ROUNDS):

@@ -13,6 +13,7 @@ from uuid import UUID
 from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.registration.tournaments import CheckInProof
 from service.rounds.rounds import ReportedResult
 from service.settings import Settings
 from service.shared.day_views import Round
@@ -49,8 +50,7 @@ def play_day(services: Services, clock: MovableClock, number: int, play: PlayRou
         services.tournaments.check_in(
             tournament_id,
             registration.registration_id,
-            id_document_seen=True,
-            buy_in_paid_cents=10000,
+            CheckInProof(id_document_seen=True, buy_in_paid_cents=10000),
         )
     paired = services.rounds.start(tournament_id).round
     while True:

@@ -13,10 +13,10 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import director_only
 from api.http.routes import get_route, post_route
-from api.http.schemas import ActorDep, ServicesDep
+from api.http.schemas import ActorDep, ServicesDep, restate
 from api.rounds.rounds import Reason
 from domain.tournament import MAX_TABLE
-from service.conduct.conduct import Break, Penalty
+from service.conduct.conduct import BackFromBreak, Break, Penalty, PenaltyAward
 from service.rounds.rounds import Withdrawal
 
 PenaltyPoints = Annotated[int, msgspec.Meta(ge=1, le=64)]
@@ -78,14 +78,8 @@ class ConductController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Penalty:
-        return services.conduct.award_penalty(
-            tournament_id,
-            match_id=data.match_id,
-            player_id=data.player_id,
-            points=data.points,
-            reason=data.reason,
-            actor=actor,
-        )
+        award = restate(data, PenaltyAward)
+        return services.conduct.award_penalty(tournament_id, award, actor=actor)
 
     @post_route(
         "/penalties/{penalty_id:uuid}/waive",
@@ -140,14 +134,8 @@ class ConductController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Present:
-        present = services.conduct.mark_present(
-            tournament_id,
-            player_id=data.player_id,
-            table=data.table,
-            reason=data.reason,
-            actor=actor,
-        )
-        return Present(present)
+        back = restate(data, BackFromBreak)
+        return Present(services.conduct.mark_present(tournament_id, back, actor=actor))
 
     @post_route(
         "/breaks/{player_id:uuid}/return-time",

@@ -33,6 +33,10 @@ from api.console.forms import reason_refused, text, uuid_in
 from api.http.forms import FormData, FormError, whole_number
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
+from service.conduct.conduct import BackFromBreak, PenaltyAward
+from service.registration.tournaments import CheckInProof
+from service.rounds.rounds import WithdrawalNotice
+from service.venue.venue import LateAdmission
 
 MAX_PENALTY = 64
 MAX_AGE = 999
@@ -79,8 +83,10 @@ class DeskController(ConsolePages):
             lambda actor: console.services.tournaments.check_in(
                 tournament_id,
                 registration_id,
-                id_document_seen=bool(data.get("id_document_seen")),
-                buy_in_paid_cents=paid or 0,  # never sent without a sum: ``invalid``
+                CheckInProof(
+                    id_document_seen=bool(data.get("id_document_seen")),
+                    buy_in_paid_cents=paid or 0,  # never sent without a sum: ``invalid``
+                ),
                 actor=actor,
             ),
             invalid=invalid if paid is None else None,
@@ -150,7 +156,9 @@ class DeskController(ConsolePages):
             tournament_id,
             data,
             f"late-entry:{registration_id}",
-            lambda actor: admit(tournament_id, registration_id=registration_id, actor=actor),
+            lambda actor: admit(
+                tournament_id, LateAdmission(registration_id=registration_id), actor=actor
+            ),
             done="late-entry",
             done_for=registration_id,
         )
@@ -168,9 +176,11 @@ class DeskController(ConsolePages):
             where,
             lambda actor: console.services.rounds.withdraw(
                 tournament_id,
-                player_id=_require(player_id),
-                reason=reason,
-                left_early=bool(data.get("left_early")),
+                WithdrawalNotice(
+                    player_id=_require(player_id),
+                    reason=reason,
+                    left_early=bool(data.get("left_early")),
+                ),
                 actor=actor,
             ),
             invalid=reason_refused(console, where, reason),
@@ -213,12 +223,14 @@ class DeskController(ConsolePages):
             where,
             lambda actor: console.services.conduct.award_penalty(
                 tournament_id,
-                match_id=_require(match_id, "match_id"),
-                player_id=_require(player_id),
-                points=points,
-                reason=reason,
+                PenaltyAward(
+                    match_id=_require(match_id, "match_id"),
+                    player_id=_require(player_id),
+                    points=points,
+                    reason=reason,
+                    for_break_since=_break_since(console, tournament_id, player_id, match_id),
+                ),
                 actor=actor,
-                for_break_since=_break_since(console, tournament_id, player_id, match_id),
             ),
             invalid=FormError(where, "points", console.t["points_invalid"], 422)
             if not 1 <= points <= MAX_PENALTY
@@ -246,8 +258,7 @@ class DeskController(ConsolePages):
             where,
             lambda actor: mark_present(
                 tournament_id,
-                player_id=_require(player_id) if named else None,
-                reason=reason,
+                BackFromBreak(player_id=_require(player_id) if named else None, reason=reason),
                 actor=actor,
             ),
             invalid=reason_refused(console, where, reason),

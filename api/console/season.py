@@ -35,6 +35,7 @@ from api.console.season_texts import SEASON_TEXT
 from api.http.forms import FormData, FormError, form_error
 from domain.errors import DomainError, InvalidInputError
 from domain.people.director import ActingDirector, Target
+from service.seasons.seasons import BanDecision
 
 SEASON = "/seasons/{season_id:uuid}"
 SeasonId = FromPath[UUID]
@@ -72,13 +73,10 @@ class SeasonPageController(ConsolePages):
         if invalid := reason_refused(console, "ban", reason, required=True):
             return _season_page(console, season_id, error=invalid, form=form)
         try:
-            console.services.seasons.ban(
-                season_id,
-                player_id=player_id,
-                reason=reason,
-                revoke_points=bool(data.get("revoke_points")),
-                actor=acting.actor,
+            decision = BanDecision(
+                player_id=player_id, reason=reason, revoke_points=bool(data.get("revoke_points"))
             )
+            console.services.seasons.ban(season_id, decision, actor=acting.actor)
         except DomainError as refused:
             error = form_error("ban", refused)
             return _season_page(console, season_id, error=error, form=form)

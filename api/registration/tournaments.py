@@ -54,6 +54,7 @@ from projections.seats import SeatCounts
 from service.bootstrap import Services
 from service.registration.tournaments import (
     CheckIn,
+    CheckInProof,
     Deadlines,
     RegistrationCancellation,
     TournamentView,
@@ -467,13 +468,8 @@ class RegistrationController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> CheckIn:
-        return services.tournaments.check_in(
-            tournament_id,
-            registration_id,
-            id_document_seen=data.id_document_seen,
-            buy_in_paid_cents=data.buy_in_paid_cents,
-            actor=actor,
-        )
+        proof = restate(data, CheckInProof)
+        return services.tournaments.check_in(tournament_id, registration_id, proof, actor=actor)
 
 
 def _director_in(

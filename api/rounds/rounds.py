@@ -19,6 +19,7 @@ from service.rounds.rounds import (
     TournamentMatch,
     TournamentStart,
     Withdrawal,
+    WithdrawalNotice,
 )
 from service.shared.day_views import Place, Prizes, Round, Standing, Tiebreaks
 from service.venue.venue import UnpairedRound
@@ -128,13 +129,7 @@ class TournamentDayController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Withdrawal:
-        return services.rounds.withdraw(
-            tournament_id,
-            player_id=data.player_id,
-            reason=data.reason,
-            left_early=data.left_early,
-            actor=actor,
-        )
+        return services.rounds.withdraw(tournament_id, restate(data, WithdrawalNotice), actor=actor)
 
     @table_route(
         "/standings",

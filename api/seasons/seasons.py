@@ -18,6 +18,7 @@ from domain.seasons.season import PeriodInput, PeriodKind
 from domain.tournament import Stage as StageName
 from projections.calendar import SeasonRow
 from projections.ranking import PlayerRanking, SeasonRankingRow
+from service.seasons.seasons import BanDecision
 
 
 class PeriodCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -155,13 +156,8 @@ class SeasonController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Ban:
-        season = services.seasons.ban(
-            season_id,
-            player_id=data.player_id,
-            reason=data.reason,
-            revoke_points=data.revoke_points,
-            actor=actor,
-        )
+        decision = restate(data, BanDecision)
+        season = services.seasons.ban(season_id, decision, actor=actor)
         return Ban(season.id, data.player_id, data.reason, data.revoke_points, season.ends_on)
 
     @table_route(

@@ -42,7 +42,7 @@ from api.http.forms import FormData as FormData
 from api.http.forms import FormError as FormError
 from api.http.forms import FormRefusedError as FormRefusedError
 from api.http.forms import form_error as form_error
-from api.http.schemas import ServicesDep
+from api.http.schemas import ServicesDep, restate
 from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Lang, language
 from api.table.game import PLAY_ACTIONS, Game, game_of
@@ -55,7 +55,7 @@ from service.analysis.analysis import AnalysisView
 from service.bootstrap import Services
 from service.people.player_sessions import PLAYER_SESSION_LIFETIME, PlayerSession, TableTablet
 from service.shared.match_play import Caller
-from service.venue.venue import PendingReport, Table
+from service.venue.venue import PendingReport, Table, TableReport
 
 TABLE_TEMPLATES = Path(__file__).parent / "templates"
 SESSION_COOKIE = "bgtd_player_session"
@@ -347,11 +347,8 @@ def _reported(
             )
         visit.services.venue.report(
             tournament_id,
+            restate(reported, TableReport),
             player_token=visit.services.player_sessions.player_token(session),
-            match_id=reported.match_id,
-            winner=reported.winner,
-            points_a=reported.points_a,
-            points_b=reported.points_b,
         )
     except DomainError as refused:
         return table_page(visit, tournament_id, number, form_error(where, refused))

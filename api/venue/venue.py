@@ -12,15 +12,17 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import TokenRequired, require_token, unknown_token_refused
 from api.http.routes import director_post, director_put, get_route, post_route
-from api.http.schemas import ActorDep, ServicesDep
+from api.http.schemas import ActorDep, ServicesDep, restate
 from api.rounds.rounds import Reason
 from domain.tournament import MissedRounds
 from service.venue.venue import (
     Finality,
+    LateAdmission,
     LateEntry,
     RepairedRound,
     ReportAnswer,
     Table,
+    TableReport,
     Wallboard,
 )
 
@@ -92,14 +94,8 @@ class VenueController(Controller):
     ) -> ReportAnswer:
         token = require_token(request, _PLAYER_OF_THE_MATCH.whose)
         with unknown_token_refused(services, token):
-            return services.venue.report(
-                tournament_id,
-                player_token=token,
-                match_id=data.match_id,
-                winner=data.winner,
-                points_a=data.points_a,
-                points_b=data.points_b,
-            )
+            report = restate(data, TableReport)
+            return services.venue.report(tournament_id, report, player_token=token)
 
     @director_put(
         "/rounds/{number:int}/pairings",
@@ -133,10 +129,7 @@ class VenueController(Controller):
         actor: ActorDep,
     ) -> LateEntry:
         return services.venue.admit_late_entry(
-            tournament_id,
-            registration_id=data.registration_id,
-            missed=data.missed,
-            actor=actor,
+            tournament_id, restate(data, LateAdmission), actor=actor
         )
 
     @director_post(

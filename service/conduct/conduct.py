@@ -33,6 +33,28 @@ class Penalty(msgspec.Struct, frozen=True, kw_only=True):
     """``finished`` when the penalty decided the match (rule C-BREAK-2, T-FMT-7)."""
 
 
+class PenaltyAward(msgspec.Struct, frozen=True, kw_only=True):
+    """Penalty points against ``player_id`` in ``match_id``, for the opponent's score: the
+    command ``award_penalty`` takes. ``for_break_since`` approves the break list's proposal
+    for the player's break that began then (rule C-BREAK-1)."""
+
+    match_id: UUID
+    player_id: UUID
+    points: int
+    reason: str
+    for_break_since: datetime | None = None
+
+
+class BackFromBreak(msgspec.Struct, frozen=True, kw_only=True):
+    """Who is back from their break (rule C-BREAK-1): the command ``mark_present`` takes.
+    ``player_id``, both players of the current round's ``table``, or, neither given, everyone
+    in the current round; ``reason`` says why a proposed penalty is waived (C-BREAK-2)."""
+
+    player_id: UUID | None = None
+    table: int | None = None
+    reason: str = ""
+
+
 class Break(msgspec.Struct, frozen=True, kw_only=True):
     player_id: UUID
     display_name: str
@@ -53,23 +75,15 @@ class Break(msgspec.Struct, frozen=True, kw_only=True):
 class ConductService(TournamentDay):
     """Penalties given by the director, breaks watched against the penalty scale."""
 
-    def award_penalty(
-        self,
-        tournament_id: UUID,
-        *,
-        match_id: UUID,
-        player_id: UUID,
-        points: int,
-        reason: str,
-        actor: str,
-        for_break_since: datetime | None = None,
-    ) -> Penalty:
+    def award_penalty(self, tournament_id: UUID, award: PenaltyAward, *, actor: str) -> Penalty:
         """rule C-BREAK-2: penalty points against a player of one of the tournament's matches
         go to the opponent's score; too many decide the match (and record its result).
 
-        ``for_break_since`` approves the break list's proposal for the player's break that
-        began then (rule C-BREAK-1): its penalty's id derives from that break, so approving
-        the same proposal twice is refused (409) and records nothing."""
+        An award ``for_break_since`` a break (rule C-BREAK-1) takes its penalty's id from that
+        break, so approving the same proposal twice is refused (409) and records nothing."""
+        match_id, player_id = award.match_id, award.player_id
+        points, reason = award.points, award.reason
+        for_break_since = award.for_break_since
         side = self._side_of(tournament_id, match_id, player_id)
         penalty_id = (
             uuid.uuid5(tournament_id, f"break {player_id} {for_break_since.timestamp()}")
@@ -170,19 +184,10 @@ class ConductService(TournamentDay):
                         began_at[table.match_id] = begun
         return tournament.breaks(held, began_at=began_at, now=now)
 
-    def mark_present(
-        self,
-        tournament_id: UUID,
-        *,
-        player_id: UUID | None = None,
-        table: int | None = None,
-        reason: str = "",
-        actor: str,
-    ) -> list[UUID]:
+    def mark_present(self, tournament_id: UUID, back: BackFromBreak, *, actor: str) -> list[UUID]:
         """rule C-BREAK-1: players back from their break, ready for the next match, in one
-        action: the player, both players of the current round's table, or (neither given)
-        everyone in the current round; ``reason`` says why a proposed penalty is waived
-        (C-BREAK-2). Answers who was marked."""
+        action (see ``BackFromBreak``). Answers who was marked."""
+        player_id, table, reason = back.player_id, back.table, back.reason
         change = self._update(
             tournament_id,
             lambda state, now: tournament.mark_present(

@@ -77,6 +77,14 @@ class RegistrationCancellation(msgspec.Struct, frozen=True, kw_only=True):
     """A standby leaving the waitlist gets the buy-in paid at check-in back."""
 
 
+class CheckInProof(msgspec.Struct, frozen=True, kw_only=True):
+    """What a person shows at the desk to check in (rule T-CHECKIN-1): the command
+    ``check_in`` takes."""
+
+    id_document_seen: bool
+    buy_in_paid_cents: int
+
+
 class CheckIn(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     status: Literal["checked_in", "standby"]
@@ -295,15 +303,15 @@ class TournamentService:
         self,
         tournament_id: UUID,
         registration_id: UUID,
+        proof: CheckInProof,
         *,
-        id_document_seen: bool,
-        buy_in_paid_cents: int,
         actor: str = DIRECTOR,
     ) -> CheckIn:
         """rule T-CHECKIN-1: ID document seen and buy-in paid, inside the check-in window.
 
         A waitlisted person checks in as a standby for a seat released at the start.
         """
+        id_document_seen, buy_in_paid_cents = proof.id_document_seen, proof.buy_in_paid_cents
         change = self._execute(
             tournament_id,
             lambda state, now: tournaments.check_in(

@@ -104,6 +104,15 @@ class ReportedResult:
     reason: str = ""
 
 
+class WithdrawalNotice(msgspec.Struct, frozen=True, kw_only=True):
+    """A player leaving the running tournament (rule T-FMT-5): the command ``withdraw`` takes;
+    ``left_early`` revokes the tournament's attendance points (rule R-ATT-2)."""
+
+    player_id: UUID
+    reason: str
+    left_early: bool
+
+
 class Affects(msgspec.Struct, frozen=True, kw_only=True):
     standings: list[StandingChange]
     rounds_paired_since: list[int]
@@ -265,13 +274,12 @@ class RoundService(TournamentDay):
             ),
         )
 
-    def withdraw(
-        self, tournament_id: UUID, *, player_id: UUID, reason: str, left_early: bool, actor: str
-    ) -> Withdrawal:
+    def withdraw(self, tournament_id: UUID, notice: WithdrawalNotice, *, actor: str) -> Withdrawal:
         """rule T-FMT-5: the player is not paired again; each open match of theirs is forfeited
         to the opponent, in the tournament and in the match itself (rule T-FMT-7)."""
+        player_id, left_early = notice.player_id, notice.left_early
         leave = partial(
-            tournament.withdraw, player_id=player_id, reason=reason, left_early=left_early
+            tournament.withdraw, player_id=player_id, reason=notice.reason, left_early=left_early
         )
         forfeits = self._leave(tournament_id, player_id, leave, actor)
         return Withdrawal(player_id=player_id, left_early=left_early, forfeits=forfeits)

@@ -24,12 +24,19 @@ from service.shared.loading import load_season, season_of
 from service.storage.events import EventStore
 
 
-class SeasonBan(msgspec.Struct, frozen=True, kw_only=True):
-    """A ban as the director's season page lists it (rule C-EXCL-1)."""
+class BanDecision(msgspec.Struct, frozen=True, kw_only=True):
+    """A repeat offender banned from the season's further tournaments (rule C-EXCL-1): the
+    command ``ban`` takes; ``revoke_points`` takes all their season points (rule R-ATT-2)."""
 
     player_id: UUID
     reason: str
-    revoke_points: bool
+    revoke_points: bool = True
+
+
+class SeasonBan(BanDecision, frozen=True, kw_only=True):
+    """A ban as the director's season page lists it (rule C-EXCL-1): the decision, when and
+    by whom."""
+
     banned_at: datetime
     actor: str | None
     """Who banned: ``director`` or ``director:<id>`` (C-DIR-1)."""
@@ -97,11 +104,11 @@ class SeasonService:
         )
         return self.get_season(season_id)
 
-    def ban(
-        self, season_id: UUID, *, player_id: UUID, reason: str, revoke_points: bool, actor: str
-    ) -> Season:
+    def ban(self, season_id: UUID, decision: BanDecision, *, actor: str) -> Season:
         """rule C-EXCL-1, R-ATT-2: a repeat offender banned from the season's further
         tournaments; with ``revoke_points`` all their season points are taken."""
+        player_id, reason = decision.player_id, decision.reason
+        revoke_points = decision.revoke_points
         return self._commands.update(
             lambda: self.load(season_id),
             seasons.evolve,

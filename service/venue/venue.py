@@ -70,6 +70,24 @@ class UnpairedRound(msgspec.Struct, frozen=True, kw_only=True):
     """The round's matches, closed without a result."""
 
 
+class TableReport(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's report of their match's result from the table: the command ``report``
+    takes; the opponent's equal report confirms it, a different one disputes it."""
+
+    match_id: UUID
+    winner: UUID
+    points_a: int
+    points_b: int
+
+
+class LateAdmission(msgspec.Struct, frozen=True, kw_only=True):
+    """A registration made after the start joining the field: the command ``admit_late_entry``
+    takes; ``missed`` says how the rounds paired before count, as losses or 0-point byes."""
+
+    registration_id: UUID
+    missed: MissedRounds = "losses"
+
+
 class LateEntry(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     player_id: UUID
@@ -156,17 +174,12 @@ class VenueService(TournamentDay):
     # Commands ---------------------------------------------------------------------------------
 
     def report(
-        self,
-        tournament_id: UUID,
-        *,
-        player_token: str,
-        match_id: UUID,
-        winner: UUID,
-        points_a: int,
-        points_b: int,
+        self, tournament_id: UUID, report: TableReport, *, player_token: str
     ) -> ReportAnswer:
         """A player's report from the table, with their own registration's token."""
         hashed = token_hash(player_token)
+        match_id, winner = report.match_id, report.winner
+        points_a, points_b = report.points_a, report.points_b
 
         def decide(state: Tournament, now: datetime) -> list[tournament.TournamentEvent]:
             # the token of a registration that plays: not a cancelled or withdrawn one
@@ -275,13 +288,9 @@ class VenueService(TournamentDay):
         return UnpairedRound(round=number, voided=list(event.voided))
 
     def admit_late_entry(
-        self,
-        tournament_id: UUID,
-        *,
-        registration_id: UUID,
-        missed: MissedRounds = "losses",
-        actor: str = DIRECTOR,
+        self, tournament_id: UUID, admission: LateAdmission, *, actor: str = DIRECTOR
     ) -> LateEntry:
+        registration_id, missed = admission.registration_id, admission.missed
         change = self._update(
             tournament_id,
             lambda state, now: tournament.admit_late_entry(

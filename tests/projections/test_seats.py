@@ -15,6 +15,7 @@ from projections.runner import Views
 from projections.seats import SeatCounts
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.registration.tournaments import CheckInProof
 from service.settings import Settings
 from service.storage.events import StoreEventSource
 from service.storage.views import projections
@@ -81,7 +82,9 @@ def play_a_tournament(services: Services) -> UUID:
     clock.advance((datetime(2026, 4, 18, 10, 30, tzinfo=UTC) - clock.now()).total_seconds())
     for receipt in receipts[5:17]:
         tournaments.check_in(
-            tournament, receipt.registration_id, id_document_seen=True, buy_in_paid_cents=10000
+            tournament,
+            receipt.registration_id,
+            CheckInProof(id_document_seen=True, buy_in_paid_cents=10000),
         )
     services.rounds.start(tournament)
     return tournament

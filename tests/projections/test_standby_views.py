@@ -13,6 +13,7 @@ from domain.tournament import Applicant, TournamentPlan
 from projections.seats import SeatCounts
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.registration.tournaments import CheckInProof
 from service.settings import Settings
 from tests.projections.test_seats import VIEW_NAMES, tables
 
@@ -54,7 +55,9 @@ def play_with_standbys(services: Services) -> tuple[UUID, list[UUID]]:
     clock.advance((CHECK_IN_OPENS - clock.now()).total_seconds())
     for number in (1, 2, 3, 4, 9, 7, 8):
         tournaments.check_in(
-            tournament, ids[number - 1], id_document_seen=True, buy_in_paid_cents=10000
+            tournament,
+            ids[number - 1],
+            CheckInProof(id_document_seen=True, buy_in_paid_cents=10000),
         )
     tournaments.cancel_registration(tournament, ids[3], player_token=None, by_director=True)
     for number in (8, 10):
@@ -109,7 +112,9 @@ def test_standbys_in_the_waitlist_are_counted_and_numbered(services: Services) -
     assert isinstance(clock, MovableClock)
     clock.advance((CHECK_IN_OPENS - clock.now()).total_seconds())
     services.tournaments.check_in(
-        tournament, receipts[3].registration_id, id_document_seen=True, buy_in_paid_cents=10000
+        tournament,
+        receipts[3].registration_id,
+        CheckInProof(id_document_seen=True, buy_in_paid_cents=10000),
     )
     assert services.tournaments.get_seats(tournament).waitlist == 2
     public = services.tournaments.list_participants(tournament)
@@ -139,7 +144,9 @@ def test_after_the_start_nobody_waits_not_even_the_refunded_standbys(services: S
     clock.advance((CHECK_IN_OPENS - clock.now()).total_seconds())
     for receipt in receipts[:4]:  # two seat holders and two standbys; the fifth stays away
         services.tournaments.check_in(
-            tournament, receipt.registration_id, id_document_seen=True, buy_in_paid_cents=10000
+            tournament,
+            receipt.registration_id,
+            CheckInProof(id_document_seen=True, buy_in_paid_cents=10000),
         )
     assert services.tournaments.get_seats(tournament).waitlist == 3
 

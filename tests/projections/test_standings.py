@@ -14,7 +14,8 @@ import pytest
 from domain.tournament import Applicant, Tournament, TournamentPlan, evolve, swiss_standings
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.rounds.rounds import ReportedResult
+from service.registration.tournaments import CheckInProof
+from service.rounds.rounds import ReportedResult, WithdrawalNotice
 from service.settings import Settings
 
 CHECK_IN_OPENS = datetime(2026, 4, 18, 10, 30, tzinfo=UTC)
@@ -52,8 +53,7 @@ def a_tournament_of_seven(services: Services) -> UUID:
         services.tournaments.check_in(
             tournament_id,
             registration.registration_id,
-            id_document_seen=True,
-            buy_in_paid_cents=10000,
+            CheckInProof(id_document_seen=True, buy_in_paid_cents=10000),
         )
     services.rounds.start(tournament_id)
     first_result = None
@@ -86,7 +86,9 @@ def a_tournament_of_seven(services: Services) -> UUID:
     )
     third = services.rounds.get_round(tournament_id, 3).pairings[0]
     services.rounds.withdraw(
-        tournament_id, player_id=third.player_a, reason="ill", left_early=True, actor="director"
+        tournament_id,
+        WithdrawalNotice(player_id=third.player_a, reason="ill", left_early=True),
+        actor="director",
     )
     return tournament_id
 

@@ -13,7 +13,7 @@ import pytest
 from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.registration.tournaments import TournamentService
+from service.registration.tournaments import CheckInProof, TournamentService
 from service.rounds.rounds import ReportedResult
 from service.settings import Settings
 from service.shared.day_views import Round
@@ -80,8 +80,7 @@ def checked_in_tournament(
         services.tournaments.check_in(
             day.tournament_id,
             receipt.registration_id,
-            id_document_seen=True,
-            buy_in_paid_cents=100_00,
+            CheckInProof(id_document_seen=True, buy_in_paid_cents=100_00),
         )
     return day
 

@@ -8,6 +8,7 @@ from uuid import UUID
 
 from service.bootstrap import Services
 from service.clock import MovableClock
+from service.conduct.conduct import BackFromBreak, PenaltyAward
 from service.shared.match_play import Caller
 from tests.service.conftest import Day, checked_in_tournament
 
@@ -63,7 +64,9 @@ def test_players_marked_present_end_their_break_and_are_late_no_longer(
     assert second is not None
     table = second.pairings[0]
     clock.advance(3 * MINUTE)
-    marked = services.conduct.mark_present(day.tournament_id, table=table.table, actor="director")
+    marked = services.conduct.mark_present(
+        day.tournament_id, BackFromBreak(table=table.table), actor="director"
+    )
     assert set(marked) == {table.player_a, table.player_b}
     clock.advance(20 * MINUTE)
     late = {b.player_id for b in services.conduct.list_breaks(day.tournament_id, clock.now())}
@@ -102,10 +105,12 @@ def test_a_penalty_point_goes_to_the_opponent_and_a_waiver_takes_it_back(
     assert table.match_id is not None
     penalty = services.conduct.award_penalty(
         day.tournament_id,
-        match_id=table.match_id,
-        player_id=table.player_a,
-        points=1,
-        reason="11 minutes late",
+        PenaltyAward(
+            match_id=table.match_id,
+            player_id=table.player_a,
+            points=1,
+            reason="11 minutes late",
+        ),
         actor="director",
     )
     assert (penalty.score_a, penalty.score_b, penalty.match_status) == (0, 1, "playing")
@@ -126,10 +131,12 @@ def test_penalty_points_over_half_the_match_length_decide_the_match(
     assert table.match_id is not None
     decided = services.conduct.award_penalty(
         day.tournament_id,
-        match_id=table.match_id,
-        player_id=table.player_a,
-        points=2,
-        reason="25 minutes late",
+        PenaltyAward(
+            match_id=table.match_id,
+            player_id=table.player_a,
+            points=2,
+            reason="25 minutes late",
+        ),
         actor="director",
     )
     assert (decided.score_b, decided.match_status) == (3, "finished")

@@ -21,8 +21,9 @@ from domain.tournament import (
 from projections.ranking import tournament_record
 from service.bootstrap import Services
 from service.clock import MovableClock
-from service.rounds.rounds import ReportedResult
+from service.rounds.rounds import ReportedResult, WithdrawalNotice
 from service.shared.day_views import Round
+from service.venue.venue import LateAdmission
 from tests.service.conftest import checked_in_tournament, plan
 from tests.service.test_round_robin import play_randomly
 from tests.service.test_seasons import SPRING
@@ -120,7 +121,7 @@ def test_an_elimination_refuses_overrides_and_late_entries(
         services.venue.repair(day.tournament_id, 1, pairings=swapped, reason="wish")
     with pytest.raises(FormatFixedScheduleError):
         services.venue.admit_late_entry(
-            day.tournament_id, registration_id=day.registrations[0].registration_id
+            day.tournament_id, LateAdmission(registration_id=day.registrations[0].registration_id)
         )
 
 
@@ -229,7 +230,9 @@ def test_two_players_who_both_left_and_meet_wait_for_the_directors_result(
     for player in leaving:
         assert player is not None
         services.rounds.withdraw(
-            tournament_id, player_id=player, reason="left", left_early=True, actor="director"
+            tournament_id,
+            WithdrawalNotice(player_id=player, reason="left", left_early=True),
+            actor="director",
         )
     second = services.rounds.pair_round(tournament_id)
     deserted = next(t for t in second.pairings if t.bracket_position == 1)
@@ -259,7 +262,9 @@ def test_the_director_decides_the_match_of_two_leavers_and_the_brackets_play_on(
         player = winners[table.match_id] if table.match_id else None
         assert player is not None
         services.rounds.withdraw(
-            tournament_id, player_id=player, reason="left", left_early=True, actor="director"
+            tournament_id,
+            WithdrawalNotice(player_id=player, reason="left", left_early=True),
+            actor="director",
         )
     second = services.rounds.pair_round(tournament_id)
     play_randomly(services, tournament_id, second, random.Random(4))  # the director's results
@@ -294,7 +299,9 @@ def test_a_consolation_finalist_who_leaves_forfeits_the_consolation_final(
     leaver = winners[side[0].match_id]
     assert leaver is not None
     services.rounds.withdraw(
-        tournament_id, player_id=leaver, reason="left", left_early=True, actor="director"
+        tournament_id,
+        WithdrawalNotice(player_id=leaver, reason="left", left_early=True),
+        actor="director",
     )
     last = services.rounds.pair_round(tournament_id)
     side_final = next(t for t in last.pairings if t.bracket == "consolation")

@@ -12,6 +12,7 @@ import pytest
 from domain.errors import NotFoundError
 from service.bootstrap import Services
 from service.clock import MovableClock
+from service.registration.tournaments import CheckInProof
 from service.rounds.rounds import ReportedResult
 from service.shared.day_views import Round
 from service.shared.match_play import MatchTerms
@@ -46,8 +47,7 @@ def two_tournaments(services: Services, clock: MovableClock, players: int = 4) -
             services.tournaments.check_in(
                 day.tournament_id,
                 receipt.registration_id,
-                id_document_seen=True,
-                buy_in_paid_cents=100_00,
+                CheckInProof(id_document_seen=True, buy_in_paid_cents=100_00),
             )
     return days
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from service.bootstrap import Services
 from service.clock import MovableClock
+from service.registration.tournaments import CheckInProof
 from tests.service.conftest import registered_tournament
 
 CANCELLATION_ENDS = datetime(2026, 4, 16, 16, 0, tzinfo=UTC)  # Thursday 18:00 in Amberg
@@ -59,8 +60,7 @@ def test_at_the_start_time_the_tournament_starts_itself_and_then_watches_the_bre
         services.tournaments.check_in(
             day.tournament_id,
             receipt.registration_id,
-            id_document_seen=True,
-            buy_in_paid_cents=100_00,
+            CheckInProof(id_document_seen=True, buy_in_paid_cents=100_00),
         )
     assert services.jobs.start_tournament(day.tournament_id, clock.now()) is None  # not yet
     move_to(clock, STARTS)

@@ -15,6 +15,7 @@ from domain.match import MatchOverError
 from domain.tournament import Applicant, ResultRecorded, TournamentPlan
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.registration.tournaments import CheckInProof
 from service.settings import Settings
 from service.shared.match_play import Caller
 
@@ -64,8 +65,7 @@ def one_table_to_the_last_command(services: Services, clock: MovableClock) -> tu
         services.tournaments.check_in(
             tournament_id,
             registration.registration_id,
-            id_document_seen=True,
-            buy_in_paid_cents=10000,
+            CheckInProof(id_document_seen=True, buy_in_paid_cents=10000),
         )
     started = services.rounds.start(tournament_id)
     match_id = started.round.pairings[0].match_id

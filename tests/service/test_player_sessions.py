@@ -10,6 +10,7 @@ from domain.errors import UnauthenticatedError
 from service.bootstrap import Services
 from service.clock import MovableClock
 from service.settings import DEV_DIRECTOR_TOKEN
+from service.venue.venue import TableReport
 from tests.service.conftest import checked_in_tournament, registered_tournament
 
 
@@ -59,26 +60,14 @@ def test_a_players_table_and_the_reports_waiting_at_it(
     assert services.venue.table_of(day.tournament_id, table.player_a) == table.table
     assert services.venue.table_of(day.tournament_id, table.player_b) == table.table
     tokens = {r.player_id: r.player_token for r in day.registrations}
-    services.venue.report(
-        day.tournament_id,
-        player_token=tokens[table.player_a],
-        match_id=table.match_id,
-        winner=table.player_a,
-        points_a=1,
-        points_b=0,
-    )
+    # the opponent's equal report confirms the first (rule T-FMT-6)
+    won_by_a = TableReport(match_id=table.match_id, winner=table.player_a, points_a=1, points_b=0)
+    services.venue.report(day.tournament_id, won_by_a, player_token=tokens[table.player_a])
     waiting = services.venue.reports_at(day.tournament_id, table.match_id)
     assert [(r.player_id, r.winner, r.points_a, r.points_b) for r in waiting] == [
         (table.player_a, table.player_a, 1, 0)
     ]
-    services.venue.report(
-        day.tournament_id,
-        player_token=tokens[table.player_b],
-        match_id=table.match_id,
-        winner=table.player_a,
-        points_a=1,
-        points_b=0,
-    )
+    services.venue.report(day.tournament_id, won_by_a, player_token=tokens[table.player_b])
     assert services.venue.reports_at(day.tournament_id, table.match_id) == []  # decided
 
 

@@ -14,8 +14,9 @@ from domain.errors import InvalidInputError
 from domain.tournament import AllRoundsPairedError, FormatFixedScheduleError
 from service.bootstrap import Services
 from service.clock import MovableClock
-from service.rounds.rounds import ReportedResult
+from service.rounds.rounds import ReportedResult, WithdrawalNotice
 from service.shared.day_views import Round
+from service.venue.venue import LateAdmission
 from tests.service.conftest import (
     checked_in_tournament,
     plan,
@@ -145,7 +146,9 @@ def test_a_withdrawn_players_remaining_scheduled_matches_go_unplayed_to_the_oppo
     report_every_table(services, day, first)
     leaving = first.pairings[0].player_a
     services.rounds.withdraw(
-        day.tournament_id, player_id=leaving, reason="ill", left_early=True, actor="director"
+        day.tournament_id,
+        WithdrawalNotice(player_id=leaving, reason="ill", left_early=True),
+        actor="director",
     )
     second = services.rounds.pair_round(day.tournament_id)
     [theirs] = [t for t in second.pairings if leaving in (t.player_a, t.player_b)]
@@ -169,7 +172,7 @@ def test_pairing_overrides_and_late_entries_are_refused_for_a_fixed_schedule(
         services.venue.repair(day.tournament_id, 1, pairings=swapped, reason="wish")
     with pytest.raises(FormatFixedScheduleError):
         services.venue.admit_late_entry(
-            day.tournament_id, registration_id=day.registrations[0].registration_id
+            day.tournament_id, LateAdmission(registration_id=day.registrations[0].registration_id)
         )
 
 
@@ -296,7 +299,9 @@ def test_a_match_of_two_players_who_both_left_is_not_scheduled_and_the_day_still
     one, other = first.pairings[0].player_a, first.pairings[1].player_a  # they meet later
     for leaving in (one, other):
         services.rounds.withdraw(
-            day.tournament_id, player_id=leaving, reason="ill", left_early=True, actor="director"
+            day.tournament_id,
+            WithdrawalNotice(player_id=leaving, reason="ill", left_early=True),
+            actor="director",
         )
     later = []
     while services.tournaments.get_tournament(day.tournament_id).completed_at is None:

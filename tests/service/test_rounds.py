@@ -15,7 +15,7 @@ from domain.tournament import (
 )
 from service.bootstrap import Services
 from service.clock import MovableClock
-from service.rounds.rounds import NotATournamentMatchError, ReportedResult
+from service.rounds.rounds import NotATournamentMatchError, ReportedResult, WithdrawalNotice
 from tests.service.conftest import checked_in_tournament, played_to_the_end, report_every_table
 
 
@@ -112,7 +112,9 @@ def test_a_withdrawn_player_forfeits_their_open_match_and_is_not_paired_again(
     first = services.rounds.start(day.tournament_id).round
     leaving = first.pairings[0].player_a
     withdrawn = services.rounds.withdraw(
-        day.tournament_id, player_id=leaving, reason="ill", left_early=True, actor="director"
+        day.tournament_id,
+        WithdrawalNotice(player_id=leaving, reason="ill", left_early=True),
+        actor="director",
     )
     assert withdrawn.forfeits == [first.pairings[0].match_id]
     forfeited = next(m for m in services.rounds.list_matches(day.tournament_id) if m.table == 1)

@@ -13,6 +13,7 @@ from domain.seasons.season import PeriodInput, SeasonNotFoundError
 from domain.tournament import BannedError
 from service.bootstrap import Services
 from service.clock import MovableClock
+from service.seasons.seasons import BanDecision
 from tests.service.conftest import applicant, plan, played_to_the_end
 
 SPRING = PeriodInput(
@@ -92,9 +93,7 @@ def test_a_banned_player_cannot_register_for_the_seasons_further_tournaments(
     offender = services.tournaments.player_id_for(applicant(9).email)
     banned = services.seasons.ban(
         season.id,
-        player_id=offender,
-        reason="repeated insults",
-        revoke_points=False,
+        BanDecision(player_id=offender, reason="repeated insults", revoke_points=False),
         actor="director",
     )
     assert offender in banned.banned

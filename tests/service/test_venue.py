@@ -10,7 +10,7 @@ import pytest
 from domain.tournament import TournamentFinalError, TournamentStateError
 from service.bootstrap import Services
 from service.clock import MovableClock
-from service.venue.venue import TableNotFoundError
+from service.venue.venue import LateAdmission, TableNotFoundError, TableReport
 from tests.service.conftest import (
     applicant,
     checked_in_tournament,
@@ -28,23 +28,11 @@ def test_two_agreeing_reports_from_the_table_record_the_result(
     assert table.match_id is not None
     tokens = {r.player_id: r.player_token for r in day.registrations}
     assert table.player_b is not None
-    first = services.venue.report(
-        day.tournament_id,
-        player_token=tokens[table.player_a],
-        match_id=table.match_id,
-        winner=table.player_a,
-        points_a=1,
-        points_b=0,
-    )
+    # the opponent's equal report confirms the first (rule T-FMT-6)
+    won_by_a = TableReport(match_id=table.match_id, winner=table.player_a, points_a=1, points_b=0)
+    first = services.venue.report(day.tournament_id, won_by_a, player_token=tokens[table.player_a])
     assert (first.status, first.result_id) == ("awaiting_confirmation", None)
-    second = services.venue.report(
-        day.tournament_id,
-        player_token=tokens[table.player_b],
-        match_id=table.match_id,
-        winner=table.player_a,
-        points_a=1,
-        points_b=0,
-    )
+    second = services.venue.report(day.tournament_id, won_by_a, player_token=tokens[table.player_b])
     assert second.status == "confirmed"
     assert second.result_id is not None
     now = services.venue.get_table(day.tournament_id, 1)
@@ -108,7 +96,7 @@ def test_a_late_entry_joins_the_next_round_and_the_pot(
     services.rounds.start(day.tournament_id)
     late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
     entered = services.venue.admit_late_entry(
-        day.tournament_id, registration_id=late.registration_id
+        day.tournament_id, LateAdmission(registration_id=late.registration_id)
     )
     assert (entered.player_id, entered.from_round, entered.missed) == (late.player_id, 2, "losses")
     assert (entered.players, entered.pot_cents) == (5, 5 * 80_00)
