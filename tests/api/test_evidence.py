@@ -773,3 +773,18 @@ def test_the_evidence_folder_is_a_setting_and_recordings_are_relative_to_it(
         assert [run.effect for run in run_jobs(client)] == ["VideoDeleted"]
         assert not footage.exists()
         assert footage.parent.is_dir()  # only the file
+
+
+def test_the_videos_show_the_end_of_their_game_right_after_the_command_that_ended_it(
+    client: Client, settings: Settings
+) -> None:
+    # read your writes (docs/architecture.md): a match command's response waits until its
+    # events are in the views, so the game end shows without a job poll in between (C-VIDEO-1)
+    created = create(client)
+    recording(settings)
+    register(client, created["id"], 1, "table1-game1.mp4")
+    assert videos(client, created["id"])[0]["game_ended_at"] is None
+
+    end_game_1(client, created)
+
+    assert videos(client, created["id"])[0]["game_ended_at"] is not None
