@@ -262,6 +262,10 @@ class Views:
                     [projection.name, last, projection.version],
                 )
 
+    def shows(self, event: DomainEvent) -> bool:
+        """Whether a view handles ``event`` (one no view handles leaves the views as they are)."""
+        return bool(self._handlers(type(event)))
+
     def _handlers(self, kind: type[DomainEvent]) -> list[Handler]:
         handlers = self._dispatch.get(kind)
         if handlers is None:

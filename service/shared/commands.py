@@ -57,17 +57,23 @@ class Policy:
     max_backoff_seconds: float = 0.25
     catch_up_views: bool = False
     """Read your writes: the views hold the command's events before it returns."""
+    only_events_a_view_shows: bool = False
+    """With ``catch_up_views``: catch up only when a view handles one of the command's events
+    (a roll or a play, which no view shows, returns without reading the log)."""
 
 
 CONDITIONAL = Policy()
 """A command decided on a state another command changed first is a 409 (the loser decided on
 a state that is gone: the client reloads)."""
-MATCH_PLAY = Policy(attempts=5, backoff_seconds=0.0)
+MATCH_PLAY = Policy(
+    attempts=5, backoff_seconds=0.0, catch_up_views=True, only_events_a_view_shows=True
+)
 """Match play: a race lost on the match, or on the tournament its result goes to, is decided
 again on the winner's state, where the rules refuse what no longer fits (a second roll, a play
 out of turn). A client that sends ``If-Match`` gets a 409 for any change since its version.
 Decided again at once: the winner's events are stored, and match commands run on the event
-loop, which a pause would stop for every request of the process."""
+loop, which a pause would stop for every request of the process. Read your writes: a game or
+match won (the videos, the standings, the wallboard) is in the views when the command returns."""
 DECIDE_AGAIN = Policy(attempts=40, catch_up_views=True)
 """Registration and the calendar: concurrent commands serialise through the store; the loser
 decides again on the latest version (e.g. whether a seat is still free)."""
@@ -128,8 +134,16 @@ class CommandRunner:
                 time.sleep(self._jitter.uniform(0, ceiling))
                 continue
             if policy.catch_up_views and self._views is not None:
-                self._views.catch_up()
+                self._catch_up(self._views, decision, policy)
             return decision
+
+    @staticmethod
+    def _catch_up(views: Views, decision: Decided, policy: Policy) -> None:
+        if policy.only_events_a_view_shows and not any(
+            views.shows(event) for change in decision.changes for event in change.events
+        ):
+            return
+        views.catch_up()
 
     def create(
         self,

@@ -35,7 +35,6 @@ def end_game_1(services: Services, created: MatchCreated, callers: dict[str, Cal
     services.matches.play(match_id, callers["a"], notation="8/5 6/5")
     services.matches.cube(match_id, callers["b"], "double")
     services.matches.cube(match_id, callers["a"], "drop")
-    services.views.catch_up()  # as the scheduler's poll of the jobs does: the game end is due
 
 
 def test_a_double_dropped_ends_the_game_at_the_cube_before_the_double(
