@@ -71,6 +71,7 @@ return [...document.querySelectorAll("#tables tr[data-table]")].map((row) => {
     bracket: label ? label.dataset.bracket : "",
     seeds: [...row.querySelectorAll(".seed")].map((seed) => Number(seed.dataset.seed)),
     why: row.querySelector(".why").innerText.trim(),
+    variant: row.querySelector(".variant")?.dataset.variant ?? "",
   };
 });
 """
@@ -217,8 +218,19 @@ def test_an_elimination_day_with_a_consolation_runs_on_the_directors_pages(
     live_server: LiveServer, browser: Any
 ) -> None:
     # rules T-FMT-12, T-FMT-13: eight players, seeds 1..8, no bye; the four round-1 losers
-    # play the consolation in rounds 2 and 3, beside the semi-finals and the finals
-    desk = checks_in_and_starts(live_server, browser, 8, format="elimination")
+    # play the consolation in rounds 2 and 3, beside the semi-finals and the finals; rule
+    # V-MATCH-VARIANT-1: every stage plays Plakoto but the final, which is backgammon
+    desk = checks_in_and_starts(
+        live_server,
+        browser,
+        8,
+        format="elimination",
+        variant="plakoto",
+        stage_variants={"final": "backgammon"},
+    )
+    terms = text_of(browser, "#format-terms")
+    assert "Plakoto" in terms, terms
+    assert "Finale: Backgammon" in terms, terms
     expected_stages = {
         1: ["Hauptfeld, Runde 1"] * 4,
         2: ["Halbfinale", "Halbfinale", "Trostrunde, Runde 1", "Trostrunde, Runde 1"],
@@ -235,6 +247,10 @@ def test_an_elimination_day_with_a_consolation_runs_on_the_directors_pages(
                 f"Setzplatz {table['seed_a']} gegen Setzplatz {table['seed_b']}"
             )
         assert "Spieler (Setzplatz)" in text_of(desk.browser, "#tables thead")
+        # each table whose stage plays Plakoto says so; the final (backgammon) says nothing
+        assert [row["variant"] for row in shown] == [
+            "" if stage == "Finale" else "plakoto" for stage in expected_stages[number]
+        ]
         if number == 1:
             assert [row["seeds"] for row in shown] == [[1, 8], [4, 5], [2, 7], [3, 6]]
         if number == 3:
