@@ -156,8 +156,7 @@ def _act(
     if form is None:
         return table_page(visit, tournament_id, number, stale)
     try:
-        # a form of another table's match, or of an earlier round, is stale
-        if visit.services.venue.get_table(tournament_id, number).match_id != form.match_id:
+        if visit.is_stale(tournament_id, number, form.match_id):
             return table_page(visit, tournament_id, number, stale)
         caller = caller_of(form.match_id, form.side)
         use_case(visit.services.matches, form.match_id, caller, argument, form.version)

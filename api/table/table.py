@@ -115,6 +115,11 @@ class Visit:
             },
         )
 
+    def is_stale(self, tournament_id: UUID, number: int, match_id: UUID) -> bool:
+        """A form names its match; it must be the one at this table now (a form of an earlier
+        round, or one sent to another table's address, is stale: 409, as ``If-Match``)."""
+        return self.services.venue.get_table(tournament_id, number).match_id != match_id
+
     def back_to(self, path: str) -> Redirect:
         """Post/Redirect/Get: a 303 to ``path`` (in the language asked for)."""
         query = f"?{urlencode({'lang': self.query_lang})}" if self.query_lang else ""
@@ -339,9 +344,7 @@ def _reported(
         field_name, message = reported
         return table_page(visit, tournament_id, number, FormError(where, field_name, message, 422))
     try:
-        # the form names its match; it must be the one at this table now (a form of an earlier
-        # round, or one sent to another table's address, is stale)
-        if visit.services.venue.get_table(tournament_id, number).match_id != reported.match_id:
+        if visit.is_stale(tournament_id, number, reported.match_id):
             return table_page(
                 visit, tournament_id, number, FormError(where, "", visit.t["form_stale"], 409)
             )
