@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -12,7 +12,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import any_director
 from api.http.routes import delete_route, get_route, post_route
-from api.http.schemas import ActingDirectorDep, NameText, ServicesDep
+from api.http.schemas import ActingDirectorDep, NameText, ServicesDep, restate
 from domain.people.director import Director
 from projections.directors import DirectorRow
 
@@ -53,30 +53,29 @@ class DirectorRecord(msgspec.Struct):
     active: bool
 
 
+def director_fields(state: Director) -> dict[str, Any]:
+    """The director's fields as the view lists them: the id as ``director_id``, the scope flat
+    (what the restated Struct does not name, such as the token's hash, is left out)."""
+    scope = state.scope
+    return {
+        **msgspec.structs.asdict(state),
+        "director_id": state.id,
+        "scope": scope.kind,
+        "season_id": scope.season_id,
+        "tournament_id": scope.tournament_id,
+    }
+
+
 def director_record(row: DirectorRow) -> DirectorRecord:
-    return DirectorRecord(
-        director_id=row.id,
-        name=row.name,
-        scope=row.scope,
-        season_id=row.season_id,
-        tournament_id=row.tournament_id,
-        appointed_at=row.appointed_at,
-        revoked_at=row.revoked_at,
-        active=row.revoked_at is None,
+    """The view's row under the API's names."""
+    fields = msgspec.structs.asdict(row)
+    return restate(
+        {**fields, "director_id": row.id, "active": row.revoked_at is None}, DirectorRecord
     )
 
 
 def revoked_record(state: Director) -> DirectorRecord:
-    return DirectorRecord(
-        director_id=state.id,
-        name=state.name,
-        scope=state.scope.kind,
-        season_id=state.scope.season_id,
-        tournament_id=state.scope.tournament_id,
-        appointed_at=state.appointed_at,
-        revoked_at=state.revoked_at,
-        active=state.is_active,
-    )
+    return restate({**director_fields(state), "active": state.is_active}, DirectorRecord)
 
 
 class DirectorController(Controller):
@@ -99,15 +98,8 @@ class DirectorController(Controller):
             season_id=data.season_id,
             tournament_id=data.tournament_id,
         )
-        state = appointed.director
-        return DirectorAppointment(
-            director_id=state.id,
-            token=appointed.token,
-            name=state.name,
-            scope=state.scope.kind,
-            season_id=state.scope.season_id,
-            tournament_id=state.scope.tournament_id,
-        )
+        fields = director_fields(appointed.director)
+        return restate({**fields, "token": appointed.token}, DirectorAppointment)
 
     @get_route("/", summary="The named directors inside the caller's scope")
     def list_directors(
