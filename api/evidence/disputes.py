@@ -83,17 +83,10 @@ def dispute_view(state: DisputeRecord, services: Services) -> Dispute:
         after=f"{match_url}?version={version}",
         events=f"{match_url}/events?until_version={version}",
     )
-    decision = (
-        restate(
-            {
-                **msgspec.structs.asdict(decided),
-                "decided_by": actor_view(decided.decided_by, names),
-            },
-            Decision,
-        )
-        if decided
-        else None
-    )
+    decision: Decision | None = None
+    if decided:
+        decided_by = actor_view(decided.decided_by, names)
+        decision = restate({**msgspec.structs.asdict(decided), "decided_by": decided_by}, Decision)
     shown = {
         **msgspec.structs.asdict(state),
         "status": state.status,
