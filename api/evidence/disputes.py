@@ -22,7 +22,8 @@ from api.http.auth import (
     unknown_token_refused,
 )
 from api.http.routes import get_route, post_route
-from api.http.schemas import MAX_VERSION, Actor, ActorDep, ServicesDep, actor_view, restate
+from api.http.schemas import MAX_VERSION, Actor, ActorDep, ServicesDep, actor_view
+from domain.events import copied
 from domain.evidence.dispute import MAX_TEXT_LENGTH, DisputeStatus
 from domain.evidence.dispute import Dispute as DisputeRecord
 from service.bootstrap import Services
@@ -83,19 +84,19 @@ def dispute_view(state: DisputeRecord, services: Services) -> Dispute:
         after=f"{match_url}?version={version}",
         events=f"{match_url}/events?until_version={version}",
     )
-    decision: Decision | None = None
+    decision = None
     if decided:
         decided_by = actor_view(decided.decided_by, names)
-        decision = restate({**msgspec.structs.asdict(decided), "decided_by": decided_by}, Decision)
-    shown = {
-        **msgspec.structs.asdict(state),
-        "status": state.status,
-        "version": version,
-        "opened_by": actor_view(state.opened_by, names),
-        "replay": replay,
-        "decision": decision,
-    }
-    return restate(shown, Dispute)
+        decision = copied(decided, Decision, decided_by=decided_by)
+    return copied(
+        state,
+        Dispute,
+        status=state.status,
+        version=version,  # the disputed version, not the dispute's own
+        opened_by=actor_view(state.opened_by, names),
+        replay=replay,
+        decision=decision,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from litestar.params import FromPath
 
 from api.http.routes import director_post, get_route
 from api.http.schemas import ActorDep, ServicesDep, restate
+from domain.events import copied
 from domain.match_analysis import PlayerFigures
 from service.analysis.analysis import AnalysisView, ShownStatus
 
@@ -67,7 +68,7 @@ def analysis_view(view: AnalysisView) -> Analysis:
         if figures is not None
         else None
     )
-    return restate({**msgspec.structs.asdict(view), "players": players}, Analysis)
+    return copied(view, Analysis, players=players)
 
 
 class MatchAnalysisController(Controller):

@@ -12,7 +12,8 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import any_director
 from api.http.routes import delete_route, get_route, post_route
-from api.http.schemas import ActingDirectorDep, NameText, ServicesDep, restate
+from api.http.schemas import ActingDirectorDep, NameText, ServicesDep
+from domain.events import copied
 from domain.people.director import Director
 from projections.directors import DirectorRow
 
@@ -53,29 +54,25 @@ class DirectorRecord(msgspec.Struct):
     active: bool
 
 
-def director_fields(state: Director) -> dict[str, Any]:
-    """The director's fields as the view lists them: the id as ``director_id``, the scope flat
-    (what the restated Struct does not name, such as the token's hash, is left out)."""
+def director_record(row: DirectorRow) -> DirectorRecord:
+    """The view's row under the API's names."""
+    return copied(row, DirectorRecord, director_id=row.id, active=row.revoked_at is None)
+
+
+def revoked_record(state: Director) -> DirectorRecord:
+    return copied(state, DirectorRecord, **renamed_fields(state), active=state.is_active)
+
+
+def renamed_fields(state: Director) -> dict[str, Any]:
+    """The director's fields the API names otherwise than the aggregate: the id as
+    ``director_id``, the scope flat, as the view lists it."""
     scope = state.scope
     return {
-        **msgspec.structs.asdict(state),
         "director_id": state.id,
         "scope": scope.kind,
         "season_id": scope.season_id,
         "tournament_id": scope.tournament_id,
     }
-
-
-def director_record(row: DirectorRow) -> DirectorRecord:
-    """The view's row under the API's names."""
-    fields = msgspec.structs.asdict(row)
-    return restate(
-        {**fields, "director_id": row.id, "active": row.revoked_at is None}, DirectorRecord
-    )
-
-
-def revoked_record(state: Director) -> DirectorRecord:
-    return restate({**director_fields(state), "active": state.is_active}, DirectorRecord)
 
 
 class DirectorController(Controller):
@@ -98,8 +95,8 @@ class DirectorController(Controller):
             season_id=data.season_id,
             tournament_id=data.tournament_id,
         )
-        fields = director_fields(appointed.director)
-        return restate({**fields, "token": appointed.token}, DirectorAppointment)
+        state = appointed.director
+        return copied(state, DirectorAppointment, **renamed_fields(state), token=appointed.token)
 
     @get_route("/", summary="The named directors inside the caller's scope")
     def list_directors(
