@@ -130,36 +130,47 @@ def _late_entry(
 
 
 def _withdrawal(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
-    player_id, reason = uuid_in(data, "player_id"), text(data, "reason")
-    where = f"withdraw:{player_id}"
-    return DeskForm(
-        where,
-        lambda actor: console.services.rounds.withdraw(
+    withdraw = console.services.rounds.withdraw
+    left_early = bool(data.get("left_early"))
+    return _leaving(
+        console,
+        data,
+        "withdraw",
+        lambda player_id, reason, actor: withdraw(
             tournament_id,
-            WithdrawalNotice(
-                player_id=_require(player_id),
-                reason=reason,
-                left_early=bool(data.get("left_early")),
-            ),
+            WithdrawalNotice(player_id=player_id, reason=reason, left_early=left_early),
             actor=actor,
         ),
-        invalid=reason_refused(console, where, reason),
-        done="withdraw",
-        done_for=player_id,
     )
 
 
 def _exclusion(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
-    player_id, reason = uuid_in(data, "player_id"), text(data, "reason")
-    where = f"exclude:{player_id}"
     exclude = console.services.rounds.exclude
+    return _leaving(
+        console,
+        data,
+        "exclude",
+        lambda player_id, reason, actor: exclude(
+            tournament_id, player_id=player_id, reason=reason, actor=actor
+        ),
+    )
+
+
+def _leaving(
+    console: Console,
+    data: dict[str, Any],
+    action: str,
+    leave: Callable[[UUID, str, str], object],
+) -> DeskForm:
+    """A player of the field leaves it (a withdrawal, an exclusion), by the form ``action`` of
+    their row with a reason: ``leave`` given the player, the reason and the actor."""
+    player_id, reason = uuid_in(data, "player_id"), text(data, "reason")
+    where = f"{action}:{player_id}"
     return DeskForm(
         where,
-        lambda actor: exclude(
-            tournament_id, player_id=_require(player_id), reason=reason, actor=actor
-        ),
+        lambda actor: leave(_require(player_id), reason, actor),
         invalid=reason_refused(console, where, reason),
-        done="exclude",
+        done=action,
         done_for=player_id,
     )
 
