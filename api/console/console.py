@@ -53,17 +53,14 @@ from service.bootstrap import Services
 from service.people.sessions import SESSION_LIFETIME, Session
 
 CONSOLE_TEMPLATES = Path(__file__).parent / "templates"
-SESSION_COOKIE = "bgtd_director_session"
-SIGN_IN_COOKIE = "bgtd_director_sign_in"
-"""The sign-in form's nonce: its CSRF token derives from it (there is no session yet)."""
-COOKIE_PATH = "/director"
 COOKIES = SignInCookies(
-    session=SESSION_COOKIE,
-    session_path=COOKIE_PATH,
+    session="bgtd_director_session",
+    session_path="/director",
     session_lifetime=SESSION_LIFETIME,
-    sign_in=SIGN_IN_COOKIE,
-    sign_in_path=COOKIE_PATH,
+    sign_in="bgtd_director_sign_in",
+    sign_in_path="/director",
 )
+"""The director's session and the sign-in form's nonce, both sent to the console only."""
 SIGN_IN = "/director/sign-in"
 HOME = "/director"
 _EUROS = re.compile(r"\s*(\d{1,7})(?:[.,](\d{2}))?\s*(?:€|EUR)?\s*", re.IGNORECASE)
@@ -209,7 +206,7 @@ def _console(
 
 def provide_console(request: Request[Any, Any, Any], services: ServicesDep) -> Console:
     """The signed-in director's console; without a valid session a 303 to the sign-in."""
-    session = services.sessions.check(request.cookies.get(SESSION_COOKIE))
+    session = services.sessions.check(request.cookies.get(COOKIES.session))
     if session is None:
         wanted = request.url.path
         if request.method == "GET" and request.url.query:
@@ -299,7 +296,7 @@ class ConsoleController(ConsolePages):
     ) -> Template | Redirect:
         services = visitor.services
         sessions = services.sessions
-        nonce = sign_in_nonce(request, SIGN_IN_COOKIE, data, sessions.is_csrf_token)
+        nonce = sign_in_nonce(request, COOKIES.sign_in, data, sessions.is_csrf_token)
         next_path = str(data.get("next") or "")
         token = str(data.get("token") or "")
         client, now = client_address(request), services.clock.now()

@@ -56,20 +56,16 @@ from service.shared.match_play import Caller
 from service.venue.venue import PendingReport, Table, TableReport
 
 TABLE_TEMPLATES = Path(__file__).parent / "templates"
-SESSION_COOKIE = "bgtd_player_session"
-SESSION_PATH = "/pages"
-SIGN_IN = "/pages/players/sign-in"
+COOKIES = SignInCookies(
+    session="bgtd_player_session",
+    session_path="/pages",
+    session_lifetime=PLAYER_SESSION_LIFETIME,
+    sign_in="bgtd_player_sign_in",
+    sign_in_path="/pages/players/sign-in",
+)
+"""The player's session, sent to the players' pages; the sign-in form's nonce, to the form."""
 TABLET_COOKIE = "bgtd_table_tablet"
 """The table's tablet (``api.table.tablet``): its path is the table page's."""
-SIGN_IN_COOKIE = "bgtd_player_sign_in"
-"""The sign-in form's nonce: its CSRF token derives from it (there is no session yet)."""
-COOKIES = SignInCookies(
-    session=SESSION_COOKIE,
-    session_path=SESSION_PATH,
-    session_lifetime=PLAYER_SESSION_LIFETIME,
-    sign_in=SIGN_IN_COOKIE,
-    sign_in_path=SIGN_IN,
-)
 TABLE = "/tournaments/{tournament_id:uuid}/tables/{number:int}"
 TournamentId = FromPath[UUID]
 TableNumber = FromPath[int]
@@ -211,7 +207,7 @@ def provide_visit(request: Request[Any, Any, Any], services: ServicesDep) -> Vis
         path=request.url.path,
         query_lang=asked if asked in TEXT else None,
         services=services,
-        session=services.player_sessions.check(request.cookies.get(SESSION_COOKIE)),
+        session=services.player_sessions.check(request.cookies.get(COOKIES.session)),
         tablet=services.player_sessions.check_tablet(request.cookies.get(TABLET_COOKIE)),
     )
 
@@ -286,7 +282,7 @@ class TableController(TablePages):
         client_address: NamedDependency[ClientAddress],
     ) -> Template | Redirect:
         sessions = visit.services.player_sessions
-        nonce = sign_in_nonce(request, SIGN_IN_COOKIE, data, sessions.is_csrf_token)
+        nonce = sign_in_nonce(request, COOKIES.sign_in, data, sessions.is_csrf_token)
         token = str(data.get("token") or "")
         services = visit.services
         try:
