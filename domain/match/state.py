@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, ClassVar
 from uuid import UUID
 
@@ -298,35 +299,96 @@ class Match(Aggregate, frozen=True, kw_only=True):
 
     def match_state(self) -> MatchState:
         """The state as GNU Backgammon's Match ID fields (sides a, b are players 0, 1)."""
-        length = self.match_length
-        limit = length if length else MAX_SCORE
-        on_roll = self.on_roll or "a"
-        turn = self.turn or on_roll
-        if self.phase == "match_over":
-            game_state = GameState.OVER
-        elif self.game == 0:
-            game_state = GameState.NONE
-        else:
-            game_state = GameState.PLAYING
-        return MatchState(
-            match_length=length,
-            score=(min(self.score_a, limit), min(self.score_b, limit)),
-            cube_value=self.cube_value,
-            cube_owner=_CUBE_OWNER[self.cube_owner],
-            player_on_roll=_PLAYER[on_roll],
-            turn=_PLAYER[turn],
-            crawford=self.crawford,
-            game_state=game_state,
-            double_offered=self.phase == "cube",
-            # gnubg writes a resignation as the points it is worth per cube: 1, 2 or 3.
-            resignation=GameResult(self.resignation).multiplier if self.resignation else 0,
-            dice=self.dice or (0, 0),
-            jacoby=self.jacoby,
-        )
+        return _match_state(self._match_id_fields())
 
     @property
     def match_id(self) -> str:
-        return self.match_state().match_id
+        return _gnubg_match_id(self._match_id_fields())
+
+    def _match_id_fields(self) -> _MatchIdFields:
+        return (
+            self.match_length,
+            self.score_a,
+            self.score_b,
+            self.cube_value,
+            self.cube_owner,
+            self.on_roll,
+            self.turn,
+            self.phase,
+            self.game,
+            self.crawford,
+            self.resignation,
+            self.dice,
+            self.jacoby,
+        )
+
+
+_MatchIdFields = tuple[
+    int,
+    int,
+    int,
+    int,
+    "Side | None",
+    "Side | None",
+    "Side | None",
+    "Phase",
+    int,
+    bool,
+    "Level | None",
+    "tuple[int, int] | None",
+    bool,
+]
+"""What a match's Match ID is made of: its length, score, cube, sides, phase, game, Crawford
+game, resignation, dice and Jacoby rule."""
+
+
+def _match_state(fields: _MatchIdFields) -> MatchState:
+    (
+        length,
+        score_a,
+        score_b,
+        cube_value,
+        cube_owner,
+        on_roll,
+        turn,
+        phase,
+        game,
+        crawford,
+        resignation,
+        dice,
+        jacoby,
+    ) = fields
+    limit = length if length else MAX_SCORE
+    on_roll = on_roll or "a"
+    turn = turn or on_roll
+    if phase == "match_over":
+        game_state = GameState.OVER
+    elif game == 0:
+        game_state = GameState.NONE
+    else:
+        game_state = GameState.PLAYING
+    return MatchState(
+        match_length=length,
+        score=(min(score_a, limit), min(score_b, limit)),
+        cube_value=cube_value,
+        cube_owner=_CUBE_OWNER[cube_owner],
+        player_on_roll=_PLAYER[on_roll],
+        turn=_PLAYER[turn],
+        crawford=crawford,
+        game_state=game_state,
+        double_offered=phase == "cube",
+        # gnubg writes a resignation as the points it is worth per cube: 1, 2 or 3.
+        resignation=GameResult(resignation).multiplier if resignation else 0,
+        dice=dice or (0, 0),
+        jacoby=jacoby,
+    )
+
+
+@lru_cache(maxsize=8192)
+def _gnubg_match_id(fields: _MatchIdFields) -> str:
+    """The Match ID of ``fields``, remembered: every match view shows one, and a match's
+    states repeat its fields (the score, the cube and the roll change seldom together)."""
+    return _match_state(fields).match_id
 
 
 _PLAYER = {"a": 0, "b": 1}
