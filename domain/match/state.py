@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from functools import lru_cache
 from typing import Any, ClassVar
 from uuid import UUID
 
@@ -28,7 +27,7 @@ from domain.backgammon.match_id import (
 from domain.backgammon.position import STARTING_SIDE
 from domain.backgammon.position import Side as Checkers
 from domain.clock import PRESETS, ClockPreset, ClockPresetName, MatchClock, with_overtime
-from domain.events import PSEUDONYM, Aggregate, DomainEvent, Personal
+from domain.events import PSEUDONYM, Aggregate, DomainEvent, Personal, open_state
 from domain.match.errors import NotAMatchError, PenaltyNotFoundError
 from domain.match.events import (
     CheckersPlayed,
@@ -299,14 +298,37 @@ class Match(Aggregate, frozen=True, kw_only=True):
 
     def match_state(self) -> MatchState:
         """The state as GNU Backgammon's Match ID fields (sides a, b are players 0, 1)."""
-        return _match_state(self._match_id_fields())
+        length = self.match_length
+        limit = length if length else MAX_SCORE
+        on_roll = self.on_roll or "a"
+        turn = self.turn or on_roll
+        if self.phase == "match_over":
+            game_state = GameState.OVER
+        elif self.game == 0:
+            game_state = GameState.NONE
+        else:
+            game_state = GameState.PLAYING
+        return MatchState(
+            match_length=length,
+            score=(min(self.score_a, limit), min(self.score_b, limit)),
+            cube_value=self.cube_value,
+            cube_owner=_CUBE_OWNER[self.cube_owner],
+            player_on_roll=_PLAYER[on_roll],
+            turn=_PLAYER[turn],
+            crawford=self.crawford,
+            game_state=game_state,
+            double_offered=self.phase == "cube",
+            # gnubg writes a resignation as the points it is worth per cube: 1, 2 or 3.
+            resignation=GameResult(self.resignation).multiplier if self.resignation else 0,
+            dice=self.dice or (0, 0),
+            jacoby=self.jacoby,
+        )
 
     @property
     def match_id(self) -> str:
-        return _gnubg_match_id(self._match_id_fields())
-
-    def _match_id_fields(self) -> _MatchIdFields:
-        return (
+        """Remembered per the fields a Match ID is made of: every match view shows one, and
+        9 in 10 of the states of play repeat one (the score and the cube change seldom)."""
+        fields = (
             self.match_length,
             self.score_a,
             self.score_b,
@@ -321,74 +343,16 @@ class Match(Aggregate, frozen=True, kw_only=True):
             self.dice,
             self.jacoby,
         )
+        match_id = _MATCH_IDS.get(fields)
+        if match_id is None:
+            if len(_MATCH_IDS) >= _MATCH_IDS_KEPT:
+                _MATCH_IDS.clear()
+            match_id = _MATCH_IDS[fields] = self.match_state().match_id
+        return match_id
 
 
-_MatchIdFields = tuple[
-    int,
-    int,
-    int,
-    int,
-    "Side | None",
-    "Side | None",
-    "Side | None",
-    "Phase",
-    int,
-    bool,
-    "Level | None",
-    "tuple[int, int] | None",
-    bool,
-]
-"""What a match's Match ID is made of: its length, score, cube, sides, phase, game, Crawford
-game, resignation, dice and Jacoby rule."""
-
-
-def _match_state(fields: _MatchIdFields) -> MatchState:
-    (
-        length,
-        score_a,
-        score_b,
-        cube_value,
-        cube_owner,
-        on_roll,
-        turn,
-        phase,
-        game,
-        crawford,
-        resignation,
-        dice,
-        jacoby,
-    ) = fields
-    limit = length if length else MAX_SCORE
-    on_roll = on_roll or "a"
-    turn = turn or on_roll
-    if phase == "match_over":
-        game_state = GameState.OVER
-    elif game == 0:
-        game_state = GameState.NONE
-    else:
-        game_state = GameState.PLAYING
-    return MatchState(
-        match_length=length,
-        score=(min(score_a, limit), min(score_b, limit)),
-        cube_value=cube_value,
-        cube_owner=_CUBE_OWNER[cube_owner],
-        player_on_roll=_PLAYER[on_roll],
-        turn=_PLAYER[turn],
-        crawford=crawford,
-        game_state=game_state,
-        double_offered=phase == "cube",
-        # gnubg writes a resignation as the points it is worth per cube: 1, 2 or 3.
-        resignation=GameResult(resignation).multiplier if resignation else 0,
-        dice=dice or (0, 0),
-        jacoby=jacoby,
-    )
-
-
-@lru_cache(maxsize=8192)
-def _gnubg_match_id(fields: _MatchIdFields) -> str:
-    """The Match ID of ``fields``, remembered: every match view shows one, and a match's
-    states repeat its fields (the score, the cube and the roll change seldom together)."""
-    return _match_state(fields).match_id
+_MATCH_IDS: dict[tuple[object, ...], str] = {}
+_MATCH_IDS_KEPT = 8192
 
 
 _PLAYER = {"a": 0, "b": 1}
@@ -416,32 +380,14 @@ def evolve(state: Match | None, event: DomainEvent) -> Match:
 
 
 def _started(event: MatchStarted) -> Match:
-    preset = PRESETS[event.clock]
-    return Match(
-        id=event.originator_id,
-        version=event.originator_version,
-        player_a=event.player_a,
-        player_b=event.player_b,
-        match_length=event.match_length,
-        dice_mode=event.dice_mode,
+    return open_state(
+        event,
+        Match,
         clock_preset=event.clock,
-        clock_overtime_seconds=event.clock_overtime_seconds,
-        rules=event.rules,
-        jacoby=event.jacoby,
-        beavers=event.beavers,
-        token_hash_a=event.token_hash_a,
-        token_hash_b=event.token_hash_b,
-        seed_commitment=event.seed_commitment,
-        sealed_seed=event.sealed_seed,
-        tournament_id=event.tournament_id,
-        pairing=event.pairing,
-        seated=event.seated,
-        variant=event.variant,
-        tavli_format=event.tavli_format,
         cube_enabled=event.cube,
         started_at=event.timestamp,
         updated_at=event.timestamp,
-        clock=MatchClock.start(preset, event.match_length),
+        clock=MatchClock.start(PRESETS[event.clock], event.match_length),
     )
 
 
