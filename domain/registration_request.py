@@ -89,15 +89,9 @@ class RegistrationRequest(Aggregate, frozen=True, kw_only=True):
     @property
     def applicant(self) -> Applicant:
         """The person as they asked to register (names and address as checked, the birth
-        date as typed), checked again when the registration is decided."""
-        return Applicant(
-            first_name=self.first_name,
-            last_name=self.last_name,
-            email=self.email,
-            age=self.age,
-            birth_date=self.birth_date,
-            language=self.language,
-        )
+        date as typed), checked again when the registration is decided: the request's fields
+        of the same names."""
+        return msgspec.convert(self, Applicant, from_attributes=True)
 
 
 class RegistrationRequestNotFoundError(NotFoundError):
