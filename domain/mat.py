@@ -57,7 +57,7 @@ NAME_BYTES = 31
 _NAME_BREAKS = re.compile(r":|,(?=\s*\+?\d)")
 """What gnubg's importer reads as the end of a name in the score line: the colon before the
 score, and a comma before a number (a rating, as GridGammon writes it)."""
-CUBE_ACTIONS: Mapping[type[CubeAction], str] = {
+_CUBE_ACTIONS: Mapping[type[CubeAction], str] = {
     CubeOffered: " Doubles => {value}",
     CubeTaken: " Takes",
     CubeDropped: " Drops",
@@ -227,7 +227,7 @@ def format_mat(events: Iterable[DomainEvent], zone: tzinfo) -> str:
             if event.originator_version - 1 not in voided:  # its roll is the event before
                 game.action(event.side, _roll(event.dice))
         elif isinstance(event, CubeAction):
-            game.action(event.side, CUBE_ACTIONS[type(event)].format(value=event.value))
+            game.action(event.side, _CUBE_ACTIONS[type(event)].format(value=event.value))
         elif isinstance(event, GameWon):
             pending_win = event
         elif isinstance(event, MatchWon):
