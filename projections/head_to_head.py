@@ -19,13 +19,12 @@ import msgspec
 import sqlite_utils
 
 from domain.match import MatchStarted, MatchVoided, MatchWon
-from domain.ratings.club import RatingPlayerAdded
 from domain.tournament import (
     PairedTable,
     ResultRecorded,
 )
 from projections.match_facts import KeepsMatchFacts
-from projections.names import KeepsNames, name_player
+from projections.names import KeepsClubNames
 
 
 class HeadToHeadRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -50,7 +49,7 @@ class PlayerHeadToHead(msgspec.Struct, frozen=True, kw_only=True):
     opponents: list[HeadToHeadRow]
 
 
-class HeadToHeadProjection(KeepsNames, KeepsMatchFacts):
+class HeadToHeadProjection(KeepsClubNames, KeepsMatchFacts):
     """Who met whom: each counted match once, with its winner, loser and their points."""
 
     name = "head_to_head"
@@ -61,10 +60,7 @@ class HeadToHeadProjection(KeepsNames, KeepsMatchFacts):
     wants_notification_id = True
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS h2h_people (player_id TEXT PRIMARY KEY, "
-            "display_name TEXT NOT NULL)"
-        )
+        self._create_names_table(db)
         db.execute(
             "CREATE TABLE IF NOT EXISTS h2h_matches (match_id TEXT PRIMARY KEY, "
             "player_a TEXT NOT NULL, player_b TEXT NOT NULL, tournament INTEGER NOT NULL, "
@@ -78,12 +74,6 @@ class HeadToHeadProjection(KeepsNames, KeepsMatchFacts):
         )
         db.execute("CREATE INDEX IF NOT EXISTS h2h_meetings_winner ON h2h_meetings (winner)")
         db.execute("CREATE INDEX IF NOT EXISTS h2h_meetings_loser ON h2h_meetings (loser)")
-
-    # Who is who (rule R-RATE-7: one id per person, across tournaments; an erased person's
-    # meetings stay under the pseudonym) -----------------------------------------------------
-
-    def rating_player_added(self, event: RatingPlayerAdded, db: sqlite_utils.Database) -> None:
-        name_player(db, self.names_table, event.player_id, event.display_name)
 
     # Who plays each match (a round's tables and the opening roll: ``KeepsMatchFacts``) ---------
 

@@ -24,7 +24,6 @@ import sqlite_utils
 from domain.match import MatchStarted, MatchWon
 from domain.ratings.club import (
     PlayerDirectory,
-    RatingPlayerAdded,
     RatingSettingsChanged,
     ResultsImported,
 )
@@ -34,7 +33,7 @@ from domain.tournament import (
     ResultRecorded,
 )
 from projections.match_facts import KeepsMatchFacts
-from projections.names import KeepsNames, name_player
+from projections.names import KeepsClubNames
 
 Source = Literal["match", "tournament", "import"]
 
@@ -90,7 +89,7 @@ _HISTORY_COLUMNS = (
 )
 
 
-class RatingsProjection(KeepsNames, KeepsMatchFacts):
+class RatingsProjection(KeepsClubNames, KeepsMatchFacts):
     """The list, each player's history and the facts a rated match needs (players, length)."""
 
     name = "ratings"
@@ -110,10 +109,7 @@ class RatingsProjection(KeepsNames, KeepsMatchFacts):
     wants_notification_id = True
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS rating_people (player_id TEXT PRIMARY KEY, "
-            "display_name TEXT NOT NULL)"
-        )
+        self._create_names_table(db)
         db.execute(
             "CREATE TABLE IF NOT EXISTS rating_settings (id INTEGER PRIMARY KEY CHECK (id = 1), "
             "start_rating REAL NOT NULL, newcomer_boost INTEGER NOT NULL)"
@@ -159,12 +155,6 @@ class RatingsProjection(KeepsNames, KeepsMatchFacts):
             "CREATE TABLE IF NOT EXISTS rating_dirty (id INTEGER PRIMARY KEY CHECK (id = 1), "
             "seq INTEGER NOT NULL, sub INTEGER NOT NULL)"
         )
-
-    # Who is who (rule R-RATE-7: a rating-only player's name is personal data; an erased
-    # person's ratings stay under the pseudonym) -----------------------------------------------
-
-    def rating_player_added(self, event: RatingPlayerAdded, db: sqlite_utils.Database) -> None:
-        name_player(db, self.names_table, event.player_id, event.display_name)
 
     # Settings (rule R-RATE-3) -----------------------------------------------------------------
 
