@@ -107,8 +107,9 @@ class HeadToHeadProjection(KeepsClubNames, KeepsMatchFacts):
     def match_won(self, event: MatchWon, db: sqlite_utils.Database) -> None:
         """An ad hoc match counts as the rating counts it (rule R-RATE-5); a tournament's
         match counts by its tournament result, below."""
-        match = _match(db, str(event.originator_id))
-        if match is None or match.tournament or not match.rated:
+        match_id = str(event.originator_id)
+        match = self._match_facts(db, match_id)
+        if match is None or not match.rated or _of_tournament(db, match_id):
             return
         if not match.begun or match.length < 1:
             return
@@ -117,7 +118,7 @@ class HeadToHeadProjection(KeepsClubNames, KeepsMatchFacts):
             db,
             self.notification_id,
             event.timestamp,
-            str(event.originator_id),
+            match_id,
             winner=(match.player_a, event.score_a) if a_won else (match.player_b, event.score_b),
             loser=(match.player_b, event.score_b) if a_won else (match.player_a, event.score_a),
         )
@@ -126,7 +127,7 @@ class HeadToHeadProjection(KeepsClubNames, KeepsMatchFacts):
         """rules T-FMT-6, T-FMT-7: the latest result of a match counts, a correction replacing
         the one it corrects; an unplayed forfeit is no meeting."""
         match_id = str(event.match_id)
-        match = _match(db, match_id)
+        match = self._match_facts(db, match_id)
         if match is None:
             return
         winner = str(event.winner)
@@ -149,24 +150,10 @@ class HeadToHeadProjection(KeepsClubNames, KeepsMatchFacts):
         )
 
 
-class _Match(msgspec.Struct, frozen=True):
-    player_a: str
-    player_b: str
-    tournament: bool
-    rated: bool
-    begun: bool
-    length: int
-
-
-def _match(db: sqlite_utils.Database, match_id: str) -> _Match | None:
-    row = db.execute(
-        "SELECT player_a, player_b, tournament, rated, begun, length FROM h2h_matches "
-        "WHERE match_id = ?",
-        [match_id],
-    ).fetchone()
-    if row is None:
-        return None
-    return _Match(row[0], row[1], bool(row[2]), bool(row[3]), bool(row[4]), row[5])
+def _of_tournament(db: sqlite_utils.Database, match_id: str) -> bool:
+    """Whether a tournament paired the match (its tournament result counts, not its end)."""
+    row = db.execute("SELECT tournament FROM h2h_matches WHERE match_id = ?", [match_id]).fetchone()
+    return row is not None and bool(row[0])
 
 
 def _meet(

@@ -32,7 +32,7 @@ from domain.tournament import (
     PairedTable,
     ResultRecorded,
 )
-from projections.match_facts import KeepsMatchFacts
+from projections.match_facts import KeepsMatchFacts, MatchFacts
 from projections.names import KeepsClubNames
 
 Source = Literal["match", "tournament", "import"]
@@ -196,7 +196,7 @@ class RatingsProjection(KeepsClubNames, KeepsMatchFacts):
     def match_won(self, event: MatchWon, db: sqlite_utils.Database) -> None:
         if event.reason == "reported":
             return  # rated at the tournament's result (source "tournament")
-        facts = _facts(db, str(event.originator_id))
+        facts = self._match_facts(db, str(event.originator_id))
         if facts is None or not facts.rated or not facts.begun or facts.length < 1:
             return
         sides = (
@@ -217,7 +217,7 @@ class RatingsProjection(KeepsClubNames, KeepsMatchFacts):
         )
         if event.source == "match" or not event.played:
             return  # rated at the match's own end, or unplayed (rule R-RATE-5)
-        sides = _sides(db, match_id, event.winner)
+        sides = _sides(self._match_facts(db, match_id), event.winner)
         if sides is None:
             return
         self._rated(db, match_id, event.timestamp, "tournament", sides)
@@ -234,7 +234,7 @@ class RatingsProjection(KeepsClubNames, KeepsMatchFacts):
             "INSERT OR REPLACE INTO rating_results (result_id, match_id, seq) VALUES (?, ?, ?)",
             [str(event.result_id), match_id, seq],
         )
-        sides = _sides(db, match_id, event.winner)
+        sides = _sides(self._match_facts(db, match_id), event.winner)
         held = db.execute(
             "SELECT seq, sub FROM rating_matches WHERE key = ?", [match_id]
         ).fetchone()
@@ -323,27 +323,8 @@ class RatingsProjection(KeepsClubNames, KeepsMatchFacts):
         db.execute("DELETE FROM rating_dirty")
 
 
-class _Facts(msgspec.Struct, frozen=True):
-    player_a: str
-    player_b: str
-    length: int
-    rated: bool
-    begun: bool
-
-
-def _facts(db: sqlite_utils.Database, match_id: str) -> _Facts | None:
-    row = db.execute(
-        "SELECT player_a, player_b, length, rated, begun FROM rating_facts WHERE match_id = ?",
-        [match_id],
-    ).fetchone()
-    if row is None or row[0] is None or row[1] is None:
-        return None
-    return _Facts(row[0], row[1], row[2], bool(row[3]), bool(row[4]))
-
-
-def _sides(db: sqlite_utils.Database, match_id: str, winner: UUID) -> tuple[str, str, int] | None:
+def _sides(facts: MatchFacts | None, winner: UUID) -> tuple[str, str, int] | None:
     """Winner, loser and length of a tournament's match, if it is one that can be rated."""
-    facts = _facts(db, match_id)
     if facts is None or not facts.rated or facts.length < 1:
         return None
     if str(winner) == facts.player_a:

@@ -28,10 +28,19 @@ def load_tournament(store: EventStore, tournament_id: UUID) -> Tournament:
     )
 
 
-def load_match(store: EventStore, match_id: UUID) -> Match:
-    """The match, or a 404 when the id is unknown or names another aggregate."""
+def load_match(
+    store: EventStore, match_id: UUID, version: int | None = None, *, recorded: bool = False
+) -> Match:
+    """The match (as it was right after event ``version``), or a 404 when the id is unknown
+    or names another aggregate; ``recorded`` tells an unknown id apart
+    (``UnknownAggregateError``)."""
     return store.load_as(
-        match_id, matches.evolve, Match, lambda: NotAMatchError(f"no match with id {match_id}")
+        match_id,
+        matches.evolve,
+        Match,
+        lambda: NotAMatchError(f"no match with id {match_id}"),
+        version,
+        recorded=recorded,
     )
 
 
