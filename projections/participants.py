@@ -201,17 +201,11 @@ def erased_people(db: sqlite_utils.Database) -> list[str]:
 
 
 def list_participants(db: sqlite_utils.Database, tournament_id: str) -> list[ParticipantRow]:
-    """Public: seat holders in order of registration, then the waitlist in its order."""
-    return [
-        ParticipantRow(
-            player_id=row.player_id,
-            display_name=row.display_name,
-            status=row.status,
-            waitlist_position=row.waitlist_position,
-        )
-        for row in list_registrations(db, tournament_id)
-        if row.status in ACTIVE
-    ]
+    """Public: seat holders in order of registration, then the waitlist in its order, each
+    as its registration's row without the personal data (msgspec copies the fields of the same
+    names, checking each one's type)."""
+    active = [row for row in list_registrations(db, tournament_id) if row.status in ACTIVE]
+    return msgspec.convert(active, list[ParticipantRow], from_attributes=True)
 
 
 def list_registrations(db: sqlite_utils.Database, tournament_id: str) -> list[RegistrationRow]:
