@@ -71,6 +71,7 @@ class Aggregate(msgspec.Struct, frozen=True, kw_only=True):
 
 A = TypeVar("A", bound=Aggregate)
 E = TypeVar("E", bound=DomainEvent)
+S = TypeVar("S", bound=msgspec.Struct)
 
 
 class EventBatch(Generic[E]):
@@ -125,6 +126,28 @@ def _shared_fields(event_type: type[DomainEvent], state_type: type[Aggregate]) -
         field.name
         for field in msgspec.structs.fields(event_type)
         if field.name in state_names and field.name not in envelope
+    )
+
+
+def copied(source: msgspec.Struct, target_type: type[S], /, **fields: Any) -> S:
+    """A ``target_type`` of each field that ``source`` names too, and ``fields`` (what the
+    target names or shapes otherwise, e.g. ``id=event.result_id``; these win over a copied
+    field): a record built from another record's same-named fields."""
+    return target_type(**(same_named(source, target_type) | fields))
+
+
+def same_named(source: msgspec.Struct, target_type: type[msgspec.Struct]) -> dict[str, Any]:
+    """The fields of ``source`` that ``target_type`` names too, by name."""
+    return {name: getattr(source, name) for name in _common_fields(type(source), target_type)}
+
+
+@cache
+def _common_fields(
+    source_type: type[msgspec.Struct], target_type: type[msgspec.Struct]
+) -> tuple[str, ...]:
+    target_names = {field.name for field in msgspec.structs.fields(target_type)}
+    return tuple(
+        field.name for field in msgspec.structs.fields(source_type) if field.name in target_names
     )
 
 

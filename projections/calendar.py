@@ -19,6 +19,7 @@ from domain.tournament import (
     TournamentScheduled,
     TournamentStarted,
 )
+from domain.tournament.formats import FormatTerms
 from projections.runner import Projection
 
 _TOURNAMENT_COLUMNS = (
@@ -62,8 +63,9 @@ _TOURNAMENT_COLUMNS = (
 )
 
 
-class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
-    """A tournament of the calendar as scheduled; instants in UTC."""
+class TournamentRow(FormatTerms, frozen=True, kw_only=True):
+    """A tournament of the calendar as scheduled, its format terms (rule T-FMT-10) included;
+    instants in UTC."""
 
     id: UUID
     season_id: UUID | None
@@ -71,12 +73,10 @@ class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     play_date: date
     venue: str
-    capacity: int
     min_age: int
     buy_in_cents: int
     pot_share_cents: int
     waitlist: bool
-    swiss_rounds: int
     match_length: int
     class_name: str
     payout_percent: list[int]
@@ -90,18 +90,8 @@ class TournamentRow(msgspec.Struct, frozen=True, kw_only=True):
     """Set while the director's finalize stands (a reopen clears it)."""
     players: int
     pot_cents: int
-    format: str = "swiss"
-    """rule T-FMT-10, with its settings below."""
-    knockout_players: int = 4
-    round_robin_cycles: int = 1
-    seeding: str = "lot"
-    consolation: str = "none"
-    """rule T-FMT-13, elimination only: as asked; ``consolation_played`` from the start."""
-    consolation_match_length: int = 0
-    """0: ``match_length``."""
-    consolation_pot_percent: int = 20
-    consolation_payout_percent: list[int] = msgspec.field(default_factory=lambda: [60, 40])
     consolation_played: str = "none"
+    """rule T-FMT-13, elimination only: from the start; ``consolation`` is the one asked for."""
     variant: str = "backgammon"
     """rule V-MATCH-VARIANT-1, with the three settings below (as scheduled)."""
     cube: bool | None = None

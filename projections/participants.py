@@ -60,13 +60,12 @@ class ParticipantRow(msgspec.Struct, frozen=True, kw_only=True):
     waitlist_position: int | None
 
 
-class RegistrationRow(msgspec.Struct, frozen=True, kw_only=True):
-    """Director: a registration with the person's data; instants in UTC."""
+class RegistrationRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """Director: a registration with the person's data; instants in UTC. The API lists these
+    fields, in this order (the CSV's columns)."""
 
     registration_id: UUID
-    tournament_id: UUID
     player_id: UUID
-    sequence: int
     first_name: str
     last_name: str
     display_name: str
@@ -74,13 +73,22 @@ class RegistrationRow(msgspec.Struct, frozen=True, kw_only=True):
     age: int | None
     birth_date: date | None
     status: RegistrationStatus
+    waitlist_position: int | None
     registered_at: datetime
     updated_at: datetime
     checked_in_at: datetime | None
     buy_in_paid_cents: int | None
     withdrawal_reason: str | None
     refund_cents: int | None
-    waitlist_position: int | None
+    """The buy-in to hand back to a standby who left or got no seat."""
+
+
+class RegistrationRow(RegistrationRecord, frozen=True, kw_only=True):
+    """The registration with its tournament and its ``sequence`` (the order of arrival), which
+    the API leaves out: the path names the tournament, the sequence is the view's own."""
+
+    tournament_id: UUID
+    sequence: int
 
 
 class ParticipantsProjection(FollowsRegistrations):

@@ -15,6 +15,7 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
+from domain.events import copied
 from domain.seasons.options import DEFAULT_OPTIONS, SeasonOptions
 from domain.seasons.ranking import (
     RankingEntry,
@@ -424,16 +425,9 @@ def _record(
             late_entries=_LATE.facts(db, tournament_id),
         )
     )
+    # a bye has no match: it is shown with the Swiss length, and scores 0 (R-BYE-1)
     won = [
-        WonMatch(
-            match_id=match.match_id,
-            round=match.round,
-            stage=match.stage,
-            winner=match.winner,
-            # a bye has no match: it is shown with the Swiss length, and scores 0 (R-BYE-1)
-            match_length=match.match_length or match_length,
-            played=match.played,
-        )
+        copied(match, WonMatch, match_length=match.match_length or match_length)
         for match in folded.decided
     ]
     return TournamentRecord(

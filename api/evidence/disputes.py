@@ -23,6 +23,7 @@ from api.http.auth import (
 )
 from api.http.routes import get_route, post_route
 from api.http.schemas import MAX_VERSION, Actor, ActorDep, ServicesDep, actor_view
+from domain.events import copied
 from domain.evidence.dispute import MAX_TEXT_LENGTH, DisputeStatus
 from domain.evidence.dispute import Dispute as DisputeRecord
 from service.bootstrap import Services
@@ -74,32 +75,27 @@ class Dispute(msgspec.Struct):
 
 def dispute_view(state: DisputeRecord, services: Services) -> Dispute:
     """The dispute as the API shows it; a named director appears by id and name (C-DIR-1)."""
-    decided_by = state.decision.decided_by if state.decision else None
-    names = services.directors.names([state.opened_by, decided_by])
+    decided = state.decision
+    names = services.directors.names([state.opened_by, decided.decided_by if decided else None])
     match_url = f"/api/v1/matches/{state.match_id}"
     version = state.version_disputed
-    decided = state.decision
-    return Dispute(
-        id=state.id,
+    replay = Replay(
+        before=f"{match_url}?version={version - 1}" if version > 1 else None,
+        after=f"{match_url}?version={version}",
+        events=f"{match_url}/events?until_version={version}",
+    )
+    decision = None
+    if decided:
+        decided_by = actor_view(decided.decided_by, names)
+        decision = copied(decided, Decision, decided_by=decided_by)
+    return copied(
+        state,
+        Dispute,
         status=state.status,
-        match_id=state.match_id,
-        version=version,
-        claim=state.claim,
-        opened_at=state.opened_at,
+        version=version,  # the disputed version, not the dispute's own
         opened_by=actor_view(state.opened_by, names),
-        replay=Replay(
-            before=f"{match_url}?version={version - 1}" if version > 1 else None,
-            after=f"{match_url}?version={version}",
-            events=f"{match_url}/events?until_version={version}",
-        ),
-        decision=Decision(
-            ruling=decided.ruling,
-            reason=decided.reason,
-            decided_at=decided.decided_at,
-            decided_by=actor_view(decided.decided_by, names),
-        )
-        if decided
-        else None,
+        replay=replay,
+        decision=decision,
     )
 
 

@@ -12,6 +12,7 @@ from litestar.params import FromPath
 
 from api.http.routes import director_post, get_route
 from api.http.schemas import ActorDep, ServicesDep, restate
+from domain.events import copied
 from domain.match_analysis import PlayerFigures
 from service.analysis.analysis import AnalysisView, ShownStatus
 
@@ -59,20 +60,15 @@ def player_analysis(name: str, figures: PlayerFigures) -> PlayerAnalysis:
 
 
 def analysis_view(view: AnalysisView) -> Analysis:
+    """The view under the same names, its figures as each named player's (null unless done)."""
     figures = view.figures
     name_a, name_b = view.names
-    return Analysis(
-        status=view.status,
-        engine=view.engine,
-        plies=view.plies,
-        analysed_at=view.analysed_at,
-        reason=view.reason,
-        players=PlayersAnalysis(
-            player_analysis(name_a, figures.a), player_analysis(name_b, figures.b)
-        )
+    players = (
+        PlayersAnalysis(player_analysis(name_a, figures.a), player_analysis(name_b, figures.b))
         if figures is not None
-        else None,
+        else None
     )
+    return copied(view, Analysis, players=players)
 
 
 class MatchAnalysisController(Controller):

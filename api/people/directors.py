@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -13,6 +13,7 @@ from litestar.params import FromPath, JSONBody
 from api.http.auth import any_director
 from api.http.routes import delete_route, get_route, post_route
 from api.http.schemas import ActingDirectorDep, NameText, ServicesDep
+from domain.events import copied
 from domain.people.director import Director
 from projections.directors import DirectorRow
 
@@ -54,29 +55,24 @@ class DirectorRecord(msgspec.Struct):
 
 
 def director_record(row: DirectorRow) -> DirectorRecord:
-    return DirectorRecord(
-        director_id=row.id,
-        name=row.name,
-        scope=row.scope,
-        season_id=row.season_id,
-        tournament_id=row.tournament_id,
-        appointed_at=row.appointed_at,
-        revoked_at=row.revoked_at,
-        active=row.revoked_at is None,
-    )
+    """The view's row under the API's names."""
+    return copied(row, DirectorRecord, director_id=row.id, active=row.revoked_at is None)
 
 
 def revoked_record(state: Director) -> DirectorRecord:
-    return DirectorRecord(
-        director_id=state.id,
-        name=state.name,
-        scope=state.scope.kind,
-        season_id=state.scope.season_id,
-        tournament_id=state.scope.tournament_id,
-        appointed_at=state.appointed_at,
-        revoked_at=state.revoked_at,
-        active=state.is_active,
-    )
+    return copied(state, DirectorRecord, **renamed_fields(state), active=state.is_active)
+
+
+def renamed_fields(state: Director) -> dict[str, Any]:
+    """The director's fields the API names otherwise than the aggregate: the id as
+    ``director_id``, the scope flat, as the view lists it."""
+    scope = state.scope
+    return {
+        "director_id": state.id,
+        "scope": scope.kind,
+        "season_id": scope.season_id,
+        "tournament_id": scope.tournament_id,
+    }
 
 
 class DirectorController(Controller):
@@ -100,14 +96,7 @@ class DirectorController(Controller):
             tournament_id=data.tournament_id,
         )
         state = appointed.director
-        return DirectorAppointment(
-            director_id=state.id,
-            token=appointed.token,
-            name=state.name,
-            scope=state.scope.kind,
-            season_id=state.scope.season_id,
-            tournament_id=state.scope.tournament_id,
-        )
+        return copied(state, DirectorAppointment, **renamed_fields(state), token=appointed.token)
 
     @get_route("/", summary="The named directors inside the caller's scope")
     def list_directors(

@@ -7,7 +7,6 @@ import csv
 import io
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -19,13 +18,13 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import director_only, in_thread
 from api.http.routes import director_put, get_route
-from api.http.schemas import ActorDep, ServicesDep, restate
+from api.http.schemas import ActorDep, ServicesDep
 from api.http.tabular import CSV, table_response, table_route
 from domain.errors import InvalidInputError
 from domain.ratings.club import ImportRow
 from projections.head_to_head import HeadToHeadRow
 from projections.ratings import PlayerRatings, RatingRow
-from service.ratings.ratings import RatingSettings
+from service.ratings.ratings import ImportReceipt, RatingSettings
 
 _T = TypeVar("_T")
 
@@ -55,21 +54,6 @@ class ImportedMatchRow(msgspec.Struct, forbid_unknown_fields=True):
 
 class ImportCreate(msgspec.Struct, forbid_unknown_fields=True):
     matches: list[ImportedMatchRow]
-
-
-class ImportCreated(msgspec.Struct):
-    id: UUID
-    matches: int
-    new_players: int
-    """Rating-only players added for names nobody had (rule R-RATE-7)."""
-    matched_players: int
-    """Players the names found."""
-
-
-class RatingSettingsView(msgspec.Struct):
-    start_rating: float
-    newcomer_boost: bool
-    changed_at: datetime | None
 
 
 class RatingSettingsChange(msgspec.Struct, forbid_unknown_fields=True):
@@ -191,8 +175,8 @@ class RatingController(Controller):
     @get_route(
         "/settings", summary="The rating settings: start rating and newcomer boost (rule R-RATE-3)"
     )
-    def settings(self, services: ServicesDep) -> RatingSettingsView:
-        return _settings(services.ratings.rating_settings())
+    def settings(self, services: ServicesDep) -> RatingSettings:
+        return services.ratings.rating_settings()
 
     @director_put(
         "/settings",
@@ -200,13 +184,11 @@ class RatingController(Controller):
     )
     def change_settings(
         self, data: JSONBody[RatingSettingsChange], services: ServicesDep, actor: ActorDep
-    ) -> RatingSettingsView:
-        return _settings(
-            services.ratings.change_rating_settings(
-                start_rating=_given(data.start_rating),
-                newcomer_boost=_given(data.newcomer_boost),
-                actor=actor,
-            )
+    ) -> RatingSettings:
+        return services.ratings.change_rating_settings(
+            start_rating=_given(data.start_rating),
+            newcomer_boost=_given(data.newcomer_boost),
+            actor=actor,
         )
 
     @get_route(
@@ -232,12 +214,9 @@ class RatingController(Controller):
     )
     async def import_results(
         self, request: Request[Any, Any, Any], services: ServicesDep, actor: ActorDep
-    ) -> ImportCreated:
+    ) -> ImportReceipt:
         rows = import_rows(request.headers.get("content-type", ""), await request.body())
-        receipt = await in_thread(
-            services, lambda: services.ratings.import_results(rows, actor=actor)
-        )
-        return restate(receipt, ImportCreated)
+        return await in_thread(services, lambda: services.ratings.import_results(rows, actor=actor))
 
 
 class PlayerController(Controller):
@@ -254,14 +233,6 @@ class PlayerController(Controller):
     )
     def head_to_head(self, player_id: FromPath[UUID], services: ServicesDep) -> list[HeadToHeadRow]:
         return services.ratings.head_to_head(player_id).opponents
-
-
-def _settings(found: RatingSettings) -> RatingSettingsView:
-    return RatingSettingsView(
-        start_rating=found.start_rating,
-        newcomer_boost=found.newcomer_boost,
-        changed_at=found.changed_at,
-    )
 
 
 def _given(value: _T | msgspec.UnsetType) -> _T | None:

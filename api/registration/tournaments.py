@@ -44,12 +44,11 @@ from domain.tournament import (
     DEFAULT_PAYOUT_PERCENT,
     DEFAULT_POT_SHARE_CENTS,
     Applicant,
-    RegistrationStatus,
     TournamentPlan,
     TournamentStatus,
 )
 from projections.calendar import TournamentRow
-from projections.participants import ParticipantRow
+from projections.participants import ParticipantRow, RegistrationRecord
 from projections.seats import SeatCounts
 from service.bootstrap import Services
 from service.registration.tournaments import (
@@ -241,32 +240,6 @@ class RegistrationUnconfirmed(msgspec.Struct):
 class CheckInCreate(msgspec.Struct, forbid_unknown_fields=True):
     id_document_seen: bool
     buy_in_paid_cents: int
-
-
-class RegistrationRecord(msgspec.Struct):
-    """Director: the registration with the person's data.
-
-    Kept beside the view's ``RegistrationRow``: the API leaves out the view's internal
-    ``sequence`` and the ``tournament_id`` the path names, and its field order is the CSV's
-    column order."""
-
-    registration_id: UUID
-    player_id: UUID
-    first_name: str
-    last_name: str
-    display_name: str
-    email: str
-    age: int | None
-    birth_date: date | None
-    status: RegistrationStatus
-    waitlist_position: int | None
-    registered_at: datetime
-    updated_at: datetime
-    checked_in_at: datetime | None
-    buy_in_paid_cents: int | None
-    withdrawal_reason: str | None
-    refund_cents: int | None
-    """The buy-in to hand back to a standby who left or got no seat."""
 
 
 REGISTRATION_COLUMNS = tuple(RegistrationRecord.__struct_fields__)

@@ -149,23 +149,24 @@ class LateWithdrawalRecorded(DomainEvent, frozen=True, kw_only=True):
     reason: str = ""
 
 
-class PlayerCheckedIn(DomainEvent, frozen=True, kw_only=True):
-    """On site: a valid ID document was seen and the buy-in paid (rules T-CHECKIN-1, T-BUYIN-1)."""
+class CheckInFacts(DomainEvent, frozen=True, kw_only=True):
+    """What a check-in on site records: a valid ID document was seen and the buy-in paid
+    (rules T-CHECKIN-1, T-BUYIN-1)."""
 
     registration_id: UUID
     id_document_seen: bool
     buy_in_paid_cents: int
 
 
-class StandbyCheckedIn(DomainEvent, frozen=True, kw_only=True):
-    """A waitlisted person checked in on site as a standby: ID seen, buy-in paid (T-CHECKIN-1).
+class PlayerCheckedIn(CheckInFacts, frozen=True, kw_only=True):
+    """A seat holder checked in on site."""
+
+
+class StandbyCheckedIn(CheckInFacts, frozen=True, kw_only=True):
+    """A waitlisted person checked in on site as a standby (T-CHECKIN-1).
 
     A seat released at the start goes to the standbys in waitlist order (T-CHECKIN-2, T-REG-3).
     """
-
-    registration_id: UUID
-    id_document_seen: bool
-    buy_in_paid_cents: int
 
 
 class StandbyNotSeated(DomainEvent, frozen=True, kw_only=True):
@@ -228,16 +229,22 @@ class TournamentStarted(DomainEvent, frozen=True, kw_only=True):
     stage_variants: dict[Stage, MatchVariant] = msgspec.field(default_factory=dict)
 
 
-class PairedTable(msgspec.Struct, frozen=True, kw_only=True):
-    """One table of a round: two players and their match, or one player's bye."""
+class Seating(msgspec.Struct, frozen=True, kw_only=True):
+    """Who sits at a table of a round and the match they play, or one player's bye: what a
+    pairing records and what the fold of results reads of it (``outcomes.TableFact``)."""
 
     table: int
     stage: Stage
     player_a: UUID
     player_b: UUID | None = None
-    """None: ``player_a`` has the bye (rule T-FMT-2)."""
+    """None: ``player_a`` has the bye (rule T-FMT-2), decided by the pairing."""
     match_id: UUID | None = None
     match_length: int = 0
+
+
+class PairedTable(Seating, frozen=True, kw_only=True):
+    """One table of a round as the pairing made it: its seating and why it was made."""
+
     reason: str = ""
     """Why the pairing made this table: ``score_group``, ``float``, ``rematch``, ``bye`` or
     ``seeding`` (the knockout)."""

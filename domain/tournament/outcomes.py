@@ -20,6 +20,7 @@ import msgspec
 
 from domain.bracket import BracketStage, PlacingMatch
 from domain.bracket import places as bracket_places
+from domain.events import copied
 from domain.standings import (
     KnockoutResult,
     Outcome,
@@ -30,6 +31,7 @@ from domain.standings import (
     round_robin_standings,
 )
 from domain.tournament.defaults import GROUP_STAGES, Stage
+from domain.tournament.events import Seating
 from domain.tournament.state import LateEntry, Tournament
 
 
@@ -43,17 +45,10 @@ class Decided(msgspec.Struct, frozen=True, kw_only=True):
     """False: an unplayed forfeit (T-FMT-5, T-FMT-7), a win with 0 points."""
 
 
-class TableFact(msgspec.Struct, frozen=True, kw_only=True):
+class TableFact(Seating, frozen=True, kw_only=True):
     """One table of a paired round, with its result once decided."""
 
     round: int
-    table: int
-    stage: Stage
-    player_a: UUID
-    player_b: UUID | None = None
-    """None: a bye for ``player_a``, decided by the pairing (rule T-FMT-2)."""
-    match_id: UUID | None = None
-    match_length: int = 0
     result: Decided | None = None
     """None while the match is open (and always for a bye)."""
 
@@ -215,25 +210,8 @@ def result_facts(state: Tournament) -> ResultFacts:
     for paired in state.rounds:
         for table in paired.tables:
             result = results.get(table.match_id) if table.match_id is not None else None
-            tables.append(
-                TableFact(
-                    round=paired.number,
-                    table=table.table,
-                    stage=table.stage,
-                    player_a=table.player_a,
-                    player_b=table.player_b,
-                    match_id=table.match_id,
-                    match_length=table.match_length,
-                    result=None
-                    if result is None
-                    else Decided(
-                        winner=result.winner,
-                        points_a=result.points_a,
-                        points_b=result.points_b,
-                        played=result.played,
-                    ),
-                )
-            )
+            decided = None if result is None else copied(result, Decided)
+            tables.append(copied(table, TableFact, round=paired.number, result=decided))
     active = set(state.active_players())
     return ResultFacts(
         field=state.field,
@@ -281,16 +259,7 @@ def _decided(tables: Iterable[TableFact]) -> Iterable[DecidedMatch]:
             played = table.result.played
         else:
             continue
-        yield DecidedMatch(
-            round=table.round,
-            table=table.table,
-            stage=table.stage,
-            match_id=table.match_id,
-            winner=winner,
-            loser=loser,
-            match_length=table.match_length,
-            played=played,
-        )
+        yield copied(table, DecidedMatch, winner=winner, loser=loser, played=played)
 
 
 def _knockout_result(match: DecidedMatch | None) -> KnockoutResult | None:

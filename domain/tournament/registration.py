@@ -120,19 +120,17 @@ def register(
         PlayerRegistered if has_seat else RegistrationWaitlisted,
         registration_id=registration_id,
         player_id=player_id,
-        first_name=person.first_name,
-        last_name=person.last_name,
-        email=person.email,
         age=applicant.age,
-        birth_date=person.birth_date,
         token_hash=token_hash,
-        language=person.language,
+        # the person's data as checked: names, address, birth date, language
+        **msgspec.structs.asdict(person),
     )
     return batch.events
 
 
 class Registrant(msgspec.Struct, frozen=True, kw_only=True):
-    """A person's registration data, checked against the tournament's rules."""
+    """A person's registration data, checked against the tournament's rules: the registration's
+    event records each field by its name."""
 
     first_name: str
     last_name: str

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import msgspec
 
 from domain.calendar import local_isoformat
-from domain.events import Aggregate, open_state
+from domain.events import Aggregate, copied, open_state, same_named
 from domain.tournament.defaults import (
     DEFAULT_CONSOLATION_PAYOUT_PERCENT,
     DEFAULT_CONSOLATION_POT_PERCENT,
@@ -336,11 +336,11 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
     version = event.originator_version
     match event:
         case PlayerRegistered() | RegistrationWaitlisted():
-            registration = Registration(
+            registration = copied(
+                event,
+                Registration,
                 id=event.registration_id,
-                player_id=event.player_id,
                 status=status_after(event),
-                token_hash=event.token_hash,
                 sequence=version,
             )
             return msgspec.structs.replace(
@@ -359,33 +359,25 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
         ):
             return _set_status(state, version, event.registration_id, status_after(event))
         case TournamentStarted():
+            # The start's numbers and the rules it copies (the tiebreaks, the format and its
+            # settings, the Berger numbers or bracket seeds) land on the same-named fields; the
+            # rules older events leave empty keep the scheduled terms.
+            started = same_named(event, Tournament) | {
+                "version": version,
+                "started_at": event.timestamp,
+                "swiss_rounds": event.swiss_rounds or state.swiss_rounds,
+                "field": event.field or tuple(r.player_id for r in state.with_status("checked_in")),
+                "started_version": version,
+                "payout_percent": event.payout_percent or state.payout_percent,
+                "match_length": event.match_length or state.match_length,
+                "knockout_lengths": event.knockout_lengths or state.knockout_lengths,
+                # the scheduled share stays as scheduled; the start's is kept apart
+                "pot_share_cents": state.pot_share_cents,
+                "pot_share_cents_at_start": event.pot_share_cents or state.pot_share_cents,
+            }
             return msgspec.structs.replace(
                 state,
-                version=version,
-                started_at=event.timestamp,
-                players=event.players,
-                pot_cents=event.pot_cents,
-                swiss_rounds=event.swiss_rounds or state.swiss_rounds,
-                lot_seed=event.lot_seed,
-                field=event.field or tuple(r.player_id for r in state.with_status("checked_in")),
-                started_version=version,
-                # the rules copied at the start win over the scheduled terms (older events: none)
-                payout_percent=event.payout_percent or state.payout_percent,
-                match_length=event.match_length or state.match_length,
-                knockout_lengths=event.knockout_lengths or state.knockout_lengths,
-                pot_share_cents_at_start=event.pot_share_cents or state.pot_share_cents,
-                tiebreaks=event.tiebreaks,
-                format=event.format,
-                knockout_players=event.knockout_players,
-                round_robin_cycles=event.round_robin_cycles,
-                seeding=event.seeding,
-                berger_numbers=event.berger_numbers,
-                consolation=event.consolation,
-                consolation_match_length=event.consolation_match_length,
-                consolation_pot_percent=event.consolation_pot_percent,
-                consolation_payout_percent=event.consolation_payout_percent,
-                bracket_seeds=event.bracket_seeds,
-                consolation_played=event.consolation_played,
+                **started,
                 variants=state.variants
                 if event.variant is None
                 else VariantTerms(
@@ -396,26 +388,10 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 ),
             )
         case RoundPaired():
-            paired = Round(
-                number=event.round,
-                stage=event.stage,
-                seed=event.seed,
-                tables=event.tables,
-                paired_at=event.timestamp,
-                completable=event.completable,
-            )
+            paired = copied(event, Round, number=event.round, paired_at=event.timestamp)
             return msgspec.structs.replace(state, version=version, rounds=(*state.rounds, paired))
         case ResultRecorded():
-            result = Result(
-                id=event.result_id,
-                match_id=event.match_id,
-                winner=event.winner,
-                points_a=event.points_a,
-                points_b=event.points_b,
-                played=event.played,
-                source=event.source,
-                recorded_at=event.timestamp,
-            )
+            result = copied(event, Result, id=event.result_id, recorded_at=event.timestamp)
             # rule T-FMT-6: a correction replaces the result that counts; both stay in the log
             others = tuple(r for r in state.results if r.match_id != event.match_id)
             return msgspec.structs.replace(
@@ -446,13 +422,7 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
         case TournamentStartFailed():
             return msgspec.structs.replace(state, version=version, start_failed_at=event.timestamp)
         case ResultReported():
-            report = Report(
-                match_id=event.match_id,
-                player_id=event.player_id,
-                winner=event.winner,
-                points_a=event.points_a,
-                points_b=event.points_b,
-            )
+            report = copied(event, Report)
             reports = tuple(
                 r
                 for r in state.reports
@@ -485,9 +455,7 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 event.voided,
             )
         case LateEntryAdmitted():
-            entry = LateEntry(
-                player_id=event.player_id, from_round=event.from_round, missed=event.missed
-            )
+            entry = copied(event, LateEntry)
             joined = msgspec.structs.replace(
                 state,
                 version=version,
