@@ -11,6 +11,7 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
+from domain.events import copied
 from domain.people.erasure import PersonErased
 from domain.tournament import (
     ACTIVE,
@@ -210,10 +211,12 @@ def erased_people(db: sqlite_utils.Database) -> list[str]:
 
 def list_participants(db: sqlite_utils.Database, tournament_id: str) -> list[ParticipantRow]:
     """Public: seat holders in order of registration, then the waitlist in its order, each
-    as its registration's row without the personal data (msgspec copies the fields of the same
-    names, checking each one's type)."""
-    active = [row for row in list_registrations(db, tournament_id) if row.status in ACTIVE]
-    return msgspec.convert(active, list[ParticipantRow], from_attributes=True)
+    as its registration's row without the personal data."""
+    return [
+        copied(row, ParticipantRow)
+        for row in list_registrations(db, tournament_id)
+        if row.status in ACTIVE
+    ]
 
 
 def list_registrations(db: sqlite_utils.Database, tournament_id: str) -> list[RegistrationRow]:
