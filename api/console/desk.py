@@ -2,20 +2,24 @@
 exclusions, the break list (approve or waive a proposed penalty, everyone present), finalize and
 reopen (API.md "Pages for people").
 
-Each action is one form, run by ``_act``: CSRF checked first (a 403 changes nothing), then the
-same use case as its REST endpoint with the signed-in director as the actor, inside their scope
-(rule C-DIR-1). Success is a 303 back to the desk with a message (Post/Redirect/Get); a refusal
-renders the desk with the 4xx status and the reason next to the field it names.
+Each action is one form, read into a ``DeskForm`` and run by ``_act``: CSRF checked first (a 403
+changes nothing), then the same use case as its REST endpoint with the signed-in director as the
+actor, inside their scope (rule C-DIR-1). Success is a 303 back to the desk with a message
+(Post/Redirect/Get); a refusal renders the desk with the 4xx status and the reason next to the
+field it names. Registering at the desk is the one form of its own shape: a refusal keeps what
+was typed into it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from litestar import post
+from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
@@ -61,53 +65,234 @@ REGISTRATION = f"{DESK}/registrations/{{registration_id:uuid}}"
 TournamentId = FromPath[UUID]
 
 
-class DeskController(ConsolePages):
-    """The desk's forms; sessions, CSRF and refusals as on the rest of the console."""
+@dataclass(frozen=True, slots=True)
+class DeskForm:
+    """What one desk form asks for, as ``_act`` runs it: the use case ``run``, given the actor of
+    the signed-in director, its refusal shown next to the form ``where``; a field the form got
+    wrong (``invalid``) instead; done, the desk's message ``done`` (about ``done_for``), the
+    search ``query`` kept."""
 
-    @post(f"{REGISTRATION}/check-in", sync_to_thread=True, summary=SUMMARIES["check_in"])
-    def check_in(
-        self,
+    where: str
+    run: Callable[[str], object]
+    done: str
+    done_for: UUID | None = None
+    invalid: FormError | None = None
+    query: str = ""
+
+
+DeskFormOf = Callable[[Console, UUID, dict[str, Any]], DeskForm]
+"""Reads a desk form's fields (the console, the tournament, the form's data) into its action."""
+RegistrationFormOf = Callable[[Console, UUID, UUID, dict[str, Any]], DeskForm]
+"""The same for a form of one registration row, its id in the path."""
+
+
+def _check_in(
+    console: Console, tournament_id: UUID, registration_id: UUID, data: dict[str, Any]
+) -> DeskForm:
+    where = f"check-in:{registration_id}"
+    paid = parse_euros(data.get("buy_in_paid"))
+    invalid = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
+    return DeskForm(
+        where,
+        lambda actor: console.services.tournaments.check_in(
+            tournament_id,
+            registration_id,
+            CheckInProof(
+                id_document_seen=bool(data.get("id_document_seen")),
+                buy_in_paid_cents=paid or 0,  # never sent without a sum: ``invalid``
+            ),
+            actor=actor,
+        ),
+        invalid=invalid if paid is None else None,
+        query=str(data.get("q") or ""),
+        done="check-in",
+        done_for=registration_id,
+    )
+
+
+def _start(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
+    start = console.services.rounds.start
+    return DeskForm("start", lambda actor: start(tournament_id, actor=actor), done="start")
+
+
+def _late_entry(
+    console: Console, tournament_id: UUID, registration_id: UUID, data: dict[str, Any]
+) -> DeskForm:
+    admit = console.services.venue.admit_late_entry
+    return DeskForm(
+        f"late-entry:{registration_id}",
+        lambda actor: admit(
+            tournament_id, LateAdmission(registration_id=registration_id), actor=actor
+        ),
+        done="late-entry",
+        done_for=registration_id,
+    )
+
+
+def _withdrawal(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
+    withdraw = console.services.rounds.withdraw
+    left_early = bool(data.get("left_early"))
+    return _leaving(
+        console,
+        data,
+        "withdraw",
+        lambda player_id, reason, actor: withdraw(
+            tournament_id,
+            WithdrawalNotice(player_id=player_id, reason=reason, left_early=left_early),
+            actor=actor,
+        ),
+    )
+
+
+def _exclusion(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
+    exclude = console.services.rounds.exclude
+    return _leaving(
+        console,
+        data,
+        "exclude",
+        lambda player_id, reason, actor: exclude(
+            tournament_id, player_id=player_id, reason=reason, actor=actor
+        ),
+    )
+
+
+def _leaving(
+    console: Console,
+    data: dict[str, Any],
+    action: str,
+    leave: Callable[[UUID, str, str], object],
+) -> DeskForm:
+    """A player of the field leaves it (a withdrawal, an exclusion), by the form ``action`` of
+    their row with a reason: ``leave`` given the player, the reason and the actor."""
+    player_id, reason = uuid_in(data, "player_id"), text(data, "reason")
+    where = f"{action}:{player_id}"
+    return DeskForm(
+        where,
+        lambda actor: leave(_require(player_id), reason, actor),
+        invalid=reason_refused(console, where, reason),
+        done=action,
+        done_for=player_id,
+    )
+
+
+def _penalty(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
+    player_id, match_id = uuid_in(data, "player_id"), uuid_in(data, "match_id")
+    where = f"approve-penalty:{player_id}"
+    reason = text(data, "reason")
+    points = whole_number(text(data, "points"), MAX_PENALTY) or 0
+    return DeskForm(
+        where,
+        lambda actor: console.services.conduct.award_penalty(
+            tournament_id,
+            PenaltyAward(
+                match_id=_require(match_id, "match_id"),
+                player_id=_require(player_id),
+                points=points,
+                reason=reason,
+                for_break_since=_break_since(console, tournament_id, player_id, match_id),
+            ),
+            actor=actor,
+        ),
+        invalid=FormError(where, "points", console.t["points_invalid"], 422)
+        if not 1 <= points <= MAX_PENALTY
+        else reason_refused(console, where, reason),
+        done="approve-penalty",
+        done_for=player_id,
+    )
+
+
+def _back_from_break(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
+    """One player (a break-list row's ``waive-penalty``: present now, no penalty), or with
+    no player everyone in the current round (``mark-present``)."""
+    # a row's player id that is garbled is refused: it never means everyone
+    named = bool(data.get("player_id"))
+    player_id = uuid_in(data, "player_id") if named else None
+    where = f"waive-penalty:{player_id}" if named else "mark-present"
+    reason = text(data, "reason") if named else ""
+    mark_present = console.services.conduct.mark_present
+    return DeskForm(
+        where,
+        lambda actor: mark_present(
+            tournament_id,
+            BackFromBreak(player_id=_require(player_id) if named else None, reason=reason),
+            actor=actor,
+        ),
+        invalid=reason_refused(console, where, reason),
+        done="waive-penalty" if named else "mark-present",
+        done_for=player_id,
+    )
+
+
+def _finalize(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
+    finalize = console.services.venue.finalize
+    return DeskForm("finalize", lambda actor: finalize(tournament_id, actor=actor), done="finalize")
+
+
+def _reopen(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
+    reason = text(data, "reason")
+    reopen = console.services.venue.reopen_tournament
+    return DeskForm(
+        "reopen",
+        lambda actor: reopen(tournament_id, reason=reason, actor=actor),
+        invalid=reason_refused(console, "reopen", reason, required=True),
+        done="reopen",
+    )
+
+
+def desk_form(name: str, path: str, form_of: DeskFormOf) -> HTTPRouteHandler:
+    """The route of the desk form ``name``: POST to ``path`` below the desk, read by
+    ``form_of`` and run by ``_act``."""
+
+    def handler(
+        self: ConsolePages, tournament_id: TournamentId, data: FormData, console: ConsoleDep
+    ) -> Template | Redirect:
+        return _act(console, tournament_id, data, form_of(console, tournament_id, data))
+
+    return _route(name, f"{DESK}{path}", handler, form_of)
+
+
+def registration_form(name: str, path: str, form_of: RegistrationFormOf) -> HTTPRouteHandler:
+    """The route of the form ``name`` of one registration row: POST to ``path`` below it."""
+
+    def handler(
+        self: ConsolePages,
         tournament_id: TournamentId,
         registration_id: FromPath[UUID],
         data: FormData,
         console: ConsoleDep,
     ) -> Template | Redirect:
-        where = f"check-in:{registration_id}"
-        paid = parse_euros(data.get("buy_in_paid"))
-        invalid = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
-        return _act(
-            console,
-            tournament_id,
-            data,
-            where,
-            lambda actor: console.services.tournaments.check_in(
-                tournament_id,
-                registration_id,
-                CheckInProof(
-                    id_document_seen=bool(data.get("id_document_seen")),
-                    buy_in_paid_cents=paid or 0,  # never sent without a sum: ``invalid``
-                ),
-                actor=actor,
-            ),
-            invalid=invalid if paid is None else None,
-            query=str(data.get("q") or ""),
-            done="check-in",
-            done_for=registration_id,
-        )
+        form = form_of(console, tournament_id, registration_id, data)
+        return _act(console, tournament_id, data, form)
 
-    @post(f"{DESK}/start", sync_to_thread=True, summary=SUMMARIES["start"])
-    def start(
-        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
-    ) -> Template | Redirect:
-        start = console.services.rounds.start
-        return _act(
-            console,
-            tournament_id,
-            data,
-            "start",
-            lambda actor: start(tournament_id, actor=actor),
-            done="start",
-        )
+    return _route(name, f"{REGISTRATION}{path}", handler, form_of)
+
+
+def _route(
+    name: str,
+    path: str,
+    handler: Callable[..., Template | Redirect],
+    form_of: Callable[..., DeskForm],
+) -> HTTPRouteHandler:
+    # a method ``name`` of ``DeskController``, as Litestar binds it: the OpenAPI document
+    # names the operation after it, lists the operations in the order of their qualified
+    # names and describes each with its docstring (the reader's)
+    handler.__name__, handler.__qualname__ = name, f"DeskController.{name}"
+    handler.__doc__ = form_of.__doc__
+    return post(path, sync_to_thread=True, summary=SUMMARIES[name])(handler)
+
+
+class DeskController(ConsolePages):
+    """The desk's forms; sessions, CSRF and refusals as on the rest of the console."""
+
+    check_in = registration_form("check_in", "/check-in", _check_in)
+    start = desk_form("start", "/start", _start)
+    late_entry = registration_form("late_entry", "/late-entry", _late_entry)
+    withdraw = desk_form("withdraw", "/withdrawals", _withdrawal)
+    exclude = desk_form("exclude", "/exclusions", _exclusion)
+    approve_penalty = desk_form("approve_penalty", "/penalties", _penalty)
+    mark_present = desk_form("mark_present", "/breaks/present", _back_from_break)
+    finalize = desk_form("finalize", "/finalize", _finalize)
+    reopen = desk_form("reopen", "/reopen", _reopen)
 
     @post(f"{DESK}/registrations", sync_to_thread=True, summary=SUMMARIES["register"])
     def register(
@@ -142,186 +327,24 @@ class DeskController(ConsolePages):
         done = "register_waitlisted" if registered.status == "waitlisted" else "register"
         return _back(console, tournament_id, done, registered.registration_id)
 
-    @post(f"{REGISTRATION}/late-entry", sync_to_thread=True, summary=SUMMARIES["late_entry"])
-    def late_entry(
-        self,
-        tournament_id: TournamentId,
-        registration_id: FromPath[UUID],
-        data: FormData,
-        console: ConsoleDep,
-    ) -> Template | Redirect:
-        admit = console.services.venue.admit_late_entry
-        return _act(
-            console,
-            tournament_id,
-            data,
-            f"late-entry:{registration_id}",
-            lambda actor: admit(
-                tournament_id, LateAdmission(registration_id=registration_id), actor=actor
-            ),
-            done="late-entry",
-            done_for=registration_id,
-        )
-
-    @post(f"{DESK}/withdrawals", sync_to_thread=True, summary=SUMMARIES["withdraw"])
-    def withdraw(
-        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
-    ) -> Template | Redirect:
-        player_id, reason = uuid_in(data, "player_id"), text(data, "reason")
-        where = f"withdraw:{player_id}"
-        return _act(
-            console,
-            tournament_id,
-            data,
-            where,
-            lambda actor: console.services.rounds.withdraw(
-                tournament_id,
-                WithdrawalNotice(
-                    player_id=_require(player_id),
-                    reason=reason,
-                    left_early=bool(data.get("left_early")),
-                ),
-                actor=actor,
-            ),
-            invalid=reason_refused(console, where, reason),
-            done="withdraw",
-            done_for=player_id,
-        )
-
-    @post(f"{DESK}/exclusions", sync_to_thread=True, summary=SUMMARIES["exclude"])
-    def exclude(
-        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
-    ) -> Template | Redirect:
-        player_id, reason = uuid_in(data, "player_id"), text(data, "reason")
-        where = f"exclude:{player_id}"
-        exclude = console.services.rounds.exclude
-        return _act(
-            console,
-            tournament_id,
-            data,
-            where,
-            lambda actor: exclude(
-                tournament_id, player_id=_require(player_id), reason=reason, actor=actor
-            ),
-            invalid=reason_refused(console, where, reason),
-            done="exclude",
-            done_for=player_id,
-        )
-
-    @post(f"{DESK}/penalties", sync_to_thread=True, summary=SUMMARIES["approve_penalty"])
-    def approve_penalty(
-        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
-    ) -> Template | Redirect:
-        player_id, match_id = uuid_in(data, "player_id"), uuid_in(data, "match_id")
-        where = f"approve-penalty:{player_id}"
-        reason = text(data, "reason")
-        points = whole_number(text(data, "points"), MAX_PENALTY) or 0
-        return _act(
-            console,
-            tournament_id,
-            data,
-            where,
-            lambda actor: console.services.conduct.award_penalty(
-                tournament_id,
-                PenaltyAward(
-                    match_id=_require(match_id, "match_id"),
-                    player_id=_require(player_id),
-                    points=points,
-                    reason=reason,
-                    for_break_since=_break_since(console, tournament_id, player_id, match_id),
-                ),
-                actor=actor,
-            ),
-            invalid=FormError(where, "points", console.t["points_invalid"], 422)
-            if not 1 <= points <= MAX_PENALTY
-            else reason_refused(console, where, reason),
-            done="approve-penalty",
-            done_for=player_id,
-        )
-
-    @post(f"{DESK}/breaks/present", sync_to_thread=True, summary=SUMMARIES["mark_present"])
-    def mark_present(
-        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
-    ) -> Template | Redirect:
-        """One player (a break-list row's ``waive-penalty``: present now, no penalty), or with
-        no player everyone in the current round (``mark-present``)."""
-        # a row's player id that is garbled is refused: it never means everyone
-        named = bool(data.get("player_id"))
-        player_id = uuid_in(data, "player_id") if named else None
-        where = f"waive-penalty:{player_id}" if named else "mark-present"
-        reason = text(data, "reason") if named else ""
-        mark_present = console.services.conduct.mark_present
-        return _act(
-            console,
-            tournament_id,
-            data,
-            where,
-            lambda actor: mark_present(
-                tournament_id,
-                BackFromBreak(player_id=_require(player_id) if named else None, reason=reason),
-                actor=actor,
-            ),
-            invalid=reason_refused(console, where, reason),
-            done="waive-penalty" if named else "mark-present",
-            done_for=player_id,
-        )
-
-    @post(f"{DESK}/finalize", sync_to_thread=True, summary=SUMMARIES["finalize"])
-    def finalize(
-        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
-    ) -> Template | Redirect:
-        finalize = console.services.venue.finalize
-        return _act(
-            console,
-            tournament_id,
-            data,
-            "finalize",
-            lambda actor: finalize(tournament_id, actor=actor),
-            done="finalize",
-        )
-
-    @post(f"{DESK}/reopen", sync_to_thread=True, summary=SUMMARIES["reopen"])
-    def reopen(
-        self, tournament_id: TournamentId, data: FormData, console: ConsoleDep
-    ) -> Template | Redirect:
-        reason = text(data, "reason")
-        reopen = console.services.venue.reopen_tournament
-        return _act(
-            console,
-            tournament_id,
-            data,
-            "reopen",
-            lambda actor: reopen(tournament_id, reason=reason, actor=actor),
-            invalid=reason_refused(console, "reopen", reason, required=True),
-            done="reopen",
-        )
-
 
 def _act(
-    console: Console,
-    tournament_id: UUID,
-    data: dict[str, Any],
-    where: str,
-    action: Callable[[str], object],
-    *,
-    invalid: FormError | None = None,
-    query: str = "",
-    done: str,
-    done_for: UUID | None = None,
+    console: Console, tournament_id: UUID, data: dict[str, Any], form: DeskForm
 ) -> Template | Redirect:
     """One desk form: its CSRF token first (else a 403, nothing changed); a field the form
-    got wrong (``invalid``) back on the desk; else the use case ``action``, given the actor of
-    the signed-in director inside whose scope the tournament lies, its refusal shown next to the
-    form ``where``; done, a 303 back to the desk (with the search ``query`` kept)."""
+    got wrong back on the desk; else its use case, given the actor of the signed-in director
+    inside whose scope the tournament lies, its refusal shown next to the form; done, a 303
+    back to the desk (with the search query kept)."""
     console.require_csrf(data)
-    if invalid is not None:
-        return _desk(console, tournament_id, query=query, error=invalid)
+    query = form.query
+    if form.invalid is not None:
+        return _desk(console, tournament_id, query=query, error=form.invalid)
     acting = _authorized(console, tournament_id)
     try:
-        action(acting.actor)
+        form.run(acting.actor)
     except DomainError as refused:
-        return _desk(console, tournament_id, query=query, error=_form_error(where, refused))
-    return _back(console, tournament_id, done, done_for, query=query)
+        return _desk(console, tournament_id, query=query, error=_form_error(form.where, refused))
+    return _back(console, tournament_id, form.done, form.done_for, query=query)
 
 
 def _break_since(
