@@ -33,7 +33,7 @@ from domain.people.tokens import token_hash
 from domain.tournament import PairedTable, Tournament
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, MATCH_PLAY, CommandRunner, Decision
-from service.shared.loading import display_names, load_tournament
+from service.shared.loading import display_names, load_match, load_tournament
 from service.storage.events import Change, EventStore, StaleVersionError, UnknownAggregateError
 
 _SEAL_CONTEXT = b"bgtd-seed-seal-v1"
@@ -176,14 +176,7 @@ class MatchPlay:
 
     def load(self, match_id: UUID, version: int | None = None) -> Match:
         """The match, or a 404 when the id is unknown or names another aggregate."""
-        return self._store.load_as(
-            match_id,
-            match.evolve,
-            Match,
-            lambda: match.NotAMatchError(f"no match with id {match_id}"),
-            version,
-            recorded=True,
-        )
+        return load_match(self._store, match_id, version, recorded=True)
 
     def conclusions(
         self, decided: Tournament, events: Iterable[DomainEvent], now: datetime, actor: str
