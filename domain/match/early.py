@@ -12,7 +12,7 @@ from domain.errors import ConflictError, InvalidInputError
 from domain.events import DomainEvent, EventBatch
 from domain.match.errors import MatchOverError, PenaltyAwardedAlreadyError
 from domain.match.events import MatchWon, PenaltyAwarded, PenaltyChanged, Side, other
-from domain.match.evolve import evolve
+from domain.match.evolution import evolve
 from domain.match.state import Match
 from domain.text import one_line
 

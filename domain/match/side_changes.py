@@ -1,5 +1,5 @@
 """How the cube and penalty events change a match, and how a turn ends (the rest of
-``evolve``'s table is in ``domain.match.evolve``)."""
+``evolve``'s table is in ``domain.match.evolution``)."""
 
 from __future__ import annotations
 

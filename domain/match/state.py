@@ -1,5 +1,5 @@
 """A match as of its latest event: the ``Match`` aggregate, the values it holds and what it
-answers (its events apply in ``domain.match.evolve``)."""
+answers (its events apply in ``domain.match.evolution``)."""
 
 from __future__ import annotations
 
