@@ -17,6 +17,7 @@ BENCHMARKS = [
     "bench.analysis",
     "bench.pairing",
     "bench.standings",
+    "bench.command_cpu",
     "bench.matches",
     "bench.postgres",
     "bench.live",
@@ -48,6 +49,12 @@ def summary(results: dict[str, Any]) -> str:
             f"{matches['play_p50_ms']:>6.1f} ms {matches['play_p99_ms']:>6.1f} ms   "
             f"{matches['bare_saves_per_second']:>12,.0f}   {matches['ratio_to_bare_save']:.2f}x"
             f"   {matches['server_cpu_ms_per_command']:.3f} ms"
+        )
+    command_cpu = results.get("bench.command_cpu")
+    if command_cpu:
+        lines.append(
+            f"  {'match command in the app (ASGI)':<36} {command_cpu['best_us']:>9,.0f} µs CPU "
+            f"best, {command_cpu['median_us']:,.0f} µs median per command"
         )
     processes = results.get("bench.postgres") or []
     title = f"match play, {CLIENTS} entered-dice clients"
