@@ -25,13 +25,14 @@ line with it; gnubg reads the file as if the roll had never been cast.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import tzinfo
 from uuid import UUID
 
 from domain.events import DomainEvent
 from domain.match import (
     CheckersPlayed,
+    CubeAction,
     CubeBeavered,
     CubeDropped,
     CubeOffered,
@@ -56,6 +57,14 @@ NAME_BYTES = 31
 _NAME_BREAKS = re.compile(r":|,(?=\s*\+?\d)")
 """What gnubg's importer reads as the end of a name in the score line: the colon before the
 score, and a comma before a number (a rating, as GridGammon writes it)."""
+_CUBE_ACTIONS: Mapping[type[CubeAction], str] = {
+    CubeOffered: " Doubles => {value}",
+    CubeTaken: " Takes",
+    CubeDropped: " Drops",
+    CubeBeavered: " Beavers => {value}",
+    CubeRaccooned: " Raccoons => {value}",
+}
+"""Each cube action as gnubg writes it in its side's column, with the cube value it names."""
 
 
 def mat_name(name: str) -> str:
@@ -217,16 +226,8 @@ def format_mat(events: Iterable[DomainEvent], zone: tzinfo) -> str:
         elif isinstance(event, TurnPassed):
             if event.originator_version - 1 not in voided:  # its roll is the event before
                 game.action(event.side, _roll(event.dice))
-        elif isinstance(event, CubeOffered):
-            game.action(event.side, f" Doubles => {event.value}")
-        elif isinstance(event, CubeTaken):
-            game.action(event.side, " Takes")
-        elif isinstance(event, CubeDropped):
-            game.action(event.side, " Drops")
-        elif isinstance(event, CubeBeavered):
-            game.action(event.side, f" Beavers => {event.value}")
-        elif isinstance(event, CubeRaccooned):
-            game.action(event.side, f" Raccoons => {event.value}")
+        elif isinstance(event, CubeAction):
+            game.action(event.side, _CUBE_ACTIONS[type(event)].format(value=event.value))
         elif isinstance(event, GameWon):
             pending_win = event
         elif isinstance(event, MatchWon):

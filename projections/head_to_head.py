@@ -19,13 +19,12 @@ import msgspec
 import sqlite_utils
 
 from domain.match import MatchStarted, MatchVoided, MatchWon
-from domain.ratings.club import RatingPlayerAdded
 from domain.tournament import (
     PairedTable,
     ResultRecorded,
 )
 from projections.match_facts import KeepsMatchFacts
-from projections.names import KeepsNames, name_player
+from projections.names import KeepsClubNames
 
 
 class HeadToHeadRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -50,7 +49,7 @@ class PlayerHeadToHead(msgspec.Struct, frozen=True, kw_only=True):
     opponents: list[HeadToHeadRow]
 
 
-class HeadToHeadProjection(KeepsNames, KeepsMatchFacts):
+class HeadToHeadProjection(KeepsClubNames, KeepsMatchFacts):
     """Who met whom: each counted match once, with its winner, loser and their points."""
 
     name = "head_to_head"
@@ -61,10 +60,7 @@ class HeadToHeadProjection(KeepsNames, KeepsMatchFacts):
     wants_notification_id = True
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS h2h_people (player_id TEXT PRIMARY KEY, "
-            "display_name TEXT NOT NULL)"
-        )
+        self._create_names_table(db)
         db.execute(
             "CREATE TABLE IF NOT EXISTS h2h_matches (match_id TEXT PRIMARY KEY, "
             "player_a TEXT NOT NULL, player_b TEXT NOT NULL, tournament INTEGER NOT NULL, "
@@ -78,12 +74,6 @@ class HeadToHeadProjection(KeepsNames, KeepsMatchFacts):
         )
         db.execute("CREATE INDEX IF NOT EXISTS h2h_meetings_winner ON h2h_meetings (winner)")
         db.execute("CREATE INDEX IF NOT EXISTS h2h_meetings_loser ON h2h_meetings (loser)")
-
-    # Who is who (rule R-RATE-7: one id per person, across tournaments; an erased person's
-    # meetings stay under the pseudonym) -----------------------------------------------------
-
-    def rating_player_added(self, event: RatingPlayerAdded, db: sqlite_utils.Database) -> None:
-        name_player(db, self.names_table, event.player_id, event.display_name)
 
     # Who plays each match (a round's tables and the opening roll: ``KeepsMatchFacts``) ---------
 
@@ -117,8 +107,9 @@ class HeadToHeadProjection(KeepsNames, KeepsMatchFacts):
     def match_won(self, event: MatchWon, db: sqlite_utils.Database) -> None:
         """An ad hoc match counts as the rating counts it (rule R-RATE-5); a tournament's
         match counts by its tournament result, below."""
-        match = _match(db, str(event.originator_id))
-        if match is None or match.tournament or not match.rated:
+        match_id = str(event.originator_id)
+        match = self._match_facts(db, match_id)
+        if match is None or not match.rated or _of_tournament(db, match_id):
             return
         if not match.begun or match.length < 1:
             return
@@ -127,7 +118,7 @@ class HeadToHeadProjection(KeepsNames, KeepsMatchFacts):
             db,
             self.notification_id,
             event.timestamp,
-            str(event.originator_id),
+            match_id,
             winner=(match.player_a, event.score_a) if a_won else (match.player_b, event.score_b),
             loser=(match.player_b, event.score_b) if a_won else (match.player_a, event.score_a),
         )
@@ -136,7 +127,7 @@ class HeadToHeadProjection(KeepsNames, KeepsMatchFacts):
         """rules T-FMT-6, T-FMT-7: the latest result of a match counts, a correction replacing
         the one it corrects; an unplayed forfeit is no meeting."""
         match_id = str(event.match_id)
-        match = _match(db, match_id)
+        match = self._match_facts(db, match_id)
         if match is None:
             return
         winner = str(event.winner)
@@ -159,24 +150,10 @@ class HeadToHeadProjection(KeepsNames, KeepsMatchFacts):
         )
 
 
-class _Match(msgspec.Struct, frozen=True):
-    player_a: str
-    player_b: str
-    tournament: bool
-    rated: bool
-    begun: bool
-    length: int
-
-
-def _match(db: sqlite_utils.Database, match_id: str) -> _Match | None:
-    row = db.execute(
-        "SELECT player_a, player_b, tournament, rated, begun, length FROM h2h_matches "
-        "WHERE match_id = ?",
-        [match_id],
-    ).fetchone()
-    if row is None:
-        return None
-    return _Match(row[0], row[1], bool(row[2]), bool(row[3]), bool(row[4]), row[5])
+def _of_tournament(db: sqlite_utils.Database, match_id: str) -> bool:
+    """Whether a tournament paired the match (its tournament result counts, not its end)."""
+    row = db.execute("SELECT tournament FROM h2h_matches WHERE match_id = ?", [match_id]).fetchone()
+    return row is not None and bool(row[0])
 
 
 def _meet(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
+import msgspec
 import sqlite_utils
 
 from domain.match import OpeningRollMade
@@ -19,9 +20,21 @@ from domain.tournament import PairedTable, RoundPaired, RoundRepaired
 from projections.runner import Projection
 
 
+class MatchFacts(msgspec.Struct, frozen=True):
+    """A match between two persons as a view keeps it: their ids, its length, whether it is
+    rated and whether it has begun."""
+
+    player_a: str
+    player_b: str
+    length: int
+    rated: bool
+    begun: bool
+
+
 class KeepsMatchFacts(Projection):
-    """A view with a table of matches (``match_id``, ``begun`` among other columns): each
-    table a round pairs writes its match's players and length there, the way the view says."""
+    """A view with a table of matches (``match_id``, ``player_a``, ``player_b``, ``length``,
+    ``rated``, ``begun`` among other columns): each table a round pairs writes its match's
+    players and length there, the way the view says."""
 
     matches_table: ClassVar[str]
     """The table of matches, keyed by ``match_id``, with a ``begun`` column (0 or 1)."""
@@ -47,3 +60,15 @@ class KeepsMatchFacts(Projection):
     def _paired(self, table: PairedTable, db: sqlite_utils.Database) -> None:
         """Write the players and the length of ``table``'s match (it has both players)."""
         raise NotImplementedError
+
+    def _match_facts(self, db: sqlite_utils.Database, match_id: str) -> MatchFacts | None:
+        """The match as the view keeps it; None for one it does not know, or one of free
+        names (a friendly or a money session of no persons)."""
+        row = db.execute(
+            f"SELECT player_a, player_b, length, rated, begun FROM {self.matches_table} "
+            "WHERE match_id = ?",
+            [match_id],
+        ).fetchone()
+        if row is None or row[0] is None or row[1] is None:
+            return None
+        return MatchFacts(row[0], row[1], row[2], bool(row[3]), bool(row[4]))

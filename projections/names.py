@@ -14,6 +14,7 @@ from uuid import UUID
 import sqlite_utils
 
 from domain.people.erasure import PersonErased
+from domain.ratings.club import RatingPlayerAdded
 from domain.tournament import PlayerRegistered, RegistrationWaitlisted, display_name
 from projections.runner import Projection
 
@@ -47,6 +48,22 @@ class KeepsNames(Projection):
         """The name a registration gives (a view keyed by more than the player overrides)."""
         name = display_name(event.first_name, event.last_name)
         name_player(db, self.names_table, event.player_id, name)
+
+
+class KeepsClubNames(KeepsNames):
+    """A view of the club's players, not only a tournament's (the rating list, the
+    head-to-head records), in a table of names alone: one id per person across tournaments,
+    and a player the rating list adds is named too (rule R-RATE-7: a rating-only player's name
+    is personal data; an erased person's figures stay under the pseudonym)."""
+
+    def _create_names_table(self, db: sqlite_utils.Database) -> None:
+        db.execute(
+            f"CREATE TABLE IF NOT EXISTS {self.names_table} (player_id TEXT PRIMARY KEY, "
+            "display_name TEXT NOT NULL)"
+        )
+
+    def rating_player_added(self, event: RatingPlayerAdded, db: sqlite_utils.Database) -> None:
+        name_player(db, self.names_table, event.player_id, event.display_name)
 
 
 def name_player(db: sqlite_utils.Database, table: str, player_id: UUID, name: str) -> None:

@@ -11,6 +11,7 @@ from uuid import UUID
 import msgspec
 import sqlite_utils
 
+from domain.events import copied
 from domain.people.erasure import PersonErased
 from domain.tournament import (
     ACTIVE,
@@ -209,14 +210,10 @@ def erased_people(db: sqlite_utils.Database) -> list[str]:
 
 
 def list_participants(db: sqlite_utils.Database, tournament_id: str) -> list[ParticipantRow]:
-    """Public: seat holders in order of registration, then the waitlist in its order."""
+    """Public: seat holders in order of registration, then the waitlist in its order, each
+    as its registration's row without the personal data."""
     return [
-        ParticipantRow(
-            player_id=row.player_id,
-            display_name=row.display_name,
-            status=row.status,
-            waitlist_position=row.waitlist_position,
-        )
+        copied(row, ParticipantRow)
         for row in list_registrations(db, tournament_id)
         if row.status in ACTIVE
     ]

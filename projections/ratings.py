@@ -24,7 +24,6 @@ import sqlite_utils
 from domain.match import MatchStarted, MatchWon
 from domain.ratings.club import (
     PlayerDirectory,
-    RatingPlayerAdded,
     RatingSettingsChanged,
     ResultsImported,
 )
@@ -33,8 +32,8 @@ from domain.tournament import (
     PairedTable,
     ResultRecorded,
 )
-from projections.match_facts import KeepsMatchFacts
-from projections.names import KeepsNames, name_player
+from projections.match_facts import KeepsMatchFacts, MatchFacts
+from projections.names import KeepsClubNames
 
 Source = Literal["match", "tournament", "import"]
 
@@ -90,7 +89,7 @@ _HISTORY_COLUMNS = (
 )
 
 
-class RatingsProjection(KeepsNames, KeepsMatchFacts):
+class RatingsProjection(KeepsClubNames, KeepsMatchFacts):
     """The list, each player's history and the facts a rated match needs (players, length)."""
 
     name = "ratings"
@@ -110,10 +109,7 @@ class RatingsProjection(KeepsNames, KeepsMatchFacts):
     wants_notification_id = True
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
-        db.execute(
-            "CREATE TABLE IF NOT EXISTS rating_people (player_id TEXT PRIMARY KEY, "
-            "display_name TEXT NOT NULL)"
-        )
+        self._create_names_table(db)
         db.execute(
             "CREATE TABLE IF NOT EXISTS rating_settings (id INTEGER PRIMARY KEY CHECK (id = 1), "
             "start_rating REAL NOT NULL, newcomer_boost INTEGER NOT NULL)"
@@ -160,12 +156,6 @@ class RatingsProjection(KeepsNames, KeepsMatchFacts):
             "seq INTEGER NOT NULL, sub INTEGER NOT NULL)"
         )
 
-    # Who is who (rule R-RATE-7: a rating-only player's name is personal data; an erased
-    # person's ratings stay under the pseudonym) -----------------------------------------------
-
-    def rating_player_added(self, event: RatingPlayerAdded, db: sqlite_utils.Database) -> None:
-        name_player(db, self.names_table, event.player_id, event.display_name)
-
     # Settings (rule R-RATE-3) -----------------------------------------------------------------
 
     def rating_settings_changed(
@@ -206,7 +196,7 @@ class RatingsProjection(KeepsNames, KeepsMatchFacts):
     def match_won(self, event: MatchWon, db: sqlite_utils.Database) -> None:
         if event.reason == "reported":
             return  # rated at the tournament's result (source "tournament")
-        facts = _facts(db, str(event.originator_id))
+        facts = self._match_facts(db, str(event.originator_id))
         if facts is None or not facts.rated or not facts.begun or facts.length < 1:
             return
         sides = (
@@ -227,7 +217,7 @@ class RatingsProjection(KeepsNames, KeepsMatchFacts):
         )
         if event.source == "match" or not event.played:
             return  # rated at the match's own end, or unplayed (rule R-RATE-5)
-        sides = _sides(db, match_id, event.winner)
+        sides = _sides(self._match_facts(db, match_id), event.winner)
         if sides is None:
             return
         self._rated(db, match_id, event.timestamp, "tournament", sides)
@@ -244,7 +234,7 @@ class RatingsProjection(KeepsNames, KeepsMatchFacts):
             "INSERT OR REPLACE INTO rating_results (result_id, match_id, seq) VALUES (?, ?, ?)",
             [str(event.result_id), match_id, seq],
         )
-        sides = _sides(db, match_id, event.winner)
+        sides = _sides(self._match_facts(db, match_id), event.winner)
         held = db.execute(
             "SELECT seq, sub FROM rating_matches WHERE key = ?", [match_id]
         ).fetchone()
@@ -333,27 +323,8 @@ class RatingsProjection(KeepsNames, KeepsMatchFacts):
         db.execute("DELETE FROM rating_dirty")
 
 
-class _Facts(msgspec.Struct, frozen=True):
-    player_a: str
-    player_b: str
-    length: int
-    rated: bool
-    begun: bool
-
-
-def _facts(db: sqlite_utils.Database, match_id: str) -> _Facts | None:
-    row = db.execute(
-        "SELECT player_a, player_b, length, rated, begun FROM rating_facts WHERE match_id = ?",
-        [match_id],
-    ).fetchone()
-    if row is None or row[0] is None or row[1] is None:
-        return None
-    return _Facts(row[0], row[1], row[2], bool(row[3]), bool(row[4]))
-
-
-def _sides(db: sqlite_utils.Database, match_id: str, winner: UUID) -> tuple[str, str, int] | None:
+def _sides(facts: MatchFacts | None, winner: UUID) -> tuple[str, str, int] | None:
     """Winner, loser and length of a tournament's match, if it is one that can be rated."""
-    facts = _facts(db, match_id)
     if facts is None or not facts.rated or facts.length < 1:
         return None
     if str(winner) == facts.player_a:

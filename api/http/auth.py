@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, TypeVar
 from uuid import UUID
 
 import anyio.to_thread
-from litestar import HttpMethod, Request
+import msgspec
+from litestar import HttpMethod, Litestar, MediaType, Request, Response
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, PermissionDeniedException
 from litestar.handlers import HTTPRouteHandler
 from litestar.handlers.base import BaseRouteHandler
+from litestar.serialization import encode_json
+from litestar.types import ASGIApp, Receive, Scope, Send
 
 from api.http.schemas import ActingDirectorDep
 from domain.errors import ForbiddenError
@@ -188,19 +191,67 @@ REGISTERED_PLAYER = TokenRequired("the player token of the registration (or a di
 
 
 class _SelfGuardedRouteHandler(HTTPRouteHandler):
-    """A route handler whose guards are handed the handler itself.
+    """A route handler whose guards are handed the handler itself, and whose Struct answers
+    are encoded straight into their ASGI answer.
 
     Litestar hands each guard a copy of the handler (``copy.copy`` of its many attributes:
     about 12 microseconds per request, 2 % of a match command's CPU), so that a guard may
     change it unseen by other requests. No guard of this service reads or changes the
-    handler."""
+    handler.
+
+    Litestar answers a returned value through a ``Response`` that it then turns into an
+    ``ASGIResponse`` (its headers kept in a mutable multi-dict, the body encoded by a new
+    msgspec encoder each time): about 20 microseconds of a match command. A handler with no
+    headers, cookies, background task, DTO, type encoders, ``after_request`` hook or other
+    response class of its own answers a Struct here with the same status, the same two
+    headers in the same order and the same bytes (``JsonAnswer``); anything else as before."""
 
     async def authorize_connection(self, connection: ASGIConnection[Any, Any, Any, Any]) -> None:
         for guard in self.resolve_guards():
             await guard(connection, self)  # type: ignore[misc]
 
+    async def to_response(
+        self, app: Litestar, data: Any, request: Request[Any, Any, Any]
+    ) -> ASGIApp:
+        if isinstance(data, msgspec.Struct) and self._answers_plain_json:
+            return JsonAnswer(self.status_code, encode_json(data))
+        return await super().to_response(app, data, request)
+
+    @cached_property
+    def _answers_plain_json(self) -> bool:
+        """Whether Litestar would answer a Struct with only its JSON and the two headers."""
+        return (
+            self.media_type == MediaType.JSON
+            and self.resolve_response_class() is Response
+            and not self.resolve_response_headers()
+            and not self.resolve_response_cookies()
+            and not self.resolve_type_encoders()
+            and self.resolve_return_dto() is None
+            and self.background is None
+            and not any(layer.after_request for layer in self.ownership_layers)
+        )
+
+
+class JsonAnswer:
+    """An ASGI answer of JSON bytes, as Litestar's ``ASGIResponse`` sends a JSON body: the
+    status, ``content-type`` then ``content-length``, then the body in one message."""
+
+    __slots__ = ("body", "status")
+
+    def __init__(self, status: int, body: bytes) -> None:
+        self.status = status
+        self.body = body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", b"%d" % len(self.body)),
+        ]
+        await send({"type": "http.response.start", "status": self.status, "headers": headers})
+        await send({"type": "http.response.body", "body": self.body, "more_body": False})
+
 
 def guarded_post(path: str, **options: Any) -> HTTPRouteHandler:
     """``post`` for the hottest guarded path, the match commands: the guards cost no copy of
-    the handler (``_SelfGuardedRouteHandler``)."""
+    the handler, and a Struct answer no ``Response`` (``_SelfGuardedRouteHandler``)."""
     return _SelfGuardedRouteHandler(path, http_method=HttpMethod.POST, **options)

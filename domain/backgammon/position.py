@@ -140,7 +140,31 @@ def _key_from_position_id(position_id: str) -> int:
 
 
 def _sides_from_key(key: int) -> tuple[Side, Side]:
-    """Read the unary-coded counts: side not on roll first; returns (on roll, opponent)."""
+    """Read the unary-coded counts: side not on roll first; returns (on roll, opponent).
+
+    The key's bits, least significant first, split at each zero-bit are the counts' runs of
+    one-bits: a valid key reads so in one pass of C code; anything else is read bit by bit
+    (``_checked_sides_from_key``), which names what is wrong."""
+    runs = format(key, f"0{_KEY_BITS}b")[::-1].split("0")
+    if len(runs) > _COUNTS and not any(runs[_COUNTS:]):
+        opponent = tuple(map(len, runs[:25]))
+        on_roll = tuple(map(len, runs[25:_COUNTS]))
+        total_opponent, total_on_roll = sum(opponent), sum(on_roll)
+        if (
+            total_opponent <= CHECKERS_PER_SIDE
+            and total_on_roll <= CHECKERS_PER_SIDE
+            and total_opponent + total_on_roll
+        ):
+            return on_roll, opponent
+    return _checked_sides_from_key(key)
+
+
+_COUNTS = 50
+"""A key holds 25 counts of each side."""
+
+
+def _checked_sides_from_key(key: int) -> tuple[Side, Side]:
+    """``_sides_from_key`` bit by bit: an invalid key raises with what is wrong."""
     sides: list[Side] = []
     bit = 0
     for name in ("opponent", "on_roll"):

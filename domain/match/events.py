@@ -174,28 +174,30 @@ class RollVoided(DomainEvent, frozen=True, kw_only=True):
     """A director's decision, or both players asking."""
 
 
-class CheckersPlayed(DomainEvent, frozen=True, kw_only=True):
-    """A legal play: its notation, its moves die by die and the Position ID after it (the
-    opponent on roll), so that replay needs no move generation."""
-
-    side: Side
-    dice: tuple[int, int]
-    play: str
-    moves: tuple[tuple[int, int, bool], ...]
-    """(source, destination, hit) per die; 25 is the bar, 0 off."""
-    position_id: str
-
-
-class VariantCheckersPlayed(DomainEvent, frozen=True, kw_only=True):
-    """A legal play in a variant game (rules V-*): its steps and the board after it, with the
-    opponent on roll and each side in its own numbering (V-BOARD-1), so that replay needs no
-    move generation."""
+class CheckerPlay(DomainEvent, frozen=True, kw_only=True):
+    """What every legal play records, on any board: the side, its dice, the play's notation
+    and its moves die by die. The base of ``CheckersPlayed`` and ``VariantCheckersPlayed``,
+    never recorded itself."""
 
     side: Side
     dice: tuple[int, int]
     play: str
     moves: tuple[tuple[int, int, bool], ...]
     """(source, destination, hit) per die in the mover's numbering; 25 is the bar, 0 off."""
+
+
+class CheckersPlayed(CheckerPlay, frozen=True, kw_only=True):
+    """A legal play and the Position ID after it (the opponent on roll), so that replay needs
+    no move generation."""
+
+    position_id: str
+
+
+class VariantCheckersPlayed(CheckerPlay, frozen=True, kw_only=True):
+    """A legal play in a variant game (rules V-*) and the board after it, with the opponent
+    on roll and each side in its own numbering (V-BOARD-1), so that replay needs no move
+    generation."""
+
     on_roll: tuple[int, ...]
     """The opponent's 25 counts after the play (index 0 the bar)."""
     opponent: tuple[int, ...]
@@ -221,52 +223,55 @@ class TurnPassed(DomainEvent, frozen=True, kw_only=True):
     dice: tuple[int, int]
 
 
-class CubeOffered(DomainEvent, frozen=True, kw_only=True):
-    side: Side
-    value: int
-    """The value the cube goes to if taken."""
+class CubeAction(DomainEvent, frozen=True, kw_only=True):
+    """A side's action with the cube and the cube value it names (rules G-CUBE-1, G-CUBE-3):
+    the base of the five cube events, never recorded itself."""
 
-
-class CubeTaken(DomainEvent, frozen=True, kw_only=True):
     side: Side
     value: int
 
 
-class CubeDropped(DomainEvent, frozen=True, kw_only=True):
-    side: Side
-    value: int
-    """The value before the double: what the dropper loses (rule G-CUBE-1)."""
+class CubeOffered(CubeAction, frozen=True, kw_only=True):
+    """``value``: the value the cube goes to if taken."""
 
 
-class CubeBeavered(DomainEvent, frozen=True, kw_only=True):
+class CubeTaken(CubeAction, frozen=True, kw_only=True):
+    """``value``: the cube's new value, owned by the taker."""
+
+
+class CubeDropped(CubeAction, frozen=True, kw_only=True):
+    """``value``: the value before the double, what the dropper loses (rule G-CUBE-1)."""
+
+
+class CubeBeavered(CubeAction, frozen=True, kw_only=True):
     """rule G-CUBE-3 (money): the doubled side took and at once redoubled, keeping the cube."""
 
-    side: Side
-    value: int
 
-
-class CubeRaccooned(DomainEvent, frozen=True, kw_only=True):
+class CubeRaccooned(CubeAction, frozen=True, kw_only=True):
     """rule G-CUBE-3 (money): the doubler answered a beaver by redoubling again."""
 
-    side: Side
-    value: int
 
+class ResignationAction(DomainEvent, frozen=True, kw_only=True):
+    """A side offers, accepts or rejects a resignation at ``level`` (rule G-RESIGN-1): the
+    base of the three resignation events, never recorded itself."""
 
-class ResignationOffered(DomainEvent, frozen=True, kw_only=True):
-    side: Side
-    level: Level
-
-
-class ResignationAccepted(DomainEvent, frozen=True, kw_only=True):
     side: Side
     level: Level
+
+
+class ResignationOffered(ResignationAction, frozen=True, kw_only=True):
+    """``side`` resigns at ``level``; the opponent accepts or rejects it."""
+
+
+class ResignationAccepted(ResignationAction, frozen=True, kw_only=True):
+    """``side`` accepts the opponent's resignation: the game ends at ``level``."""
+
     automatic: bool = False
     """rule G-RESIGN-1, preset app: a resignation ends the game without an answer."""
 
 
-class ResignationRejected(DomainEvent, frozen=True, kw_only=True):
-    side: Side
-    level: Level
+class ResignationRejected(ResignationAction, frozen=True, kw_only=True):
+    """``side`` rejects the opponent's resignation: play goes on."""
 
 
 class TimeoutClaimed(DomainEvent, frozen=True, kw_only=True):

@@ -32,14 +32,13 @@ from domain.people.director import (
     Target,
 )
 from domain.people.tokens import token_hash
-from domain.seasons import season
-from domain.seasons.season import Season, SeasonCreated
+from domain.seasons.season import SeasonCreated
 from domain.tournament import TournamentScheduled
 from projections import directors as directors_view
 from projections.directors import DirectorRow
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, CommandRunner
-from service.shared.loading import load_match, load_tournament
+from service.shared.loading import load_match, load_season, load_tournament
 from service.storage.events import EventStore
 
 DIRECTOR_TOKEN_PREFIX = "bgtd-director-"
@@ -140,7 +139,7 @@ class DirectorService:
         return Target(season_id=state.season_id, tournament_id=tournament_id)
 
     def season_target(self, season_id: UUID) -> Target:
-        self._load_season(season_id)
+        load_season(self._store, season_id)
         return Target(season_id=season_id)
 
     def match_target(self, match_id: UUID) -> Target:
@@ -236,17 +235,9 @@ class DirectorService:
             target = self.tournament_target(tournament_id)
             return Scope(kind="tournament", season_id=target.season_id, tournament_id=tournament_id)
         if season_id is not None:
-            self._load_season(season_id)
+            load_season(self._store, season_id)
             return Scope(kind="season", season_id=season_id)
         return CLUB
-
-    def _load_season(self, season_id: UUID) -> Season:
-        return self._store.load_as(
-            season_id,
-            season.evolve,
-            Season,
-            lambda: season.SeasonNotFoundError(f"no season with id {season_id}"),
-        )
 
 
 def _scope_of(row: DirectorRow) -> Scope:

@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from uuid import UUID
 
-import msgspec
-
 from domain.errors import UnauthenticatedError
 from domain.people.tokens import token_hash
 from domain.tournament import Tournament
@@ -29,7 +27,7 @@ from domain.tournament.errors import TournamentNotFoundError
 from projections import tokens as player_tokens
 from projections.runner import Views
 from service.clock import Clock
-from service.people.signing import SignedSessions
+from service.people.signing import SignedClaims, SignedSessions, TokenBoundClaims
 from service.shared.registrants import Registrants
 from service.storage.ended_sessions import EndedSessions
 
@@ -44,16 +42,12 @@ _ENDED = "player "
 """The kind of session, before its nonce, in the record of ended sessions."""
 
 
-class PlayerClaims(msgspec.Struct, frozen=True):
-    """What a player's session cookie says, under the server's signature."""
+class PlayerClaims(TokenBoundClaims, frozen=True):
+    """What a player's session cookie says, under the server's signature (its token check
+    binds it to the registration's token)."""
 
     tournament: str
     registration: str
-    token_check: str
-    """A keyed digest of the token's hash: binds the session to the registration's token."""
-    expires: int
-    """Unix seconds."""
-    nonce: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,13 +208,11 @@ _TABLET_ENDED = "tablet "
 _GENERATION_KEPT = timedelta(days=400)
 
 
-class TabletClaims(msgspec.Struct, frozen=True):
+class TabletClaims(SignedClaims, frozen=True):
     """What a table's tablet cookie says, under the server's signature (a key of its own)."""
 
     tournament: str
     table: int
-    expires: int
-    nonce: str
     generation: int = 0
     """The tournament's tablet generation at the opening: ``end_all`` ends it."""
 

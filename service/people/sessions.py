@@ -17,14 +17,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
 
-import msgspec
-
 from domain.errors import UnauthenticatedError
 from domain.people.director import BOOTSTRAP, ActingDirector, DirectorNotFoundError
 from domain.people.tokens import token_hash
 from service.clock import Clock
 from service.people.directors import DirectorService
-from service.people.signing import SignedSessions
+from service.people.signing import SignedSessions, TokenBoundClaims
 from service.storage.ended_sessions import EndedSessions
 
 SESSION_LIFETIME = timedelta(hours=12)
@@ -34,16 +32,11 @@ _ENDED = "director "
 """The kind of session, before its nonce, in the record of ended sessions."""
 
 
-class SessionClaims(msgspec.Struct, frozen=True):
+class SessionClaims(TokenBoundClaims, frozen=True):
     """What a session cookie says, under the server's signature."""
 
     who: str
     """``bootstrap`` or a named director's id."""
-    token_check: str
-    """A keyed digest of the token's hash: binds the session to the token it was opened with."""
-    expires: int
-    """Unix seconds."""
-    nonce: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import hmac
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
 import msgspec
 
@@ -70,19 +70,23 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-class Expiring(Protocol):
-    """What every session's claims say besides whose session it is."""
+class SignedClaims(msgspec.Struct, frozen=True):
+    """What every session's claims say besides whose session it is (a cookie holds them as a
+    JSON object: a field is found by its name)."""
 
-    @property
-    def expires(self) -> int:
-        """Unix seconds."""
-        ...
-
-    @property
-    def nonce(self) -> str: ...
+    expires: int
+    """Unix seconds."""
+    nonce: str
 
 
-E = TypeVar("E", bound=Expiring)
+class TokenBoundClaims(SignedClaims, frozen=True):
+    """The claims of a session opened with a token (a director's, a player's)."""
+
+    token_check: str
+    """A keyed digest of the token's hash: binds the session to the token it was opened with."""
+
+
+E = TypeVar("E", bound=SignedClaims)
 
 
 class SignedSessions(Generic[E]):

@@ -21,7 +21,7 @@ import msgspec
 from domain import match, tournament
 from domain import standings as swiss
 from domain.errors import InvalidInputError
-from domain.events import DIRECTOR
+from domain.events import DIRECTOR, copied
 from domain.match import Match
 from domain.tournament import (
     Round as PairedRound,
@@ -254,13 +254,10 @@ class RoundService(TournamentDay):
         assert before is not None
         located = after.table_of(report.match_id)
         assert located is not None
-        return Result(
-            result_id=result_id,
-            match_id=report.match_id,
-            winner=report.winner,
-            points_a=report.points_a,
-            points_b=report.points_b,
-            corrects=report.corrects,
+        recorded = next(e for e in change.events if isinstance(e, tournament.ResultRecorded))
+        return copied(
+            recorded,
+            Result,
             tournament_status=after.status(change.events[-1].timestamp),
             affects=Affects(
                 standings=_standing_changes(

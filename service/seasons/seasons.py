@@ -9,7 +9,7 @@ from uuid import UUID
 
 import msgspec
 
-from domain.events import DIRECTOR
+from domain.events import DIRECTOR, copied
 from domain.seasons import season as seasons
 from domain.seasons.options import season_options
 from domain.seasons.ranking import PlayerNotRankedError
@@ -128,13 +128,7 @@ class SeasonService:
         reason, read from the season's own events (a few per season, no view needed)."""
         self.load(season_id)
         return [
-            SeasonBan(
-                player_id=event.player_id,
-                reason=event.reason,
-                revoke_points=event.revoke_points,
-                banned_at=event.timestamp,
-                actor=event.actor,
-            )
+            copied(event, SeasonBan, banned_at=event.timestamp)
             for event in self._store.stream(season_id)
             if isinstance(event, seasons.PlayerBanned)
         ]

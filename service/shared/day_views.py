@@ -8,6 +8,7 @@ from uuid import UUID
 import msgspec
 
 from domain import tournament
+from domain.events import copied
 from domain.tournament import RoundStage, Stage, Tournament
 from projections import standings as day
 from projections.runner import Views
@@ -163,24 +164,15 @@ def round_view(views: Views, held: Tournament, paired: tournament.Round) -> Roun
         seed=paired.seed,
         completable=paired.completable if paired.stage == "swiss" else None,
         pairings=[
-            Pairing(
-                table=table.table,
-                stage=table.stage,
-                player_a=table.player_a,
-                player_b=table.player_b,
+            copied(
+                table,
+                Pairing,
                 player_a_name=names.get(str(table.player_a), ""),
                 player_b_name=names.get(str(table.player_b)) if table.player_b else None,
-                match_id=table.match_id,
-                match_length=table.match_length,
-                reason=table.reason,
-                explanation=table.explanation,
                 disputed=table.match_id in held.disputed,
                 result_id=results.get(table.match_id) if table.match_id else None,
                 seed_a=berger.get(table.player_a) if table.stage == "round_robin" else table.seed_a,
                 seed_b=berger.get(table.player_b) if table.stage == "round_robin" else table.seed_b,
-                bracket=table.bracket,
-                bracket_round=table.bracket_round,
-                bracket_position=table.bracket_position,
             )
             for table in paired.tables
         ],

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
 from uuid import UUID
 
 from domain import match as matches
 from domain import tournament as tournaments
 from domain.calendar import parse_date
-from domain.errors import InvalidInputError
+from domain.errors import InvalidInputError, NotFoundError
+from domain.events import Aggregate
 from domain.match import Match, NotAMatchError
 from domain.seasons import season as seasons
 from domain.seasons.season import Season, SeasonNotFoundError
@@ -17,31 +20,46 @@ from projections import standings as day
 from projections.runner import Views
 from service.storage.events import EventStore
 
+A = TypeVar("A", bound=Aggregate)
+
 
 def load_tournament(store: EventStore, tournament_id: UUID) -> Tournament:
     """The tournament, or a 404 when the id is unknown or names another aggregate."""
-    return store.load_as(
-        tournament_id,
-        tournaments.evolve,
-        Tournament,
-        lambda: TournamentNotFoundError(f"no tournament with id {tournament_id}"),
-    )
+    return _load(store, tournament_id, tournaments.evolve, Tournament, TournamentNotFoundError)
 
 
-def load_match(store: EventStore, match_id: UUID) -> Match:
-    """The match, or a 404 when the id is unknown or names another aggregate."""
-    return store.load_as(
-        match_id, matches.evolve, Match, lambda: NotAMatchError(f"no match with id {match_id}")
-    )
+def load_match(
+    store: EventStore, match_id: UUID, version: int | None = None, *, recorded: bool = False
+) -> Match:
+    """The match (as it was right after event ``version``), or a 404 when the id is unknown
+    or names another aggregate; ``recorded`` tells an unknown id apart
+    (``UnknownAggregateError``)."""
+    return _load(store, match_id, matches.evolve, Match, NotAMatchError, version, recorded)
 
 
 def load_season(store: EventStore, season_id: UUID) -> Season:
     """The season, or a 404 when the id is unknown or names another aggregate."""
+    return _load(store, season_id, seasons.evolve, Season, SeasonNotFoundError)
+
+
+def _load(
+    store: EventStore,
+    aggregate_id: UUID,
+    evolve: Callable[[A | None, Any], A],
+    kind: type[A],
+    not_found: type[NotFoundError],
+    version: int | None = None,
+    recorded: bool = False,
+) -> A:
+    """The ``kind`` aggregate; ``not_found`` ("no match with id ...") names the kind."""
+    noun = kind.__name__.lower()
     return store.load_as(
-        season_id,
-        seasons.evolve,
-        Season,
-        lambda: SeasonNotFoundError(f"no season with id {season_id}"),
+        aggregate_id,
+        evolve,
+        kind,
+        lambda: not_found(f"no {noun} with id {aggregate_id}"),
+        version,
+        recorded=recorded,
     )
 
 

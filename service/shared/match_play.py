@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, cast
 from uuid import UUID
 from zoneinfo import ZoneInfo
@@ -33,7 +34,7 @@ from domain.people.tokens import token_hash
 from domain.tournament import PairedTable, Tournament
 from projections.runner import Views
 from service.shared.commands import DECIDE_AGAIN, MATCH_PLAY, CommandRunner, Decision
-from service.shared.loading import display_names, load_tournament
+from service.shared.loading import display_names, load_match, load_tournament
 from service.storage.events import Change, EventStore, StaleVersionError, UnknownAggregateError
 
 _SEAL_CONTEXT = b"bgtd-seed-seal-v1"
@@ -113,6 +114,14 @@ def unseal_seed(key: bytes, match_id: UUID, sealed: str) -> bytes:
     return bytes.fromhex(seal_seed(key, match_id, bytes.fromhex(sealed)))
 
 
+@lru_cache(maxsize=4096)
+def _opened_seed(key: bytes, match_id: UUID, sealed: str, commitment: str) -> bytes | None:
+    """The seed ``sealed`` holds if it matches ``commitment``, else None: remembered, since
+    every server roll of a match opens the same seed (an HMAC and a SHA-256 per roll)."""
+    seed = unseal_seed(key, match_id, sealed)
+    return seed if hmac.compare_digest(seed_commitment(seed), commitment) else None
+
+
 class MatchPlay:
     """The match mechanics every use case that touches a match shares (one per process)."""
 
@@ -176,14 +185,7 @@ class MatchPlay:
 
     def load(self, match_id: UUID, version: int | None = None) -> Match:
         """The match, or a 404 when the id is unknown or names another aggregate."""
-        return self._store.load_as(
-            match_id,
-            match.evolve,
-            Match,
-            lambda: match.NotAMatchError(f"no match with id {match_id}"),
-            version,
-            recorded=True,
-        )
+        return load_match(self._store, match_id, version, recorded=True)
 
     def conclusions(
         self, decided: Tournament, events: Iterable[DomainEvent], now: datetime, actor: str
@@ -271,8 +273,8 @@ class MatchPlay:
         (rule G-DICE-1): with another dice key the unsealed bytes are no seed of this match."""
         if state.sealed_seed is None or state.seed_commitment is None:
             raise ConflictError("this match uses entered dice: there is no seed")
-        seed = unseal_seed(self._dice_key, state.id, state.sealed_seed)
-        if not hmac.compare_digest(seed_commitment(seed), state.seed_commitment):
+        seed = _opened_seed(self._dice_key, state.id, state.sealed_seed, state.seed_commitment)
+        if seed is None:
             log.error("dice key mismatch: the sealed seed of match %s does not open", state.id)
             raise DiceKeyMismatchError(
                 "the server dice of this match cannot be rolled: the service's dice key "

@@ -311,9 +311,12 @@ class EventStore(Application[UUID]):
         """
         withheld = self.personal.withheld
         try:
-            # Straight to the event store: Application.save would only add runtime protocol
-            # checks and notifications to in-process followers, which this service has none of.
-            recordings = self.events.put(list(events))
+            # Straight to the recorder: Application.save would only add runtime protocol
+            # checks and notifications to in-process followers, which this service has none
+            # of, and the library's event store would wrap each event with its notification
+            # in two objects nobody reads (about 7 microseconds per match command).
+            stored = [self.mapper.to_stored_event(event) for event in events]
+            notification_ids = self.recorder.insert_events(stored)
         except IntegrityError:
             for event in events:
                 self.states.supersede(event.originator_id, event.originator_version)
@@ -329,7 +332,7 @@ class EventStore(Application[UUID]):
                 self.states.forget(event.originator_id)
         if state is not None and self.personal.withheld == withheld:
             self.states.offer(state)
-        return recordings[-1].notification.id if recordings else 0
+        return notification_ids[-1] if notification_ids else 0
 
     def load(
         self, aggregate_id: UUID, evolve: Callable[[A | None, Any], A], version: int | None = None

@@ -19,7 +19,7 @@ import msgspec
 import segno
 
 from domain import match, tournament
-from domain.events import DIRECTOR
+from domain.events import DIRECTOR, copied
 from domain.people.tokens import token_hash
 from domain.tournament import (
     MAX_TABLE,
@@ -298,14 +298,12 @@ class VenueService(TournamentDay):
             ),
         )
         state = change.state
-        registration = state.registration(registration_id)
-        entry = state.late_entry_of(registration.player_id)
+        entry = state.late_entry_of(state.registration(registration_id).player_id)
         assert entry is not None
-        return LateEntry(
+        return copied(
+            entry,
+            LateEntry,
             registration_id=registration_id,
-            player_id=registration.player_id,
-            from_round=entry.from_round,
-            missed=entry.missed,
             players=state.players,
             pot_cents=state.pot_cents,
         )
@@ -454,16 +452,13 @@ class VenueService(TournamentDay):
         if result is not None:
             score_a, score_b = result.points_a, result.points_b
         status = _table_status(held, table, begun=begun)
-        return Table(
-            table=table.table,
+        return copied(
+            table,
+            Table,
             round=paired.number,
-            match_id=table.match_id,
-            player_a=table.player_a,
-            player_b=table.player_b,
             player_a_name=names.get(str(table.player_a), ""),
             player_b_name=names.get(str(table.player_b)) if table.player_b else None,
             score=Score(a=score_a, b=score_b),
-            match_length=table.match_length,
             phase=phase,
             status=status,
             match_url=f"/api/v1/matches/{table.match_id}" if table.match_id else None,

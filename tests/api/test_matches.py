@@ -236,6 +236,29 @@ def test_a_match_lists_its_legal_plays_as_the_analysis_endpoint_does(
     assert len(state["legal_plays"]) == 16
 
 
+def test_a_command_answers_the_state_byte_for_byte_as_litestar_answers_it(
+    client: Client,
+) -> None:
+    """Match commands answer their Struct without Litestar's ``Response`` (api/http/auth.py):
+    the same status, headers and bytes as the show, which Litestar answers. A match without a
+    clock reads the same at any instant, so the command's state and the show's are one."""
+    created = create(client)
+    for path, body in (("rolls", {"dice": [3, 1]}), ("plays", {"play": "8/5 6/5"})):
+        command = post(client, created, path, body, "a")
+        shown = client.get(f"/api/v1/matches/{created['id']}")
+
+        assert command.status_code == shown.status_code == 200
+        assert command.content == shown.content
+        assert (
+            command.headers.raw
+            == shown.headers.raw
+            == [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(shown.content)).encode()),
+            ]
+        )
+
+
 def test_the_export_lists_every_game_with_its_cube_actions_and_results(
     client: Client, played: PlayedMatch
 ) -> None:

@@ -12,8 +12,10 @@ import msgspec
 import pytest
 
 from domain.events import _common_fields, copied
+from domain.registration_request import RegistrationRequest
 from domain.seasons.ranking import WonMatch
 from domain.tournament import (
+    Applicant,
     LateEntryAdmitted,
     PairedTable,
     PlayerRegistered,
@@ -22,11 +24,20 @@ from domain.tournament import (
     RoundPaired,
     TournamentStarted,
 )
+from domain.tournament.registration import Registrant
 from domain.tournament.state import LateEntry, Registration, Report, Result, Round, Tournament
 
 outcomes = importlib.import_module("domain.tournament.outcomes")
 
 COPIED: list[tuple[type[msgspec.Struct], type[msgspec.Struct], set[str]]] = [
+    # rule P-MAIL-1: a request records the person as checked, with the age and birth date as
+    # typed (given apart), and gives them back when the registration is decided
+    (Registrant, Applicant, {"birth_date", "email", "first_name", "language", "last_name"}),
+    (
+        RegistrationRequest,
+        Applicant,
+        {"age", "birth_date", "email", "first_name", "language", "last_name"},
+    ),
     # rule T-REG-3: the registration's arrival (``sequence``) and status are the state's own
     (PlayerRegistered, Registration, {"player_id", "token_hash"}),
     # rule T-FMT-2: the round's number and pairing time are given apart

@@ -227,3 +227,20 @@ def test_a_voided_roll_that_passed_the_turn_leaves_no_pass_line() -> None:
     text = format_mat(voided.events, BERLIN)
     assert "65:" not in text
     assert text == format_mat(plain.events, BERLIN)
+
+
+def test_a_beaver_and_a_raccoon_are_written_with_the_cube_value_they_name() -> None:
+    # rule G-CUBE-3: the doubled side beavers, the doubler raccoons, each in its own column
+    table = Recorder(match_length=0, beavers=True)
+    table.do(rules.roll, None, (3, 1), table.now)
+    table.do(rules.play, "a", table.now, notation="8/5 6/5")
+    table.do(rules.double, "b", table.now)
+    table.do(rules.beaver, "a", table.now)
+    table.do(rules.raccoon, "b", table.now)
+
+    lines = format_mat(table.events, BERLIN).splitlines()
+
+    assert lines[-3:-1] == [
+        f"  1) {'31: 8/5 6/5':<{LEFT_WIDTH}} Doubles => 2",
+        f"  2) {' Beavers => 4':<{LEFT_WIDTH}} Raccoons => 8",
+    ]

@@ -10,6 +10,7 @@ import pytest
 from domain.events import Aggregate, DomainEvent, _shared_fields
 from domain.evidence.dispute import Dispute, DisputeOpened
 from domain.evidence.video import Video, VideoRegistered
+from domain.match import Match, MatchStarted
 from domain.people.director import Director, DirectorAppointed
 from domain.people.erasure import Person, PersonErased
 from domain.registration_request import RegistrationRequest, RegistrationRequested
@@ -23,6 +24,32 @@ COPIED: list[tuple[type[DomainEvent], type[Aggregate], set[str]]] = [
     # ``scope`` is copied as the event's kind, then replaced by the state's Scope
     (DirectorAppointed, Director, {"name", "scope", "token_hash"}),
     (PersonErased, Person, {"pseudonym"}),
+    # ``clock`` is copied as the preset's name, then replaced by the match's clock; ``rated``
+    # and ``cube`` are not copied (the state names no ``rated``; ``cube_enabled`` is the cube)
+    (
+        MatchStarted,
+        Match,
+        {
+            "beavers",
+            "clock",
+            "clock_overtime_seconds",
+            "dice_mode",
+            "jacoby",
+            "match_length",
+            "pairing",
+            "player_a",
+            "player_b",
+            "rules",
+            "sealed_seed",
+            "seated",
+            "seed_commitment",
+            "tavli_format",
+            "token_hash_a",
+            "token_hash_b",
+            "tournament_id",
+            "variant",
+        },
+    ),
     (SeasonCreated, Season, {"ends_on", "name", "starts_on"}),
     (
         RegistrationRequested,

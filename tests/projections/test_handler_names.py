@@ -28,6 +28,14 @@ def _subclasses(kind: type[object]) -> set[type[object]]:
     return found
 
 
+def _event_types() -> dict[str, type[object]]:
+    """Every recorded kind of event by its handler's name. A base class that events share
+    (``CubeAction``) is never recorded itself: a handler named after it would never be called."""
+    _import_all(domain)
+    kinds = _subclasses(DomainEvent)
+    return {_handler_name(e.__name__): e for e in kinds if not e.__subclasses__()}
+
+
 def _production_projections() -> list[type[Projection]]:
     _import_all(projections)
     # every subclass, not only the direct ones: a view may build on a shared base (names.py)
@@ -66,10 +74,15 @@ def test_every_module_of_projections_holds_a_projection_this_test_checks() -> No
     assert modules <= homes, sorted(modules - homes)
 
 
+def test_a_base_class_of_events_is_no_event_a_handler_may_name() -> None:
+    events = _event_types()
+    assert {"cube_offered", "cube_taken", "player_registered"} <= events.keys()
+    assert not {"cube_action", "resignation_action", "registration_facts"} & events.keys()
+
+
 @pytest.mark.parametrize("projection", _production_projections(), ids=lambda p: p.__name__)
 def test_each_handler_takes_the_event_its_name_names(projection: type[Projection]) -> None:
-    _import_all(domain)
-    events = {_handler_name(e.__name__): e for e in _subclasses(DomainEvent)}
+    events = _event_types()
     handlers = _handlers(projection)
     assert handlers, f"{projection.__name__} handles no event"
     for name, handler in handlers.items():
