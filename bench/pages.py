@@ -24,7 +24,7 @@ from uuid import UUID
 from litestar.testing import TestClient
 
 from api.app import create_app
-from api.console.console import SESSION_COOKIE
+from api.console.console import COOKIES
 from domain.tournament import Applicant, TournamentPlan
 from service.bootstrap import Services
 from service.clock import MovableClock
@@ -121,7 +121,7 @@ def run() -> dict[str, float]:
             logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request
             services: Services = app.state.services
             tournament_id = a_day_in_its_fourth_round(services, clock)
-            client.cookies.set(SESSION_COOKIE, services.sessions.open(DEV_DIRECTOR_TOKEN).cookie)
+            client.cookies.set(COOKIES.session, services.sessions.open(DEV_DIRECTOR_TOKEN).cookie)
             pages = {
                 "round page": f"/director/tournaments/{tournament_id}/rounds/{DECIDED_ROUNDS + 1}",
                 "wallboard": f"/pages/tournaments/{tournament_id}/wallboard",

@@ -74,11 +74,12 @@ def test_no_folder_holds_more_than_sixteen_modules() -> None:
     assert not crowded
 
 
-def service_imports() -> dict[str, set[str]]:
-    """Each module of ``service/`` with the service modules it imports."""
+def layer_imports(layer: str) -> dict[str, set[str]]:
+    """Each module of ``layer`` with the modules of the layer it imports (also those imported
+    only for type checking: they tie the two modules just the same)."""
     modules = {
         ".".join(path.relative_to(ROOT).with_suffix("").parts): path
-        for path in (ROOT / "service").rglob("*.py")
+        for path in (ROOT / layer).rglob("*.py")
         if path.name != "__init__.py"
     }
     imports: dict[str, set[str]] = {}
@@ -114,10 +115,16 @@ def floors(imports: dict[str, set[str]]) -> dict[str, int]:
 def test_the_service_is_at_most_six_floors_deep_and_has_no_circle() -> None:
     # Use cases never call one another: what they share lives below them (service/shared,
     # service/storage) and only the composition root (service/bootstrap.py) sees them all.
-    floor = floors(service_imports())
+    floor = floors(layer_imports("service"))
     too_high = {module: number for module, number in floor.items() if number > MAX_SERVICE_FLOORS}
     assert not too_high
     assert floor["service.bootstrap"] == max(floor.values())
+
+
+def test_the_domain_has_no_circle_of_imports() -> None:
+    # Issue 20: each module reads from the ones below it, as the service does; the match's state
+    # once imported its evolve helpers while they imported the state back.
+    floors(layer_imports("domain"))
 
 
 def test_no_use_case_slice_imports_another() -> None:
@@ -126,7 +133,7 @@ def test_no_use_case_slice_imports_another() -> None:
     below = {"shared", "storage", "clock", "settings"}
     crossing = {
         module: sorted(each for each in imported if each.split(".")[1] not in {slice_, *below})
-        for module, imported in service_imports().items()
+        for module, imported in layer_imports("service").items()
         if (slice_ := module.split(".")[1]) not in {*below, "bootstrap"}
         and any(each.split(".")[1] not in {slice_, *below} for each in imported)
     }

@@ -16,7 +16,6 @@ Security (API.md "Pages for people"):
 from __future__ import annotations
 
 import re
-import secrets
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import partial
@@ -26,7 +25,6 @@ from urllib.parse import urlencode
 from uuid import UUID
 
 from litestar import Controller, MediaType, Request, Response, get, post
-from litestar.datastructures import Cookie
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 from litestar.response import Redirect, Template
@@ -36,7 +34,7 @@ from api.console.refusals import in_words
 from api.console.terms import table_variant, tournament_terms
 from api.console.texts import TEXT
 from api.http.clients import ClientAddress
-from api.http.cookies import session_cookie
+from api.http.cookies import SignInCookies
 from api.http.errors import status_of
 from api.http.forms import (
     CSRF_FIELD,
@@ -55,10 +53,14 @@ from service.bootstrap import Services
 from service.people.sessions import SESSION_LIFETIME, Session
 
 CONSOLE_TEMPLATES = Path(__file__).parent / "templates"
-SESSION_COOKIE = "bgtd_director_session"
-SIGN_IN_COOKIE = "bgtd_director_sign_in"
-"""The sign-in form's nonce: its CSRF token derives from it (there is no session yet)."""
-COOKIE_PATH = "/director"
+COOKIES = SignInCookies(
+    session="bgtd_director_session",
+    session_path="/director",
+    session_lifetime=SESSION_LIFETIME,
+    sign_in="bgtd_director_sign_in",
+    sign_in_path="/director",
+)
+"""The director's session and the sign-in form's nonce, both sent to the console only."""
 SIGN_IN = "/director/sign-in"
 HOME = "/director"
 _EUROS = re.compile(r"\s*(\d{1,7})(?:[.,](\d{2}))?\s*(?:€|EUR)?\s*", re.IGNORECASE)
@@ -136,6 +138,10 @@ class Console:
         )
 
     @property
+    def public_url(self) -> str:
+        return self.services.settings.effective_public_url
+
+    @property
     def lang_query(self) -> str:
         """``lang=..`` to keep in the console's own links and redirects, when it was asked for."""
         return f"lang={self.query_lang}" if self.query_lang else ""
@@ -200,7 +206,7 @@ def _console(
 
 def provide_console(request: Request[Any, Any, Any], services: ServicesDep) -> Console:
     """The signed-in director's console; without a valid session a 303 to the sign-in."""
-    session = services.sessions.check(request.cookies.get(SESSION_COOKIE))
+    session = services.sessions.check(request.cookies.get(COOKIES.session))
     if session is None:
         wanted = request.url.path
         if request.method == "GET" and request.url.query:
@@ -276,10 +282,9 @@ class ConsoleController(ConsolePages):
 
     @get("/sign-in", sync_to_thread=False, summary=SUMMARIES["sign_in"])
     def sign_in_form(self, request: Request[Any, Any, Any], visitor: ConsoleDep) -> Template:
-        nonce = request.cookies.get(SIGN_IN_COOKIE) or secrets.token_urlsafe(16)
+        nonce = COOKIES.form_nonce(request)
         page = _sign_in_page(visitor, nonce, request.query_params.get("next", ""))
-        page.cookies.append(_sign_in_cookie(visitor, nonce))
-        return page
+        return COOKIES.with_form_nonce(page, visitor.public_url, nonce)
 
     @post("/sign-in", sync_to_thread=True, summary=SUMMARIES["sign_in_post"])
     def sign_in(
@@ -291,7 +296,7 @@ class ConsoleController(ConsolePages):
     ) -> Template | Redirect:
         services = visitor.services
         sessions = services.sessions
-        nonce = sign_in_nonce(request, SIGN_IN_COOKIE, data, sessions.is_csrf_token)
+        nonce = sign_in_nonce(request, COOKIES.sign_in, data, sessions.is_csrf_token)
         next_path = str(data.get("next") or "")
         token = str(data.get("token") or "")
         client, now = client_address(request), services.clock.now()
@@ -310,21 +315,18 @@ class ConsoleController(ConsolePages):
             error = FormError("sign-in", "token", visitor.t["token_refused"], 401)
             return _sign_in_page(visitor, nonce, next_path, error)
         target = next_path if next_path and is_local_path(next_path) else HOME
-        redirect = Redirect(target, status_code=303)
-        redirect.cookies.append(_session_cookie(visitor, opened.cookie))
-        redirect.cookies.append(_sign_in_cookie(visitor, "", expire=True))
-        return redirect
+        return COOKIES.signed_in(
+            Redirect(target, status_code=303), visitor.public_url, opened.cookie
+        )
 
     @post("/sign-out", sync_to_thread=True, summary=SUMMARIES["sign_out"])
     def sign_out(
         self, request: Request[Any, Any, Any], data: FormData, console: ConsoleDep
     ) -> Redirect:
         console.require_csrf(data)
-        # on the server too: a copy of the cookie taken before stops working
-        console.services.sessions.end(request.cookies.get(SESSION_COOKIE))
-        redirect = console.back_to(SIGN_IN)
-        redirect.cookies.append(_session_cookie(console, "", expire=True))
-        return redirect
+        return COOKIES.signed_out(
+            console.back_to(SIGN_IN), console.public_url, request, console.services.sessions.end
+        )
 
     # The tournaments and the desk --------------------------------------------------------
 
@@ -434,18 +436,3 @@ def _sign_in_page(
         next_path=next_path if is_local_path(next_path) else "",
         error=error,
     )
-
-
-def _cookie(console: Console, key: str, value: str, max_age: int) -> Cookie:
-    public_url = console.services.settings.effective_public_url
-    return session_cookie(public_url, key=key, value=value, path=COOKIE_PATH, max_age=max_age)
-
-
-def _session_cookie(console: Console, value: str, *, expire: bool = False) -> Cookie:
-    return _cookie(
-        console, SESSION_COOKIE, value, 0 if expire else int(SESSION_LIFETIME.total_seconds())
-    )
-
-
-def _sign_in_cookie(console: Console, nonce: str, *, expire: bool = False) -> Cookie:
-    return _cookie(console, SIGN_IN_COOKIE, nonce, 0 if expire else 3600)

@@ -19,7 +19,6 @@ Security (API.md "Pages for people"):
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,13 +27,12 @@ from urllib.parse import urlencode
 from uuid import UUID
 
 from litestar import Controller, MediaType, Request, Response, get, post
-from litestar.datastructures import Cookie
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
 from api.http.clients import ClientAddress
-from api.http.cookies import session_cookie
+from api.http.cookies import SignInCookies
 from api.http.forms import CSRF_FIELD, form_id, sign_in_nonce, whole_number
 
 # re-exported: the playing forms (``api.table.play``) take them from here
@@ -58,13 +56,16 @@ from service.shared.match_play import Caller
 from service.venue.venue import PendingReport, Table, TableReport
 
 TABLE_TEMPLATES = Path(__file__).parent / "templates"
-SESSION_COOKIE = "bgtd_player_session"
-SESSION_PATH = "/pages"
-SIGN_IN = "/pages/players/sign-in"
+COOKIES = SignInCookies(
+    session="bgtd_player_session",
+    session_path="/pages",
+    session_lifetime=PLAYER_SESSION_LIFETIME,
+    sign_in="bgtd_player_sign_in",
+    sign_in_path="/pages/players/sign-in",
+)
+"""The player's session, sent to the players' pages; the sign-in form's nonce, to the form."""
 TABLET_COOKIE = "bgtd_table_tablet"
 """The table's tablet (``api.table.tablet``): its path is the table page's."""
-SIGN_IN_COOKIE = "bgtd_player_sign_in"
-"""The sign-in form's nonce: its CSRF token derives from it (there is no session yet)."""
 TABLE = "/tournaments/{tournament_id:uuid}/tables/{number:int}"
 TournamentId = FromPath[UUID]
 TableNumber = FromPath[int]
@@ -99,6 +100,10 @@ class Visit:
     @property
     def t(self) -> dict[str, str]:
         return TEXT[self.lang]
+
+    @property
+    def public_url(self) -> str:
+        return self.services.settings.effective_public_url
 
     def render(self, name: str, *, status: int = 200, **context: Any) -> Template:
         lang = self.lang
@@ -202,7 +207,7 @@ def provide_visit(request: Request[Any, Any, Any], services: ServicesDep) -> Vis
         path=request.url.path,
         query_lang=asked if asked in TEXT else None,
         services=services,
-        session=services.player_sessions.check(request.cookies.get(SESSION_COOKIE)),
+        session=services.player_sessions.check(request.cookies.get(COOKIES.session)),
         tablet=services.player_sessions.check_tablet(request.cookies.get(TABLET_COOKIE)),
     )
 
@@ -254,7 +259,7 @@ class TableController(TablePages):
         says whether the link is valid, yet counts nothing (a GET changes no state, so it
         cannot change what a later sign-in is answered); a client already beyond the limit of
         failed sign-ins hears 429 for a wrong link, a right link always gets its button."""
-        nonce = request.cookies.get(SIGN_IN_COOKIE) or secrets.token_urlsafe(16)
+        nonce = COOKIES.form_nonce(request)
         token = request.query_params.get("token", "")
         services = visit.services
         known = services.player_sessions.signs_in(token)
@@ -266,8 +271,7 @@ class TableController(TablePages):
                 return page
         # an unknown or revoked link: a page that says so (404: nothing to sign in to)
         page = _sign_in_page(visit, nonce, token, refused=404 if not known else None)
-        page.cookies.append(_sign_in_cookie(visit, nonce))
-        return page
+        return COOKIES.with_form_nonce(page, visit.public_url, nonce)
 
     @post("/players/sign-in", sync_to_thread=True, summary=SUMMARIES["sign_in_post"])
     def sign_in(
@@ -278,7 +282,7 @@ class TableController(TablePages):
         client_address: NamedDependency[ClientAddress],
     ) -> Template | Redirect:
         sessions = visit.services.player_sessions
-        nonce = sign_in_nonce(request, SIGN_IN_COOKIE, data, sessions.is_csrf_token)
+        nonce = sign_in_nonce(request, COOKIES.sign_in, data, sessions.is_csrf_token)
         token = str(data.get("token") or "")
         services = visit.services
         try:
@@ -297,20 +301,17 @@ class TableController(TablePages):
         table = visit.services.venue.table_of(session.tournament_id, session.player_id)
         target = f"/pages/tournaments/{session.tournament_id}"
         redirect = visit.back_to(f"{target}/tables/{table}" if table else target)
-        redirect.cookies.append(_session_cookie(visit, opened.cookie))
-        redirect.cookies.append(_sign_in_cookie(visit, "", expire=True))
-        return redirect
+        return COOKIES.signed_in(redirect, visit.public_url, opened.cookie)
 
     @post("/players/sign-out", sync_to_thread=True, summary=SUMMARIES["sign_out"])
     def sign_out(
         self, request: Request[Any, Any, Any], data: FormData, visit: VisitDep
     ) -> Redirect:
         session = visit.require_csrf(data)
-        # on the server too: a copy of the cookie taken before stops working
-        visit.services.player_sessions.end(request.cookies.get(SESSION_COOKIE))
         redirect = visit.back_to(f"/pages/tournaments/{session.tournament_id}")
-        redirect.cookies.append(_session_cookie(visit, "", expire=True))
-        return redirect
+        return COOKIES.signed_out(
+            redirect, visit.public_url, request, visit.services.player_sessions.end
+        )
 
     # The table page ----------------------------------------------------------------------
 
@@ -481,17 +482,3 @@ def _sign_in_page(visit: Visit, nonce: str, token: str, *, refused: int | None =
         refused=refused is not None,
         refusal="too_many" if refused == 429 else "link_refused",
     )
-
-
-def _cookie(visit: Visit, key: str, value: str, path: str, max_age: int) -> Cookie:
-    public_url = visit.services.settings.effective_public_url
-    return session_cookie(public_url, key=key, value=value, path=path, max_age=max_age)
-
-
-def _session_cookie(visit: Visit, value: str, *, expire: bool = False) -> Cookie:
-    lifetime = 0 if expire else int(PLAYER_SESSION_LIFETIME.total_seconds())
-    return _cookie(visit, SESSION_COOKIE, value, SESSION_PATH, lifetime)
-
-
-def _sign_in_cookie(visit: Visit, nonce: str, *, expire: bool = False) -> Cookie:
-    return _cookie(visit, SIGN_IN_COOKIE, nonce, SIGN_IN, 0 if expire else 3600)

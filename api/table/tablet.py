@@ -13,6 +13,7 @@ REST with that token.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
@@ -20,7 +21,7 @@ from litestar import Request, get, post
 from litestar.datastructures import Cookie
 from litestar.response import Redirect, Template
 
-from api.console.console import COOKIE_PATH, SESSION_COOKIE, ConsoleDep, ConsolePages
+from api.console.console import COOKIES, ConsoleDep, ConsolePages
 from api.http.cookies import session_cookie
 from api.http.forms import FormData
 from api.pages.pages import TEXT as PAGE_TEXT
@@ -37,6 +38,15 @@ SUMMARIES = {
 
 def table_path(tournament_id: UUID, number: int) -> str:
     return f"/pages/tournaments/{tournament_id}/tables/{number}"
+
+
+def tablet_cookie(
+    public_url: str, tournament_id: UUID, number: int, value: str, lifetime: timedelta
+) -> Cookie:
+    """The tablet's cookie: sent to its table's page (and that page's forms) only."""
+    max_age = int(lifetime.total_seconds())
+    path = table_path(tournament_id, number)
+    return session_cookie(public_url, key=TABLET_COOKIE, value=value, path=path, max_age=max_age)
 
 
 class TabletController(ConsolePages):
@@ -81,27 +91,15 @@ class TabletController(ConsolePages):
         services = console.services
         services.directors.authorize_tournament(console.session.acting, tournament_id)
         _, cookie = services.player_sessions.open_tablet(tournament_id, number)
-        # the director's session ends with it, on the server too (as a sign-out)
-        services.sessions.end(request.cookies.get(SESSION_COOKIE))
-        public_url = services.settings.effective_public_url
+        public_url = console.public_url
         redirect = Redirect(
             table_path(tournament_id, number)
             + (f"?lang={console.query_lang}" if console.query_lang else ""),
             status_code=303,
         )
         redirect.cookies.append(
-            session_cookie(
-                public_url,
-                key=TABLET_COOKIE,
-                value=cookie,
-                path=table_path(tournament_id, number),
-                max_age=int(PLAYER_SESSION_LIFETIME.total_seconds()),
-            )
+            tablet_cookie(public_url, tournament_id, number, cookie, PLAYER_SESSION_LIFETIME)
         )
-        redirect.cookies.append(_signed_out(public_url))
-        return redirect
-
-
-def _signed_out(public_url: str) -> Cookie:
-    """The director's session cookie forgotten on this device (the tablet stays at the table)."""
-    return session_cookie(public_url, key=SESSION_COOKIE, value="", path=COOKIE_PATH, max_age=0)
+        # the director's session ends with it on this device, on the server too (a sign-out):
+        # the tablet stays at the table
+        return COOKIES.signed_out(redirect, public_url, request, services.sessions.end)

@@ -15,7 +15,7 @@ from litestar import Request, post
 from litestar.response import Redirect
 
 from api.console.console import ConsoleDep, ConsolePages
-from api.http.cookies import session_cookie
+from api.http.cookies import FORGOTTEN
 from api.http.forms import CSRF_FIELD, FormData, FormRefusedError
 from api.table.table import (
     TABLET_COOKIE,
@@ -24,7 +24,7 @@ from api.table.table import (
     TournamentId,
     VisitDep,
 )
-from api.table.tablet import table_path
+from api.table.tablet import table_path, tablet_cookie
 
 SUMMARIES = {
     "sign_out": "Page form: the table's tablet signs out (on the server too); 303 to the "
@@ -57,13 +57,7 @@ class TabletSignOutController(TablePages):
         sessions.end_tablet(request.cookies.get(TABLET_COOKIE))
         redirect = visit.back_to(table_path(tournament_id, number))
         redirect.cookies.append(
-            session_cookie(
-                visit.services.settings.effective_public_url,
-                key=TABLET_COOKIE,
-                value="",
-                path=table_path(tournament_id, number),
-                max_age=0,
-            )
+            tablet_cookie(visit.public_url, tournament_id, number, "", FORGOTTEN)
         )
         return redirect
 

@@ -41,10 +41,10 @@ from domain.match.errors import (
 # Every public name of ``events``, with no list to keep: stores written while the aggregate was
 # one module name each event ``domain.match:Name``, and a new event must load from them too.
 from domain.match.events import *  # noqa: F403
+from domain.match.evolution import evolve
 from domain.match.flags import clock_expires_at, flag_clock
-from domain.match.side_changes import Penalty
 from domain.match.start import VARIANTS, start_match
-from domain.match.state import Match, evolve
+from domain.match.state import Match, Penalty
 from domain.match.voids import void_roll
 
 __all__ = [

@@ -12,7 +12,8 @@ from domain.errors import ConflictError, InvalidInputError
 from domain.events import DomainEvent, EventBatch
 from domain.match.errors import MatchOverError, PenaltyAwardedAlreadyError
 from domain.match.events import MatchWon, PenaltyAwarded, PenaltyChanged, Side, other
-from domain.match.state import Match, evolve
+from domain.match.evolution import evolve
+from domain.match.state import Match
 from domain.text import one_line
 
 MAX_REASON_LENGTH = 500

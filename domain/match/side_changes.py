@@ -1,12 +1,8 @@
 """How the cube and penalty events change a match, and how a turn ends (the rest of
-``evolve``'s table is in ``domain.match.state``)."""
+``evolve``'s table is in ``domain.match.evolution``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-from uuid import UUID
-
-import msgspec
 from msgspec.structs import replace
 
 from domain.match.events import (
@@ -20,9 +16,7 @@ from domain.match.events import (
     Side,
     other,
 )
-
-if TYPE_CHECKING:
-    from domain.match.state import Match
+from domain.match.state import Match, Penalty
 
 
 def turn_over(state: Match, side: Side, **changes: object) -> Match:
@@ -30,14 +24,6 @@ def turn_over(state: Match, side: Side, **changes: object) -> Match:
     opponent is on roll with no dice yet, and ``changes`` say what else the turn left."""
     fields: dict[str, object] = {"latest_roll": None, **changes}
     return replace(state, phase="roll", on_roll=other(side), dice=None, **fields)
-
-
-class Penalty(msgspec.Struct, frozen=True, kw_only=True):
-    """Penalty points against a side as they stand now (0 once waived)."""
-
-    id: UUID
-    side: Side
-    points: int
 
 
 def cube_offered(state: Match, event: CubeOffered) -> Match:

@@ -1,64 +1,15 @@
-"""A match in a variant (rules V-*): the variant board of the game in progress, its legal plays
-and the events that change it. The backgammon path never comes here."""
+"""How a variant game's events change a match (rules V-*): a new game's board, its plays and
+its draw; and ``game_over``, the end of any game, won or drawn."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import msgspec
 from msgspec.structs import replace
 
 from domain.backgammon.position import Side as Checkers
-from domain.match.events import (
-    GameDrawn,
-    GameResultName,
-    MatchVariant,
-    Side,
-    VariantCheckersPlayed,
-)
+from domain.match.events import GameDrawn, MatchVariant, VariantCheckersPlayed
 from domain.match.side_changes import turn_over
+from domain.match.state import FinishedGame, Match
 from domain.variants import Variant, VariantBoard
-
-if TYPE_CHECKING:
-    from domain.match.state import Match
-
-
-class FinishedGame(msgspec.Struct, frozen=True, kw_only=True):
-    """A finished game as ``games`` lists it: ``winner`` None and 0 points for a draw."""
-
-    game: int
-    variant: MatchVariant
-    """The game's board: portes, plakoto or fevga in a Tavli match."""
-    winner: Side | None
-    result: GameResultName | None
-    """None for a draw (V-PLAKOTO-8), shown as ``draw``."""
-    points: int
-
-
-TAVLI_CYCLE = (Variant.PORTES, Variant.PLAKOTO, Variant.FEVGA)
-"""rule V-TAVLI-MATCH-1: the games of a Tavli match, in this order, round and round."""
-
-
-def game_variant(variant: MatchVariant, games: tuple[FinishedGame, ...]) -> Variant | None:
-    """The board of the game after ``games``: the match's variant, or in a Tavli match the
-    next of the cycle (a drawn Plakoto is replayed as Plakoto); None in backgammon."""
-    if variant == "backgammon":
-        return None
-    if variant == "tavli":
-        decided = sum(game.winner is not None for game in games)
-        return TAVLI_CYCLE[decided % len(TAVLI_CYCLE)]
-    return Variant(variant)
-
-
-def board_seen_by(state: Match, side: Side) -> VariantBoard:
-    """The variant board with ``side`` on roll (each side in its own numbering, V-BOARD-1)."""
-    variant = state.game_variant
-    assert variant is not None
-    mine, theirs = (state.variant_a, state.variant_b)
-    pins_mine, pins_theirs = (state.pinned_a, state.pinned_b)
-    if side == "b":
-        mine, theirs, pins_mine, pins_theirs = theirs, mine, pins_theirs, pins_mine
-    return VariantBoard.trusted(variant, mine, theirs, pins_mine, pins_theirs)
 
 
 def set_up(state: Match) -> Match:

@@ -6,13 +6,14 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from domain.backgammon import Position
 from domain.backgammon.notation import format_dice
 from domain.errors import InvalidInputError
 from domain.match.errors import IllegalPlayRejectedError
 from domain.match.events import MAX_PLAY_LENGTH
+from domain.match.state import Match
 from domain.variants import (
     BAR,
     OFF,
@@ -21,9 +22,6 @@ from domain.variants import (
     VariantBoard,
     VariantPlay,
 )
-
-if TYPE_CHECKING:
-    from domain.match.state import Match
 
 _STEP = re.compile(r"^(bar|\d{1,2})((?:/(?:off|\d{1,2})\*?)+)(?:\((\d)\))?$")
 _POINT_ID_VARIANTS = frozenset({Variant.PORTES, Variant.TAVLA})
