@@ -13,7 +13,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import director_only
 from api.http.routes import get_route, post_route
-from api.http.schemas import ActorDep, ServicesDep, restate
+from api.http.schemas import ActorDep, AsCommand, ServicesDep
 from api.rounds.rounds import Reason
 from domain.tournament import MAX_TABLE
 from service.conduct.conduct import BackFromBreak, Break, Penalty, PenaltyAward
@@ -29,6 +29,11 @@ class PenaltyCreate(msgspec.Struct, forbid_unknown_fields=True):
     match_id: UUID
     points: PenaltyPoints
     reason: Reason
+
+
+# rule C-BREAK-1: a penalty for a break (``for_break_since``) is the desk's approval of the break
+# list's proposal, never a REST body's
+PENALTY_AWARD = AsCommand(PenaltyCreate, PenaltyAward, set_by_server=("for_break_since",))
 
 
 class PenaltyWaiver(msgspec.Struct, forbid_unknown_fields=True):
@@ -48,6 +53,9 @@ class PresentMarking(msgspec.Struct, forbid_unknown_fields=True):
     table: Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLE)] | None = None
     reason: Reason = ""
     """Why a late player's proposed penalty is waived (rule C-BREAK-2), recorded."""
+
+
+BACK_FROM_BREAK = AsCommand(PresentMarking, BackFromBreak)
 
 
 class Present(msgspec.Struct):
@@ -78,7 +86,7 @@ class ConductController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Penalty:
-        award = restate(data, PenaltyAward)
+        award = PENALTY_AWARD(data)
         return services.conduct.award_penalty(tournament_id, award, actor=actor)
 
     @post_route(
@@ -134,7 +142,7 @@ class ConductController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Present:
-        back = restate(data, BackFromBreak)
+        back = BACK_FROM_BREAK(data)
         return Present(services.conduct.mark_present(tournament_id, back, actor=actor))
 
     @post_route(

@@ -28,7 +28,7 @@ from api.console.console import (
     ConsolePages,
     _authorized,
 )
-from api.console.forms import MAX_REASON, uuid_in
+from api.console.forms import reason_refused, text, uuid_in
 from api.console.round_texts import ROUND_TEXT, explanation_in, warning_in
 from api.http.forms import FormData, FormError, form_error, whole_number
 from api.pages.bracket import drawing
@@ -132,6 +132,10 @@ class RoundPageController(ConsolePages):
         for key, value in points.items():
             if value is None:
                 return refused(FormError(where, key, r["points_invalid"], 422))
+        reason = text(data, "reason")
+        invalid = reason_refused(console, where, reason)
+        if invalid is not None:
+            return refused(invalid)
         corrects = uuid_in(data, "corrects")
         report = ReportedResult(
             match_id=match_id,
@@ -139,7 +143,7 @@ class RoundPageController(ConsolePages):
             points_a=points["points_a"] or 0,
             points_b=points["points_b"] or 0,
             corrects=corrects,
-            reason=str(data.get("reason") or "")[:MAX_REASON],
+            reason=reason,
         )
         try:
             console.services.rounds.record_result(tournament_id, report, actor=acting.actor)
@@ -180,8 +184,11 @@ class RoundPageController(ConsolePages):
         self, tournament_id: TournamentId, number: RoundNumber, data: FormData, console: ConsoleDep
     ) -> Template | Redirect:
         console.require_csrf(data)
-        reason = str(data.get("reason") or "")[:MAX_REASON]
         acting = _authorized(console, tournament_id)
+        reason = text(data, "reason")
+        invalid = reason_refused(console, "unpair-round", reason)
+        if invalid is not None:
+            return _round_page(console, tournament_id, number, error=invalid)
         try:
             console.services.venue.unpair(tournament_id, number, reason=reason, actor=acting.actor)
         except DomainError as refusal:
@@ -205,8 +212,11 @@ class RoundPageController(ConsolePages):
         venue = console.services.venue
         shown = console.services.rounds.get_round(tournament_id, number)
         pairings = _override_pairings(data, len(shown.pairings))
-        reason = str(data.get("reason") or "")[:MAX_REASON]
+        reason = text(data, "reason")
         proposal = Override(pairings, reason)
+        invalid = reason_refused(console, "override-pairings", reason)
+        if invalid is not None:
+            return _round_page(console, tournament_id, number, error=invalid, override=proposal)
         try:
             warnings = venue.repair_warnings(tournament_id, number, pairings)
             if warnings and not data.get("confirmed"):
@@ -304,6 +314,7 @@ def _round_page(
         warn=partial(warning_in, console.lang),
         stage_of=partial(stage_label, ROUND_TEXT[console.lang], PAGE_TEXT[console.lang]),
         tournament=tournament,
+        knockout_lengths=held.knockout_lengths,
         shown=shown,
         rows=rows,
         names=names,

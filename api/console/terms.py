@@ -1,17 +1,19 @@
-"""What the console says of a tournament's format and variants: the desk's header line, and on
-the round page a table's variant where it is not backgammon (rules T-FMT-10..13,
-V-MATCH-VARIANT-1, V-CUBE-1, V-TAVLI-MATCH-1; API.md "Formats" and "Matches and tournaments:
-variants")."""
+"""What the console says of a tournament's format, match lengths and variants: the desk's header
+line, and on the round page a table's variant where it is not backgammon (rules T-FMT-8,
+T-FMT-10..13, V-MATCH-VARIANT-1, V-CUBE-1, V-TAVLI-MATCH-1; API.md "Formats" and "Matches and
+tournaments: variants")."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import msgspec
+
 from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Lang
 from api.table.texts import TEXT as TABLE_TEXT
-from domain.tournament import Stage, variants_played
+from domain.tournament import KnockoutLengths, Stage, variants_played
 from projections.calendar import TournamentRow
 
 TERMS_TEXT: dict[Lang, dict[str, str]] = {
@@ -93,14 +95,19 @@ class Term:
     text: str
 
 
-def tournament_terms(lang: Lang, row: TournamentRow) -> list[Term]:
-    """The format, the match length, the variants stage by stage, the cube and, where a stage
-    plays tavli, the Tavli format: what a director checks before pairing and at each table."""
+def tournament_terms(
+    lang: Lang, row: TournamentRow, knockout_lengths: KnockoutLengths | None = None
+) -> list[Term]:
+    """The format, the match lengths stage by stage, the variants stage by stage, the cube
+    and, where a stage plays tavli, the Tavli format: what a director checks before pairing and
+    at each table. ``knockout_lengths``: the tournament's (None: every stage plays
+    ``match_length``)."""
     words = TERMS_TEXT[lang]
     played = variants_played(row, row.variant, row.stage_variants)
+    lengths = _lengths_in_words(lang, row, played, knockout_lengths)
     terms = [
         Term("format", words["format"], _format_in_words(words, row)),
-        Term("match_length", words["match_length"], words["points"].format(n=row.match_length)),
+        Term("match_length", words["match_length"], lengths),
         Term("variant", words["variant"], _variants_in_words(lang, row, played)),
         Term("cube", words["cube"], _cube_in_words(words, row.cube, set(played.values()))),
     ]
@@ -150,6 +157,25 @@ def _format_in_words(words: dict[str, str], row: TournamentRow) -> str:
     else:
         parts.append(words["no_knockout"])
     return ", ".join(parts)
+
+
+def _lengths_in_words(
+    lang: Lang,
+    row: TournamentRow,
+    played: Mapping[Stage, str],
+    knockout_lengths: KnockoutLengths | None,
+) -> str:
+    """rule T-FMT-8: the tournament's match length, then each knockout stage it plays to
+    another length ("7 Punkte; Finale: 11 Punkte"), in playing order. The consolation's
+    length is said with the consolation (``_format_in_words``)."""
+    points = TERMS_TEXT[lang]["points"]
+    knockout = msgspec.structs.asdict(knockout_lengths) if knockout_lengths else {}
+    others = [
+        f"{_stage_name(lang, stage)}: {points.format(n=knockout[stage])}"
+        for stage in played
+        if knockout.get(stage, row.match_length) != row.match_length
+    ]
+    return "; ".join([points.format(n=row.match_length), *others])
 
 
 def _variants_in_words(lang: Lang, row: TournamentRow, played: Mapping[Stage, str]) -> str:

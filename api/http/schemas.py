@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -38,6 +39,7 @@ NameText = Annotated[str, msgspec.Meta(min_length=1)]
 it and bound its length further (domain/text.py); the schema says what is sure."""
 S = TypeVar("S", bound=msgspec.Struct)
 R = TypeVar("R")
+C = TypeVar("C")
 
 ServicesDep = NamedDependency[Services]
 """A handler's use cases and views (the app's ``services`` dependency)."""
@@ -49,13 +51,111 @@ ActorDep = NamedDependency[str]
 
 
 def restate(row: object, as_type: type[R]) -> R:
-    """A service's typed row (or a dict of rows) as the API's Struct with the same fields, or
-    a request's Struct as the service's value.
+    """A service's typed row (or a dict of rows) as the API's Struct with the same fields.
 
     The API's Structs document the contract; their fields must agree with the rows', which
     msgspec checks field by field, nested rows included (a missing or mistyped field fails).
+    A row's field the Struct lacks is not shown (a token's hash never is). A request becomes
+    a command through ``AsCommand``, which lets no field pass unnoticed.
     """
     return msgspec.convert(row, as_type, from_attributes=True)
+
+
+class AsCommand(Generic[C]):
+    """How a request (its body's Struct, or a form's fields) becomes a use case's command:
+    field by field, the same names but those ``renamed``, leaving out those the handler
+    passes ``apart``; the command's fields the request does not carry are ``set_by_server``.
+
+    Declared at a module's top, it is checked when the app is imported: a request's field the
+    command lacks would be dropped without a word, a command's field no request field fills
+    would keep its default unnoticed, and a field the server sets (a match's seated players,
+    their tokens' hashes) that the request carries could be set by a client."""
+
+    def __init__(
+        self,
+        request: type,
+        command: type[C],
+        *,
+        set_by_server: tuple[str, ...] = (),
+        renamed: Mapping[str, str] | None = None,
+        apart: tuple[str, ...] = (),
+    ) -> None:
+        self.request = request
+        self.command = command
+        self.set_by_server = set_by_server
+        self.renamed = dict(renamed or {})
+        self.apart = apart
+        problems = self.mismatch()
+        if problems:
+            raise TypeError(f"{request.__name__} -> {command.__name__}: " + "; ".join(problems))
+        names = _field_names(command)
+        self._carried = tuple(
+            (name, names[self.renamed.get(name, name)])
+            for name in _fields(request)
+            if name not in apart
+        )
+
+    def mismatch(self) -> list[str]:
+        """What keeps the request from being the command field by field (empty: nothing)."""
+        sent, taken = _fields(self.request), _fields(self.command)
+        problems = [
+            f"{name} is renamed, but no field of the request"
+            for name in self.renamed
+            if name not in sent
+        ]
+        problems += [
+            f"{name} is passed apart, but no field of the request"
+            for name in self.apart
+            if name not in sent
+        ]
+        problems += [
+            f"{name} is renamed to {other}, no field of the command"
+            for name, other in self.renamed.items()
+            if other not in taken
+        ]
+        carried = {self.renamed.get(name, name) for name in sent if name not in self.apart}
+        for name in sorted(carried - taken.keys() - set(self.renamed.values())):
+            problems.append(f"the request's {name} would be dropped: the command has no {name}")
+        for name in sorted(carried & set(self.set_by_server)):
+            problems.append(f"{name} is set by the server, yet a client could set it")
+        for name, has_default in taken.items():
+            if name in carried:
+                continue
+            if name not in self.set_by_server:
+                problems.append(f"the command's {name} is in no request field nor set_by_server")
+            elif not has_default:
+                problems.append(f"{name} is set by the server: it needs a default")
+        problems += [
+            f"{name} is set by the server, but no field of the command"
+            for name in self.set_by_server
+            if name not in taken
+        ]
+        return problems
+
+    def __call__(self, request: object) -> C:
+        """The command of ``request`` (an instance of the declared request type)."""
+        if not isinstance(request, self.request):
+            raise TypeError(f"{type(request).__name__} is no {self.request.__name__}")
+        fields = {key: getattr(request, name) for name, key in self._carried}
+        return msgspec.convert(fields, self.command, from_attributes=True)
+
+
+def _fields(kind: type) -> dict[str, bool]:
+    """A Struct's or dataclass's fields by name: whether each has a default."""
+    if dataclasses.is_dataclass(kind):
+        missing = dataclasses.MISSING
+        return {
+            f.name: f.default is not missing or f.default_factory is not missing
+            for f in dataclasses.fields(kind)
+        }
+    return {f.name: not f.required for f in msgspec.structs.fields(kind)}
+
+
+def _field_names(kind: type) -> dict[str, str]:
+    """A field's name as ``msgspec.convert`` reads it from a dict (a Struct's encoded name)."""
+    if dataclasses.is_dataclass(kind):
+        return {f.name: f.name for f in dataclasses.fields(kind)}
+    return {f.name: f.encode_name for f in msgspec.structs.fields(kind)}
 
 
 def restate_all(rows: Iterable[object], as_type: type[S]) -> list[S]:

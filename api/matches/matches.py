@@ -30,10 +30,10 @@ from api.http.auth import (
 from api.http.schemas import (
     MAX_VERSION,
     ActingDirectorDep,
+    AsCommand,
     ServicesDep,
     StreamEvent,
     UntilVersion,
-    restate,
     stream_events,
     version_query,
 )
@@ -61,6 +61,13 @@ from service.matches.matches import MatchService
 from service.shared.match_play import Caller, MatchTerms
 
 T = TypeVar("T")
+MATCH_TERMS = AsCommand(
+    MatchCreate,
+    MatchTerms,
+    # API.md "Seasons and tournaments": a tournament's pairing, its seated players and their
+    # registrations' tokens are the service's to set, never a client's
+    set_by_server=("pairing", "seated", "token_hashes"),
+)
 IfMatch = Annotated[
     str | None,
     HeaderParameter(
@@ -175,7 +182,7 @@ class MatchController(Controller):
             services,
             partial(services.directors.authorize_tournament, acting_director, data.tournament_id),
         )
-        terms = restate(data, MatchTerms)
+        terms = MATCH_TERMS(data)
         if data.tournament_id is not None:
             # a match of a running tournament between two of its seated players, by their ids
             player_a, player_b, seated = await _run(

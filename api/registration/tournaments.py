@@ -24,6 +24,7 @@ from api.http.routes import delete_route, director_post, get_route, post_route
 from api.http.schemas import (
     ActingDirectorDep,
     ActorDep,
+    AsCommand,
     DateText,
     NameText,
     ServicesDep,
@@ -224,7 +225,10 @@ class RegistrationCreate(msgspec.Struct, forbid_unknown_fields=True):
     @property
     def applicant(self) -> Applicant:
         """The person as the form gives them, for both ways to register."""
-        return restate(self, Applicant)
+        return APPLICANT(self)
+
+
+APPLICANT = AsCommand(RegistrationCreate, Applicant)
 
 
 class RegistrationUnconfirmed(msgspec.Struct):
@@ -240,6 +244,9 @@ class RegistrationUnconfirmed(msgspec.Struct):
 class CheckInCreate(msgspec.Struct, forbid_unknown_fields=True):
     id_document_seen: bool
     buy_in_paid_cents: int
+
+
+CHECK_IN_PROOF = AsCommand(CheckInCreate, CheckInProof)
 
 
 REGISTRATION_COLUMNS = tuple(RegistrationRecord.__struct_fields__)
@@ -291,11 +298,19 @@ def _elimination_fields(row: TournamentRow) -> dict[str, object]:
     return fields
 
 
+TOURNAMENT_PLAN = AsCommand(
+    TournamentCreate,
+    TournamentPlan,
+    renamed={"class_": "class_name", "match_lengths": "knockout_lengths"},
+    # the season and the local times of the deadlines go to ``schedule`` beside the plan
+    apart=("season_id", "cancellation_weekday", "cancellation_time", "check_in_time", "start_time"),
+)
+
+
 def tournament_plan(data: TournamentCreate) -> TournamentPlan:
     """The request as the domain's plan: the same fields, but ``class`` is ``class_name`` and
     ``match_lengths`` is ``knockout_lengths``."""
-    renamed = {"class_name": data.class_, "knockout_lengths": data.match_lengths}
-    return restate({**msgspec.structs.asdict(data), **renamed}, TournamentPlan)
+    return TOURNAMENT_PLAN(data)
 
 
 class TournamentController(Controller):
@@ -441,7 +456,7 @@ class RegistrationController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> CheckIn:
-        proof = restate(data, CheckInProof)
+        proof = CHECK_IN_PROOF(data)
         return services.tournaments.check_in(tournament_id, registration_id, proof, actor=actor)
 
 

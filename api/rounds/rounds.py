@@ -11,7 +11,7 @@ from litestar import Controller, Request, Response
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from api.http.routes import director_delete, director_post, get_route
-from api.http.schemas import ActorDep, ServicesDep, restate
+from api.http.schemas import ActorDep, AsCommand, ServicesDep
 from api.http.tabular import table_response, table_route
 from service.rounds.rounds import (
     ReportedResult,
@@ -43,6 +43,10 @@ class WithdrawalCreate(msgspec.Struct, forbid_unknown_fields=True):
     reason: Reason = ""
     left_early: bool = True
     """rule R-ATT-2: leaving early revokes the tournament's attendance points."""
+
+
+REPORTED_RESULT = AsCommand(ResultReport, ReportedResult)
+WITHDRAWAL_NOTICE = AsCommand(WithdrawalCreate, WithdrawalNotice)
 
 
 STANDING_COLUMNS = (
@@ -115,7 +119,7 @@ class TournamentDayController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Result:
-        report = restate(data, ReportedResult)
+        report = REPORTED_RESULT(data)
         return services.rounds.record_result(tournament_id, report, actor=actor)
 
     @director_post(
@@ -129,7 +133,7 @@ class TournamentDayController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Withdrawal:
-        return services.rounds.withdraw(tournament_id, restate(data, WithdrawalNotice), actor=actor)
+        return services.rounds.withdraw(tournament_id, WITHDRAWAL_NOTICE(data), actor=actor)
 
     @table_route(
         "/standings",

@@ -11,7 +11,7 @@ from litestar import Controller, Request, Response
 from litestar.params import FromPath, JSONBody
 
 from api.http.routes import director_post, get_route
-from api.http.schemas import ActorDep, DateText, NameText, ServicesDep, restate
+from api.http.schemas import ActorDep, AsCommand, DateText, NameText, ServicesDep, restate
 from api.http.tabular import table_response, table_route
 from domain.seasons.ranking import EntryKind
 from domain.seasons.season import PeriodInput, PeriodKind
@@ -96,6 +96,9 @@ class BanCreate(msgspec.Struct, forbid_unknown_fields=True):
     """rule R-ATT-2: take all the player's points of the season."""
 
 
+BAN_DECISION = AsCommand(BanCreate, BanDecision)
+
+
 class Ban(msgspec.Struct):
     season_id: UUID
     player_id: UUID
@@ -156,7 +159,7 @@ class SeasonController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> Ban:
-        decision = restate(data, BanDecision)
+        decision = BAN_DECISION(data)
         season = services.seasons.ban(season_id, decision, actor=actor)
         return Ban(season.id, data.player_id, data.reason, data.revoke_points, season.ends_on)
 

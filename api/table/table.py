@@ -40,7 +40,7 @@ from api.http.forms import FormData as FormData
 from api.http.forms import FormError as FormError
 from api.http.forms import FormRefusedError as FormRefusedError
 from api.http.forms import form_error as form_error
-from api.http.schemas import ServicesDep, restate
+from api.http.schemas import AsCommand, ServicesDep
 from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Lang, language
 from api.table.game import PLAY_ACTIONS, Game, game_of
@@ -351,7 +351,7 @@ def _reported(
             )
         visit.services.venue.report(
             tournament_id,
-            restate(reported, TableReport),
+            TABLE_REPORT(reported),
             player_token=visit.services.player_sessions.player_token(session),
         )
     except DomainError as refused:
@@ -367,6 +367,9 @@ class ReportForm:
     winner: UUID
     points_a: int
     points_b: int
+
+
+TABLE_REPORT = AsCommand(ReportForm, TableReport)
 
 
 def _report_of(data: dict[str, Any], t: dict[str, str]) -> ReportForm | tuple[str, str]:

@@ -12,7 +12,7 @@ from litestar.params import FromPath, JSONBody
 
 from api.http.auth import TokenRequired, require_token, unknown_token_refused
 from api.http.routes import director_post, director_put, get_route, post_route
-from api.http.schemas import ActorDep, ServicesDep, restate
+from api.http.schemas import ActorDep, AsCommand, ServicesDep
 from api.rounds.rounds import Reason
 from domain.tournament import MissedRounds
 from service.venue.venue import (
@@ -57,6 +57,10 @@ class LateEntryCreate(msgspec.Struct, forbid_unknown_fields=True):
     """How the rounds paired before count: ``losses`` (0 points) or 0-point ``byes``."""
 
 
+TABLE_REPORT = AsCommand(PlayerReport, TableReport)
+LATE_ADMISSION = AsCommand(LateEntryCreate, LateAdmission)
+
+
 class FixedTableCreate(msgspec.Struct, forbid_unknown_fields=True):
     player_id: UUID
     table: Annotated[int, msgspec.Meta(ge=1, le=999)]
@@ -94,7 +98,7 @@ class VenueController(Controller):
     ) -> ReportAnswer:
         token = require_token(request, _PLAYER_OF_THE_MATCH.whose)
         with unknown_token_refused(services, token):
-            report = restate(data, TableReport)
+            report = TABLE_REPORT(data)
             return services.venue.report(tournament_id, report, player_token=token)
 
     @director_put(
@@ -128,9 +132,7 @@ class VenueController(Controller):
         services: ServicesDep,
         actor: ActorDep,
     ) -> LateEntry:
-        return services.venue.admit_late_entry(
-            tournament_id, restate(data, LateAdmission), actor=actor
-        )
+        return services.venue.admit_late_entry(tournament_id, LATE_ADMISSION(data), actor=actor)
 
     @director_post(
         "/fixed-tables",

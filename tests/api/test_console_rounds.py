@@ -497,3 +497,50 @@ def test_an_override_that_leaves_a_player_out_is_refused_in_words(
     assert answer.status_code == 422
     assert re.search(r'data-error role="alert">[^<]+<', answer.text)
     assert client.get(day.url("/rounds/1")).json()["pairings"] == day.rounds[0]["pairings"]
+
+
+# Reasons --------------------------------------------------------------------------------------
+
+
+def test_a_reason_over_500_characters_is_refused_next_to_its_field_as_on_the_desk(
+    client: Client, clock: MovableClock
+) -> None:
+    # API.md "Pages for people", Forms: a refused form comes back with its 4xx and the words
+    # next to it. A reason is at most 500 characters (REST's ``reason``; the desk's
+    # ``reason_refused``): the round page refuses a longer one as the desk does, with 422 and
+    # "Der Grund ist zu lang" next to the field, and stores nothing (never a cut reason).
+    day = start_tournament(client, clock, 4)
+    signed_in(client)
+    too_long = "x" * 501
+    (one, two) = tables(day, 1)
+    page = round_page(client, day, 1)
+    swapped = [(one["player_a"], two["player_b"]), (two["player_a"], one["player_b"])]
+    override = client.post(
+        f"{round_url(day, 1)}/pairings", data=override_form(page, swapped, too_long)
+    )
+    assert override.status_code == 422
+    assert re.search(
+        r'id="override-pairings-reason-error"[^>]*>Der Grund ist zu lang', override.text
+    )
+    assert client.get(day.url("/rounds/1")).json()["pairings"] == day.rounds[0]["pairings"]
+
+    for table in (one, two):
+        assert enter(client, day, 1, table, "a").status_code == 303
+    entered = matches_of(client, day)[one["match_id"]]
+    correction = client.post(
+        f"{round_url(day, 1)}/results",
+        data=result_form(page, one, "b", corrects=entered["result_id"], reason=too_long),
+    )
+    assert correction.status_code == 422
+    assert re.search(
+        rf'id="result:{one["match_id"]}-reason-error"[^>]*>Der Grund ist zu lang', correction.text
+    )
+    assert matches_of(client, day)[one["match_id"]] == entered
+
+    assert client.post(day.url("/rounds"), headers=DIRECTOR).status_code == 201
+    unpair = client.post(
+        f"{round_url(day, 2)}/unpair", data={"_csrf_token": csrf_of(page), "reason": too_long}
+    )
+    assert unpair.status_code == 422
+    assert re.search(r'id="unpair-round-reason-error"[^>]*>Der Grund ist zu lang', unpair.text)
+    assert client.get(day.url("/rounds/2")).status_code == 200

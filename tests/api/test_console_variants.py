@@ -116,6 +116,36 @@ def test_the_desk_says_an_eliminations_seeding_and_consolation(client: Client) -
     )
 
 
+def test_the_desk_and_the_round_page_say_the_knockouts_own_match_lengths(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-8 (API.md "Formats", ``match_lengths``): the semi-finals, final and match for
+    # 3rd place play their own lengths; the format line says each one that differs from the
+    # Swiss rounds' length, as the variants are said stage by stage
+    lengths = {"semi_final": 9, "final": 11, "third_place": 5}
+    created = schedule(client, match_lengths=lengths)
+    signed_in(client)
+    german = terms_of(desk(client, created["id"]).text)["match_length"]
+    assert german == (
+        "Matchlänge: 7 Punkte; Halbfinale: 9 Punkte; Finale: 11 Punkte; Spiel um Platz 3: 5 Punkte"
+    )
+    english = terms_of(desk(client, created["id"], "?lang=en").text)["match_length"]
+    assert english == (
+        "Match length: 7 points; Semi-final: 9 points; Final: 11 points; Third place: 5 points"
+    )
+    final_only = schedule(client, match_lengths={"semi_final": 7, "final": 11, "third_place": 7})
+    assert terms_of(desk(client, final_only["id"]).text)["match_length"] == (
+        "Matchlänge: 7 Punkte; Finale: 11 Punkte"
+    )
+    # without a knockout its lengths are never played: not said
+    no_knockout = schedule(client, knockout_players=0, match_lengths=lengths)
+    assert terms_of(desk(client, no_knockout["id"]).text)["match_length"] == "Matchlänge: 7 Punkte"
+    # the round page includes the same line
+    day = start_tournament(client, clock, 4, match_lengths=lengths)
+    signed_in(client)  # the clock moved on to the play date
+    assert terms_of(round_page(client, day, 1))["match_length"] == german
+
+
 @pytest.mark.parametrize("format_name", ["round_robin", "elimination"])
 def test_the_register_text_promises_no_late_entry_where_the_schedule_is_fixed(
     client: Client, format_name: str

@@ -17,7 +17,7 @@ from service.rounds.rounds import ReportedResult
 from service.shared.day_views import Round
 from service.shared.match_play import MatchTerms
 from tests.service.conftest import CHECK_IN_OPENS, Day, registered_tournament
-from tests.service.test_ratings import win_one_point_match
+from tests.service.test_ratings import a_result_of_a_table_played_on_paper, win_one_point_match
 
 Verdict = Callable[[int, int], tuple[int, int, int]]
 """Player indexes (a, b) of a table -> the winner's index and the points of a and of b."""
@@ -180,3 +180,15 @@ def test_a_registered_player_without_a_match_has_an_empty_record(
 def test_an_unknown_player_is_not_found(services: Services) -> None:
     with pytest.raises(NotFoundError, match="no player has the id"):
         services.ratings.head_to_head(uuid4())
+
+
+def test_a_tournament_result_is_a_meeting_of_the_players_its_round_paired(
+    services: Services, clock: MovableClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # API.md head-to-head (decided tournament matches, reported ones too), rule R-RATE-1: the
+    # meeting is between the two players the round's pairing seated at the table, read from
+    # the pairing, not from a match the service may not hold
+    _, table = a_result_of_a_table_played_on_paper(services, clock, monkeypatch)
+    assert table.player_b is not None
+    assert figures(services, table.player_a) == {table.player_b: (1, 1, 0, 3, 1)}
+    assert figures(services, table.player_b) == {table.player_a: (1, 0, 1, 1, 3)}

@@ -18,8 +18,9 @@ from domain.tournament import Applicant
 from service.bootstrap import Services
 from service.clock import MovableClock
 from service.rounds.rounds import ReportedResult
-from service.shared.match_play import Caller, MatchTerms
-from tests.service.conftest import checked_in_tournament, plan, report_every_table
+from service.shared.day_views import Pairing
+from service.shared.match_play import Caller, MatchPlay, MatchTerms
+from tests.service.conftest import Day, checked_in_tournament, plan, report_every_table
 from tests.service.test_match_results import accept, one_table_to_the_last_command
 
 DIRECTOR = Caller(director=True)
@@ -242,6 +243,46 @@ def test_a_tournament_match_played_through_the_service_is_rated_once_at_its_end(
     (line,) = services.ratings.player_ratings(rows[0].player_id).matches
     assert (line.source, line.match_id, line.length) == ("match", match_id, 1)
     assert rows[0].rating == pytest.approx(1800 + 4 * 0.5)
+
+
+def a_result_of_a_table_played_on_paper(
+    services: Services, clock: MovableClock, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Day, Pairing]:
+    """Two players, one 3-point table, and the director's result for it (player a wins 3:1),
+    with no match of the service at the table: only the tournament's own record (its round's
+    pairing, the result) says who played."""
+    monkeypatch.setattr(MatchPlay, "open_tables", lambda *_: [])
+    monkeypatch.setattr(MatchPlay, "conclusions", lambda *_: [])
+    day = checked_in_tournament(services, clock, 2, match_length=3)
+    (table,) = services.rounds.start(day.tournament_id).round.pairings
+    assert table.match_id is not None
+    assert table.player_b is not None
+    services.rounds.record_result(
+        day.tournament_id,
+        ReportedResult(match_id=table.match_id, winner=table.player_a, points_a=3, points_b=1),
+    )
+    return day, table
+
+
+def test_a_tournament_result_is_rated_between_the_players_its_round_paired(
+    services: Services, clock: MovableClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # rules R-RATE-1, R-RATE-4: a result recorded by the director is rated at that event,
+    # between the two players the round's pairing seated at the table and at its length
+    # (the view reads them from the pairing, not from a match the service may not hold)
+    _, table = a_result_of_a_table_played_on_paper(services, clock, monkeypatch)
+    assert {row.player_id for row in services.ratings.list_ratings()} == {
+        table.player_a,
+        table.player_b,
+    }
+    (line,) = services.ratings.player_ratings(table.player_a).matches
+    assert (line.source, line.match_id, line.opponent_id, line.length, line.won) == (
+        "tournament",
+        table.match_id,
+        table.player_b,
+        3,
+        True,
+    )
 
 
 def test_an_ad_hoc_side_naming_a_name_two_players_share_is_refused(services: Services) -> None:
