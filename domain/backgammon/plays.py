@@ -13,11 +13,15 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from domain.backgammon.position import (
+    BAR,
     CHECKERS_PER_SIDE,
     UNARY_CODES,
     Position,
+    Side,
     key_digits,
+    position_id_from_binary,
     position_id_from_digits,
+    side_binary,
 )
 
 BAR_POINT = 25
@@ -106,17 +110,17 @@ def legal_plays(
     die_1, die_2 = validate_dice(dice)
     if not sum(position.on_roll) or not sum(position.opponent):
         return ()  # the game is over
-    search = _PlaySearch(position)
+    search = _PlaySearch(position, (die_1, die_2))
     if die_1 == die_2:
         found = search.doubles(die_1)
     else:
         found = search.non_doubles(max(die_1, die_2), min(die_1, die_2))
-    paths = list(found.values())
-    if options.minimise_bear_off_waste and paths:
-        least = min(map(_bear_off_waste, paths))
-        paths = [path for path in paths if _bear_off_waste(path) == least]
-    builder = _PlayBuilder(position)
-    return tuple(builder.build(path) for path in paths)
+    leaves = found.items()
+    if options.minimise_bear_off_waste and leaves:
+        least = min(_bear_off_waste(path) for path in found.values())
+        leaves = {key: path for key, path in leaves if _bear_off_waste(path) == least}.items()
+    builder = _LeafBuilder(position)
+    return tuple([builder.build(key, path) for key, path in leaves])
 
 
 def apply_play(position: Position, play: Play | Iterable[Move]) -> Position:
@@ -151,7 +155,15 @@ Path = tuple[Step, ...]
 # The search keys a board by one integer: a byte per point of the mover (index 0 counts the
 # borne-off checkers, 25 the bar) and one bit per point where an opposing blot was hit.
 _WEIGHT = tuple(1 << (8 * index) for index in range(26))
-_HIT = tuple(1 << (208 + point) for point in range(26))
+_HIT_SHIFT = 208
+_HIT = tuple(1 << (_HIT_SHIFT + point) for point in range(26))
+_BOARD = (1 << _HIT_SHIFT) - 1
+
+# Every step there can be, made once: the search shares them instead of building tuples.
+_STEPS = tuple(
+    tuple((source, max(source - die, OFF), die) for source in range(BAR_POINT + 1))
+    for die in range(7)
+)
 
 
 class _PlaySearch:
@@ -160,7 +172,7 @@ class _PlaySearch:
     Only this class mutates anything, and only its own lists: positions stay immutable.
     """
 
-    def __init__(self, position: Position) -> None:
+    def __init__(self, position: Position, dice: Iterable[int]) -> None:
         # mine[0] counts borne-off checkers, mine[1..24] the points, mine[25] the bar.
         self.mine = [CHECKERS_PER_SIDE - sum(position.on_roll), *position.on_roll]
         # The opponent's point j is the mover's point 25 - j: reversed, their indexes 23..0
@@ -170,37 +182,38 @@ class _PlaySearch:
         self.blot = [False, *[count == 1 for count in theirs], False]
         self.outside = sum(self.mine[7:26])  # checkers not yet home; bear-off waits for 0
         self.key = int.from_bytes(bytes(self.mine), "little")
+        # The opponent's blocks never move during a turn (a hit lands on a blot), so the
+        # moves each die allows from a point within the board are known before the search.
+        self.open: dict[int, list[Step]] = {
+            die: [
+                _STEPS[die][source]
+                for source in range(24, die, -1)
+                if not self.blocked[source - die]
+            ]
+            for die in set(dice)
+        }
 
     def steps(self, die: int, highest_source: int = BAR_POINT) -> list[Step]:
         """Single-die moves: from the bar first (G-BAR-1), else any open or bear-off target."""
         mine = self.mine
         if mine[BAR_POINT]:
-            target = BAR_POINT - die
-            return [] if self.blocked[target] else [(BAR_POINT, target, die)]
-        blocked = self.blocked
-        sources = [source for source in _SOURCES_FROM[highest_source] if mine[source]]
-        found = [
-            (source, source - die, die)
-            for source in sources
-            if source > die and not blocked[source - die]
-        ]
+            return [] if self.blocked[BAR_POINT - die] else [_STEPS[die][BAR_POINT]]
+        if highest_source >= 24:
+            found = [step for step in self.open[die] if mine[step[0]]]
+        else:
+            found = [
+                step for step in self.open[die] if step[0] <= highest_source and mine[step[0]]
+            ]
         if not self.outside:
             # rule G-OFF-1: bear off exactly, or with a higher die from the highest point.
-            highest = max(sources, default=0) if highest_source >= 6 else _highest(mine)
-            found += [
-                (source, OFF, die)
-                for source in sources
-                if source == die or (source < die and source == highest)
-            ]
+            if mine[die]:
+                if die <= highest_source:
+                    found.append(_STEPS[die][die])
+            else:
+                highest = _highest_home(mine)
+                if highest and highest < die and highest <= highest_source:
+                    found.append(_STEPS[die][highest])
         return found
-
-    def leaf_key(self, step: Step, hits: int) -> int:
-        """The key after one more move, without making it (the last die of a play)."""
-        source, target, _ = step
-        key = self.key + _WEIGHT[target] - _WEIGHT[source]
-        if self.blot[target] and not hits & _HIT[target]:
-            key += _HIT[target]
-        return key
 
     def move(self, step: Step, hits: int) -> tuple[int, int]:
         """Move one checker; returns the new hit mask and the key delta to undo with."""
@@ -226,6 +239,18 @@ class _PlaySearch:
             self.outside += 1
         self.key -= delta
 
+    def finish(self, found: dict[int, Path], path: Path, steps: list[Step], hits: int) -> None:
+        """Record the plays that end with one of ``steps``, keyed without making the move."""
+        key = self.key
+        blot = self.blot
+        for step in steps:
+            source, target, _ = step
+            leaf = key + _WEIGHT[target] - _WEIGHT[source]
+            if blot[target] and not hits & _HIT[target]:
+                leaf += _HIT[target]
+            if leaf not in found:
+                found[leaf] = (*path, step)
+
     def non_doubles(self, high: int, low: int) -> dict[int, Path]:
         """rule G-MAX-1: both dice if possible; else one, the higher if it can be played."""
         both: dict[int, Path] = {}
@@ -234,11 +259,9 @@ class _PlaySearch:
             for step in self.steps(first):
                 hits, delta = self.move(step, 0)
                 follow_ups = self.steps(second)
-                for follow_up in follow_ups:
-                    key = self.leaf_key(follow_up, hits)
-                    if key not in both:
-                        both[key] = (step, follow_up)
-                if not follow_ups:
+                if follow_ups:
+                    self.finish(both, (step,), follow_ups, hits)
+                else:
                     single[first].setdefault(self.key, (step,))
                 self.unmove(step, delta)
         return both or single[high] or single[low]
@@ -252,11 +275,7 @@ class _PlaySearch:
             if not steps:
                 by_length[len(path)].setdefault(self.key, path)
             elif len(path) == 3:
-                complete = by_length[4]
-                for step in steps:
-                    key = self.leaf_key(step, hits)
-                    if key not in complete:
-                        complete[key] = (*path, step)
+                self.finish(by_length[4], path, steps, hits)
             else:
                 for step in steps:
                     new_hits, delta = self.move(step, hits)
@@ -268,12 +287,16 @@ class _PlaySearch:
         return next((found for found in reversed(by_length[1:]) if found), {})
 
 
-def _highest(mine: list[int]) -> int:
-    return next((point for point in range(24, 0, -1) if mine[point]), 0)
+def _highest_home(mine: list[int]) -> int:
+    """The highest occupied point when every checker is home (0 when all are off)."""
+    return next((point for point in range(6, 0, -1) if mine[point]), 0)
 
 
-# Candidate sources, highest first, for a search that may not move from above a point.
-_SOURCES_FROM = tuple(tuple(range(min(highest, 24), 0, -1)) for highest in range(BAR_POINT + 1))
+# The moves there can be, each with and without a hit, made once and shared by every play.
+_MOVES = tuple(
+    tuple((Move(source, target, False), Move(source, target, True)) for target in range(26))
+    for source in range(26)
+)
 
 
 class _PlayBuilder:
@@ -315,6 +338,53 @@ class _PlayBuilder:
             moves.append(_new_tuple(Move, (source, target, hit)))
         after = Position.trusted(tuple(theirs), tuple(mine), position_id_from_digits(digits))
         return _new_tuple(Play, (tuple(moves), after, game_result(after) if bore_off else None))
+
+
+class _LeafBuilder:
+    """Makes the play a search found from its key, which holds the mover's side after it."""
+
+    def __init__(self, position: Position) -> None:
+        self.theirs = position.opponent
+        # After the play the opponent is on roll: its digits come first (see ``key_digits``).
+        self.theirs_binary = side_binary(bytes(position.opponent[::-1]))
+        self.after_hits: dict[int, tuple[Side, str]] = {}
+
+    def build(self, key: int, path: Path) -> Play:
+        # counts[0] is the mover's borne-off checkers, counts[1..25] its side after the play.
+        counts = (key & _BOARD).to_bytes(26, "little")
+        hits = key >> _HIT_SHIFT
+        if hits:
+            theirs, theirs_binary = self.hit(hits)
+            moves = self.moves_hitting(path, hits)
+        else:
+            theirs, theirs_binary = self.theirs, self.theirs_binary
+            moves = tuple([_MOVES[source][target][0] for source, target, _ in path])
+        binary = theirs_binary + side_binary(counts[25:0:-1])
+        after = Position.trusted(theirs, tuple(counts[1:]), position_id_from_binary(binary))
+        # Only bearing off the last checker ends the game (rule G-WIN-1).
+        result = game_result(after) if counts[0] == CHECKERS_PER_SIDE else None
+        return _new_tuple(Play, (moves, after, result))
+
+    def hit(self, hits: int) -> tuple[Side, str]:
+        """The opponent's side after the blots on the points of ``hits`` went to the bar."""
+        if hits not in self.after_hits:
+            theirs = list(self.theirs)
+            for point in range(1, 25):
+                if hits >> point & 1:
+                    theirs[24 - point] = 0
+                    theirs[BAR] += 1
+            self.after_hits[hits] = tuple(theirs), side_binary(bytes(theirs[::-1]))
+        return self.after_hits[hits]
+
+    @staticmethod
+    def moves_hitting(path: Path, hits: int) -> tuple[Move, ...]:
+        """The first move onto each point of ``hits`` is the one that hit."""
+        moves = []
+        for source, target, _ in path:
+            hit = hits >> target & 1
+            hits &= ~(1 << target)
+            moves.append(_MOVES[source][target][hit])
+        return tuple(moves)
 
 
 _new_tuple = tuple.__new__
