@@ -7,6 +7,7 @@ their resulting positions are (rules G-MOVE-1, G-MOVE-2, G-BAR-1, G-MAX-1, G-OFF
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -119,8 +120,7 @@ def legal_plays(
     if options.minimise_bear_off_waste and leaves:
         least = min(_bear_off_waste(path) for path in found.values())
         leaves = {key: path for key, path in leaves if _bear_off_waste(path) == least}.items()
-    builder = _LeafBuilder(position)
-    return tuple([builder.build(key, path) for key, path in leaves])
+    return _plays(position, leaves)
 
 
 def apply_play(position: Position, play: Play | Iterable[Move]) -> Position:
@@ -166,6 +166,10 @@ _STEPS = tuple(
 )
 
 
+_BLOCKS = bytes(int(count > 1) for count in range(256))
+_BLOTS = bytes(int(count == 1) for count in range(256))
+
+
 class _PlaySearch:
     """Depth-first search over one roll, moving checkers on a scratch board and back again.
 
@@ -177,9 +181,10 @@ class _PlaySearch:
         self.mine = [CHECKERS_PER_SIDE - sum(position.on_roll), *position.on_roll]
         # The opponent's point j is the mover's point 25 - j: reversed, their indexes 23..0
         # are the mover's points 1..24.
-        theirs = position.opponent[23::-1]
-        self.blocked = [False, *[count > 1 for count in theirs], False]
-        self.blot = [False, *[count == 1 for count in theirs], False]
+        # As bytes, with the off and bar ends open: 1 where blocked (or a blot), else 0.
+        theirs = bytes((0, *position.opponent[23::-1], 0))
+        self.blocked = theirs.translate(_BLOCKS)
+        self.blot = theirs.translate(_BLOTS)
         self.outside = sum(self.mine[7:26])  # checkers not yet home; bear-off waits for 0
         self.key = int.from_bytes(bytes(self.mine), "little")
         # The opponent's blocks never move during a turn (a hit lands on a blot), so the
@@ -201,9 +206,7 @@ class _PlaySearch:
         if highest_source >= 24:
             found = [step for step in self.open[die] if mine[step[0]]]
         else:
-            found = [
-                step for step in self.open[die] if step[0] <= highest_source and mine[step[0]]
-            ]
+            found = [step for step in self.open[die] if step[0] <= highest_source and mine[step[0]]]
         if not self.outside:
             # rule G-OFF-1: bear off exactly, or with a higher die from the highest point.
             if mine[die]:
@@ -254,17 +257,43 @@ class _PlaySearch:
     def non_doubles(self, high: int, low: int) -> dict[int, Path]:
         """rule G-MAX-1: both dice if possible; else one, the higher if it can be played."""
         both: dict[int, Path] = {}
-        single: dict[int, dict[int, Path]] = {high: {}, low: {}}
-        for first, second in ((high, low), (low, high)):
-            for step in self.steps(first):
-                hits, delta = self.move(step, 0)
-                follow_ups = self.steps(second)
-                if follow_ups:
-                    self.finish(both, (step,), follow_ups, hits)
-                else:
-                    single[first].setdefault(self.key, (step,))
-                self.unmove(step, delta)
-        return both or single[high] or single[low]
+        single_high = self.both_dice(both, high, low)
+        if both and not self.mine[BAR_POINT]:
+            self.low_die_first(both, low, high)
+            return both
+        single_low = self.both_dice(both, low, high)
+        return both or single_high or single_low
+
+    def both_dice(self, both: dict[int, Path], first: int, second: int) -> dict[int, Path]:
+        """Add the plays of ``first`` then ``second`` to ``both``; returns the moves of
+        ``first`` that leave ``second`` no move, each as a play of one die."""
+        single: dict[int, Path] = {}
+        for step in self.steps(first):
+            hits, delta = self.move(step, 0)
+            follow_ups = self.steps(second)
+            if follow_ups:
+                self.finish(both, (step,), follow_ups, hits)
+            else:
+                single.setdefault(self.key, (step,))
+            self.unmove(step, delta)
+        return single
+
+    def low_die_first(self, both: dict[int, Path], low: int, high: int) -> None:
+        """``both_dice(both, low, high)`` after ``both_dice(both, high, low)``, off the bar.
+
+        Two moves within the board (neither bearing off) can be made in either order when
+        each checker was already where it moves from: the high die first found those plays.
+        The low die first adds only the checker that moves on, and whatever bears off.
+        """
+        mine, blocked = self.mine, self.blocked
+        for step in self.steps(low):
+            hits, delta = self.move(step, 0)
+            target = step[1]
+            if not self.outside:
+                self.finish(both, (step,), self.steps(high), hits)
+            elif mine[target] == 1 and target > high and not blocked[target - high]:
+                self.finish(both, (step,), [_STEPS[high][target]], hits)
+            self.unmove(step, delta)
 
     def doubles(self, die: int) -> dict[int, Path]:
         """Up to four moves of ``die``; sources never rise, so each set of moves is seen once."""
@@ -340,51 +369,70 @@ class _PlayBuilder:
         return _new_tuple(Play, (tuple(moves), after, game_result(after) if bore_off else None))
 
 
-class _LeafBuilder:
-    """Makes the play a search found from its key, which holds the mover's side after it."""
+def _plays(position: Position, leaves: Iterable[tuple[int, Path]]) -> tuple[Play, ...]:
+    """The plays a search found, made from their keys, which hold the mover's side after each.
 
-    def __init__(self, position: Position) -> None:
-        self.theirs = position.opponent
-        # After the play the opponent is on roll: its digits come first (see ``key_digits``).
-        self.theirs_binary = side_binary(bytes(position.opponent[::-1]))
-        self.after_hits: dict[int, tuple[Side, str]] = {}
-
-    def build(self, key: int, path: Path) -> Play:
+    One loop with local names: this is the rules core's hottest code, a few µs per play.
+    """
+    # After the play the opponent is on roll: its digits come first (see ``key_digits``).
+    no_hit = position.opponent, side_binary(bytes(position.opponent[::-1]))
+    after_hits = {0: no_hit}
+    board, hit_shift, moves_of, new_tuple = _BOARD, _HIT_SHIFT, _MOVES, _new_tuple
+    trusted, checkers = Position.trusted, CHECKERS_PER_SIDE
+    plays = []
+    for key, path in leaves:
         # counts[0] is the mover's borne-off checkers, counts[1..25] its side after the play.
-        counts = (key & _BOARD).to_bytes(26, "little")
-        hits = key >> _HIT_SHIFT
+        counts = (key & board).to_bytes(26, "little")
+        hits = key >> hit_shift
         if hits:
-            theirs, theirs_binary = self.hit(hits)
-            moves = self.moves_hitting(path, hits)
+            if hits not in after_hits:
+                after_hits[hits] = _after_hits(position.opponent, hits)
+            theirs, theirs_binary = after_hits[hits]
+            moves = _moves_hitting(path, hits)
         else:
-            theirs, theirs_binary = self.theirs, self.theirs_binary
-            moves = tuple([_MOVES[source][target][0] for source, target, _ in path])
-        binary = theirs_binary + side_binary(counts[25:0:-1])
-        after = Position.trusted(theirs, tuple(counts[1:]), position_id_from_binary(binary))
+            theirs, theirs_binary = no_hit
+            moves = tuple([moves_of[source][target][0] for source, target, _ in path])
+        binary = theirs_binary + _mover_binary(key & board)
+        after = trusted(theirs, tuple(counts[1:]), position_id_from_binary(binary))
         # Only bearing off the last checker ends the game (rule G-WIN-1).
-        result = game_result(after) if counts[0] == CHECKERS_PER_SIDE else None
-        return _new_tuple(Play, (moves, after, result))
+        result = game_result(after) if counts[0] == checkers else None
+        plays.append(new_tuple(Play, (moves, after, result)))
+    return tuple(plays)
 
-    def hit(self, hits: int) -> tuple[Side, str]:
-        """The opponent's side after the blots on the points of ``hits`` went to the bar."""
-        if hits not in self.after_hits:
-            theirs = list(self.theirs)
-            for point in range(1, 25):
-                if hits >> point & 1:
-                    theirs[24 - point] = 0
-                    theirs[BAR] += 1
-            self.after_hits[hits] = tuple(theirs), side_binary(bytes(theirs[::-1]))
-        return self.after_hits[hits]
 
-    @staticmethod
-    def moves_hitting(path: Path, hits: int) -> tuple[Move, ...]:
-        """The first move onto each point of ``hits`` is the one that hit."""
-        moves = []
-        for source, target, _ in path:
-            hit = hits >> target & 1
-            hits &= ~(1 << target)
-            moves.append(_MOVES[source][target][hit])
-        return tuple(moves)
+def _mover_binary(board: int) -> str:
+    """``side_binary`` of the mover's side from a search key's board, two counts per table
+    entry: ``board | board >> 4`` holds bytes k and k + 1 in byte k (counts are below 16).
+
+    Bytes 25, 23, .., 1 pair the bar with an empty byte 26, whose "0" is dropped.
+    """
+    pairs = (board | board >> 4).to_bytes(26, "little")[25:0:-2]
+    return codecs.charmap_decode(pairs, "strict", _PAIR_CODES)[0][1:]
+
+
+_PAIR_CODES = tuple(UNARY_CODES[pair >> 4] + UNARY_CODES[pair & 15] for pair in range(256))
+"""The digits of two counts, the higher index first, by their byte ``high << 4 | low``."""
+
+
+def _after_hits(theirs: Side, hits: int) -> tuple[Side, str]:
+    """The opponent's side, and its digits, after its blots on the points of ``hits`` (the
+    mover's numbering) went to the bar."""
+    counts = list(theirs)
+    for point in range(1, 25):
+        if hits >> point & 1:
+            counts[24 - point] = 0
+            counts[BAR] += 1
+    return tuple(counts), side_binary(bytes(counts[::-1]))
+
+
+def _moves_hitting(path: Path, hits: int) -> tuple[Move, ...]:
+    """The first move onto each point of ``hits`` is the one that hit."""
+    moves = []
+    for source, target, _ in path:
+        hit = hits >> target & 1
+        hits &= ~(1 << target)
+        moves.append(_MOVES[source][target][hit])
+    return tuple(moves)
 
 
 _new_tuple = tuple.__new__
