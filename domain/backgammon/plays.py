@@ -382,7 +382,8 @@ def _plays(position: Position, leaves: Iterable[tuple[int, Path]]) -> tuple[Play
     plays = []
     for key, path in leaves:
         # counts[0] is the mover's borne-off checkers, counts[1..25] its side after the play.
-        counts = (key & board).to_bytes(26, "little")
+        mover = key & board
+        counts = mover.to_bytes(26, "little")
         hits = key >> hit_shift
         if hits:
             if hits not in after_hits:
@@ -392,7 +393,7 @@ def _plays(position: Position, leaves: Iterable[tuple[int, Path]]) -> tuple[Play
         else:
             theirs, theirs_binary = no_hit
             moves = tuple([moves_of[source][target][0] for source, target, _ in path])
-        binary = theirs_binary + _mover_binary(key & board)
+        binary = theirs_binary + _mover_binary(mover)
         after = trusted(theirs, tuple(counts[1:]), position_id_from_binary(binary))
         # Only bearing off the last checker ends the game (rule G-WIN-1).
         result = game_result(after) if counts[0] == checkers else None
