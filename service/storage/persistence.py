@@ -26,6 +26,23 @@ class DurableWalConnectionPool(SQLiteConnectionPool):
             connection.cursor().execute("PRAGMA synchronous=NORMAL")
         return connection
 
+    def put_connection(self, conn: SQLiteConnection) -> None:
+        """Return a connection so that it is the next one issued (last in, first out).
+
+        The library's pool issues its idle connections in turn (first in, first out). A
+        connection's page cache is valid only while no other connection has written since it
+        last read: a server issues one connection at a time to its commands, but once two are
+        pooled (a second was needed while one was in use), taking them in turn made each
+        command reread the pages the other had written, five reads of the log per command.
+        The one most recently returned is the one that wrote last: its cache is current.
+        (``bench/matches.py``: 5 reads of the log per command down to 0.3, the server's CPU
+        per command down by about 20 µs.)
+        """
+        with self._put_condition:  # re-entrant: the library's own put takes it too
+            super().put_connection(conn)
+            if self._pool and self._pool[-1] is conn:
+                self._pool.rotate(1)  # issued from the left end: to the front of the queue
+
 
 class TunedSQLiteFactory(SQLiteFactory):
     """eventsourcing's SQLite module with ``DurableWalConnectionPool`` connections."""

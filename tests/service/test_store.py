@@ -23,7 +23,7 @@ from service.storage.events import (
     StateCache,
     UnknownAggregateError,
 )
-from service.storage.persistence import persistence_environment
+from service.storage.persistence import DurableWalConnectionPool, persistence_environment
 
 NOW = datetime(2026, 4, 18, 11, 0, tzinfo=UTC)
 
@@ -343,3 +343,16 @@ def test_every_moved_event_and_aggregate_resolves_from_its_old_topic(
     assert records
     for kind in records:
         assert resolve_topic(f"{old_module}:{kind.__name__}") is kind
+
+
+def test_the_sqlite_pool_issues_the_connection_returned_last(tmp_path: Path) -> None:
+    # A connection's page cache holds only while no other connection wrote: taking two pooled
+    # connections in turn made every command reread the pages the other had written.
+    pool = DurableWalConnectionPool(db_name=str(tmp_path / "events.sqlite3"))
+    try:
+        first, second = pool.get_connection(), pool.get_connection()
+        pool.put_connection(first)
+        pool.put_connection(second)
+        assert pool.get_connection() is second
+    finally:
+        pool.close()
