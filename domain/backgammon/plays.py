@@ -131,7 +131,7 @@ def apply_play(position: Position, play: Play | Iterable[Move]) -> Position:
     """
     moves = play.moves if isinstance(play, Play) else tuple(play)
     path = [(move.source, move.destination, 0) for move in moves]
-    return _PlayBuilder(position).build(path, check=True).position
+    return _PlayBuilder(position).build(path).position
 
 
 def game_result(position_after: Position) -> GameResult | None:
@@ -341,15 +341,15 @@ class _PlayBuilder:
         self.theirs = list(position.opponent)
         self.digits = key_digits(position.on_roll, position.opponent)
 
-    def build(self, path: Iterable[Step], *, check: bool = False) -> Play:
+    def build(self, path: Iterable[Step]) -> Play:
+        """The play of ``path``, each move checked as it is made (``_check_move``)."""
         mine = self.mine[:]
         theirs = self.theirs[:]
         digits = self.digits[:]
         moves = []
         bore_off = False
         for source, target, _ in path:
-            if check:
-                _check_move(mine, theirs, source, target)
+            _check_move(mine, theirs, source, target)
             mine[source - 1] = count = mine[source - 1] - 1
             digits[50 - source] = UNARY_CODES[count]
             hit = False
