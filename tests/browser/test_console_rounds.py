@@ -92,3 +92,56 @@ def test_a_director_enters_a_rounds_results_and_pairs_the_next_round(
     assert [(r.get_attribute("data-table"), r.get_attribute("data-match-id")) for r in rows] == [
         (str(t["table"]), t["match_id"] or "") for t in paired["pairings"]
     ]
+
+
+def test_a_director_reads_the_knockouts_lengths_and_corrects_a_result_with_a_long_reason(
+    live_server: LiveServer, browser: Any
+) -> None:
+    """The round page of a Swiss with a knockout of its own lengths says them (rule T-FMT-8);
+    a correction's reason typed past 500 characters stops at 500 in its field (the REST
+    ``reason``'s bound, API.md "Pages for people", Forms: the server refuses a longer one) and
+    the correction is stored with it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    client = cast(Any, live_server.http)
+    lengths = {"semi_final": 9, "final": 11, "third_place": 5}
+    day = start_tournament(client, live_server.clock, 4, match_lengths=lengths)
+    first = [t for t in day.rounds[0]["pairings"] if t["player_b"]]
+    round_one = f"{live_server.url}/director/tournaments/{day.id}/rounds/1"
+
+    browser.get(round_one)
+    browser.find_element(By.NAME, "token").send_keys(DEV_DIRECTOR_TOKEN)
+    sign_in = browser.find_element(By.CSS_SELECTOR, 'form[data-action="sign-in"] button')
+    to_the_next_page(browser, sign_in.click)
+    line = browser.find_element(By.CSS_SELECTOR, '#format-terms [data-term="match_length"]')
+    assert line.text == (
+        "Matchlänge: 7 Punkte; Halbfinale: 9 Punkte; Finale: 11 Punkte; Spiel um Platz 3: 5 Punkte"
+    )
+    screenshot(browser, "console-round-knockout-lengths")
+
+    table = first[0]
+    enter_result(browser, table)
+    assert f"Tisch {table['table']} ist eingetragen" in flash(browser)
+    browser.get(round_one)
+    row = browser.find_element(By.CSS_SELECTOR, f'tr[data-match-id="{table["match_id"]}"]')
+    form = row.find_element(By.CSS_SELECTOR, 'form[data-action="result"]')
+    Select(form.find_element(By.NAME, "winner")).select_by_value(table["player_b"])
+    for name, points in (("points_a", "1"), ("points_b", str(table["match_length"]))):
+        form.find_element(By.NAME, name).clear()
+        form.find_element(By.NAME, name).send_keys(points)
+    reason = form.find_element(By.NAME, "reason")
+    reason.send_keys("Zettel vertauscht " * 40)  # 680 characters typed
+    typed = reason.get_attribute("value")
+    assert typed == ("Zettel vertauscht " * 40)[:500]
+    screenshot(browser, "console-round-long-reason")
+    to_the_next_page(browser, form.find_element(By.CSS_SELECTOR, "button[type=submit]").click)
+    assert f"Tisch {table['table']}" in flash(browser)
+
+    shown = {m["match_id"]: m for m in client.get(day.url("/matches")).json()}
+    assert shown[table["match_id"]]["winner"] == table["player_b"]
+    stream = client.get(f"/api/v1/audit/streams/{day.id}", headers=DIRECTOR).json()
+    corrections = [
+        e["data"] for e in stream if e["type"] == "ResultRecorded" and e["data"]["corrects"]
+    ]
+    assert [each["reason"] for each in corrections] == [typed]
