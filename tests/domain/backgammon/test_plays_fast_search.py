@@ -7,29 +7,10 @@ digest of what the search before its speed-ups returned."""
 from __future__ import annotations
 
 import hashlib
-import random
 
-from domain.backgammon import APP_RULES, TOURNAMENT_RULES, Play, Position, legal_plays
+from bench.positions import mixed_positions
+from domain.backgammon import APP_RULES, TOURNAMENT_RULES, Play, legal_plays
 from tests.domain.variants.slow_rules import slow_plays
-
-Case = tuple[Position, tuple[int, int]]
-
-
-def random_game_cases(count: int, seed: int) -> list[Case]:
-    """(position, roll) pairs of random games played to the end, both sides' turns."""
-    rng = random.Random(seed)
-    cases: list[Case] = []
-    position = Position.starting()
-    while len(cases) < count:
-        roll = (rng.randint(1, 6), rng.randint(1, 6))
-        cases.append((position, roll))
-        plays = legal_plays(position, roll)
-        if not plays:
-            position = position.swap_sides()
-            continue
-        play = rng.choice(plays)
-        position = Position.starting() if play.game_result else play.position
-    return cases
 
 
 def portes_array(side: tuple[int, ...]) -> tuple[int, ...]:
@@ -40,7 +21,7 @@ def portes_array(side: tuple[int, ...]) -> tuple[int, ...]:
 def test_legal_plays_lead_to_exactly_the_positions_the_slow_generator_finds() -> None:
     # rules G-MOVE-1, G-MOVE-2, G-BAR-1, G-MAX-1, G-OFF-1, V-PORTES-1
     disagreements = []
-    for position, (die_1, die_2) in random_game_cases(1_500, seed=20):
+    for position, (die_1, die_2) in mixed_positions(1_500, seed=20):
         for dice in {(die_1, die_2), (die_2, die_1)}:
             fast = [
                 (portes_array(play.position.on_roll), portes_array(play.position.opponent))
@@ -71,7 +52,7 @@ BEFORE_THE_SPEED_UPS = "3b3708253cf136ea442360d348d052a435df47f574b2cb6946d2d9c5
 def test_legal_plays_return_what_they_returned_before_the_speed_ups() -> None:
     # rules G-MOVE-1, G-MAX-1, G-OFF-1, G-OFF-2, G-WIN-1: same plays, same order, same moves
     digest = hashlib.sha256()
-    for position, (die_1, die_2) in random_game_cases(3_000, seed=2026):
+    for position, (die_1, die_2) in mixed_positions(3_000, seed=2026):
         for dice in ((die_1, die_2), (die_2, die_1)):
             for options in (TOURNAMENT_RULES, APP_RULES):
                 lines = [output_line(play) for play in legal_plays(position, dice, options)]
