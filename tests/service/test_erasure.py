@@ -455,3 +455,22 @@ def test_a_rated_ad_hoc_match_seals_the_names_of_its_rating_only_players(
     state = services.store.load(created.match.id, match.evolve)
     assert state.player_a == "Zyxwella"
     assert "Zyxwella" not in state.actor("a")  # the side acts by its player id
+
+
+def test_a_match_command_that_read_the_match_before_the_erasure_leaves_no_name_cached(
+    services: Services,
+) -> None:
+    # API.md "POST /api/v1/people/{player_id}/erasure" (personal data erased everywhere),
+    # ARCHITECTURE.md "Events": a command that read the match before the erasure and stores its
+    # roll after it (a roll names nobody) must not put the name back in the cache, from which
+    # every later command and view of the match reads it
+    store = services.store
+    zyxwella, _, match_id = start_paired_match(store)
+    held = store.load(match_id, match.evolve)  # a command read it before the erasure
+    services.people.erase(zyxwella, actor=DIRECTOR)
+
+    rolled = match.roll(held, None, (5, 3), NOW, actor=DIRECTOR)
+    store.save_changes([Change.of(match.evolve, held, rolled)])
+
+    state = store.load(match_id, match.evolve)
+    assert (state.version, state.player_a, state.player_b) == (2, pseudonym(zyxwella), "Anna M.")
