@@ -418,10 +418,13 @@ class EventStore(Application[UUID]):
         withheld = self.personal.withheld
         last = self.append(*(event for change in decided for event in change.events))
         for change in decided:
-            # a state holding a person's data that the store withheld (they were erased
-            # meanwhile) is not kept: the next load reads what was stored
-            if self.personal.withheld == withheld:
+            # a state holding a person's data that the store withheld, or that was decided
+            # on a state read before their erasure, is not kept: the next load reads what
+            # was stored
+            if self.personal.withheld == withheld and not self.personal.shows_erased(change.state):
                 self.states.offer(change.state)
+            else:
+                self.states.forget(change.state.id)
             for each in change.states:
                 self.snapshot_if_due(each, change.events[-1].timestamp)
         return last
