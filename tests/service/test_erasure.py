@@ -474,3 +474,25 @@ def test_a_match_command_that_read_the_match_before_the_erasure_leaves_no_name_c
 
     state = store.load(match_id, match.evolve)
     assert (state.version, state.player_a, state.player_b) == (2, pseudonym(zyxwella), "Anna M.")
+
+
+def test_a_load_that_decoded_the_match_before_the_erasure_leaves_no_name_cached(
+    services: Services,
+) -> None:
+    # as above, for a load (a view of the match) that decoded the match's events before
+    # another request's erasure forgot the cached states, and keeps its state after it
+    store = services.store
+    zyxwella, _, match_id = start_paired_match(store)
+    store.states.clear()  # nothing cached: the load reads the store
+    erased: list[str] = []
+
+    def erased_while_loading(state: match.Match | None, event: object) -> match.Match:
+        if not erased:  # another request erases the person while this load folds
+            erased.append(services.people.erase(zyxwella, actor=DIRECTOR))
+        return match.evolve(state, event)  # type: ignore[arg-type]
+
+    store.load(match_id, erased_while_loading)
+
+    assert erased == [pseudonym(zyxwella)]
+    state = store.load(match_id, match.evolve)
+    assert (state.player_a, state.player_b) == (pseudonym(zyxwella), "Anna M.")
