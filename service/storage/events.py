@@ -358,15 +358,23 @@ class EventStore(Application[UUID]):
             if base is not None:
                 latest = project(base, self.events.get(aggregate_id, gt=base.version))
                 if latest is not None:
-                    self.states.offer(latest)
+                    self._keep(latest)
                     return latest
         try:
             aggregate = self.repository.get(aggregate_id, version=version, projector_func=project)
         except AggregateNotFoundError:
             raise UnknownAggregateError(f"no record with id {aggregate_id}") from None
         if version is None:
-            self.states.offer(aggregate)
+            self._keep(aggregate)
         return aggregate
+
+    def _keep(self, loaded: Aggregate) -> None:
+        """Cache a loaded state, unless it was decoded before an erasure that forgot the
+        cached states meanwhile and still shows the person."""
+        if self.personal.shows_erased(loaded):
+            self.states.forget(loaded.id)
+        else:
+            self.states.offer(loaded)
 
     @contextlib.contextmanager
     def guessing(self, guess: Guess) -> Iterator[Guess]:
