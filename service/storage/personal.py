@@ -285,19 +285,6 @@ class PersonalCodec:
         typed = {name: msgspec.convert(value, types[name]) for name, value in values.items()}
         return msgspec.structs.replace(record, **typed)  # type: ignore[type-var]
 
-    def shows_erased(self, record: Any) -> bool:
-        """Whether ``record`` still shows the data of a person erased meanwhile (a state read
-        before the erasure): this process must not keep it in memory."""
-        declared: tuple[Personal, ...] = getattr(type(record), "personal", ())
-        for personal in declared:
-            subject = _subject(record, personal.subject)
-            if subject is None or not self.keys.is_erased(subject):
-                continue
-            values = {name: getattr(record, name) for name in personal.erased}
-            if values != _erased_values(personal, subject):
-                return True
-        return False
-
     def _unsealed(self, record: T, declared: tuple[Personal, ...]) -> T:
         """A record stored in plain text before sealing existed: shown erased once its
         person is (its bytes cannot be shredded)."""

@@ -23,6 +23,7 @@ from domain.tournament import Applicant, PlayerRegistered, Tournament, Tournamen
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
+from service.shared.commands import CommandRunner
 from service.shared.match_play import MatchTerms
 from service.storage.events import Change, EventStore, MsgspecMapper, Snapshot
 from service.storage.persistence import persistence_environment
@@ -466,12 +467,17 @@ def test_a_match_command_that_read_the_match_before_the_erasure_leaves_no_name_c
     # every later command and view of the match reads it
     store = services.store
     zyxwella, _, match_id = start_paired_match(store)
-    held = store.load(match_id, match.evolve)  # a command read it before the erasure
-    services.people.erase(zyxwella, actor=DIRECTOR)
+    erased: list[str] = []
 
-    rolled = match.roll(held, None, (5, 3), NOW, actor=DIRECTOR)
-    store.save_changes([Change.of(match.evolve, held, rolled)])
+    def roll_while_erased(now: datetime) -> Change[match.Match]:
+        held = store.load(match_id, match.evolve)
+        if not erased:  # another request erases the person while this command decides
+            erased.append(services.people.erase(zyxwella, actor=DIRECTOR))
+        return Change.of(match.evolve, held, match.roll(held, None, (5, 3), now, actor=DIRECTOR))
 
+    CommandRunner(store, services.clock).run(roll_while_erased)
+
+    assert erased == [pseudonym(zyxwella)]
     state = store.load(match_id, match.evolve)
     assert (state.version, state.player_a, state.player_b) == (2, pseudonym(zyxwella), "Anna M.")
 
