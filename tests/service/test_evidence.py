@@ -9,8 +9,10 @@ import pytest
 
 from domain.errors import ForbiddenError
 from domain.evidence.video import VideoDeleted
-from service.bootstrap import Services
+from service.bootstrap import Services, bootstrap
+from service.clock import MovableClock
 from service.matches.matches import MatchCreated
+from service.settings import Settings
 from service.shared.match_play import Caller, MatchTerms
 
 DIRECTOR = Caller(director=True)
@@ -118,3 +120,48 @@ def test_a_dispute_is_shown_to_the_players_of_its_match_and_directors_only(
     with pytest.raises(ForbiddenError):
         services.disputes.open(created.match.id, 1, "not my match", other_callers["b"])
     assert other.match.id != created.match.id
+
+
+@pytest.mark.postgres
+@pytest.mark.xfail(
+    strict=True,
+    reason="a recording's path is recorded relative to the registering process's evidence "
+    "folder; the process running the deletion resolves it against its own",
+)
+def test_a_process_with_another_evidence_folder_deletes_only_the_recording_registered(
+    tmp_path: Path, postgres_schema_url: str, clock: MovableClock
+) -> None:
+    # rule C-VIDEO-1: the recording registered is the one deleted after its game, and a game
+    # still being played keeps its recording. Two processes of one PostgreSQL store, each with
+    # the evidence folder of its own data directory: the one that runs the jobs must not
+    # delete its own file of the same name (another match's recording, its game still being
+    # played) and record the other one's recording as deleted while it still exists.
+    first, second = (
+        bootstrap(
+            Settings(
+                data_dir=tmp_path / name,
+                database_url=postgres_schema_url,
+                dev=True,
+                run_scheduler=False,
+                secret_key="one store's secret",
+            ),
+            clock,
+        )
+        for name in ("first", "second")
+    )
+    try:
+        created, callers = a_match(first)
+        registered_first = recording(first)
+        video = first.videos.register(created.match.id, 1, registered_first.name, actor="director")
+        playing, _ = a_match(second)
+        registered_second = recording(second)
+        second.videos.register(playing.match.id, 1, registered_second.name, actor="director")
+        end_game_1(first, created, callers)
+
+        effect = second.videos.delete_due(video.id)
+
+        assert registered_second.read_bytes() == b"\x00video"  # its game is being played
+        assert effect != "VideoDeleted" or not registered_first.exists()
+    finally:
+        first.close()
+        second.close()
