@@ -122,6 +122,25 @@ def test_a_dispute_is_shown_to_the_players_of_its_match_and_directors_only(
     assert other.match.id != created.match.id
 
 
+def test_a_file_registered_for_two_games_stays_while_the_other_game_is_still_played(
+    services: Services,
+) -> None:
+    # rule C-VIDEO-1: a recording is deleted after its game ends; one table camera's file
+    # registered for the games of two matches at that table stays while either is played
+    first, first_callers = a_match(services)
+    second, _ = a_match(services)
+    path = recording(services, "table1.mp4")
+    video = services.videos.register(first.match.id, 1, "table1.mp4", actor="director")
+    services.videos.register(second.match.id, 1, path.as_uri(), actor="director")
+    end_game_1(services, first, first_callers)
+
+    assert services.videos.delete_due(video.id) is None  # the second match's game goes on
+
+    assert path.read_bytes() == b"\x00video"
+    [shown] = services.videos.list_videos(first.match.id)
+    assert (shown.deleted_at, shown.refused_at) == (None, None)
+
+
 @pytest.mark.postgres
 @pytest.mark.xfail(
     strict=True,
