@@ -14,6 +14,7 @@ from service.clock import MovableClock
 from service.matches.matches import MatchCreated
 from service.settings import Settings
 from service.shared.match_play import Caller, MatchTerms
+from tests.service.conftest import checked_in_tournament
 
 DIRECTOR = Caller(director=True)
 
@@ -139,6 +140,27 @@ def test_a_file_registered_for_two_games_stays_while_the_other_game_is_still_pla
     assert path.read_bytes() == b"\x00video"
     [shown] = services.videos.list_videos(first.match.id)
     assert (shown.deleted_at, shown.refused_at) == (None, None)
+
+
+def test_the_recording_of_a_match_voided_by_an_unpaired_round_is_deleted(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule C-VIDEO-1: a match voided (its round unpaired) is played no more: its game is over,
+    # so its recording is due for deletion, as after a game won
+    day = checked_in_tournament(services, clock, 4)
+    table = services.rounds.start(day.tournament_id).round.pairings[0]
+    assert table.match_id is not None
+    path = recording(services)
+    video = services.videos.register(table.match_id, 1, path.name, actor="director")
+    services.venue.unpair(day.tournament_id, 1, reason="a late arrival")
+
+    runs = services.jobs.run_due(clock.now())
+
+    assert [run.effect for run in runs if run.target == video.id] == ["VideoDeleted"]
+    assert not path.exists()
+    [shown] = services.videos.list_videos(table.match_id)
+    assert shown.game_ended_at is not None
+    assert shown.deleted_at is not None
 
 
 @pytest.mark.postgres
