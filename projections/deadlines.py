@@ -63,7 +63,7 @@ class DeadlinesProjection(Projection):
 
     name = "deadlines"
     tables = ("jobs", "videos", "game_ends", "open_disputes", "timed_matches")
-    version = 5  # 3: videos.refused_at, refused_reason; 4: analyse_match jobs; 5: videos.path
+    version = 5  # 3: refused_at, refused_reason; 4: analyse_match; 5: path, voided games end
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -164,8 +164,10 @@ class DeadlinesProjection(Projection):
         _analysis_due(db, str(event.originator_id), instant(event.timestamp))
 
     def match_voided(self, event: MatchVoided, db: sqlite_utils.Database) -> None:
-        # a voided match plays no more: its clock can run out no more
+        # a voided match plays no more: its clock can run out no more, and its game is over
+        # (its recordings become due; no analysis: it has no result)
         db.execute("DELETE FROM timed_matches WHERE match_id = ?", [str(event.originator_id)])
+        _game_ended(db, str(event.originator_id), 0, instant(event.timestamp))
 
     def session_closed(self, event: SessionClosed, db: sqlite_utils.Database) -> None:
         db.execute("DELETE FROM timed_matches WHERE match_id = ?", [str(event.originator_id)])
