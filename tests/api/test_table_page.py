@@ -437,3 +437,24 @@ def test_a_player_reading_in_english_reports_confirms_and_signs_out_in_english(
     assert signed_out.status_code == 303
     assert signed_out.headers["location"] == f"/pages/tournaments/{day.id}?lang=en"
 
+
+def test_a_refused_report_keeps_the_winner_and_the_points_typed(
+    client: Client, clock: MovableClock
+) -> None:
+    # the brief's "a form that loses what was typed on an error": the console's result form
+    # keeps them (round.html), the player's report on a phone must too
+    day = start_tournament(client, clock, 2)
+    table = pairing(day, 1)
+    signed_in(client, day, table["player_a"])
+    answer = report_form(client, day, 1, table["player_a"], 5, 3)  # below the match length
+    assert answer.status_code == 422
+    assert "data-error" in answer.text
+    form = form_of(answer.text, "report") or ""
+    assert f'<option value="{table["player_a"]}" selected>' in form
+    assert re.search(r'name="points_a"[^>]*value="5"', form)
+    assert re.search(r'name="points_b"[^>]*value="3"', form)
+    assert rest_table(client, day, 1)["status"] == "pending"
+    # a fresh page starts empty again
+    fresh = form_of(table_page(client, day, 1), "report") or ""
+    assert "selected" not in fresh
+    assert 'value="5"' not in fresh
