@@ -295,6 +295,32 @@ def test_finalizing_before_the_knockout_is_refused_in_words(
     assert client.get(day.url()).json()["status"] == "running"
 
 
+def test_a_played_out_tournament_is_no_longer_called_running_on_the_desk(
+    client: Client, clock: MovableClock
+) -> None:
+    # API.md "Pages for people": the desk links the current round; once the knockout is
+    # played (status completed, then final) there is none running, and the desk says so
+    day = run_day(client, clock, 4)
+    signed_in(client)
+    for status in ("completed", "final"):
+        assert client.get(day.url()).json()["status"] == status
+        page = desk(client, day.id).text
+        assert "läuft seit" not in page
+        assert "Zur laufenden Runde" not in page
+        assert re.search(r"<p>Das Turnier begann [^<]+ und ist zu Ende gespielt\.</p>", page)
+        assert re.search(r'id="current-round">Zur letzten Runde</a>', page)
+        english = desk(client, day.id, "?lang=en").text
+        assert "has been running" not in english
+        assert re.search(r"<p>The tournament began [^<]+ and has been played out\.</p>", english)
+        assert re.search(r'id="current-round">To the last round</a>', english)
+        if status == "completed":
+            assert submit(client, day.id, "/finalize").status_code == 303
+    started = start_tournament(client, clock, 4)
+    running = desk(client, started.id).text
+    assert re.search(r"<p>Das Turnier läuft seit [^<]+\.</p>", running)
+    assert re.search(r'id="current-round">Zur laufenden Runde</a>', running)
+
+
 # The break list --------------------------------------------------------------------------------
 
 
