@@ -439,6 +439,49 @@ def test_a_registration_after_the_start_is_admitted_as_a_late_entry_at_the_desk(
     assert "data-error" in again.text
 
 
+def test_an_admitted_late_entry_joins_the_players_on_the_desk_and_in_the_registrations(
+    client: Client, clock: MovableClock
+) -> None:
+    # API.md "Pages for people": withdraw and exclude on the desk's player rows; the admission
+    # seats the late entry in the field (the aggregate's status checked_in), so the desk and
+    # GET .../registrations show them there, not as a late entry still to admit
+    day = start_tournament(client, clock, 6)
+    signed_in(client)
+    submit(
+        client,
+        day.id,
+        "/registrations",
+        first_name="Lena",
+        last_name="Spät",
+        email="lena@example.org",
+        age="33",
+    )
+    late = next(r for r in registrations(client, day.id) if r["email"] == "lena@example.org")
+    admitted = submit(client, day.id, f"/registrations/{late['registration_id']}/late-entry")
+    assert admitted.status_code == 303, admitted.text
+    page = client.get(admitted.headers["location"]).text
+    assert 'data-action="late-entry"' not in page
+    assert 'data-action="withdraw"' in row_with(
+        page, "data-player-id", late["player_id"], "withdraw"
+    )
+    listed = next(r for r in registrations(client, day.id) if r["email"] == "lena@example.org")
+    assert listed["status"] == "checked_in"
+    assert client.get(day.url("/seats")).json()["checked_in"] == 7
+    public = {p["display_name"]: p["status"] for p in client.get(day.url("/participants")).json()}
+    assert public["Lena S."] == "checked_in"
+    withdrawn = submit(
+        client,
+        day.id,
+        "/withdrawals",
+        player_id=late["player_id"],
+        reason="krank",
+        left_early="yes",
+    )
+    assert withdrawn.status_code == 303, withdrawn.text
+    gone = next(r for r in registrations(client, day.id) if r["email"] == "lena@example.org")
+    assert gone["status"] == "withdrawn"
+
+
 def test_the_desk_links_every_printout(client: Client, clock: MovableClock) -> None:
     day = start_tournament(client, clock, 4)
     signed_in(client)
