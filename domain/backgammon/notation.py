@@ -52,6 +52,10 @@ class AmbiguousPlayError(NotationError):
 # --- formatting -----------------------------------------------------------------------------
 
 
+POINT_NAMES = ("off", *(str(point) for point in range(1, BAR_POINT)), "bar")
+"""A point's name in the notation, by its number: ``off`` (0), ``1`` .. ``24``, ``bar`` (25)."""
+
+
 def format_play(play: Play | Iterable[Move]) -> str:
     """The play in GNU Backgammon's notation; the empty play formats as ``""``."""
     moves = play.moves if isinstance(play, Play) else tuple(play)
@@ -97,14 +101,6 @@ def format_play(play: Play | Iterable[Move]) -> str:
             text += f"({count})"
         parts.append(text)
     return " ".join(parts)
-
-
-POINT_NAMES = ("off", *(str(point) for point in range(1, BAR_POINT)), "bar")
-"""A point's name in the notation, by its number: ``off`` (0), ``1`` .. ``24``, ``bar`` (25)."""
-
-
-def _format_point(point: int) -> str:
-    return POINT_NAMES[point]
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -291,7 +287,7 @@ class _Reading:
         for source, destination in self.segments:
             if destination >= source:
                 raise self.fail(
-                    f"{_format_point(source)}/{_format_point(destination)} does not move toward "
+                    f"{POINT_NAMES[source]}/{POINT_NAMES[destination]} does not move toward "
                     "home: checkers move from higher to lower points"
                 )
         mover = self.mover_after()
@@ -382,7 +378,7 @@ class _Reading:
         if not every_route:
             for source, destination in self.segments:
                 if not _is_move_of(source, destination, self.dice):
-                    move = f"{_format_point(source)}/{_format_point(destination)}"
+                    move = f"{POINT_NAMES[source]}/{POINT_NAMES[destination]}"
                     return f"{move} is not a move of {format_dice(self.dice)}"
             return f"more moves than {format_dice(self.dice)} allows"
         routes = [route for route in every_route if not route.blocked]
