@@ -382,6 +382,31 @@ def test_the_break_list_approves_the_proposed_penalty_as_the_rest_api_would(
     assert client.get(f"/api/v1/matches/{match_id}").json()["score"] == score
 
 
+def test_a_refused_penalty_keeps_the_points_and_the_reason_typed(
+    client: Client, clock: MovableClock
+) -> None:
+    # the brief's "a form that loses what was typed on an error": the director raised the
+    # proposal to 3 points; refused for another field, the row must not fall back to the
+    # proposal of 2, which a second click would then award unnoticed
+    day, late, match_id = late_after_round_one(client, clock)
+    signed_in(client)
+    no_reason = submit(
+        client, day.id, "/penalties", player_id=late, match_id=match_id, points="3", reason=" "
+    )
+    assert no_reason.status_code == 422
+    row = row_with(no_reason.text, "data-player-id", late, "approve-penalty")
+    assert 'name="points" inputmode="numeric" size="3" value="3"' in row
+    too_many = submit(
+        client, day.id, "/penalties", player_id=late, match_id=match_id, points="99", reason="spät"
+    )
+    assert too_many.status_code == 422
+    row = row_with(too_many.text, "data-player-id", late, "approve-penalty")
+    assert 'value="99"' in row
+    assert re.search(r'name="reason" value="spät"', row)
+    # the other rows keep their own proposals and empty reasons
+    assert client.get(f"/api/v1/matches/{match_id}").json()["score"] == {"a": 0, "b": 0}
+
+
 def test_the_break_list_waives_by_marking_the_player_present_and_everyone_at_once(
     client: Client, clock: MovableClock
 ) -> None:
