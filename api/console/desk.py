@@ -6,8 +6,8 @@ Each action is one form, read into a ``DeskForm`` and run by ``_act``: CSRF chec
 changes nothing), then the same use case as its REST endpoint with the signed-in director as the
 actor, inside their scope (rule C-DIR-1). Success is a 303 back to the desk with a message
 (Post/Redirect/Get); a refusal renders the desk with the 4xx status and the reason next to the
-field it names. Registering at the desk is the one form of its own shape: a refusal keeps what
-was typed into it.
+field it names, the form keeping what was typed into it. Registering at the desk is the one
+form of its own shape.
 """
 
 from __future__ import annotations
