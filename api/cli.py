@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from service.settings import Settings
 
 PROGRESS_WIDTH = 30
+SHUTDOWN_GRACE_SECONDS = 5
+"""How long a stopping ``bgtd serve`` lets open requests and live streams finish."""
 
 
 def _instant(text: str) -> datetime:
@@ -169,6 +171,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         port=settings.port,
         log_level="info",
         access_log=settings.access_log,
+        # a stop (SIGTERM) ends the live streams after this grace instead of waiting for
+        # them: the wallboard and the table pages hold theirs open all day, and reconnect
+        timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS,
         **proxy_options(settings),
     )
     return 0

@@ -97,7 +97,7 @@ class ParticipantsProjection(FollowsRegistrations):
 
     name = "participants"
     tables = ("participants", "people_erased")
-    version = 5
+    version = 6
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite_utils
 
 from domain.tournament import (
+    LateEntryAdmitted,
     LateWithdrawalRecorded,
     NoShowReleased,
     PlayerCheckedIn,
@@ -74,4 +75,8 @@ class FollowsRegistrations(Projection):
 
     def no_show_released(self, event: NoShowReleased, db: sqlite_utils.Database) -> None:
         # rule T-CHECKIN-2: a no-show's seat is released at the start
+        self._moved(event, db)
+
+    def late_entry_admitted(self, event: LateEntryAdmitted, db: sqlite_utils.Database) -> None:
+        # the admission seats a registration made after the start in the field
         self._moved(event, db)

@@ -46,7 +46,7 @@ class SeatsProjection(FollowsRegistrations):
 
     name = "seats"
     tables = ("seats", "seat_registrations")
-    version = 5
+    version = 6
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(

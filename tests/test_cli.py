@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -23,6 +24,36 @@ def test_bgtd_serve_answers_health_on_its_port() -> None:
     assert response.json()["status"] == "ok"
     assert response.json()["dev"] is True
     assert "/api/v1/analysis/legal-plays" in schema.json()["paths"]
+
+
+def test_bgtd_serve_stops_on_sigterm_while_a_wallboard_listens() -> None:
+    # a restart (systemd's SIGTERM) must not wait for the live streams the wallboard and the
+    # table pages hold open all day: until they end, the old process would keep serving them
+    # its old state beside the new one (docs/api.md "Live updates": browsers reconnect)
+    director = {"Authorization": "Bearer dev-director-token"}
+    with httpx.Client(timeout=10) as http:
+        listening = None
+        started = time.monotonic()
+        with running_service() as base_url:
+            season = http.post(
+                f"{base_url}/api/v1/seasons",
+                json={"name": "Saison", "starts_on": "2026-01-01", "ends_on": "2026-12-31"},
+                headers=director,
+            ).json()
+            tournament = http.post(
+                f"{base_url}/api/v1/tournaments",
+                json={"season_id": season["id"], "name": "Turnier", "date": "2026-12-18"},
+                headers=director,
+            ).json()
+            live = http.build_request(
+                "GET", f"{base_url}/api/v1/tournaments/{tournament['id']}/live"
+            )
+            listening = http.send(live, stream=True)
+            assert listening.status_code == 200
+            started = time.monotonic()
+        # running_service has sent SIGTERM and waited for the process (at most 10 s)
+        assert time.monotonic() - started < 10
+        listening.close()
 
 
 def test_start_time_needs_an_offset() -> None:

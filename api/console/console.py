@@ -386,7 +386,10 @@ def _desk(
     done_for: str = "",
     error: FormError | None = None,
     form: dict[str, Any] | None = None,
+    typed: dict[str, str] | None = None,
 ) -> Template:
+    """The desk; ``form``: the register form as typed, ``typed``: the inputs of another
+    refused form (its ``error.where``), refilled in its row."""
     _authorized(console, tournament_id)
     services = console.services
     tournament = services.tournaments.get_tournament(tournament_id)
@@ -422,6 +425,7 @@ def _desk(
         buy_in=euros(tournament.row.buy_in_cents, console.lang),
         started=tournament.started_at is not None,
         form=form or {},
+        typed=typed or {},
         **desk_sections(services, tournament, registrations, error.where if error else None),
     )
 

@@ -6,8 +6,8 @@ Each action is one form, read into a ``DeskForm`` and run by ``_act``: CSRF chec
 changes nothing), then the same use case as its REST endpoint with the signed-in director as the
 actor, inside their scope (rule C-DIR-1). Success is a 303 back to the desk with a message
 (Post/Redirect/Get); a refusal renders the desk with the 4xx status and the reason next to the
-field it names. Registering at the desk is the one form of its own shape: a refusal keeps what
-was typed into it.
+field it names, the form keeping what was typed into it. Registering at the desk is the one
+form of its own shape.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from api.console.console import (
     parse_euros,
 )
 from api.console.forms import reason_refused, text, uuid_in
-from api.http.forms import FormData, FormError, whole_number
+from api.http.forms import CSRF_FIELD, FormData, FormError, whole_number
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
 from service.conduct.conduct import BackFromBreak, PenaltyAward
@@ -337,13 +337,16 @@ def _act(
     back to the desk (with the search query kept)."""
     console.require_csrf(data)
     query = form.query
+    # a refused form comes back with what was typed into it
+    typed = {name: str(value) for name, value in data.items() if name != CSRF_FIELD}
     if form.invalid is not None:
-        return _desk(console, tournament_id, query=query, error=form.invalid)
+        return _desk(console, tournament_id, query=query, error=form.invalid, typed=typed)
     acting = _authorized(console, tournament_id)
     try:
         form.run(acting.actor)
     except DomainError as refused:
-        return _desk(console, tournament_id, query=query, error=_form_error(form.where, refused))
+        error = _form_error(form.where, refused)
+        return _desk(console, tournament_id, query=query, error=error, typed=typed)
     return _back(console, tournament_id, form.done, form.done_for, query=query)
 
 

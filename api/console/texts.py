@@ -42,9 +42,11 @@ TEXT: dict[Lang, dict[str, str]] = {
         "start_lead": "Startet das Turnier und lost Runde 1 aus. Nicht erschienene Spieler "
         "verlieren ihren Platz, Nachrücker werden gesetzt.",
         "started": "Das Turnier läuft seit {at}.",
+        "played_out": "Das Turnier begann {at} und ist zu Ende gespielt.",
         "done_check_in": "{name} ist eingecheckt.",
         "done_start": "Das Turnier ist gestartet, Runde 1 ist ausgelost.",
         "current_round": "Zur laufenden Runde",
+        "last_round": "Zur letzten Runde",
         "done_sign_in": "Angemeldet.",
         "refused": "Nicht möglich",
         "forbidden_form": "Dieses Formular ist abgelaufen oder kam nicht von dieser Seite. "
@@ -164,9 +166,11 @@ TEXT: dict[Lang, dict[str, str]] = {
         "start_lead": "Starts the tournament and pairs round 1. No-shows lose their seat, "
         "standbys are seated.",
         "started": "The tournament has been running since {at}.",
+        "played_out": "The tournament began {at} and has been played out.",
         "done_check_in": "{name} is checked in.",
         "done_start": "The tournament has started; round 1 is paired.",
         "current_round": "To the current round",
+        "last_round": "To the last round",
         "done_sign_in": "Signed in.",
         "refused": "Not possible",
         "forbidden_form": "This form has expired or did not come from this page. Please "

@@ -340,10 +340,14 @@ def _reported(
     session = visit.require_csrf(data)
     if session.tournament_id != tournament_id:
         raise FormRefusedError
+    # a refused report keeps what the player typed (a confirmation's inputs are hidden)
+    typed = {key: str(data.get(key) or "") for key in ("winner", "points_a", "points_b")}
+    kept = typed if where == "report" else None
     reported = _report_of(data, visit.t)
     if isinstance(reported, tuple):
         field_name, message = reported
-        return table_page(visit, tournament_id, number, FormError(where, field_name, message, 422))
+        refusal = FormError(where, field_name, message, 422)
+        return table_page(visit, tournament_id, number, refusal, typed=kept)
     try:
         if visit.is_stale(tournament_id, number, reported.match_id):
             return table_page(
@@ -355,7 +359,7 @@ def _reported(
             player_token=visit.services.player_sessions.player_token(session),
         )
     except DomainError as refused:
-        return table_page(visit, tournament_id, number, form_error(where, refused))
+        return table_page(visit, tournament_id, number, form_error(where, refused), typed=kept)
     return visit.back_to(f"/pages/tournaments/{tournament_id}/tables/{number}")
 
 
@@ -389,8 +393,14 @@ def _report_of(data: dict[str, Any], t: dict[str, str]) -> ReportForm | tuple[st
 
 
 def table_page(
-    visit: Visit, tournament_id: UUID, number: int, error: FormError | None = None
+    visit: Visit,
+    tournament_id: UUID,
+    number: int,
+    error: FormError | None = None,
+    *,
+    typed: dict[str, str] | None = None,
 ) -> Template:
+    """The table page; ``typed``: the report form's inputs as sent, refilled after a refusal."""
     services = visit.services
     tournament = services.tournaments.get_tournament(tournament_id)
     try:
@@ -437,6 +447,7 @@ def table_page(
         csrf=visit.csrf(tournament_id, number),
         tablet=visit.tablet_at(tournament_id, number) is not None,
         error=error,
+        typed=typed or {},
     )
 
 

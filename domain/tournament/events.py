@@ -436,6 +436,7 @@ RegistrationChange = (
     | NoShowReleased
     | PlayerWithdrew
     | PlayerExcluded
+    | LateEntryAdmitted
 )
 """The events that move an existing registration to another status."""
 RegistrationEvent = PlayerRegistered | RegistrationWaitlisted | RegistrationChange
@@ -486,4 +487,8 @@ def status_after(event: RegistrationEvent) -> RegistrationStatus:
             return "no_show"
         case PlayerExcluded():
             return "excluded"
+        case LateEntryAdmitted():
+            # the admission seats the late entry in the field (rule T-BUYIN-1: its seat joins
+            # the pot)
+            return "checked_in"
     assert_never(event)

@@ -464,7 +464,7 @@ def evolve(state: Tournament | None, event: TournamentEvent) -> Tournament:
                 pot_cents=state.pot_cents + event.pot_share_cents,
                 late_entries=(*state.late_entries, entry),
             )
-            return _set_status(joined, version, event.registration_id, "checked_in")
+            return _set_status(joined, version, event.registration_id, status_after(event))
         case FixedTableAssigned():
             fixed = tuple(f for f in state.fixed_tables if f[0] != event.player_id)
             return msgspec.structs.replace(

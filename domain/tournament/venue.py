@@ -204,7 +204,9 @@ def pairing_warnings(
         table.player_a for paired in earlier for table in paired.tables if table.player_b is None
     }
     had_bye |= {e.player_id for e in state.late_entries if e.missed == "byes" and e.from_round > 1}
-    wins = {standing.player_id: standing.wins for standing in swiss_standings(state)}
+    # the score groups before the round: its own bye (a win, T-FMT-2) is none of them yet
+    before = msgspec.structs.replace(state, rounds=tuple(earlier))
+    wins = {standing.player_id: standing.wins for standing in swiss_standings(before)}
     warnings = []
     for index, (player_a, player_b) in enumerate(pairings, start=1):
         if player_b is None:

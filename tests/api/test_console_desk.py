@@ -295,6 +295,32 @@ def test_finalizing_before_the_knockout_is_refused_in_words(
     assert client.get(day.url()).json()["status"] == "running"
 
 
+def test_a_played_out_tournament_is_no_longer_called_running_on_the_desk(
+    client: Client, clock: MovableClock
+) -> None:
+    # API.md "Pages for people": the desk links the current round; once the knockout is
+    # played (status completed, then final) there is none running, and the desk says so
+    day = run_day(client, clock, 4)
+    signed_in(client)
+    for status in ("completed", "final"):
+        assert client.get(day.url()).json()["status"] == status
+        page = desk(client, day.id).text
+        assert "läuft seit" not in page
+        assert "Zur laufenden Runde" not in page
+        assert re.search(r"<p>Das Turnier begann [^<]+ und ist zu Ende gespielt\.</p>", page)
+        assert re.search(r'id="current-round">Zur letzten Runde</a>', page)
+        english = desk(client, day.id, "?lang=en").text
+        assert "has been running" not in english
+        assert re.search(r"<p>The tournament began [^<]+ and has been played out\.</p>", english)
+        assert re.search(r'id="current-round">To the last round</a>', english)
+        if status == "completed":
+            assert submit(client, day.id, "/finalize").status_code == 303
+    started = start_tournament(client, clock, 4)
+    running = desk(client, started.id).text
+    assert re.search(r"<p>Das Turnier läuft seit [^<]+\.</p>", running)
+    assert re.search(r'id="current-round">Zur laufenden Runde</a>', running)
+
+
 # The break list --------------------------------------------------------------------------------
 
 
@@ -356,6 +382,31 @@ def test_the_break_list_approves_the_proposed_penalty_as_the_rest_api_would(
     assert client.get(f"/api/v1/matches/{match_id}").json()["score"] == score
 
 
+def test_a_refused_penalty_keeps_the_points_and_the_reason_typed(
+    client: Client, clock: MovableClock
+) -> None:
+    # the brief's "a form that loses what was typed on an error": the director raised the
+    # proposal to 3 points; refused for another field, the row must not fall back to the
+    # proposal of 2, which a second click would then award unnoticed
+    day, late, match_id = late_after_round_one(client, clock)
+    signed_in(client)
+    no_reason = submit(
+        client, day.id, "/penalties", player_id=late, match_id=match_id, points="3", reason=" "
+    )
+    assert no_reason.status_code == 422
+    row = row_with(no_reason.text, "data-player-id", late, "approve-penalty")
+    assert 'name="points" inputmode="numeric" size="3" value="3"' in row
+    too_many = submit(
+        client, day.id, "/penalties", player_id=late, match_id=match_id, points="99", reason="spät"
+    )
+    assert too_many.status_code == 422
+    row = row_with(too_many.text, "data-player-id", late, "approve-penalty")
+    assert 'value="99"' in row
+    assert re.search(r'name="reason" value="spät"', row)
+    # the other rows keep their own proposals and empty reasons
+    assert client.get(f"/api/v1/matches/{match_id}").json()["score"] == {"a": 0, "b": 0}
+
+
 def test_the_break_list_waives_by_marking_the_player_present_and_everyone_at_once(
     client: Client, clock: MovableClock
 ) -> None:
@@ -411,6 +462,49 @@ def test_a_registration_after_the_start_is_admitted_as_a_late_entry_at_the_desk(
     again = submit(client, day.id, f"/registrations/{late['registration_id']}/late-entry")
     assert again.status_code == 409
     assert "data-error" in again.text
+
+
+def test_an_admitted_late_entry_joins_the_players_on_the_desk_and_in_the_registrations(
+    client: Client, clock: MovableClock
+) -> None:
+    # API.md "Pages for people": withdraw and exclude on the desk's player rows; the admission
+    # seats the late entry in the field (the aggregate's status checked_in), so the desk and
+    # GET .../registrations show them there, not as a late entry still to admit
+    day = start_tournament(client, clock, 6)
+    signed_in(client)
+    submit(
+        client,
+        day.id,
+        "/registrations",
+        first_name="Lena",
+        last_name="Spät",
+        email="lena@example.org",
+        age="33",
+    )
+    late = next(r for r in registrations(client, day.id) if r["email"] == "lena@example.org")
+    admitted = submit(client, day.id, f"/registrations/{late['registration_id']}/late-entry")
+    assert admitted.status_code == 303, admitted.text
+    page = client.get(admitted.headers["location"]).text
+    assert 'data-action="late-entry"' not in page
+    assert 'data-action="withdraw"' in row_with(
+        page, "data-player-id", late["player_id"], "withdraw"
+    )
+    listed = next(r for r in registrations(client, day.id) if r["email"] == "lena@example.org")
+    assert listed["status"] == "checked_in"
+    assert client.get(day.url("/seats")).json()["checked_in"] == 7
+    public = {p["display_name"]: p["status"] for p in client.get(day.url("/participants")).json()}
+    assert public["Lena S."] == "checked_in"
+    withdrawn = submit(
+        client,
+        day.id,
+        "/withdrawals",
+        player_id=late["player_id"],
+        reason="krank",
+        left_early="yes",
+    )
+    assert withdrawn.status_code == 303, withdrawn.text
+    gone = next(r for r in registrations(client, day.id) if r["email"] == "lena@example.org")
+    assert gone["status"] == "withdrawn"
 
 
 def test_the_desk_links_every_printout(client: Client, clock: MovableClock) -> None:

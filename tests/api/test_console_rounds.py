@@ -483,6 +483,31 @@ def test_an_overrides_warnings_are_shown_before_it_is_saved(
     assert [(t["player_a"], t["player_b"]) for t in after] == rematches
 
 
+def test_moving_round_ones_bye_warns_of_no_score_gap_as_everyone_has_zero_wins(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-2: the score groups are those before the round; the bye of the very round
+    # being changed is no win yet, so its player is no score group above the others
+    day = start_tournament(client, clock, 5)
+    signed_in(client)
+    played = tables(day, 1)
+    bye = next(t["player_a"] for t in day.rounds[0]["pairings"] if t["player_b"] is None)
+    (one, two) = played
+    # the bye's player takes table 1's b seat; that seat's player sits out instead
+    moved = [(one["player_a"], bye), (two["player_a"], two["player_b"]), (one["player_b"], "")]
+    page = round_page(client, day, 1)
+    answer = client.post(
+        f"{round_url(day, 1)}/pairings",
+        data=override_form(page, moved, "kommt später"),
+        follow_redirects=False,
+    )
+    assert 'data-warning="score_gap"' not in answer.text
+    assert "verschiedene Siegzahlen" not in answer.text
+    assert answer.status_code == 303, answer.text
+    paired = client.get(day.url("/rounds/1")).json()["pairings"]
+    assert [(t["player_a"], t["player_b"] or "") for t in paired] == moved
+
+
 def test_an_override_that_leaves_a_player_out_is_refused_in_words(
     client: Client, clock: MovableClock
 ) -> None:

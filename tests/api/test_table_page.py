@@ -395,3 +395,66 @@ def test_the_table_page_speaks_english_and_waits_for_the_first_round(
     assert empty.status_code == 200
     assert "An diesem Tisch wird gerade keine Partie gespielt." in empty.text
     assert 'hreflang="en">English</a>' in empty.text
+
+
+def action_of(form: str) -> str:
+    found = re.search(r'action="([^"]+)"', form)
+    assert found is not None, "the form posts somewhere"
+    return found.group(1).replace("&amp;", "&")
+
+
+def test_a_player_reading_in_english_reports_confirms_and_signs_out_in_english(
+    client: Client, clock: MovableClock
+) -> None:
+    # API.md "Pages for people": `?lang=en` gives English; each form's answer is a 303 back
+    # to the page, so the page it leads back to speaks the player's language still
+    day = start_tournament(client, clock, 2)
+    table = pairing(day, 1)
+    length = table["match_length"]
+    signed_in(client, day, table["player_a"])
+    english = client.get(f"/pages/tournaments/{day.id}/tables/1", params={"lang": "en"}).text
+    report = form_of(english, "report") or ""
+    reported = client.post(
+        action_of(report),
+        data={**hidden(report), "winner": table["player_a"], "points_a": length, "points_b": 2},
+        follow_redirects=False,
+    )
+    assert reported.status_code == 303
+    assert reported.headers["location"] == f"/pages/tournaments/{day.id}/tables/1?lang=en"
+    assert "You reported:" in client.get(reported.headers["location"]).text
+
+    signed_in(client, day, table["player_b"])
+    english = client.get(f"/pages/tournaments/{day.id}/tables/1", params={"lang": "en"}).text
+    confirm = form_of(english, "confirm-report") or ""
+    confirmed = client.post(action_of(confirm), data=hidden(confirm), follow_redirects=False)
+    assert confirmed.status_code == 303
+    assert confirmed.headers["location"] == f"/pages/tournaments/{day.id}/tables/1?lang=en"
+    assert rest_table(client, day, 1)["status"] == "decided"
+
+    english = client.get(f"/pages/tournaments/{day.id}/tables/1", params={"lang": "en"}).text
+    sign_out = form_of(english, "sign-out") or ""
+    signed_out = client.post(action_of(sign_out), data=hidden(sign_out), follow_redirects=False)
+    assert signed_out.status_code == 303
+    assert signed_out.headers["location"] == f"/pages/tournaments/{day.id}?lang=en"
+
+
+def test_a_refused_report_keeps_the_winner_and_the_points_typed(
+    client: Client, clock: MovableClock
+) -> None:
+    # the brief's "a form that loses what was typed on an error": the console's result form
+    # keeps them (round.html), the player's report on a phone must too
+    day = start_tournament(client, clock, 2)
+    table = pairing(day, 1)
+    signed_in(client, day, table["player_a"])
+    answer = report_form(client, day, 1, table["player_a"], 5, 3)  # below the match length
+    assert answer.status_code == 422
+    assert "data-error" in answer.text
+    form = form_of(answer.text, "report") or ""
+    assert f'<option value="{table["player_a"]}" selected>' in form
+    assert re.search(r'name="points_a"[^>]*value="5"', form)
+    assert re.search(r'name="points_b"[^>]*value="3"', form)
+    assert rest_table(client, day, 1)["status"] == "pending"
+    # a fresh page starts empty again
+    fresh = form_of(table_page(client, day, 1), "report") or ""
+    assert "selected" not in fresh
+    assert 'value="5"' not in fresh

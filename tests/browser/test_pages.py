@@ -145,6 +145,29 @@ def test_a_person_registers_on_the_tournament_page_and_the_seats_follow_without_
     screenshot(browser, "tournament")
 
 
+def test_the_confirmation_deadline_is_told_in_the_clubs_time_whatever_the_browsers_zone(
+    live_server: LiveServer, browser: Any
+) -> None:
+    # rule CAL-3: deadlines are wall-clock times in the club's time zone; the mail says
+    # "bis 02.03.2026, 10:00 Uhr" (24 hours after 09:00 UTC, CET), the page must say the same
+    # to a visitor whose device runs on another zone (here New York, 04:00)
+    from selenium.webdriver.common.by import By
+
+    client = cast(Any, live_server.http)
+    tournament = schedule(client)
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "America/New_York"})
+    browser.get(f"{live_server.url}/pages/tournaments/{tournament['id']}")
+    form = browser.find_element(By.ID, "register")
+    for name, value in {"first_name": "Ida", "last_name": "Muster"}.items():
+        form.find_element(By.NAME, name).send_keys(value)
+    form.find_element(By.NAME, "email").send_keys("ida@example.org")
+    browser.execute_script("document.querySelector('[name=birth_date]').value = '1985-07-05'")
+    form.find_element(By.TAG_NAME, "button").click()
+    wait_until(browser, lambda: text_of(browser, "#answer").startswith("Fast geschafft"))
+    assert "bis 02.03.2026, 10:00" in text_of(browser, "#answer")
+    screenshot(browser, "registration-asked-far-away")
+
+
 def test_a_reported_result_appears_on_the_open_standings_page_without_reload(
     live_server: LiveServer, browser: Any
 ) -> None:
