@@ -195,9 +195,21 @@ async def strict_json_data(request: Request[Any, Any, Any]) -> None:
     except Exception:  # Litestar decodes the body itself and answers the error, as before
         return
     try:
-        msgspec.convert(body, data.annotation, strict=True)
+        msgspec.convert(_integral(body), data.annotation, strict=True)
     except msgspec.ValidationError as error:
         raise _named(error) from None
+
+
+def _integral(value: object) -> object:
+    """The body with ``2.0`` read as ``2``: a JSON Schema integer is any number without a
+    fractional part, so the document's ``"type": "integer"`` takes it."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _integral(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_integral(item) for item in value]
+    return value
 
 
 _JSON_BODIES = frozenset({None, RequestEncodingType.JSON})

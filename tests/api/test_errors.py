@@ -85,6 +85,14 @@ def test_a_body_value_of_another_json_type_is_named_and_nothing_is_stored(
     assert client.get("/api/v1/seasons").json() == []
 
 
+def test_a_whole_number_written_with_a_point_is_still_an_integer(client: Client) -> None:
+    # a JSON Schema integer is any number without a fractional part: 2.0 fits the document
+    body = {"name": "2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31", "drop_worst": 2.0}
+    response = client.post("/api/v1/seasons", json=body, headers=DIRECTOR)
+    assert response.status_code == 201, response.text
+    assert response.json()["options"]["drop_worst"] == 2
+
+
 def test_a_ban_s_revoke_points_is_a_bool_and_nothing_is_stored(client: Client) -> None:
     # API.md "Seasons and tournaments": {"player_id", "reason", "revoke_points": true}
     season = client.post(
