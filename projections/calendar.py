@@ -13,6 +13,7 @@ import sqlite_utils
 from domain.seasons.options import DEFAULT_OPTIONS, SeasonOptions
 from domain.seasons.season import CalendarPeriodAdded, PeriodKind, SeasonCreated
 from domain.tournament import (
+    KnockoutLengths,
     TournamentCompleted,
     TournamentFinalized,
     TournamentReopened,
@@ -60,6 +61,7 @@ _TOURNAMENT_COLUMNS = (
     "cube",
     "tavli_format",
     "stage_variants",
+    "knockout_lengths",
 )
 
 
@@ -97,6 +99,10 @@ class TournamentRow(FormatTerms, frozen=True, kw_only=True):
     cube: bool | None = None
     tavli_format: str | None = None
     stage_variants: dict[str, str] = msgspec.field(default_factory=dict)
+    knockout_lengths: KnockoutLengths | None = None
+    """rule T-FMT-8: the knockout stages' lengths, the start's where it set them, else as
+    scheduled; None (events recorded before stages had lengths): every stage plays
+    ``match_length``. Not part of the REST answer (``Tournament`` shows ``match_length``)."""
 
 
 class PeriodRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,7 +129,7 @@ class CalendarProjection(Projection):
 
     name = "calendar"
     tables = ("calendar_seasons", "calendar_periods", "calendar_tournaments")
-    version = 5
+    version = 6
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -155,7 +161,7 @@ class CalendarProjection(Projection):
             "consolation_payout_percent TEXT NOT NULL DEFAULT '[60, 40]', "
             "consolation_played TEXT NOT NULL DEFAULT 'none', "
             "variant TEXT NOT NULL DEFAULT 'backgammon', cube INTEGER, tavli_format TEXT, "
-            "stage_variants TEXT NOT NULL DEFAULT '{}')"
+            "stage_variants TEXT NOT NULL DEFAULT '{}', knockout_lengths TEXT)"
         )
 
     def season_created(self, event: SeasonCreated, db: sqlite_utils.Database) -> None:
@@ -217,6 +223,7 @@ class CalendarProjection(Projection):
             "cube": None if event.cube is None else int(event.cube),
             "tavli_format": event.tavli_format,
             "stage_variants": json.dumps(event.stage_variants),
+            "knockout_lengths": _lengths_text(event.knockout_lengths),
         }
         db.execute(
             f"INSERT INTO calendar_tournaments ({', '.join(row)}) "
@@ -227,12 +234,15 @@ class CalendarProjection(Projection):
     def tournament_started(self, event: TournamentStarted, db: sqlite_utils.Database) -> None:
         db.execute(
             "UPDATE calendar_tournaments SET started_at = ?, players = ?, pot_cents = ?, "
-            "consolation_played = ? WHERE id = ?",
+            "consolation_played = ?, knockout_lengths = COALESCE(?, knockout_lengths) "
+            "WHERE id = ?",
             [
                 event.timestamp.isoformat(),
                 event.players,
                 event.pot_cents,
                 event.consolation_played,
+                # rule T-FMT-8: the start's lengths where it set them (older starts: None)
+                _lengths_text(event.knockout_lengths),
                 str(event.originator_id),
             ],
         )
@@ -254,6 +264,10 @@ class CalendarProjection(Projection):
             "UPDATE calendar_tournaments SET finalized_at = NULL WHERE id = ?",
             [str(event.originator_id)],
         )
+
+
+def _lengths_text(lengths: KnockoutLengths | None) -> str | None:
+    return None if lengths is None else msgspec.json.encode(lengths).decode()
 
 
 def get_tournament(db: sqlite_utils.Database, tournament_id: str) -> TournamentRow | None:
@@ -302,6 +316,8 @@ def _tournaments(db: sqlite_utils.Database, where: str, params: list[Any]) -> li
         row["consolation_payout_percent"] = json.loads(row["consolation_payout_percent"])
         row["stage_variants"] = json.loads(row["stage_variants"])
         row["cube"] = None if row["cube"] is None else bool(row["cube"])
+        lengths = row["knockout_lengths"]
+        row["knockout_lengths"] = None if lengths is None else json.loads(lengths)
     return msgspec.convert(rows, list[TournamentRow], strict=False)
 
 

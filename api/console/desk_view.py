@@ -109,8 +109,6 @@ def desk_sections(
         "completed": completed,
         "final": tournament.finalized_at is not None,
         "print_pages": PRINT_PAGES,
-        # rule T-FMT-8: the format line says the knockout's own lengths (console/terms.html)
-        "knockout_lengths": services.venue.load(tournament.id).knockout_lengths,
     }
 
 

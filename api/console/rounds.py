@@ -314,7 +314,6 @@ def _round_page(
         warn=partial(warning_in, console.lang),
         stage_of=partial(stage_label, ROUND_TEXT[console.lang], PAGE_TEXT[console.lang]),
         tournament=tournament,
-        knockout_lengths=held.knockout_lengths,
         shown=shown,
         rows=rows,
         names=names,

@@ -95,16 +95,13 @@ class Term:
     text: str
 
 
-def tournament_terms(
-    lang: Lang, row: TournamentRow, knockout_lengths: KnockoutLengths | None = None
-) -> list[Term]:
-    """The format, the match lengths stage by stage, the variants stage by stage, the cube
-    and, where a stage plays tavli, the Tavli format: what a director checks before pairing and
-    at each table. ``knockout_lengths``: the tournament's (None: every stage plays
-    ``match_length``)."""
+def tournament_terms(lang: Lang, row: TournamentRow) -> list[Term]:
+    """The format, the match lengths stage by stage (the knockout's from the calendar's row,
+    rule T-FMT-8), the variants stage by stage, the cube and, where a stage plays tavli, the
+    Tavli format: what a director checks before pairing and at each table."""
     words = TERMS_TEXT[lang]
     played = variants_played(row, row.variant, row.stage_variants)
-    lengths = _lengths_in_words(lang, row, played, knockout_lengths)
+    lengths = _lengths_in_words(lang, row, played, row.knockout_lengths)
     terms = [
         Term("format", words["format"], _format_in_words(words, row)),
         Term("match_length", words["match_length"], lengths),

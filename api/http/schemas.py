@@ -15,7 +15,6 @@ from litestar.enums import RequestEncodingType
 from litestar.params import QueryParameter
 
 from domain.backgammon import Play
-from domain.backgammon.cache import cached_format_play
 from domain.errors import InvalidInputError
 from domain.events import DomainEvent
 from domain.people.director import ActingDirector, named_director_id
@@ -243,10 +242,10 @@ class LegalPlay(msgspec.Struct, frozen=True):
     game_result: Literal["single", "gammon", "backgammon"] | None
 
 
-def legal_play(play: Play) -> LegalPlay:
-    """A legal play as the API shows it: gnubg notation and the Position ID after it."""
+def legal_play(play: Play, notation: str) -> LegalPlay:
+    """A legal play as the API shows it: its gnubg notation and the Position ID after it."""
     return LegalPlay(
-        play=cached_format_play(play),
+        play=notation,
         position_id=play.position_id,
         game_result=play.game_result.value if play.game_result else None,
     )

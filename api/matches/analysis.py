@@ -20,6 +20,7 @@ from api.matches.variant_analysis import (
 )
 from domain.backgammon import APP_RULES, TOURNAMENT_RULES, Position, RulesOptions
 from domain.backgammon.cache import (
+    cached_legal_notations,
     cached_legal_plays,
     position_from_id,
     sorted_roll,
@@ -82,8 +83,8 @@ class PositionView(msgspec.Struct):
 def legal_play_items(
     position: Position, dice: Iterable[int], options: RulesOptions = TOURNAMENT_RULES
 ) -> tuple[LegalPlay, ...]:
-    """The items of ``legal_plays`` as the API shows them: the analysis endpoint and match
-    states, remembered per position, roll (in either order) and rules."""
+    """The items of ``legal_plays`` as the analysis endpoint shows them, remembered per
+    position, roll (in either order) and rules."""
     return _legal_play_items(position, sorted_roll(dice), options)
 
 
@@ -91,7 +92,9 @@ def legal_play_items(
 def _legal_play_items(
     position: Position, roll: Dice, options: RulesOptions
 ) -> tuple[LegalPlay, ...]:
-    return tuple(legal_play(play) for play in cached_legal_plays(position, roll, options))
+    plays = cached_legal_plays(position, roll, options)
+    notations = cached_legal_notations(position, roll, options)
+    return tuple(map(legal_play, plays, notations))
 
 
 class AnalysisController(Controller):

@@ -316,7 +316,7 @@ def match_view(state: MatchRecord, at: datetime) -> Match:
         cube=_cube(state),
         position_id=state.position.position_id,
         match_id=state.match_id,
-        legal_plays=[legal_play(play) for play in state.plays()],
+        legal_plays=list(map(legal_play, state.plays(), state.play_notations())),
         clocks=_clocks(state, at),
         players=Players(a=state.player_a, b=state.player_b),
         dice_mode=state.dice_mode,

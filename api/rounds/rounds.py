@@ -8,7 +8,7 @@ from uuid import UUID
 
 import msgspec
 from litestar import Controller, Request, Response
-from litestar.params import FromPath, FromQuery, JSONBody
+from litestar.params import FromPath, JSONBody, QueryParameter
 
 from api.http.routes import director_delete, director_post, get_route
 from api.http.schemas import ActorDep, AsCommand, ServicesDep
@@ -105,9 +105,9 @@ class TournamentDayController(Controller):
         number: FromPath[int],
         services: ServicesDep,
         actor: ActorDep,
-        reason: FromQuery[str] = "",
+        reason: Annotated[str, QueryParameter(max_length=500)] = "",
     ) -> UnpairedRound:
-        return services.venue.unpair(tournament_id, number, reason=reason[:500], actor=actor)
+        return services.venue.unpair(tournament_id, number, reason=reason, actor=actor)
 
     @director_post(
         "/results", summary="Report a result decided at the board, or correct one by naming it"

@@ -16,7 +16,6 @@ from typing import Literal
 from markupsafe import Markup
 
 from api.table.board import BoardPicture, CubePicture, board_svg
-from domain.backgammon.cache import cached_format_play
 from domain.match import SIDES, Match, Side
 from domain.match.errors import RollNotVoidableError
 from domain.match.voids import voidable_roll
@@ -135,7 +134,7 @@ def game_of(state: Match, now: datetime, acting: tuple[Side, ...], title: str) -
         title=title,
     )
     board_variant = state.game_variant
-    plays = tuple(cached_format_play(play) for play in state.plays())
+    plays = state.play_notations()
     if board_variant is not None and state.variant_a:
         picture = variant_picture(picture, state, board_variant)
         plays = tuple(play.notation for play in state.variant_plays())

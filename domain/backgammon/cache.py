@@ -37,6 +37,14 @@ def cached_legal_plays(
     return _legal_plays(position, sorted_roll(dice), options)
 
 
+def cached_legal_notations(
+    position: Position, dice: Iterable[int], options: RulesOptions = TOURNAMENT_RULES
+) -> tuple[str, ...]:
+    """The gnubg notation of each of ``cached_legal_plays``, in the same order: a roll's answer
+    shows them all, and the play that follows names one of them."""
+    return _legal_notations(position, sorted_roll(dice), options)
+
+
 def sorted_roll(dice: Iterable[int]) -> Dice:
     """Two valid dice, the higher first: the key of a roll in every cache."""
     die_1, die_2 = validate_dice(dice)
@@ -46,6 +54,11 @@ def sorted_roll(dice: Iterable[int]) -> Dice:
 @lru_cache(maxsize=1024)
 def _legal_plays(position: Position, dice: Dice, options: RulesOptions) -> tuple[Play, ...]:
     return legal_plays(position, dice, options)
+
+
+@lru_cache(maxsize=1024)
+def _legal_notations(position: Position, dice: Dice, options: RulesOptions) -> tuple[str, ...]:
+    return tuple(_format_moves(play.moves) for play in _legal_plays(position, dice, options))
 
 
 def cached_format_play(play: Play) -> str:

@@ -52,22 +52,28 @@ class AmbiguousPlayError(NotationError):
 # --- formatting -----------------------------------------------------------------------------
 
 
+POINT_NAMES = ("off", *(str(point) for point in range(1, BAR_POINT)), "bar")
+"""A point's name in the notation, by its number: ``off`` (0), ``1`` .. ``24``, ``bar`` (25)."""
+
+
 def format_play(play: Play | Iterable[Move]) -> str:
     """The play in GNU Backgammon's notation; the empty play formats as ``""``."""
     moves = play.moves if isinstance(play, Play) else tuple(play)
     # Points that held an opposing blot before the play: the moves that landed there first hit.
-    blots = {move.destination for move in moves if move.hit}
+    blots = {destination for _, destination, hit in moves if hit}
     # by source, then destination, descending (moves alike but for the hit give equal chains)
     chains: list[list[int] | None] = [
-        [move.source, move.destination] for move in sorted(moves, reverse=True)
+        [source, destination] for source, destination, _ in sorted(moves, reverse=True)
     ]
     # Join a checker's moves: a later move that starts where a chain ends continues it (gnubg
     # joins in this greedy order, so ``8/4 6/4`` rather than ``8/6 6/4(2)``); the point in
     # between stays only where the checker hit.
     for i, chain in enumerate(chains):
+        if chain is None:
+            continue
         for j in range(i + 1, len(chains)):
             follow_up = chains[j]
-            if chain is None or follow_up is None or chain[-1] != follow_up[0]:
+            if follow_up is None or chain[-1] != follow_up[0]:
                 continue
             if chain[-1] in blots:
                 chain.append(follow_up[1])
@@ -82,12 +88,12 @@ def format_play(play: Play | Iterable[Move]) -> str:
     marked: set[int] = set()
     parts = []
     for path, count in counts.items():  # insertion order is gnubg's order
-        text = _format_point(path[0])
-        for point in path[1:-1]:
-            text += f"/{_format_point(point)}*"
+        source, *hit_on_the_way, destination = path
+        text = POINT_NAMES[source]
+        for point in hit_on_the_way:
+            text += f"/{POINT_NAMES[point]}*"
             marked.add(point)
-        destination = path[-1]
-        text += "/" + _format_point(destination)
+        text += "/" + POINT_NAMES[destination]
         if destination in blots and destination not in marked:
             text += "*"
             marked.add(destination)
@@ -95,12 +101,6 @@ def format_play(play: Play | Iterable[Move]) -> str:
             text += f"({count})"
         parts.append(text)
     return " ".join(parts)
-
-
-def _format_point(point: int) -> str:
-    if point == BAR_POINT:
-        return "bar"
-    return "off" if point == OFF else str(point)
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -287,7 +287,7 @@ class _Reading:
         for source, destination in self.segments:
             if destination >= source:
                 raise self.fail(
-                    f"{_format_point(source)}/{_format_point(destination)} does not move toward "
+                    f"{POINT_NAMES[source]}/{POINT_NAMES[destination]} does not move toward "
                     "home: checkers move from higher to lower points"
                 )
         mover = self.mover_after()
@@ -378,7 +378,7 @@ class _Reading:
         if not every_route:
             for source, destination in self.segments:
                 if not _is_move_of(source, destination, self.dice):
-                    move = f"{_format_point(source)}/{_format_point(destination)}"
+                    move = f"{POINT_NAMES[source]}/{POINT_NAMES[destination]}"
                     return f"{move} is not a move of {format_dice(self.dice)}"
             return f"more moves than {format_dice(self.dice)} allows"
         routes = [route for route in every_route if not route.blocked]

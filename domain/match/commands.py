@@ -142,13 +142,13 @@ def play(
         return _variant_play(state, mover, now, notation, position_id, board, actor)
     if board is not None:
         raise InvalidInputError("board", "a backgammon play is given as notation or position_id")
-    chosen = _chosen_play(state, notation, position_id)
+    chosen, chosen_notation = _chosen_play(state, notation, position_id)
     batch = EventBatch[DomainEvent].after(state, now, actor)
     batch.add(
         CheckersPlayed,
         side=mover,
         dice=state.dice,
-        play=cached_format_play(chosen),
+        play=chosen_notation,
         moves=tuple((move.source, move.destination, move.hit) for move in chosen.moves),
         position_id=chosen.position_id,
     )
@@ -196,9 +196,10 @@ def _variant_play(
     return batch.events
 
 
-def _chosen_play(state: Match, notation: str | None, position_id: str | None) -> Play:
+def _chosen_play(state: Match, notation: str | None, position_id: str | None) -> tuple[Play, str]:
+    """The legal play named by its notation or the Position ID after it, with its notation."""
     assert state.dice is not None
-    plays = state.plays()
+    legal = tuple(zip(state.plays(), state.play_notations(), strict=True))
     if (notation is None) == (position_id is None):
         raise InvalidInputError("play", "give either 'play' (notation) or 'position_id'")
     if position_id is not None:
@@ -206,9 +207,9 @@ def _chosen_play(state: Match, notation: str | None, position_id: str | None) ->
             Position.from_position_id(position_id)
         except InvalidPositionError as error:
             raise InvalidInputError("position_id", str(error)) from None
-        for candidate in plays:
+        for candidate, shown in legal:
             if candidate.position_id == position_id:
-                return candidate
+                return candidate, shown
         raise IllegalPlayRejectedError(
             f"no legal play of {format_dice(state.dice)} leads to position {position_id} "
             "(G-LEGAL-1)"
@@ -217,15 +218,16 @@ def _chosen_play(state: Match, notation: str | None, position_id: str | None) ->
     if len(notation) > MAX_PLAY_LENGTH:  # parsing is not free: never read an essay
         raise InvalidInputError("play", f"is at most {MAX_PLAY_LENGTH} characters of notation")
     text = notation.strip()
-    for candidate in plays:  # the usual case: the notation the service itself showed
-        if cached_format_play(candidate) == text:
-            return candidate
+    for candidate, shown in legal:  # the usual case: the notation the service itself showed
+        if shown == text:
+            return candidate, shown
     try:
-        return parse_play(text, state.position, state.dice, state.options)
+        parsed = parse_play(text, state.position, state.dice, state.options)
     except NotationError as error:
         raise InvalidInputError("play", str(error)) from None
     except IllegalPlayError as error:
         raise IllegalPlayRejectedError(f"illegal play: {error} (G-LEGAL-1)") from None
+    return parsed, cached_format_play(parsed)
 
 
 def double(

@@ -17,7 +17,7 @@ from domain.backgammon import (
     Position,
     RulesOptions,
 )
-from domain.backgammon.cache import cached_legal_plays
+from domain.backgammon.cache import cached_legal_notations, cached_legal_plays
 from domain.backgammon.match_id import (
     MAX_SCORE,
     CubeOwner,
@@ -282,9 +282,17 @@ class Match(Aggregate, frozen=True, kw_only=True):
 
     def plays(self) -> tuple[Play, ...]:
         """The legal plays of the dice rolled (empty outside the move phase and in variants)."""
-        if self.phase != "move" or self.dice is None or self.variant != "backgammon":
-            return ()
-        return cached_legal_plays(self.position, self.dice, self.options)
+        dice = self._dice_to_play()
+        return () if dice is None else cached_legal_plays(self.position, dice, self.options)
+
+    def play_notations(self) -> tuple[str, ...]:
+        """The gnubg notation of each of ``plays()``, in the same order."""
+        dice = self._dice_to_play()
+        return () if dice is None else cached_legal_notations(self.position, dice, self.options)
+
+    def _dice_to_play(self) -> tuple[int, int] | None:
+        """The dice of the backgammon play due now; None outside the move phase and in variants."""
+        return self.dice if self.phase == "move" and self.variant == "backgammon" else None
 
     def match_state(self) -> MatchState:
         """The state as GNU Backgammon's Match ID fields (sides a, b are players 0, 1)."""

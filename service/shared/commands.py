@@ -111,6 +111,7 @@ class CommandRunner:
         guess: Guess | None = Guess() if self._store.is_shared else None
         tried = 0
         while True:
+            read_at = self._store.erasures_forgotten  # a state read before an erasure is not kept
             try:
                 with self._store.guessing(guess) if guess is not None else contextlib.nullcontext():
                     decision = attempt(self._clock.now())
@@ -123,7 +124,7 @@ class CommandRunner:
             if guessed is not None and not guessed.ids <= _written(decision):
                 continue
             try:
-                self._store.save_changes(decision.changes)
+                self._store.save_changes(decision.changes, read_at=read_at)
             except StaleVersionError:
                 if guessed is not None and guessed.trusted:
                     continue

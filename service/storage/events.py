@@ -290,6 +290,9 @@ class EventStore(Application[UUID]):
         self.latest_erasure: datetime | None = None
         """When the latest erasure this process has learnt of was made (also one it learnt
         of before its listeners were registered: while starting)."""
+        self.erasures_forgotten = 0
+        """How often this process dropped its cached states for an erasure: a state decoded,
+        or decided on one read, before the latest of them is not cached after it."""
         self.erasure_listeners: list[Callable[[UUID], None]] = []
         """Called with the player id whenever this process learns of an erasure (e.g. the
         API's stored idempotent answers, which may hold the person's data)."""
@@ -347,6 +350,7 @@ class EventStore(Application[UUID]):
                     state = evolve(state, event)
             return state
 
+        forgotten = self.erasures_forgotten
         if version is None:
             current = cast("A | None", self.states.get(aggregate_id))
             if current is not None and not self.is_shared:
@@ -358,15 +362,23 @@ class EventStore(Application[UUID]):
             if base is not None:
                 latest = project(base, self.events.get(aggregate_id, gt=base.version))
                 if latest is not None:
-                    self.states.offer(latest)
+                    self._keep(latest, forgotten)
                     return latest
         try:
             aggregate = self.repository.get(aggregate_id, version=version, projector_func=project)
         except AggregateNotFoundError:
             raise UnknownAggregateError(f"no record with id {aggregate_id}") from None
         if version is None:
-            self.states.offer(aggregate)
+            self._keep(aggregate, forgotten)
         return aggregate
+
+    def _keep(self, loaded: Aggregate, forgotten: int) -> None:
+        """Cache a loaded state, unless an erasure forgot the cached states while it was
+        decoded (``forgotten``: ``erasures_forgotten`` before): it may show the person."""
+        if forgotten == self.erasures_forgotten:
+            self.states.offer(loaded)
+        else:
+            self.states.forget(loaded.id)
 
     @contextlib.contextmanager
     def guessing(self, guess: Guess) -> Iterator[Guess]:
@@ -404,13 +416,14 @@ class EventStore(Application[UUID]):
             raise not_found() from None
         return _of_kind(state, kind, not_found)
 
-    def save_changes(self, changes: Iterable[Change[Any]]) -> int:
+    def save_changes(self, changes: Iterable[Change[Any]], *, read_at: int | None = None) -> int:
         """Append the events of all ``changes`` atomically; returns the last notification id.
 
         Either every aggregate's events are stored or none (``StaleVersionError`` when another
         command took one of their versions first). The cache then keeps each aggregate's last
         state for the next command (no reload), and each state whose version is due gets its
         snapshot, also when a multi-event change passes the snapshot version on its way.
+        ``read_at``: ``erasures_forgotten`` when the command began to read its states.
         """
         decided = [change for change in changes if change.events]
         if not decided:
@@ -418,10 +431,12 @@ class EventStore(Application[UUID]):
         withheld = self.personal.withheld
         last = self.append(*(event for change in decided for event in change.events))
         for change in decided:
-            # a state holding a person's data that the store withheld (they were erased
-            # meanwhile) is not kept: the next load reads what was stored
-            if self.personal.withheld == withheld:
+            # a state holding a person's data that the store withheld, or decided on states
+            # read before an erasure, is not kept: the next load reads what was stored
+            if self.personal.withheld == withheld and read_at in (None, self.erasures_forgotten):
                 self.states.offer(change.state)
+            else:
+                self.states.forget(change.state.id)
             for each in change.states:
                 self.snapshot_if_due(each, change.events[-1].timestamp)
         return last
@@ -513,6 +528,7 @@ class EventStore(Application[UUID]):
         """Drop what this process keeps of an erased person: their key, every cached state (a
         match's state holds its players' names) and what ``erasure_listeners`` keep."""
         self.keys.forget(player_id, erased=True)
+        self.erasures_forgotten += 1  # before the clear: a load decoding now keeps nothing
         self.states.clear()
         for listener in list(self.erasure_listeners):
             listener(player_id)

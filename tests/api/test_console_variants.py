@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
+from typing import Any, NoReturn
+from uuid import UUID
 
 import pytest
 from litestar.testing import TestClient
 
+from service.bootstrap import Services
 from service.clock import MovableClock
 from tests.api.test_bracket_page import drawn_matches, part
 from tests.api.test_console import desk, signed_in
@@ -144,6 +146,24 @@ def test_the_desk_and_the_round_page_say_the_knockouts_own_match_lengths(
     day = start_tournament(client, clock, 4, match_lengths=lengths)
     signed_in(client)  # the clock moved on to the play date
     assert terms_of(round_page(client, day, 1))["match_length"] == german
+
+
+def test_the_desk_reads_the_knockouts_lengths_from_the_calendar_not_from_the_log(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # rule T-FMT-8; ARCHITECTURE.md: pages read views, the desk loads no tournament to render
+    created = schedule(client, match_lengths={"semi_final": 9, "final": 11, "third_place": 5})
+    signed_in(client)
+    services: Services = client.app.state.services
+
+    def no_load(tournament_id: UUID) -> NoReturn:
+        raise AssertionError(f"the desk loaded tournament {tournament_id} from the log")
+
+    monkeypatch.setattr(services.venue, "load", no_load)
+    shown = terms_of(desk(client, created["id"]).text)["match_length"]
+    assert shown == (
+        "Matchlänge: 7 Punkte; Halbfinale: 9 Punkte; Finale: 11 Punkte; Spiel um Platz 3: 5 Punkte"
+    )
 
 
 @pytest.mark.parametrize("format_name", ["round_robin", "elimination"])

@@ -227,6 +227,23 @@ def test_an_unpaired_round_leaves_no_trace_but_its_events(
     assert client.delete(day.url("/rounds/1"), headers=DIRECTOR).status_code == 409
 
 
+def test_an_unpairing_whose_reason_is_too_long_is_refused_and_the_round_stays(
+    client: Client, clock: MovableClock
+) -> None:
+    # A reason is kept in the stream as given, so one longer than every other reason's limit
+    # (500 characters, as the cancellation's) is refused rather than cut.
+    day = start_tournament(client, clock, 4)
+    refused = client.delete(day.url(f"/rounds/1?reason={'x' * 501}"), headers=DIRECTOR)
+    assert refused.status_code == 422, refused.text
+    assert [error["field"] for error in refused.json()["errors"]] == ["reason"]
+    assert client.get(day.url("/rounds/1")).json()["pairings"] == day.rounds[0]["pairings"]
+    assert "RoundUnpaired" not in [e["type"] for e in stream(client, day)]
+    kept = client.delete(day.url(f"/rounds/1?reason={'y' * 500}"), headers=DIRECTOR)
+    assert kept.status_code == 200, kept.text
+    unpaired = [e for e in stream(client, day) if e["type"] == "RoundUnpaired"]
+    assert unpaired[-1]["data"]["reason"] == "y" * 500
+
+
 def test_a_late_entry_is_paired_from_the_next_round_with_no_wins_for_the_missed_one(
     client: Client, clock: MovableClock
 ) -> None:

@@ -23,6 +23,7 @@ from domain.tournament import Applicant, PlayerRegistered, Tournament, Tournamen
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
+from service.shared.commands import CommandRunner
 from service.shared.match_play import MatchTerms
 from service.storage.events import Change, EventStore, MsgspecMapper, Snapshot
 from service.storage.persistence import persistence_environment
@@ -455,3 +456,49 @@ def test_a_rated_ad_hoc_match_seals_the_names_of_its_rating_only_players(
     state = services.store.load(created.match.id, match.evolve)
     assert state.player_a == "Zyxwella"
     assert "Zyxwella" not in state.actor("a")  # the side acts by its player id
+
+
+def test_a_match_command_that_read_the_match_before_the_erasure_leaves_no_name_cached(
+    services: Services,
+) -> None:
+    # API.md "POST /api/v1/people/{player_id}/erasure" (personal data erased everywhere),
+    # ARCHITECTURE.md "Events": a command that read the match before the erasure and stores its
+    # roll after it (a roll names nobody) must not put the name back in the cache, from which
+    # every later command and view of the match reads it
+    store = services.store
+    zyxwella, _, match_id = start_paired_match(store)
+    erased: list[str] = []
+
+    def roll_while_erased(now: datetime) -> Change[match.Match]:
+        held = store.load(match_id, match.evolve)
+        if not erased:  # another request erases the person while this command decides
+            erased.append(services.people.erase(zyxwella, actor=DIRECTOR))
+        return Change.of(match.evolve, held, match.roll(held, None, (5, 3), now, actor=DIRECTOR))
+
+    CommandRunner(store, services.clock).run(roll_while_erased)
+
+    assert erased == [pseudonym(zyxwella)]
+    state = store.load(match_id, match.evolve)
+    assert (state.version, state.player_a, state.player_b) == (2, pseudonym(zyxwella), "Anna M.")
+
+
+def test_a_load_that_decoded_the_match_before_the_erasure_leaves_no_name_cached(
+    services: Services,
+) -> None:
+    # as above, for a load (a view of the match) that decoded the match's events before
+    # another request's erasure forgot the cached states, and keeps its state after it
+    store = services.store
+    zyxwella, _, match_id = start_paired_match(store)
+    store.states.clear()  # nothing cached: the load reads the store
+    erased: list[str] = []
+
+    def erased_while_loading(state: match.Match | None, event: object) -> match.Match:
+        if not erased:  # another request erases the person while this load folds
+            erased.append(services.people.erase(zyxwella, actor=DIRECTOR))
+        return match.evolve(state, event)  # type: ignore[arg-type]
+
+    store.load(match_id, erased_while_loading)
+
+    assert erased == [pseudonym(zyxwella)]
+    state = store.load(match_id, match.evolve)
+    assert (state.player_a, state.player_b) == (pseudonym(zyxwella), "Anna M.")
