@@ -190,13 +190,24 @@ async def strict_json_data(request: Request[Any, Any, Any]) -> None:
         return
     try:
         body = await request.json()
-        msgspec.convert(body, data.annotation, strict=False)
     except Exception:  # Litestar decodes the body itself and answers the error, as before
         return
+    if _fits(body, data.annotation, strict=True):
+        return  # the usual case: one strict reading before Litestar's own
+    if not _fits(body, data.annotation, strict=False):
+        return  # Litestar's own reading refuses it and answers, as before
     try:
         msgspec.convert(_integral(body), data.annotation, strict=True)
     except msgspec.ValidationError as error:
         raise _named(error) from None
+
+
+def _fits(body: object, annotation: Any, *, strict: bool) -> bool:
+    try:
+        msgspec.convert(body, annotation, strict=strict)
+    except Exception:  # a refusal, or a type only Litestar's own hooks read
+        return False
+    return True
 
 
 def _integral(value: object) -> object:
