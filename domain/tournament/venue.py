@@ -314,6 +314,8 @@ def arrive_late(
     checked in already (by its own check-in after the start) is admitted only, its proof as
     recorded then. A refused check-in or admission refuses the whole: no event.
     """
+    # a fixed schedule takes no late entry, whatever the proof (rules T-FMT-11, T-FMT-12)
+    require_open_schedule(state, "a late entry")
     checked_in: list[TournamentEvent] = []
     if state.registration(registration_id).status != "checked_in":
         checked_in = check_in(

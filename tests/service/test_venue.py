@@ -164,8 +164,8 @@ def test_a_late_arrival_without_the_id_document_seen_stores_nothing(
 def test_a_late_arrival_refused_its_admission_is_not_checked_in_either(
     services: Services, clock: MovableClock
 ) -> None:
-    # rule T-FMT-12: an elimination's schedule is fixed: the check-in that would pass is not
-    # stored without the admission
+    # rule T-FMT-12: an elimination's schedule is fixed: no late entry, so no check-in either
+    # (rule T-CHECKIN-1's proof is in order)
     elimination = {"format": "elimination", "swiss_rounds": None, "match_length": 5}
     day = checked_in_tournament(services, clock, 6, **elimination)
     services.rounds.start(day.tournament_id)
@@ -179,6 +179,29 @@ def test_a_late_arrival_refused_its_admission_is_not_checked_in_either(
     assert services.store.stream(day.tournament_id) == before
     assert services.venue.load(day.tournament_id).registration(late.registration_id).status == (
         "registered"
+    )
+
+
+def test_a_late_arrival_after_the_last_swiss_round_is_paired_is_not_checked_in_either(
+    services: Services, clock: MovableClock
+) -> None:
+    # the check-in would pass (rule T-CHECKIN-1); the admission is refused, and with it the
+    # whole arrival: no check-in without the admission, no pot share (rule T-BUYIN-1)
+    day = checked_in_tournament(services, clock, 4)
+    report_every_table(services, day, services.rounds.start(day.tournament_id).round)
+    late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+    services.rounds.pair_round(day.tournament_id)  # round 2 of 2: the last Swiss round
+    before = services.store.stream(day.tournament_id)
+    arrival = LateArrival(
+        registration_id=late.registration_id, id_document_seen=True, buy_in_paid_cents=100_00
+    )
+    with pytest.raises(TournamentStateError, match="no more late entries"):
+        services.venue.admit_late_arrival(day.tournament_id, arrival)
+    assert services.store.stream(day.tournament_id) == before
+    state = services.venue.load(day.tournament_id)
+    assert (state.registration(late.registration_id).status, state.pot_cents) == (
+        "registered",
+        4 * 80_00,
     )
 
 
