@@ -37,6 +37,7 @@ from api.http.head import ServiceApp
 from api.http.health import DevClockController, HealthController
 from api.http.idempotency import IdempotencyMiddleware
 from api.http.openapi import document_problems, document_request_bodies, document_security
+from api.http.schemas import strict_json_data
 from api.jobs.jobs import JobController
 from api.live.slots import LiveStreamSlots, stream_cap
 from api.live.streams import LiveController, live_feed
@@ -230,6 +231,7 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
         },
         template_config=template_config(CONSOLE_TEMPLATES, TABLE_TEMPLATES, RATING_TEMPLATES),
         exception_handlers=exception_handlers,
+        before_request=strict_json_data,
         lifespan=[lifespan],
         openapi_config=OpenAPIConfig(
             title="bgtd — backgammon tournament director",

@@ -63,7 +63,7 @@ class DeadlinesProjection(Projection):
 
     name = "deadlines"
     tables = ("jobs", "videos", "game_ends", "open_disputes", "timed_matches")
-    version = 4  # 3: videos.refused_at, refused_reason; 4: analyse_match jobs
+    version = 5  # 3: refused_at, refused_reason; 4: analyse_match; 5: path, voided games end
 
     def create_tables(self, db: sqlite_utils.Database) -> None:
         db.execute(
@@ -77,9 +77,10 @@ class DeadlinesProjection(Projection):
             "match_id TEXT NOT NULL, game INTEGER NOT NULL, uri TEXT NOT NULL, "
             "registered_at TEXT NOT NULL, game_ended_at TEXT, deleted_at TEXT, "
             "failures INTEGER NOT NULL DEFAULT 0, last_error TEXT, last_failed_at TEXT, "
-            "refused_at TEXT, refused_reason TEXT)"
+            "refused_at TEXT, refused_reason TEXT, path TEXT)"
         )
         db.execute("CREATE INDEX IF NOT EXISTS videos_match ON videos (match_id, game)")
+        db.execute("CREATE INDEX IF NOT EXISTS videos_path ON videos (path)")
         db.execute(
             "CREATE TABLE IF NOT EXISTS game_ends (match_id TEXT NOT NULL, game INTEGER NOT NULL, "
             "ended_at TEXT NOT NULL, PRIMARY KEY (match_id, game))"
@@ -134,8 +135,8 @@ class DeadlinesProjection(Projection):
         ended_at = ended[0] if ended else None
         db.execute(
             "INSERT OR IGNORE INTO videos (video_id, match_id, game, uri, registered_at, "
-            "game_ended_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [video_id, match_id, event.game, event.uri, registered, ended_at],
+            "game_ended_at, path) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [video_id, match_id, event.game, event.uri, registered, ended_at, event.path],
         )
         db.execute(
             "INSERT OR IGNORE INTO jobs (id, kind, target, deadline, match_id) "
@@ -163,8 +164,10 @@ class DeadlinesProjection(Projection):
         _analysis_due(db, str(event.originator_id), instant(event.timestamp))
 
     def match_voided(self, event: MatchVoided, db: sqlite_utils.Database) -> None:
-        # a voided match plays no more: its clock can run out no more
+        # a voided match plays no more: its clock can run out no more, and its game is over
+        # (its recordings become due; no analysis: it has no result)
         db.execute("DELETE FROM timed_matches WHERE match_id = ?", [str(event.originator_id)])
+        _game_ended(db, str(event.originator_id), 0, instant(event.timestamp))
 
     def session_closed(self, event: SessionClosed, db: sqlite_utils.Database) -> None:
         db.execute("DELETE FROM timed_matches WHERE match_id = ?", [str(event.originator_id)])

@@ -36,8 +36,11 @@ def run_slow_jobs(services: Services, leadership: Leadership) -> list[JobRun]:
 
 def send_mail(services: Services, leadership: Leadership) -> int:
     """The elected process sends the outbox's due mails (rule P-MAIL-1): one sender, so that
-    processes sharing a store never send a mail twice."""
+    processes sharing a store never send a mail twice. Every process deletes its mail files
+    of persons erased since (it may have sent them while it held the lock): an erasure in
+    another process cannot reach this one's data directory."""
     if not leadership.is_leader():
+        services.outbox.forget_erased()
         return 0
     return services.outbox.send_due()
 

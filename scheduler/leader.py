@@ -7,7 +7,9 @@ import contextlib
 import hashlib
 import logging
 from typing import Any
-from urllib.parse import parse_qs, urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlsplit
+
+from service.storage.persistence import persistence_environment
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +27,18 @@ class Leadership:
         parts = urlsplit(database_url or "")
         self.is_shared = parts.scheme in {"postgresql", "postgres"}
         schema = parse_qs(parts.query).get("schema", ["public"])[0]
-        self._connect_url = urlunsplit((*parts[:3], "", ""))
+        # the store's own connection settings (its defaults for what the URL leaves out: the
+        # user postgres, the database bgtd), not libpq's defaults from the environment
+        self._connect: dict[str, Any] = {}
+        if self.is_shared:
+            env = persistence_environment(database_url or "")
+            self._connect = {
+                "host": env["POSTGRES_HOST"],
+                "port": env["POSTGRES_PORT"],
+                "dbname": env["POSTGRES_DBNAME"],
+                "user": env["POSTGRES_USER"],
+                "password": env["POSTGRES_PASSWORD"],
+            }
         # one lock per store: schemas of one database are separate stores
         digest = hashlib.sha256(f"bgtd scheduler {parts.path} {schema}".encode()).digest()
         self.key = int.from_bytes(digest[:8], "big", signed=True)
@@ -43,7 +56,7 @@ class Leadership:
                 log.warning("lost the scheduler lock's connection; electing again")
                 self.release()
         try:
-            connection = psycopg.connect(self._connect_url, autocommit=True, connect_timeout=5)
+            connection = psycopg.connect(autocommit=True, connect_timeout=5, **self._connect)
         except psycopg.Error:
             log.warning("cannot reach PostgreSQL to elect the job runner")
             return False

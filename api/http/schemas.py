@@ -11,6 +11,7 @@ from uuid import UUID
 import msgspec
 from litestar import Request
 from litestar.di import NamedDependency
+from litestar.enums import RequestEncodingType
 from litestar.params import QueryParameter
 
 from domain.backgammon import Play
@@ -174,8 +175,49 @@ async def strict_body(request: Request[Any, Any, Any], as_type: type[S]) -> S:
     try:
         return msgspec.convert(await request.json(), as_type, strict=True)
     except msgspec.ValidationError as error:
-        message, _, path = str(error).partition(" - at `$.")
-        raise InvalidInputError(path.removesuffix("`") or "body", message) from None
+        raise _named(error) from None
+
+
+async def strict_json_data(request: Request[Any, Any, Any]) -> None:
+    """Before every handler with a JSON body (``data``): a body Litestar's lax conversion
+    takes must be of the JSON types the served document says, or it is a 422 naming the field
+    (``0`` or ``"true"`` is no bool, ``"2"`` no integer) and nothing runs.
+
+    A body the lax conversion refuses is left to Litestar's own answer, as before.
+    """
+    data = request.route_handler.parsed_fn_signature.parameters.get("data")
+    if data is None or getattr(data.kwarg_definition, "media_type", None) not in _JSON_BODIES:
+        return
+    try:
+        body = await request.json()
+        msgspec.convert(body, data.annotation, strict=False)
+    except Exception:  # Litestar decodes the body itself and answers the error, as before
+        return
+    try:
+        msgspec.convert(_integral(body), data.annotation, strict=True)
+    except msgspec.ValidationError as error:
+        raise _named(error) from None
+
+
+def _integral(value: object) -> object:
+    """The body with ``2.0`` read as ``2``: a JSON Schema integer is any number without a
+    fractional part, so the document's ``"type": "integer"`` takes it."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _integral(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_integral(item) for item in value]
+    return value
+
+
+_JSON_BODIES = frozenset({None, RequestEncodingType.JSON})
+
+
+def _named(error: msgspec.ValidationError) -> InvalidInputError:
+    """msgspec's "Expected `bool`, got `int` - at `$.field`" as a 422 naming the field."""
+    message, _, path = str(error).partition(" - at `$.")
+    return InvalidInputError(path.removesuffix("`") or "body", message)
 
 
 MAX_VERSION = 2**31 - 1

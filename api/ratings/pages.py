@@ -14,7 +14,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 from litestar.response import Template
 
-from api.http.tabular import csv_response
+from api.http.tabular import CSV, csv_response
 from api.pages.pages import TEXT as PAGE_TEXT
 from api.pages.pages import Page, page_route, provide_page
 from api.ratings.chart import rating_chart
@@ -67,6 +67,7 @@ class RatingPageController(Controller):
 
     @page_route(
         "/ratings.csv",
+        media_type=CSV,
         summary="The club's rating list as a CSV file (formula cells neutralised)",
     )
     def ratings_csv(self, page: NamedDependency[Page]) -> Response[Any]:

@@ -247,6 +247,8 @@ def _checked_length(value: int | str) -> int | str:
         text = value.strip()
         if not text.isdecimal():  # "²" is a digit, yet no number int() reads
             return f"{value!r} is not a whole number of points"
+        if len(text.lstrip("0")) > len(str(MAX_LENGTH)):  # thousands of digits: int() refuses
+            return f"a rated match has 1 to {MAX_LENGTH} points, not a number of {len(text)} digits"
         value = int(text)
     if not 1 <= value <= MAX_LENGTH:
         return f"a rated match has 1 to {MAX_LENGTH} points, not {value}"

@@ -75,12 +75,15 @@ class EvidenceFolder:
 
     def __init__(self, root: Path, data_dir: Path) -> None:
         self._configured = root
+        self._root = root.resolve()
         self._data_dir = data_dir
 
     @property
     def root(self) -> Path:
-        """The folder, its own links resolved (a folder configured as a link is fine)."""
-        return self._configured.resolve()
+        """The folder, its own links resolved once, at the start (a folder configured as a
+        link is fine): the folder the start checked (``check_apart_from``) is the one used,
+        also when the link is turned elsewhere afterwards."""
+        return self._root
 
     def create(self) -> None:
         """Make the folder if it is missing, readable by the service's user only."""

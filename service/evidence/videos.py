@@ -95,7 +95,7 @@ class VideoService:
         while a dispute holds it or once it is settled."""
         state = self._load(video_id)
         with self._views.reading() as db:
-            held = _is_held(db, state.match_id)
+            held = _is_held(db, state.match_id) or _kept_for_another(db, state)
         if video.is_settled(state) or held:
             return None
         outcome = self._delete(state)
@@ -151,6 +151,20 @@ def _record(state: video.Video, outcome: Outcome, now: datetime) -> list[video.V
 def _is_held(db: sqlite_utils.Database, match_id: UUID) -> bool:
     row = db.execute(
         "SELECT 1 FROM open_disputes WHERE match_id = ? LIMIT 1", [str(match_id)]
+    ).fetchone()
+    return row is not None
+
+
+def _kept_for_another(db: sqlite_utils.Database, state: video.Video) -> bool:
+    """The same file is registered for another game still being played, or held by an open
+    dispute on its match: it stays until that one is due too."""
+    if state.path is None:
+        return False
+    row = db.execute(
+        "SELECT 1 FROM videos v WHERE v.path = ? AND v.video_id != ? "
+        "AND v.deleted_at IS NULL AND v.refused_at IS NULL AND (v.game_ended_at IS NULL "
+        "OR EXISTS (SELECT 1 FROM open_disputes d WHERE d.match_id = v.match_id)) LIMIT 1",
+        [state.path, str(state.id)],
     ).fetchone()
     return row is not None
 

@@ -76,6 +76,8 @@ class PersonKeys:
         self._postgres = postgres
         self._keys: dict[UUID, bytes] = {}
         self._erased: set[UUID] = set()
+        self._forgotten = 0
+        """How often a key was forgotten: a key read from the table before is not cached."""
         self._lock = threading.Lock()
         blob = "BYTEA" if postgres else "BLOB"
         self._run(
@@ -124,9 +126,14 @@ class PersonKeys:
         """The person's key; None once they are erased (or were never sealed)."""
         key = self._keys.get(player_id)
         if key is None:
+            forgotten = self._forgotten
             rows = self._run("SELECT data_key FROM {table} WHERE player_id = ?", (str(player_id),))
             if rows and rows[0]["data_key"] is not None:
-                key = self._keys[player_id] = bytes(rows[0]["data_key"])
+                key = bytes(rows[0]["data_key"])
+                with self._lock:
+                    # an erasure may have deleted the key since it was read: not kept then
+                    if forgotten == self._forgotten:
+                        self._keys[player_id] = key
         return key
 
     def is_erased(self, player_id: UUID) -> bool:
@@ -191,6 +198,7 @@ class PersonKeys:
         person is erased (their plain-text records from before sealing read as erased)."""
         with self._lock:
             self._keys.pop(player_id, None)
+            self._forgotten += 1
             if erased:
                 self._erased.add(player_id)
 

@@ -64,6 +64,53 @@ def test_a_missing_nested_field_is_named_with_its_path(client: Client) -> None:
     assert fields(response) == ["periods[0].name"]
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("best_place_tiebreak", 0, "Expected `bool`, got `int`"),
+        ("best_place_tiebreak", "true", "Expected `bool`, got `str`"),
+        ("drop_worst", "2", "Expected `int | null`, got `str`"),
+    ],
+)
+def test_a_body_value_of_another_json_type_is_named_and_nothing_is_stored(
+    client: Client, field: str, value: object, message: str
+) -> None:
+    # API.md "Conventions" (400/422 bad input) and "Seasons and tournaments" (R-OPT-1):
+    # "best_place_tiebreak" is a bool, as the served document says; Litestar alone read 0 as
+    # false and "2" as 2 (found by schemathesis, ST201)
+    body = {"name": "2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31", field: value}
+    response = client.post("/api/v1/seasons", json=body, headers=DIRECTOR)
+    assert fields(response) == [field]
+    assert response.json()["errors"][0]["message"] == message
+    assert client.get("/api/v1/seasons").json() == []
+
+
+def test_a_whole_number_written_with_a_point_is_still_an_integer(client: Client) -> None:
+    # a JSON Schema integer is any number without a fractional part: 2.0 fits the document
+    body = {"name": "2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31", "drop_worst": 2.0}
+    response = client.post("/api/v1/seasons", json=body, headers=DIRECTOR)
+    assert response.status_code == 201, response.text
+    assert response.json()["options"]["drop_worst"] == 2
+
+
+def test_a_ban_s_revoke_points_is_a_bool_and_nothing_is_stored(client: Client) -> None:
+    # API.md "Seasons and tournaments": {"player_id", "reason", "revoke_points": true}
+    season = client.post(
+        "/api/v1/seasons",
+        json={"name": "2026", "starts_on": "2026-01-01", "ends_on": "2026-12-31"},
+        headers=DIRECTOR,
+    ).json()["id"]
+    player = str(uuid.uuid4())
+    response = client.post(
+        f"/api/v1/seasons/{season}/bans",
+        json={"player_id": player, "reason": "cheating", "revoke_points": 0},
+        headers=DIRECTOR,
+    )
+    assert fields(response) == ["revoke_points"]
+    events = client.get(f"/api/v1/audit/streams/{season}", headers=DIRECTOR).json()
+    assert [event["type"] for event in events] == ["SeasonCreated"]
+
+
 def test_an_unknown_path_is_a_404_problem(client: Client) -> None:
     response = client.get("/api/v1/nowhere")
     assert response.status_code == 404

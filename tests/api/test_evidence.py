@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import msgspec
 import pytest
 from litestar.testing import TestClient
 
@@ -577,6 +578,33 @@ def test_after_the_job_ran_a_restart_shows_the_same_tournaments_and_match_events
         assert len(events) > 4
     assert (settings.data_dir / "secret.key").read_text() == key
     store_files_intact(settings)
+
+
+def test_an_evidence_folder_link_turned_to_the_data_directory_after_the_start_reaches_no_store_file(
+    settings: Settings, clock: MovableClock, tmp_path: Path
+) -> None:
+    # rule C-VIDEO-1: BGTD_EVIDENCE_DIR may be a link (a camera's "current" folder); the start
+    # checked the folder it led to then, so a link turned to the data directory afterwards
+    # must not make the store's files recordings that the job deletes
+    cameras = tmp_path / "cameras"
+    cameras.mkdir()
+    link = tmp_path / "current"
+    link.symlink_to(cameras, target_is_directory=True)
+    linked = msgspec.structs.replace(settings, evidence_dir=link)
+    with TestClient(create_app(linked, clock=clock)) as client:
+        created = create(client)
+        link.unlink()
+        link.symlink_to(linked.data_dir, target_is_directory=True)  # turned after the start
+        for game, name in enumerate(STORE_FILES, start=1):
+            client.post(
+                f"/api/v1/matches/{created['id']}/videos",
+                json={"game": game, "uri": name},
+                headers=DIRECTOR,
+            )
+        end_game_1(client, created)
+        run_jobs(client)
+
+    store_files_intact(linked)
 
 
 # --- recordings registered before the evidence folder ---------------------------------------

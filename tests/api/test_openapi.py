@@ -199,6 +199,19 @@ def test_the_live_streams_and_the_qr_code_are_documented_as_what_they_send(
     assert list(qr_code["responses"]["200"]["content"]) == ["image/svg+xml"]
 
 
+def test_the_rating_list_s_csv_file_is_documented_as_csv(client: TestClient[Any]) -> None:
+    # API.md "Ratings" and "Pages for people": the rating list page links /pages/ratings.csv; the
+    # document said application/json for the CSV it sends (found by schemathesis, ST105)
+    paths = client.get("/schema/openapi.json").json()["paths"]
+    ok = paths["/pages/ratings.csv"]["get"]["responses"]["200"]
+    assert list(ok["content"]) == ["text/csv"]
+    answer = client.get("/pages/ratings.csv")
+    assert answer.headers["content-type"].split(";")[0] == "text/csv"
+    assert answer.text.splitlines()[0] == (
+        "rank,player_id,display_name,rating,experience,last_change,matches"
+    )
+
+
 def test_if_match_is_an_optional_string_and_last_event_id_keeps_its_minimum(
     client: TestClient[Any],
 ) -> None:

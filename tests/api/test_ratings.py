@@ -168,6 +168,22 @@ def test_a_length_written_with_a_digit_that_is_no_number_is_422_naming_its_place
     assert client.get("/api/v1/ratings").json() == []
 
 
+def test_a_length_of_thousands_of_digits_is_422_naming_its_place(client: Client) -> None:
+    # rule R-RATE-8: length 1-64; a number longer than int() reads (4300 digits) was a 500
+    body = f"date,winner,loser,length\n2025-01-01,A,B,3\n2025-01-02,A,B,{'9' * 5000}\n"
+    answer = client.post(
+        "/api/v1/ratings/imports",
+        content=body.encode(),
+        headers={**DIRECTOR, "Content-Type": "text/csv"},
+    )
+    assert answer.status_code == 422, answer.text
+    (error,) = answer.json()["errors"]
+    assert error["field"] == "matches[1].length"
+    assert error["message"].startswith("a rated match has 1 to 64 points")
+    assert len(error["message"]) < 200
+    assert client.get("/api/v1/ratings").json() == []
+
+
 def test_an_imported_name_with_a_control_or_invisible_character_is_422(client: Client) -> None:
     # rules R-RATE-7, R-RATE-8 (T-REG-5): a new name becomes a player's public display name,
     # so it is held to what a registration's name is; nothing is stored

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
@@ -19,6 +20,8 @@ from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.jobs.jobs import JobRun
 from service.settings import Settings
+from service.storage.events import EventStore
+from service.storage.persistence import persistence_environment
 from tests.api.test_tournaments import person, schedule
 from tests.conftest import DIRECTOR
 
@@ -253,3 +256,24 @@ def test_on_sqlite_the_one_process_runs_the_jobs(client: Client, clock: MovableC
     registered(client, 2)
     move_to(clock, CANCELLATION_CLOSED)
     assert [run.effect for run in run_jobs(services, Leadership(None))] == ["CancellationClosed"]
+
+
+@pytest.mark.postgres
+def test_the_job_lock_is_taken_where_the_store_is_with_the_stores_own_defaults(
+    postgres_schema_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # rules T-CANCEL-1, T-CHECKIN-1, P-MAIL-1: the deadlines and the mails of a PostgreSQL
+    # store run in the process holding its job lock; a URL without a user name is the store's
+    # user "postgres" (README, BGTD_DATABASE_URL), so the lock is taken as that user too, not as
+    # whatever the environment's PostgreSQL defaults name (here a role that does not exist)
+    url = postgres_schema_url.replace("//postgres@", "//", 1)
+    assert url != postgres_schema_url
+    monkeypatch.setenv("PGUSER", "bgtd_no_such_role")
+    store = EventStore(env=persistence_environment(url))  # the store opens with this URL
+    leadership = Leadership(url)
+    try:
+        assert store.latest_notification_id() == 0
+        assert leadership.is_leader()
+    finally:
+        leadership.release()
+        store.close()

@@ -140,3 +140,49 @@ def test_a_single_sqlite_process_sends_its_mail(tmp_path: Path, sink: Sink) -> N
     finally:
         services.close()
     assert [m["To"] for m in sink.messages] == ["anna@example.org"]
+
+
+@pytest.mark.postgres
+def test_a_process_no_longer_sending_deletes_its_mail_files_of_a_person_another_one_erased(
+    tmp_path: Path, postgres_schema_url: str
+) -> None:
+    # API.md "POST /api/v1/people/{player_id}/erasure" (personal data erased everywhere),
+    # rule P-MAIL-1: without SMTP each mail is a file in the data directory of the process
+    # that sent it; once another process holds the job lock and a third request erases the
+    # person there, the files of the process that sent them must go too, not wait until it
+    # sends again
+    clock = MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
+    first, second = processes = [
+        bootstrap(
+            Settings(
+                data_dir=tmp_path / name,
+                database_url=postgres_schema_url,
+                secret_key="shared secret",
+                dev=True,
+                run_scheduler=False,
+            ),
+            clock,
+        )
+        for name in ("first", "second")
+    ]
+    leaderships = [Leadership(postgres_schema_url) for _ in processes]
+    try:
+        plan = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")
+        tournament = first.tournaments.schedule_tournament(plan).id
+        applicant = Applicant(first_name="Anna", last_name="M", email="anna@example.org", age=30)
+        player_id = first.tournaments.register(tournament, applicant).player_id
+        assert send_mail(second, leaderships[1]) == 1  # the second process sends, to a file
+        [mail_file] = (tmp_path / "second" / "outbox").glob("*.eml")
+        assert b"anna@example.org" in mail_file.read_bytes()
+        leaderships[1].release()  # a new election: the first process sends from now on
+        assert leaderships[0].is_leader()
+
+        first.people.erase(player_id, actor="director")
+        second.views.catch_up()  # the second runs on: its views follow the log
+        assert send_mail(second, leaderships[1]) == 0  # and it sends nothing
+
+        assert list((tmp_path / "second" / "outbox").glob("*.eml")) == []
+    finally:
+        for services, leadership in zip(processes, leaderships, strict=True):
+            leadership.release()
+            services.close()

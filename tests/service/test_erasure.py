@@ -502,3 +502,34 @@ def test_a_load_that_decoded_the_match_before_the_erasure_leaves_no_name_cached(
     assert erased == [pseudonym(zyxwella)]
     state = store.load(match_id, match.evolve)
     assert (state.player_a, state.player_b) == (pseudonym(zyxwella), "Anna M.")
+
+
+def test_a_key_read_from_the_table_just_before_the_erasure_deleted_it_is_not_kept_in_memory(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # API.md "POST /api/v1/people/{player_id}/erasure" (personal data erased everywhere): a
+    # load that read the person's key from the key table just before another request's
+    # erasure deleted it must not keep that key in memory after the erasure forgot it, or
+    # every later load of this process unseals the name again
+    store = services.store
+    zyxwella, _, match_id = start_paired_match(store)
+    store.states.clear()
+    store.keys.forget(zyxwella, erased=False)  # nothing in memory: the load reads the table
+    read_from_table = store.keys._run
+    erased: list[str] = []
+
+    def erased_after_the_key_was_read(
+        sql: str, params: tuple[object, ...] = (), *, secure: bool = False
+    ) -> list[object]:
+        rows = read_from_table(sql, params, secure=secure)
+        if sql.startswith("SELECT data_key") and not erased:
+            erased.append("erasing")  # another request erases the person now
+            erased.append(services.people.erase(zyxwella, actor=DIRECTOR))
+        return rows
+
+    monkeypatch.setattr(store.keys, "_run", erased_after_the_key_was_read)
+    store.load(match_id, match.evolve)
+
+    assert erased == ["erasing", pseudonym(zyxwella)]
+    state = store.load(match_id, match.evolve)
+    assert (state.player_a, state.player_b) == (pseudonym(zyxwella), "Anna M.")

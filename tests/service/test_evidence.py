@@ -9,9 +9,12 @@ import pytest
 
 from domain.errors import ForbiddenError
 from domain.evidence.video import VideoDeleted
-from service.bootstrap import Services
+from service.bootstrap import Services, bootstrap
+from service.clock import MovableClock
 from service.matches.matches import MatchCreated
+from service.settings import Settings
 from service.shared.match_play import Caller, MatchTerms
+from tests.service.conftest import checked_in_tournament
 
 DIRECTOR = Caller(director=True)
 
@@ -118,3 +121,86 @@ def test_a_dispute_is_shown_to_the_players_of_its_match_and_directors_only(
     with pytest.raises(ForbiddenError):
         services.disputes.open(created.match.id, 1, "not my match", other_callers["b"])
     assert other.match.id != created.match.id
+
+
+def test_a_file_registered_for_two_games_stays_while_the_other_game_is_still_played(
+    services: Services,
+) -> None:
+    # rule C-VIDEO-1: a recording is deleted after its game ends; one table camera's file
+    # registered for the games of two matches at that table stays while either is played
+    first, first_callers = a_match(services)
+    second, _ = a_match(services)
+    path = recording(services, "table1.mp4")
+    video = services.videos.register(first.match.id, 1, "table1.mp4", actor="director")
+    services.videos.register(second.match.id, 1, path.as_uri(), actor="director")
+    end_game_1(services, first, first_callers)
+
+    assert services.videos.delete_due(video.id) is None  # the second match's game goes on
+
+    assert path.read_bytes() == b"\x00video"
+    [shown] = services.videos.list_videos(first.match.id)
+    assert (shown.deleted_at, shown.refused_at) == (None, None)
+
+
+def test_the_recording_of_a_match_voided_by_an_unpaired_round_is_deleted(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule C-VIDEO-1: a match voided (its round unpaired) is played no more: its game is over,
+    # so its recording is due for deletion, as after a game won
+    day = checked_in_tournament(services, clock, 4)
+    table = services.rounds.start(day.tournament_id).round.pairings[0]
+    assert table.match_id is not None
+    path = recording(services)
+    video = services.videos.register(table.match_id, 1, path.name, actor="director")
+    services.venue.unpair(day.tournament_id, 1, reason="a late arrival")
+
+    runs = services.jobs.run_due(clock.now())
+
+    assert [run.effect for run in runs if run.target == video.id] == ["VideoDeleted"]
+    assert not path.exists()
+    [shown] = services.videos.list_videos(table.match_id)
+    assert shown.game_ended_at is not None
+    assert shown.deleted_at is not None
+
+
+@pytest.mark.postgres
+@pytest.mark.xfail(
+    strict=True,
+    reason="a recording's path is recorded relative to the registering process's evidence "
+    "folder; the process running the deletion resolves it against its own",
+)
+def test_a_process_with_another_evidence_folder_deletes_only_the_recording_registered(
+    tmp_path: Path, postgres_schema_url: str, clock: MovableClock
+) -> None:
+    # rule C-VIDEO-1: the recording registered is the one deleted after its game. Two
+    # processes of one PostgreSQL store, each with the evidence folder of its own data
+    # directory: the one that runs the jobs must not delete its own file of the same name (a
+    # recording not registered yet) and record the other one's recording as deleted while it
+    # still exists.
+    first, second = (
+        bootstrap(
+            Settings(
+                data_dir=tmp_path / name,
+                database_url=postgres_schema_url,
+                dev=True,
+                run_scheduler=False,
+                secret_key="one store's secret",
+            ),
+            clock,
+        )
+        for name in ("first", "second")
+    )
+    try:
+        created, callers = a_match(first)
+        registered_first = recording(first)
+        video = first.videos.register(created.match.id, 1, registered_first.name, actor="director")
+        written_second = recording(second)  # a camera's file there, not registered yet
+        end_game_1(first, created, callers)
+
+        effect = second.videos.delete_due(video.id)
+
+        assert written_second.read_bytes() == b"\x00video"
+        assert effect != "VideoDeleted" or not registered_first.exists()
+    finally:
+        first.close()
+        second.close()
