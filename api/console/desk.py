@@ -40,7 +40,7 @@ from domain.tournament import Applicant
 from service.conduct.conduct import BackFromBreak, PenaltyAward
 from service.registration.tournaments import CheckInProof
 from service.rounds.rounds import WithdrawalNotice
-from service.venue.venue import LateAdmission
+from service.venue.venue import LateArrival
 
 MAX_PENALTY = 64
 MAX_AGE = 999
@@ -118,12 +118,27 @@ def _start(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskF
 def _late_entry(
     console: Console, tournament_id: UUID, registration_id: UUID, data: dict[str, Any]
 ) -> DeskForm:
-    admit = console.services.venue.admit_late_entry
+    # A late entry arrives: checked in (rule T-CHECKIN-1: ID document seen, buy-in paid, in
+    # euros as on the check-in form) and admitted (rule T-BUYIN-1) by one use case, or
+    # neither. A row checked in already (over REST) sends no proof: it is admitted only. (No
+    # docstring: it would describe the page form in the OpenAPI document.)
+    where = f"late-entry:{registration_id}"
+    paid = parse_euros(data.get("buy_in_paid"))
+    invalid = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
+    admit = console.services.venue.admit_late_arrival
     return DeskForm(
-        f"late-entry:{registration_id}",
+        where,
         lambda actor: admit(
-            tournament_id, LateAdmission(registration_id=registration_id), actor=actor
+            tournament_id,
+            LateArrival(
+                registration_id=registration_id,
+                id_document_seen=bool(data.get("id_document_seen")),
+                # no sum sent: none paid, which the check-in refuses (one checked in needs none)
+                buy_in_paid_cents=paid or 0,
+            ),
+            actor=actor,
         ),
+        invalid=invalid if paid is None and "buy_in_paid" in data else None,
         done="late-entry",
         done_for=registration_id,
     )

@@ -76,7 +76,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "standbys": "Nachrücker (eingecheckt)",
         "nobody": "Niemand.",
         "late_entries": "Nachzügler",
-        "late_entries_lead": "Nach dem Start angemeldet: ab der nächsten Runde gesetzt, verpasste "
+        "late_entries_lead": "Nach dem Start angemeldet: bei der Ankunft mit gesehenem Ausweis und "
+        "bezahltem Startgeld eingecheckt und zugelassen, ab der nächsten Runde gesetzt; verpasste "
         "Runden zählen als Niederlage mit 0 Punkten.",
         "late_entry": "Zulassen",
         "late_entries_refused": "Nach dem Start angemeldet. Jeder gegen jeden und das K.-o.-"
@@ -199,7 +200,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "standbys": "Standbys (checked in)",
         "nobody": "Nobody.",
         "late_entries": "Late entries",
-        "late_entries_lead": "Registered after the start: paired from the next round; missed "
+        "late_entries_lead": "Registered after the start: checked in on arrival with the ID "
+        "document seen and the buy-in paid, and admitted, paired from the next round; missed "
         "rounds count as losses with 0 points.",
         "late_entry": "Admit",
         "late_entries_refused": "Registered after the start. A round robin and an elimination "

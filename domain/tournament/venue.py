@@ -11,7 +11,7 @@ from uuid import UUID
 import msgspec
 
 from domain.errors import InvalidInputError
-from domain.events import EventBatch
+from domain.events import EventBatch, fold
 from domain.text import one_line
 from domain.tournament.defaults import MAX_REASON_LENGTH
 from domain.tournament.errors import (
@@ -37,6 +37,7 @@ from domain.tournament.events import (
     TournamentReopened,
 )
 from domain.tournament.formats import require_open_schedule
+from domain.tournament.registration import check_in
 from domain.tournament.rounds import (
     _check_points,
     prizes,
@@ -293,6 +294,44 @@ def admit_late_entry(
         pot_share_cents=state.pot_share_cents_at_start or state.pot_share_cents,
     )
     return batch.events
+
+
+def arrive_late(
+    state: Tournament,
+    *,
+    registration_id: UUID,
+    id_document_seen: bool,
+    buy_in_paid_cents: int,
+    missed: MissedRounds,
+    now: datetime,
+    actor: str,
+) -> list[TournamentEvent]:
+    """A registration made after the start arrives at the desk: checked in and admitted as
+    one decision, so that neither is recorded without the other.
+
+    rule T-CHECKIN-1: the check-in records the ID document seen and the buy-in paid; rule
+    T-BUYIN-1: the admission adds the seat's pot share to the pot, once. A registration
+    checked in already (by its own check-in after the start) is admitted only, its proof as
+    recorded then. A refused check-in or admission refuses the whole: no event.
+    """
+    # a fixed schedule takes no late entry, whatever the proof (rules T-FMT-11, T-FMT-12)
+    require_open_schedule(state, "a late entry")
+    checked_in: list[TournamentEvent] = []
+    if state.registration(registration_id).status != "checked_in":
+        checked_in = check_in(
+            state,
+            registration_id,
+            id_document_seen=id_document_seen,
+            buy_in_paid_cents=buy_in_paid_cents,
+            now=now,
+            actor=actor,
+        )
+    # the admission is decided on the state the check-in leaves: its versions follow on
+    after = fold(evolve, state, checked_in)
+    assert after is not None
+    return checked_in + admit_late_entry(
+        after, registration_id=registration_id, missed=missed, now=now, actor=actor
+    )
 
 
 def assign_fixed_table(

@@ -88,6 +88,14 @@ class LateAdmission(msgspec.Struct, frozen=True, kw_only=True):
     missed: MissedRounds = "losses"
 
 
+class LateArrival(LateAdmission, frozen=True, kw_only=True):
+    """A late entry arriving at the desk, checked in and admitted as one: the command
+    ``admit_late_arrival`` takes; rule T-CHECKIN-1: the ID document seen, the buy-in paid."""
+
+    id_document_seen: bool
+    buy_in_paid_cents: int
+
+
 class LateEntry(msgspec.Struct, frozen=True, kw_only=True):
     registration_id: UUID
     player_id: UUID
@@ -297,16 +305,27 @@ class VenueService(TournamentDay):
                 state, registration_id=registration_id, missed=missed, now=now, actor=actor
             ),
         )
-        state = change.state
-        entry = state.late_entry_of(state.registration(registration_id).player_id)
-        assert entry is not None
-        return copied(
-            entry,
-            LateEntry,
-            registration_id=registration_id,
-            players=state.players,
-            pot_cents=state.pot_cents,
+        return _late_entry(change.state, registration_id)
+
+    def admit_late_arrival(
+        self, tournament_id: UUID, arrival: LateArrival, *, actor: str = DIRECTOR
+    ) -> LateEntry:
+        """A registration made after the start arrives: its check-in (rule T-CHECKIN-1: ID
+        document seen, buy-in paid) and its admission (rule T-BUYIN-1: its pot share joins the
+        pot) are stored together or not at all. One checked in already is admitted only."""
+        change = self._update(
+            tournament_id,
+            lambda state, now: tournament.arrive_late(
+                state,
+                registration_id=arrival.registration_id,
+                id_document_seen=arrival.id_document_seen,
+                buy_in_paid_cents=arrival.buy_in_paid_cents,
+                missed=arrival.missed,
+                now=now,
+                actor=actor,
+            ),
         )
+        return _late_entry(change.state, arrival.registration_id)
 
     def fix_table(
         self, tournament_id: UUID, *, player_id: UUID, table: int, actor: str = DIRECTOR
@@ -504,3 +523,16 @@ def _difference(before: PairedRound, after: PairedRound) -> list[Replacement]:
         for number in sorted(set(old) | set(new))
         if old.get(number) != new.get(number)
     ]
+
+
+def _late_entry(state: Tournament, registration_id: UUID) -> LateEntry:
+    """The late entry of ``registration_id`` as admitted, with the field and pot it made."""
+    entry = state.late_entry_of(state.registration(registration_id).player_id)
+    assert entry is not None
+    return copied(
+        entry,
+        LateEntry,
+        registration_id=registration_id,
+        players=state.players,
+        pot_cents=state.pot_cents,
+    )

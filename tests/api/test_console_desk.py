@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from uuid import UUID
 
 import pytest
 from litestar.testing import TestClient
@@ -431,12 +432,8 @@ def test_the_break_list_waives_by_marking_the_player_present_and_everyone_at_onc
 # Late entries and printouts ----------------------------------------------------------------------
 
 
-def test_a_registration_after_the_start_is_admitted_as_a_late_entry_at_the_desk(
-    client: Client, clock: MovableClock
-) -> None:
-    # rule T-BUYIN-1: the late entry's seat joins the pot
-    day = start_tournament(client, clock, 6)
-    signed_in(client)
+def register_lena_after_the_start(client: Client, day: Day) -> tuple[dict[str, Any], str]:
+    """Lena registers at the desk after the start: her registration and the desk's next page."""
     answer = submit(
         client,
         day.id,
@@ -448,20 +445,75 @@ def test_a_registration_after_the_start_is_admitted_as_a_late_entry_at_the_desk(
     )
     assert answer.status_code == 303, answer.text
     late = next(r for r in registrations(client, day.id) if r["email"] == "lena@example.org")
-    page = client.get(answer.headers["location"]).text
-    assert 'data-action="late-entry"' in row_with(
-        page, "data-registration-id", late["registration_id"], "late-entry"
-    )
-    admitted = submit(client, day.id, f"/registrations/{late['registration_id']}/late-entry")
+    return late, client.get(answer.headers["location"]).text
+
+
+ARRIVED = {"id_document_seen": "yes", "buy_in_paid": "100,00"}
+"""The late entry's form as sent on arrival: ID document seen, the buy-in paid."""
+
+
+def events_of(client: Client, day: Day) -> list[str]:
+    store = client.app.state.services.store
+    return [type(event).__name__ for event in store.stream(UUID(day.id))]
+
+
+def test_a_late_entry_is_checked_in_and_admitted_at_the_desk_in_one_form(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-CHECKIN-1: the late entry's ID document is seen and the buy-in paid on arrival,
+    # recorded with the admission; rule T-BUYIN-1: the seat's share joins the pot once
+    day = start_tournament(client, clock, 6)
+    signed_in(client)
+    late, page = register_lena_after_the_start(client, day)
+    form = row_with(page, "data-registration-id", late["registration_id"], "late-entry")
+    assert re.search(r'<input type="checkbox" name="id_document_seen" value="yes">', form)
+    assert "Ausweis gesehen" in form
+    assert re.search(r'name="buy_in_paid" inputmode="decimal" value="100,00"', form)
+    assert "bei der Ankunft mit gesehenem Ausweis und bezahltem Startgeld" in page
+    english = desk(client, day.id, "?lang=en").text
+    form = row_with(english, "data-registration-id", late["registration_id"], "late-entry")
+    assert "ID document seen" in form
+    assert 'value="100.00"' in form
+    assert "checked in on arrival with the ID document seen and the buy-in paid" in english
+    url = f"/registrations/{late['registration_id']}/late-entry"
+    before = events_of(client, day)
+    # without the ID document seen: refused next to the checkbox, the sum typed kept
+    unseen = submit(client, day.id, url, buy_in_paid="100")
+    assert unseen.status_code == 422, unseen.text
+    row = row_with(unseen.text, "data-registration-id", late["registration_id"], "late-entry")
+    assert re.search(r'data-error role="alert">a valid ID document must be seen<', row)
+    assert 'name="buy_in_paid" inputmode="decimal" value="100"' in row
+    assert events_of(client, day) == before
+    assert late["player_id"] not in {row["player_id"] for row in standings(client, day)}
+    # a sum that is no sum: refused in words, the box ticked kept
+    garbled = submit(client, day.id, url, id_document_seen="yes", buy_in_paid="hundert")
+    assert garbled.status_code == 422, garbled.text
+    row = row_with(garbled.text, "data-registration-id", late["registration_id"], "late-entry")
+    assert "Bitte einen Betrag in Euro wie 20 oder 20,00 eingeben." in row
+    assert 'name="id_document_seen" value="yes" checked' in row
+    assert events_of(client, day) == before
+    admitted = submit(client, day.id, url, **ARRIVED)
     assert admitted.status_code == 303, admitted.text
     assert "spielt ab der nächsten Runde mit." in flash_of(
         client.get(admitted.headers["location"]).text
     )
+    assert events_of(client, day)[len(before) :] == ["PlayerCheckedIn", "LateEntryAdmitted"]
+    listed = next(r for r in registrations(client, day.id) if r["email"] == "lena@example.org")
+    assert (listed["status"], listed["buy_in_paid_cents"]) == ("checked_in", 10000)
+    assert listed["checked_in_at"] is not None
     assert late["player_id"] in {row["player_id"] for row in standings(client, day)}
     assert client.get(day.url("/prizes")).json()["pot_cents"] == 7 * 8000
-    again = submit(client, day.id, f"/registrations/{late['registration_id']}/late-entry")
+    for table in day.rounds[0]["pairings"]:
+        if table["player_b"]:
+            report(client, day, table)
+    second = pair_next(client, day)
+    assert late["player_id"] in {
+        player for t in second["pairings"] for player in (t["player_a"], t["player_b"])
+    }
+    again = submit(client, day.id, url, **ARRIVED)
     assert again.status_code == 409
     assert "data-error" in again.text
+    assert client.get(day.url("/prizes")).json()["pot_cents"] == 7 * 8000
 
 
 def test_an_admitted_late_entry_joins_the_players_on_the_desk_and_in_the_registrations(
@@ -472,17 +524,9 @@ def test_an_admitted_late_entry_joins_the_players_on_the_desk_and_in_the_registr
     # GET .../registrations show them there, not as a late entry still to admit
     day = start_tournament(client, clock, 6)
     signed_in(client)
-    submit(
-        client,
-        day.id,
-        "/registrations",
-        first_name="Lena",
-        last_name="Spät",
-        email="lena@example.org",
-        age="33",
-    )
-    late = next(r for r in registrations(client, day.id) if r["email"] == "lena@example.org")
-    admitted = submit(client, day.id, f"/registrations/{late['registration_id']}/late-entry")
+    late, _ = register_lena_after_the_start(client, day)
+    url = f"/registrations/{late['registration_id']}/late-entry"
+    admitted = submit(client, day.id, url, **ARRIVED)
     assert admitted.status_code == 303, admitted.text
     page = client.get(admitted.headers["location"]).text
     assert 'data-action="late-entry"' not in page

@@ -310,7 +310,10 @@ def withdraws_excludes_and_admits_a_late_entry(desk: Desk, away: list[str]) -> l
         email=late["email"],
         age=str(late["age"]),
     )
+    # rule T-CHECKIN-1: checked in on arrival, ID seen and the buy-in prefilled, and admitted
     late_entry = desk.row_form("#late-entries tr[data-registration-id]", "late-entry")
+    late_entry.find_element("name", "id_document_seen").click()
+    assert late_entry.find_element("name", "buy_in_paid").get_attribute("value") == "100,00"
     to_the_next_page(desk.browser, late_entry.find_element("css selector", "button").click)
     assert text_of(desk.browser, "#flash") == "Lena S. spielt ab der nächsten Runde mit."
     desk.screenshot("day-desk-running", "players-section")

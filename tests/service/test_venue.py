@@ -7,10 +7,17 @@ from datetime import timedelta
 
 import pytest
 
-from domain.tournament import TournamentFinalError, TournamentStateError
+from domain.errors import InvalidInputError
+from domain.tournament import (
+    FormatFixedScheduleError,
+    PlayerCheckedIn,
+    TournamentFinalError,
+    TournamentStateError,
+)
 from service.bootstrap import Services
 from service.clock import MovableClock
-from service.venue.venue import LateAdmission, TableNotFoundError, TableReport
+from service.registration.tournaments import CheckInProof
+from service.venue.venue import LateAdmission, LateArrival, TableNotFoundError, TableReport
 from tests.service.conftest import (
     applicant,
     checked_in_tournament,
@@ -100,6 +107,121 @@ def test_a_late_entry_joins_the_next_round_and_the_pot(
     )
     assert (entered.player_id, entered.from_round, entered.missed) == (late.player_id, 2, "losses")
     assert (entered.players, entered.pot_cents) == (5, 5 * 80_00)
+
+
+def test_a_late_arrival_is_checked_in_and_admitted_in_one_decision(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-CHECKIN-1: the late entry's ID document seen and buy-in paid are recorded with
+    # the admission; rule T-BUYIN-1: the pot grows by one share, once
+    day = checked_in_tournament(services, clock, 4)
+    services.rounds.start(day.tournament_id)
+    late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+    before = services.store.stream(day.tournament_id)
+    arrival = LateArrival(
+        registration_id=late.registration_id, id_document_seen=True, buy_in_paid_cents=100_00
+    )
+    entered = services.venue.admit_late_arrival(day.tournament_id, arrival)
+    assert (entered.player_id, entered.from_round, entered.missed) == (late.player_id, 2, "losses")
+    assert (entered.players, entered.pot_cents) == (5, 5 * 80_00)
+    stored = services.store.stream(day.tournament_id)[len(before) :]
+    assert [type(e).__name__ for e in stored] == ["PlayerCheckedIn", "LateEntryAdmitted"]
+    assert [e.originator_version for e in stored] == [len(before) + 1, len(before) + 2]
+    checked_in = stored[0]
+    assert isinstance(checked_in, PlayerCheckedIn)
+    assert (checked_in.id_document_seen, checked_in.buy_in_paid_cents) == (True, 100_00)
+    state = services.venue.load(day.tournament_id)
+    assert state.registration(late.registration_id).status == "checked_in"
+    assert late.player_id in state.field
+    # the same arrival again is refused: the player is in the field already, the pot unchanged
+    with pytest.raises(TournamentStateError):
+        services.venue.admit_late_arrival(day.tournament_id, arrival)
+    assert services.venue.load(day.tournament_id).pot_cents == 5 * 80_00
+
+
+def test_a_late_arrival_without_the_id_document_seen_stores_nothing(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-CHECKIN-1: no check-in without the ID document seen, and no admission without it
+    day = checked_in_tournament(services, clock, 4)
+    services.rounds.start(day.tournament_id)
+    late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+    before = services.store.stream(day.tournament_id)
+    unseen = LateArrival(
+        registration_id=late.registration_id, id_document_seen=False, buy_in_paid_cents=100_00
+    )
+    with pytest.raises(InvalidInputError) as refused:
+        services.venue.admit_late_arrival(day.tournament_id, unseen)
+    assert refused.value.field == "id_document_seen"
+    assert services.store.stream(day.tournament_id) == before
+    state = services.venue.load(day.tournament_id)
+    assert (state.registration(late.registration_id).status, state.pot_cents) == (
+        "registered",
+        4 * 80_00,
+    )
+
+
+def test_a_late_arrival_refused_its_admission_is_not_checked_in_either(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-12: an elimination's schedule is fixed: no late entry, so no check-in either
+    # (rule T-CHECKIN-1's proof is in order)
+    elimination = {"format": "elimination", "swiss_rounds": None, "match_length": 5}
+    day = checked_in_tournament(services, clock, 6, **elimination)
+    services.rounds.start(day.tournament_id)
+    late = services.tournaments.register(day.tournament_id, applicant(7), actor="director")
+    before = services.store.stream(day.tournament_id)
+    arrival = LateArrival(
+        registration_id=late.registration_id, id_document_seen=True, buy_in_paid_cents=100_00
+    )
+    with pytest.raises(FormatFixedScheduleError):
+        services.venue.admit_late_arrival(day.tournament_id, arrival)
+    assert services.store.stream(day.tournament_id) == before
+    assert services.venue.load(day.tournament_id).registration(late.registration_id).status == (
+        "registered"
+    )
+
+
+def test_a_late_arrival_after_the_last_swiss_round_is_paired_is_not_checked_in_either(
+    services: Services, clock: MovableClock
+) -> None:
+    # the check-in would pass (rule T-CHECKIN-1); the admission is refused, and with it the
+    # whole arrival: no check-in without the admission, no pot share (rule T-BUYIN-1)
+    day = checked_in_tournament(services, clock, 4)
+    report_every_table(services, day, services.rounds.start(day.tournament_id).round)
+    late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+    services.rounds.pair_round(day.tournament_id)  # round 2 of 2: the last Swiss round
+    before = services.store.stream(day.tournament_id)
+    arrival = LateArrival(
+        registration_id=late.registration_id, id_document_seen=True, buy_in_paid_cents=100_00
+    )
+    with pytest.raises(TournamentStateError, match="no more late entries"):
+        services.venue.admit_late_arrival(day.tournament_id, arrival)
+    assert services.store.stream(day.tournament_id) == before
+    state = services.venue.load(day.tournament_id)
+    assert (state.registration(late.registration_id).status, state.pot_cents) == (
+        "registered",
+        4 * 80_00,
+    )
+
+
+def test_a_late_entry_checked_in_already_is_admitted_on_arrival(
+    services: Services, clock: MovableClock
+) -> None:
+    # the REST check-in first (rule T-CHECKIN-1), then the arrival admits only: one check-in
+    day = checked_in_tournament(services, clock, 4)
+    services.rounds.start(day.tournament_id)
+    late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+    proof = CheckInProof(id_document_seen=True, buy_in_paid_cents=100_00)
+    services.tournaments.check_in(day.tournament_id, late.registration_id, proof)
+    before = services.store.stream(day.tournament_id)
+    arrival = LateArrival(
+        registration_id=late.registration_id, id_document_seen=True, buy_in_paid_cents=100_00
+    )
+    entered = services.venue.admit_late_arrival(day.tournament_id, arrival)
+    assert (entered.players, entered.pot_cents) == (5, 5 * 80_00)
+    stored = services.store.stream(day.tournament_id)[len(before) :]
+    assert [type(e).__name__ for e in stored] == ["LateEntryAdmitted"]
 
 
 def test_a_player_with_a_fixed_table_plays_there(services: Services, clock: MovableClock) -> None:
