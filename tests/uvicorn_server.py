@@ -15,15 +15,13 @@ import uvicorn
 
 @contextmanager
 def serving(app: Any, **options: Any) -> Iterator[str]:
-    """``app`` served with uvicorn's ``options``; yields its base URL."""
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-        timeout_graceful_shutdown=1,
-        **options,
-    )
+    """``app`` served with uvicorn's ``options`` (over quiet defaults); yields its base URL."""
+    defaults: dict[str, Any] = {
+        "log_level": "warning",
+        "access_log": False,
+        "timeout_graceful_shutdown": 1,
+    }
+    config = uvicorn.Config(app, lifespan="on", **(defaults | options))
     server = uvicorn.Server(config)
     listening = socket.socket()
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
