@@ -247,7 +247,8 @@ def test_an_exclusion_at_the_desk_agrees_with_the_rest_api_and_a_second_one_is_r
     assert "Der Grund ist zu lang" in too_long.text
     # the browser stops there already: every reason field of the desk takes 500 characters
     reasons = re.findall(r'<input name="reason"[^>]*>', too_long.text)
-    assert reasons and all('maxlength="500"' in field for field in reasons)
+    assert reasons
+    assert all('maxlength="500"' in field for field in reasons)
 
 
 # Places, prizes, finalize and reopen ---------------------------------------------------------
