@@ -13,6 +13,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
+from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import DEV_DIRECTOR_TOKEN, Settings
 
@@ -97,3 +98,25 @@ def settings(tmp_path: Path) -> Settings:
 def client(settings: Settings, clock: MovableClock) -> Iterator[TestClient]:  # type: ignore[type-arg]
     with TestClient(create_app(settings, clock=clock)) as test_client:
         yield test_client
+
+
+def processes_of_one_store(
+    tmp_path: Path, database_url: str, clock: MovableClock, **settings: object
+) -> list[Services]:
+    """Two processes on one PostgreSQL store, as two ``bgtd serve`` would be: each with its
+    own data directory (``tmp_path / "first"``, ``tmp_path / "second"``), the store's one
+    secret, no scheduler of their own; ``settings`` adds to that (a mail server, say)."""
+    return [
+        bootstrap(
+            Settings(
+                data_dir=tmp_path / name,
+                database_url=database_url,
+                secret_key="one store's secret",
+                dev=True,
+                run_scheduler=False,
+                **settings,  # type: ignore[arg-type]
+            ),
+            clock,
+        )
+        for name in ("first", "second")
+    ]

@@ -16,14 +16,14 @@ from litestar.testing import TestClient
 from api.app import create_app
 from scheduler import run_jobs
 from scheduler.leader import Leadership
-from service.bootstrap import Services, bootstrap
+from service.bootstrap import Services
 from service.clock import MovableClock
 from service.jobs.jobs import JobRun
 from service.settings import Settings
 from service.storage.events import EventStore
 from service.storage.persistence import persistence_environment
 from tests.api.test_tournaments import person, schedule
-from tests.conftest import DIRECTOR
+from tests.conftest import DIRECTOR, processes_of_one_store
 
 Client = TestClient[Any]
 CANCELLATION_CLOSED = datetime(2026, 4, 16, 16, 0, 1, tzinfo=UTC)  # 18:00:01 in Berlin
@@ -190,19 +190,7 @@ def test_deadlines_passed_while_the_service_was_down_run_once_at_start_up(
 def test_two_processes_on_one_postgresql_store_run_each_job_exactly_once(
     tmp_path: Path, postgres_schema_url: str, clock: MovableClock
 ) -> None:
-    first, second = (
-        bootstrap(
-            Settings(
-                data_dir=tmp_path / name,
-                dev=True,
-                run_scheduler=False,
-                database_url=postgres_schema_url,
-                secret_key="shared-secret-of-both-processes",
-            ),
-            clock,
-        )
-        for name in ("one", "two")
-    )
+    first, second = processes_of_one_store(tmp_path, postgres_schema_url, clock)
     try:
         with TestClient(create_app(first.settings, clock=clock)) as client:
             tournament_id, registrations = registered(client, 4)

@@ -19,6 +19,7 @@ from scheduler.leader import Leadership
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
 from service.settings import Settings
+from tests.conftest import processes_of_one_store
 from tests.smtp_sink import Sink, sink
 
 __all__ = ["sink"]  # the fixture, used by name
@@ -53,20 +54,7 @@ def test_two_processes_on_one_store_send_each_mail_once(
 
 def start(tmp_path: Path, url: str, sink: Sink, clock: MovableClock) -> list[Services]:
     """Two processes on one PostgreSQL store, sharing its secret, mailing to the sink."""
-    return [
-        bootstrap(
-            Settings(
-                data_dir=tmp_path / name,
-                database_url=url,
-                secret_key="shared secret",
-                dev=True,
-                run_scheduler=False,
-                smtp_url=sink.url,
-            ),
-            clock,
-        )
-        for name in ("first", "second")
-    ]
+    return processes_of_one_store(tmp_path, url, clock, smtp_url=sink.url)
 
 
 def ask(services: Services, tournament: UUID, email: str) -> None:
@@ -152,19 +140,7 @@ def test_a_process_no_longer_sending_deletes_its_mail_files_of_a_person_another_
     # person there, the files of the process that sent them must go too, not wait until it
     # sends again
     clock = MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
-    first, second = processes = [
-        bootstrap(
-            Settings(
-                data_dir=tmp_path / name,
-                database_url=postgres_schema_url,
-                secret_key="shared secret",
-                dev=True,
-                run_scheduler=False,
-            ),
-            clock,
-        )
-        for name in ("first", "second")
-    ]
+    first, second = processes = processes_of_one_store(tmp_path, postgres_schema_url, clock)
     leaderships = [Leadership(postgres_schema_url) for _ in processes]
     try:
         plan = TournamentPlan(name="Frühlingsturnier 2026", date="2026-04-18", venue="Amberg")

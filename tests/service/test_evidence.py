@@ -9,11 +9,11 @@ import pytest
 
 from domain.errors import ForbiddenError
 from domain.evidence.video import VideoDeleted
-from service.bootstrap import Services, bootstrap
+from service.bootstrap import Services
 from service.clock import MovableClock
 from service.matches.matches import MatchCreated
-from service.settings import Settings
 from service.shared.match_play import Caller, MatchTerms
+from tests.conftest import processes_of_one_store
 from tests.service.conftest import checked_in_tournament
 
 DIRECTOR = Caller(director=True)
@@ -177,19 +177,7 @@ def test_a_process_with_another_evidence_folder_deletes_only_the_recording_regis
     # directory: the one that runs the jobs must not delete its own file of the same name (a
     # recording not registered yet) and record the other one's recording as deleted while it
     # still exists.
-    first, second = (
-        bootstrap(
-            Settings(
-                data_dir=tmp_path / name,
-                database_url=postgres_schema_url,
-                dev=True,
-                run_scheduler=False,
-                secret_key="one store's secret",
-            ),
-            clock,
-        )
-        for name in ("first", "second")
-    )
+    first, second = processes_of_one_store(tmp_path, postgres_schema_url, clock)
     try:
         created, callers = a_match(first)
         registered_first = recording(first)

@@ -25,6 +25,7 @@ from service.clock import MovableClock
 from service.settings import Settings
 from service.shared.commands import CommandRunner
 from service.shared.match_play import Caller, MatchPlay, MatchTerms
+from tests.conftest import processes_of_one_store
 
 FIGURES = PlayerFigures(
     unforced_moves=10,
@@ -170,19 +171,7 @@ def test_two_processes_on_one_postgresql_store_record_one_analysis(
     tmp_path: Path, postgres_schema_url: str, clock: MovableClock
 ) -> None:
     # rule A-ANALYSIS-1: exactly once, also where two processes run the job at the same time
-    first, second = (
-        bootstrap(
-            Settings(
-                data_dir=tmp_path / name,
-                dev=True,
-                run_scheduler=False,
-                database_url=postgres_schema_url,
-                secret_key="shared-secret-of-both-processes",
-            ),
-            clock,
-        )
-        for name in ("one", "two")
-    )
+    first, second = processes_of_one_store(tmp_path, postgres_schema_url, clock)
     try:
         match_id = played_match(first)
         other = analyses_with(second, clock, SecondProcessFirst())
