@@ -194,14 +194,9 @@ class Views:
                 found = read(db)
         return found
 
-    def position(self, name: str) -> int:
-        row = self.db.execute(
-            "SELECT position FROM view_positions WHERE name = ?", [name]
-        ).fetchone()
-        return int(row[0]) if row else 0
-
-    def _positions(self) -> dict[str, int]:
-        """Every view's position, in one statement (a catch-up asks before each batch)."""
+    def positions(self) -> dict[str, int]:
+        """Every view's position (0: none applied yet), in one statement: a catch-up asks
+        before each batch."""
         held = dict(self.db.execute("SELECT name, position FROM view_positions").fetchall())
         return {p.name: int(held.get(p.name, 0)) for p in self.projections}
 
@@ -216,7 +211,7 @@ class Views:
         with self._lock:
             while True:
                 with self._transaction():
-                    positions = self._positions()
+                    positions = self.positions()
                     start = min(positions.values(), default=0)
                     batch = self._source.read(start, BATCH_SIZE, self._is_wanted)
                     self._apply(batch, positions)

@@ -88,7 +88,7 @@ def test_each_event_is_applied_once_however_often_views_catch_up(tmp_path: Path)
     assert views.catch_up() == 3
     assert views.catch_up() == 0
     assert counts(views) == {"a": 2, "b": 1}
-    assert views.position("visitors") == 3
+    assert views.positions()["visitors"] == 3
 
 
 def test_a_restarted_service_resumes_where_it_stopped(tmp_path: Path) -> None:
@@ -111,7 +111,7 @@ def test_a_failing_handler_leaves_rows_and_position_unchanged(tmp_path: Path) ->
     with pytest.raises(RuntimeError):
         views.catch_up()
     assert counts(views) == {"a": 1}
-    assert views.position("visitors") == 1
+    assert views.positions()["visitors"] == 1
 
 
 def test_a_rebuild_from_zero_equals_the_live_view(tmp_path: Path) -> None:
@@ -132,7 +132,7 @@ def test_events_no_view_handles_move_the_position_without_being_decoded(tmp_path
     source.add_noise()
     source.add("b")
     assert views.catch_up() == 3
-    assert views.position("visitors") == 3
+    assert views.positions()["visitors"] == 3
     assert counts(views) == {"a": 1, "b": 1}
     assert all(topic.endswith(":VisitorCounted") for topic in source.decoded_topics)
     assert len(source.decoded_topics) == 2
