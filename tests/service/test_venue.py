@@ -17,8 +17,10 @@ from domain.tournament import (
 from service.bootstrap import Services
 from service.clock import MovableClock
 from service.registration.tournaments import CheckInProof
+from service.shared.registrants import Registration
 from service.venue.venue import LateAdmission, LateArrival, TableNotFoundError, TableReport
 from tests.service.conftest import (
+    Day,
     applicant,
     checked_in_tournament,
     played_to_the_end,
@@ -95,13 +97,29 @@ def test_an_unpaired_round_is_void_and_paired_again(
     assert again.round == 1
 
 
+def started_with_a_late_registration(
+    services: Services, clock: MovableClock
+) -> tuple[Day, Registration]:
+    """Four players started, and a fifth registered by the director after the start."""
+    day = checked_in_tournament(services, clock, 4)
+    services.rounds.start(day.tournament_id)
+    return day, services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+
+
+def arriving(late: Registration, *, id_document_seen: bool = True) -> LateArrival:
+    """The late registration at the desk with the buy-in (100 euros) paid."""
+    return LateArrival(
+        registration_id=late.registration_id,
+        id_document_seen=id_document_seen,
+        buy_in_paid_cents=100_00,
+    )
+
+
 def test_a_late_entry_joins_the_next_round_and_the_pot(
     services: Services, clock: MovableClock
 ) -> None:
     # rule T-BUYIN-1: the late entry's pot share joins the pot; missed rounds count as losses
-    day = checked_in_tournament(services, clock, 4)
-    services.rounds.start(day.tournament_id)
-    late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+    day, late = started_with_a_late_registration(services, clock)
     entered = services.venue.admit_late_entry(
         day.tournament_id, LateAdmission(registration_id=late.registration_id)
     )
@@ -114,13 +132,9 @@ def test_a_late_arrival_is_checked_in_and_admitted_in_one_decision(
 ) -> None:
     # rule T-CHECKIN-1: the late entry's ID document seen and buy-in paid are recorded with
     # the admission; rule T-BUYIN-1: the pot grows by one share, once
-    day = checked_in_tournament(services, clock, 4)
-    services.rounds.start(day.tournament_id)
-    late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+    day, late = started_with_a_late_registration(services, clock)
     before = services.store.stream(day.tournament_id)
-    arrival = LateArrival(
-        registration_id=late.registration_id, id_document_seen=True, buy_in_paid_cents=100_00
-    )
+    arrival = arriving(late)
     entered = services.venue.admit_late_arrival(day.tournament_id, arrival)
     assert (entered.player_id, entered.from_round, entered.missed) == (late.player_id, 2, "losses")
     assert (entered.players, entered.pot_cents) == (5, 5 * 80_00)
@@ -143,13 +157,9 @@ def test_a_late_arrival_without_the_id_document_seen_stores_nothing(
     services: Services, clock: MovableClock
 ) -> None:
     # rule T-CHECKIN-1: no check-in without the ID document seen, and no admission without it
-    day = checked_in_tournament(services, clock, 4)
-    services.rounds.start(day.tournament_id)
-    late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+    day, late = started_with_a_late_registration(services, clock)
     before = services.store.stream(day.tournament_id)
-    unseen = LateArrival(
-        registration_id=late.registration_id, id_document_seen=False, buy_in_paid_cents=100_00
-    )
+    unseen = arriving(late, id_document_seen=False)
     with pytest.raises(InvalidInputError) as refused:
         services.venue.admit_late_arrival(day.tournament_id, unseen)
     assert refused.value.field == "id_document_seen"
@@ -171,9 +181,7 @@ def test_a_late_arrival_refused_its_admission_is_not_checked_in_either(
     services.rounds.start(day.tournament_id)
     late = services.tournaments.register(day.tournament_id, applicant(7), actor="director")
     before = services.store.stream(day.tournament_id)
-    arrival = LateArrival(
-        registration_id=late.registration_id, id_document_seen=True, buy_in_paid_cents=100_00
-    )
+    arrival = arriving(late)
     with pytest.raises(FormatFixedScheduleError):
         services.venue.admit_late_arrival(day.tournament_id, arrival)
     assert services.store.stream(day.tournament_id) == before
@@ -192,9 +200,7 @@ def test_a_late_arrival_after_the_last_swiss_round_is_paired_is_not_checked_in_e
     late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
     services.rounds.pair_round(day.tournament_id)  # round 2 of 2: the last Swiss round
     before = services.store.stream(day.tournament_id)
-    arrival = LateArrival(
-        registration_id=late.registration_id, id_document_seen=True, buy_in_paid_cents=100_00
-    )
+    arrival = arriving(late)
     with pytest.raises(TournamentStateError, match="no more late entries"):
         services.venue.admit_late_arrival(day.tournament_id, arrival)
     assert services.store.stream(day.tournament_id) == before
@@ -209,15 +215,11 @@ def test_a_late_entry_checked_in_already_is_admitted_on_arrival(
     services: Services, clock: MovableClock
 ) -> None:
     # the REST check-in first (rule T-CHECKIN-1), then the arrival admits only: one check-in
-    day = checked_in_tournament(services, clock, 4)
-    services.rounds.start(day.tournament_id)
-    late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+    day, late = started_with_a_late_registration(services, clock)
     proof = CheckInProof(id_document_seen=True, buy_in_paid_cents=100_00)
     services.tournaments.check_in(day.tournament_id, late.registration_id, proof)
     before = services.store.stream(day.tournament_id)
-    arrival = LateArrival(
-        registration_id=late.registration_id, id_document_seen=True, buy_in_paid_cents=100_00
-    )
+    arrival = arriving(late)
     entered = services.venue.admit_late_arrival(day.tournament_id, arrival)
     assert (entered.players, entered.pot_cents) == (5, 5 * 80_00)
     stored = services.store.stream(day.tournament_id)[len(before) :]
