@@ -336,3 +336,45 @@ def test_a_plakoto_match_is_played_on_its_own_board(live_server: LiveServer, bro
     press(browser, "play", "a")  # the first legal play offered
     state = client.get(f"/api/v1/matches/{table['match_id']}").json()
     assert (state["variant"], state["phase"], state["turn"]) == ("plakoto", "roll", "b")
+
+
+def test_a_player_reading_english_gets_a_refused_report_back_as_typed_and_in_english(
+    live_server: LiveServer, browser: Any
+) -> None:
+    # API.md "Pages for people": `?lang=en` gives English, also after a form's answer; a
+    # refused report keeps the winner and the points typed (as the console's result form)
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    client = cast(Any, live_server.http)
+    day = start_tournament(client, live_server.clock, 2)
+    table = next(t for t in day.rounds[0]["pairings"] if t["table"] == 1)
+    length = table["match_length"]
+    page = f"{live_server.url}/pages/tournaments/{day.id}/tables/1"
+    sign_in(browser, live_server, day.players[table["player_a"]]["player_token"], page)
+    browser.get(f"{page}?lang=en")
+
+    def report(points_a: int, points_b: int) -> Any:
+        form = browser.find_element(By.CSS_SELECTOR, 'form[data-action="report"]')
+        Select(form.find_element(By.NAME, "winner")).select_by_value(table["player_a"])
+        for name, points in (("points_a", points_a), ("points_b", points_b)):
+            field = form.find_element(By.NAME, name)
+            field.clear()
+            field.send_keys(str(points))
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+
+    report(length - 2, 1)  # the winner below the match length: refused
+    refused = browser.find_element(By.CSS_SELECTOR, 'form[data-action="report"]')
+    assert refused.find_elements(By.CSS_SELECTOR, "[data-error]")
+    assert refused.find_element(By.NAME, "points_a").get_attribute("value") == str(length - 2)
+    assert refused.find_element(By.NAME, "points_b").get_attribute("value") == "1"
+    chosen = Select(refused.find_element(By.NAME, "winner")).first_selected_option
+    assert chosen.get_attribute("value") == table["player_a"]
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
+    screenshot(browser, "table-page-report-refused-en")
+
+    report(length, 1)
+    status_of(browser, "awaiting_confirmation")
+    assert browser.current_url == f"{page}?lang=en"
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en"
+    screenshot(browser, "table-page-reported-en")
