@@ -94,24 +94,33 @@ def _check_in(
     console: Console, tournament_id: UUID, registration_id: UUID, data: dict[str, Any]
 ) -> DeskForm:
     where = f"check-in:{registration_id}"
-    paid = parse_euros(data.get("buy_in_paid"))
-    invalid = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
+    # the check-in form always has the sum field: a missing sum is refused like a garbled one
+    proof, invalid = _arrival_proof(console, where, data, sum_required=True)
     return DeskForm(
         where,
         lambda actor: console.services.tournaments.check_in(
-            tournament_id,
-            registration_id,
-            CheckInProof(
-                id_document_seen=bool(data.get("id_document_seen")),
-                buy_in_paid_cents=paid or 0,  # never sent without a sum: ``invalid``
-            ),
-            actor=actor,
+            tournament_id, registration_id, proof, actor=actor
         ),
-        invalid=invalid if paid is None else None,
+        invalid=invalid,
         query=str(data.get("q") or ""),
         done="check-in",
         done_for=registration_id,
     )
+
+
+def _arrival_proof(
+    console: Console, where: str, data: dict[str, Any], *, sum_required: bool
+) -> tuple[CheckInProof, FormError | None]:
+    """The proof of an arrival on the form ``where`` (rule T-CHECKIN-1: ID document seen,
+    buy-in paid in euros), and the refusal of a sum that is no sum in euros. A missing sum
+    is refused too where ``sum_required``; otherwise it stands for none paid (0)."""
+    paid = parse_euros(data.get("buy_in_paid"))
+    refused = paid is None and (sum_required or "buy_in_paid" in data)
+    proof = CheckInProof(
+        id_document_seen=bool(data.get("id_document_seen")), buy_in_paid_cents=paid or 0
+    )
+    invalid = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
+    return proof, invalid if refused else None
 
 
 def _start(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
@@ -127,8 +136,8 @@ def _late_entry(
     # neither. A row checked in already (over REST) sends no proof: it is admitted only. (No
     # docstring: it would describe the page form in the OpenAPI document.)
     where = f"late-entry:{registration_id}"
-    paid = parse_euros(data.get("buy_in_paid"))
-    invalid = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
+    # no sum sent: none paid, which the check-in refuses (one checked in needs none)
+    proof, invalid = _arrival_proof(console, where, data, sum_required=False)
     admit = console.services.venue.admit_late_arrival
     return DeskForm(
         where,
@@ -136,13 +145,12 @@ def _late_entry(
             tournament_id,
             LateArrival(
                 registration_id=registration_id,
-                id_document_seen=bool(data.get("id_document_seen")),
-                # no sum sent: none paid, which the check-in refuses (one checked in needs none)
-                buy_in_paid_cents=paid or 0,
+                id_document_seen=proof.id_document_seen,
+                buy_in_paid_cents=proof.buy_in_paid_cents,
             ),
             actor=actor,
         ),
-        invalid=invalid if paid is None and "buy_in_paid" in data else None,
+        invalid=invalid,
         done="late-entry",
         done_for=registration_id,
     )
