@@ -1,6 +1,6 @@
 """The desk's forms: check-in and start, register at the desk, late entries, withdrawals and
-exclusions, the break list (approve or waive a proposed penalty, everyone present), finalize and
-reopen (API.md "Pages for people").
+exclusions, the break list (approve or waive a proposed penalty, agree a return time, everyone
+present), finalize and reopen (API.md "Pages for people").
 
 Each action is one form, read into a ``DeskForm`` and run by ``_act``: CSRF checked first (a 403
 changes nothing), then the same use case as its REST endpoint with the signed-in director as the
@@ -35,6 +35,7 @@ from api.console.console import (
 )
 from api.console.forms import reason_refused, text, uuid_in
 from api.http.forms import CSRF_FIELD, FormData, FormError, whole_number
+from domain.calendar import local_instant, parse_time
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
 from service.conduct.conduct import BackFromBreak, PenaltyAward
@@ -57,6 +58,9 @@ SUMMARIES = {
     ".../penalties)",
     "mark_present": "Page form: a player, a table or everyone back from the break (as POST "
     ".../breaks/present); on a break-list row it waives the proposed penalty",
+    "agree_return": "Page form: a player of the break list leaving the venue agrees a time to be "
+    "back, a time of day today in the club's time zone (as POST "
+    ".../breaks/{player_id}/return-time)",
     "finalize": "Page form: fix places and prizes (as POST .../finalize)",
     "reopen": "Page form: reopen a final tournament, with a reason (as POST .../reopen)",
 }
@@ -246,6 +250,39 @@ def _back_from_break(console: Console, tournament_id: UUID, data: dict[str, Any]
     )
 
 
+def _return_time(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
+    """rule C-BREAK-3: a player of a break-list row who leaves the venue agrees a time to be
+    back: ``until``, a time of day (``HH:MM``) today in the club's time zone (rule CAL-3). A
+    text that is no time of day, or a time already past, is refused next to it (422)."""
+    player_id = uuid_in(data, "player_id")
+    typed = text(data, "until")
+    agree = console.services.conduct.agree_return_time
+
+    def run(actor: str) -> None:
+        until = _today_at(console, typed)
+        try:
+            agree(tournament_id, player_id=_require(player_id), until=until, actor=actor)
+        except InvalidInputError as refused:
+            if refused.field != "until":
+                raise
+            # the domain's refusal (a time already past) in the page's language
+            raise InvalidInputError("until", console.t["until_past"]) from refused
+
+    return DeskForm(f"agree-return:{player_id}", run, done="agree-return", done_for=player_id)
+
+
+def _today_at(console: Console, typed: str) -> datetime:
+    """The instant of the time of day ``typed`` (``HH:MM``) today in the club's time zone
+    (rule CAL-3: DST-aware, as the deadlines are read)."""
+    try:
+        at = parse_time("until", typed)
+    except InvalidInputError:
+        raise InvalidInputError("until", console.t["until_invalid"]) from None
+    services = console.services
+    zone = services.zone
+    return local_instant(services.clock.now().astimezone(zone).date(), at, zone)
+
+
 def _finalize(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
     finalize = console.services.venue.finalize
     return DeskForm("finalize", lambda actor: finalize(tournament_id, actor=actor), done="finalize")
@@ -314,6 +351,7 @@ class DeskController(ConsolePages):
     exclude = desk_form("exclude", "/exclusions", _exclusion)
     approve_penalty = desk_form("approve_penalty", "/penalties", _penalty)
     mark_present = desk_form("mark_present", "/breaks/present", _back_from_break)
+    agree_return = desk_form("agree_return", "/breaks/return-time", _return_time)
     finalize = desk_form("finalize", "/finalize", _finalize)
     reopen = desk_form("reopen", "/reopen", _reopen)
 
