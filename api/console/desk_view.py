@@ -96,6 +96,7 @@ def desk_sections(
             shown_forms.add(f"approve-penalty:{entry.player_id}")
         if entry.ended_at is None:
             shown_forms.add(f"waive-penalty:{entry.player_id}")
+            shown_forms.add(f"agree-return:{entry.player_id}")  # rule C-BREAK-3
     if places:
         shown_forms.add("reopen" if tournament.finalized_at else "finalize")
     return {
