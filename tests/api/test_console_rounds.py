@@ -299,7 +299,7 @@ def test_disputed_reports_are_shown_side_by_side_and_the_director_decides(
     assert [who for who, _ in reports] == [a, b]
     length = table["match_length"]
     assert f"gewinnt {length}:2" in reports[0][1]
-    assert f"gewinnt 0:{length}" in reports[1][1]
+    assert f"gewinnt {length}:0" in reports[1][1]  # the winner's points first
 
     page = round_page(client, day, 1)
     decided = client.post(
