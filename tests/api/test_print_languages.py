@@ -1,7 +1,7 @@
 """The printouts the desk links to (``/pages/tournaments/{id}/print/...``) speak the reader's
 language as the other pages do: German by default, English with ``?lang=en`` or
 ``Accept-Language: en`` (API.md "Pages for people"). Browser check:
-tests/browser/test_newcomer_pages.py."""
+tests/browser/test_pages_words_and_scores.py."""
 
 from __future__ import annotations
 

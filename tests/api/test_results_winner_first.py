@@ -1,6 +1,6 @@
 """A reported result reads with the winner's points first, whichever side won: "B gewinnt 7:4",
 never "B gewinnt 4:7" (the table page's reports, the round page's disputed reports).
-Browser check: tests/browser/test_newcomer_pages.py."""
+Browser check: tests/browser/test_pages_words_and_scores.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The round page shows an open match's score as the wallboard does: the match's own score,
 penalty points included (rule C-BREAK-2), next to its status. Browser check:
-tests/browser/test_newcomer_pages.py."""
+tests/browser/test_pages_words_and_scores.py."""
 
 from __future__ import annotations
 
