@@ -1,5 +1,5 @@
 """The README is the front door: its day in ten steps runs as written, and its links lead
-somewhere."""
+somewhere: to a file, to a heading of that file, and to the contracts in ../shared."""
 
 from __future__ import annotations
 
@@ -14,6 +14,18 @@ from bench.server import running_service
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+SHARED = ROOT.parent / "shared"
+LINK = re.compile(r"\]\(([^)\s#]*)(?:#([^)\s]*))?\)")
+"""A Markdown link: its target file (empty for the same page) and its anchor, if any."""
+
+
+def headings(page: Path) -> set[str]:
+    """The anchors of a page's headings as GitHub makes them (lower case, punctuation dropped,
+    spaces as hyphens); lines in fenced code blocks are no headings."""
+    text = re.sub(r"^```.*?^```", "", page.read_text(), flags=re.MULTILINE | re.DOTALL)
+    titles = re.findall(r"^#{1,6} +(.+?) *$", text, flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-") for title in titles}
 
 
 def the_day_in_ten_steps() -> str:
@@ -28,14 +40,48 @@ def test_the_readme_stays_a_front_door() -> None:
 
 
 def test_every_local_link_of_the_readme_and_the_docs_leads_to_a_file() -> None:
-    pages = [README, *sorted((ROOT / "docs").glob("*.md"))]
     broken = [
         f"{page.name}: {target}"
-        for page in pages
-        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", page.read_text())
-        if not target.startswith(("http://", "https://")) and not (page.parent / target).exists()
+        for page in PAGES
+        for target, _ in LINK.findall(page.read_text())
+        if target
+        and not target.startswith(("http://", "https://"))
+        and not (page.parent / target).exists()
     ]
     assert not broken
+
+
+def test_every_anchor_of_a_local_link_names_a_heading_of_the_page_it_leads_to() -> None:
+    broken = [
+        f"{page.name}: {target}#{anchor}"
+        for page in PAGES
+        for target, anchor in LINK.findall(page.read_text())
+        if anchor
+        and not target.startswith(("http://", "https://"))
+        and (linked := page.parent / target if target else page).is_file()
+        and anchor not in headings(linked)
+    ]
+    assert not broken
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared beside this checkout")
+def test_the_contracts_the_docs_name_are_in_shared_with_the_sections_they_quote() -> None:
+    named = {
+        f"{page.name}: ../shared/{name}": SHARED / name
+        for page in PAGES
+        for name in re.findall(r"\.\./shared/([\w.]+\.md)", page.read_text())
+    }
+    assert [where for where, file in named.items() if not file.is_file()] == []
+    titles = re.findall(r"^#{1,6} +(.+?) *$", (SHARED / "API.md").read_text(), re.MULTILINE)
+    # a section is quoted by its title, or by the title without its closing "(rules ...)"
+    sections = set(titles) | {re.sub(r" \(.*\)$", "", title) for title in titles}
+    quoted = [
+        f'{page.name}: API.md "{section}"'
+        for page in PAGES
+        for section in re.findall(r'API\.md "([^"]+)"', page.read_text())
+        if section not in sections
+    ]
+    assert quoted == []
 
 
 @pytest.mark.skipif(

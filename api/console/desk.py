@@ -1,6 +1,6 @@
 """The desk's forms: check-in and start, register at the desk, late entries, withdrawals and
-exclusions, the break list (approve or waive a proposed penalty, everyone present), finalize and
-reopen (API.md "Pages for people").
+exclusions, the break list (approve or waive a proposed penalty, agree a return time, everyone
+present), finalize and reopen (API.md "Pages for people").
 
 Each action is one form, read into a ``DeskForm`` and run by ``_act``: CSRF checked first (a 403
 changes nothing), then the same use case as its REST endpoint with the signed-in director as the
@@ -35,6 +35,7 @@ from api.console.console import (
 )
 from api.console.forms import reason_refused, text, uuid_in
 from api.http.forms import CSRF_FIELD, FormData, FormError, whole_number
+from domain.calendar import local_instant, parse_time
 from domain.errors import DomainError, InvalidInputError
 from domain.tournament import Applicant
 from service.conduct.conduct import BackFromBreak, PenaltyAward
@@ -57,6 +58,9 @@ SUMMARIES = {
     ".../penalties)",
     "mark_present": "Page form: a player, a table or everyone back from the break (as POST "
     ".../breaks/present); on a break-list row it waives the proposed penalty",
+    "agree_return": "Page form: a player of the break list leaving the venue agrees a time to be "
+    "back, a time of day today in the club's time zone (as POST "
+    ".../breaks/{player_id}/return-time)",
     "finalize": "Page form: fix places and prizes (as POST .../finalize)",
     "reopen": "Page form: reopen a final tournament, with a reason (as POST .../reopen)",
 }
@@ -90,24 +94,33 @@ def _check_in(
     console: Console, tournament_id: UUID, registration_id: UUID, data: dict[str, Any]
 ) -> DeskForm:
     where = f"check-in:{registration_id}"
-    paid = parse_euros(data.get("buy_in_paid"))
-    invalid = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
+    # the check-in form always has the sum field: a missing sum is refused like a garbled one
+    proof, invalid = _arrival_proof(console, where, data, sum_required=True)
     return DeskForm(
         where,
         lambda actor: console.services.tournaments.check_in(
-            tournament_id,
-            registration_id,
-            CheckInProof(
-                id_document_seen=bool(data.get("id_document_seen")),
-                buy_in_paid_cents=paid or 0,  # never sent without a sum: ``invalid``
-            ),
-            actor=actor,
+            tournament_id, registration_id, proof, actor=actor
         ),
-        invalid=invalid if paid is None else None,
+        invalid=invalid,
         query=str(data.get("q") or ""),
         done="check-in",
         done_for=registration_id,
     )
+
+
+def _arrival_proof(
+    console: Console, where: str, data: dict[str, Any], *, sum_required: bool
+) -> tuple[CheckInProof, FormError | None]:
+    """The proof of an arrival on the form ``where`` (rule T-CHECKIN-1: ID document seen,
+    buy-in paid in euros), and the refusal of a sum that is no sum in euros. A missing sum
+    is refused too where ``sum_required``; otherwise it stands for none paid (0)."""
+    paid = parse_euros(data.get("buy_in_paid"))
+    refused = paid is None and (sum_required or "buy_in_paid" in data)
+    proof = CheckInProof(
+        id_document_seen=bool(data.get("id_document_seen")), buy_in_paid_cents=paid or 0
+    )
+    invalid = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
+    return proof, invalid if refused else None
 
 
 def _start(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
@@ -123,8 +136,8 @@ def _late_entry(
     # neither. A row checked in already (over REST) sends no proof: it is admitted only. (No
     # docstring: it would describe the page form in the OpenAPI document.)
     where = f"late-entry:{registration_id}"
-    paid = parse_euros(data.get("buy_in_paid"))
-    invalid = FormError(where, "buy_in_paid", console.t["buy_in_invalid"], 422)
+    # no sum sent: none paid, which the check-in refuses (one checked in needs none)
+    proof, invalid = _arrival_proof(console, where, data, sum_required=False)
     admit = console.services.venue.admit_late_arrival
     return DeskForm(
         where,
@@ -132,13 +145,12 @@ def _late_entry(
             tournament_id,
             LateArrival(
                 registration_id=registration_id,
-                id_document_seen=bool(data.get("id_document_seen")),
-                # no sum sent: none paid, which the check-in refuses (one checked in needs none)
-                buy_in_paid_cents=paid or 0,
+                id_document_seen=proof.id_document_seen,
+                buy_in_paid_cents=proof.buy_in_paid_cents,
             ),
             actor=actor,
         ),
-        invalid=invalid if paid is None and "buy_in_paid" in data else None,
+        invalid=invalid,
         done="late-entry",
         done_for=registration_id,
     )
@@ -238,6 +250,39 @@ def _back_from_break(console: Console, tournament_id: UUID, data: dict[str, Any]
     )
 
 
+def _return_time(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
+    """rule C-BREAK-3: a player of a break-list row who leaves the venue agrees a time to be
+    back: ``until``, a time of day (``HH:MM``) today in the club's time zone (rule CAL-3). A
+    text that is no time of day, or a time already past, is refused next to it (422)."""
+    player_id = uuid_in(data, "player_id")
+    typed = text(data, "until")
+    agree = console.services.conduct.agree_return_time
+
+    def run(actor: str) -> None:
+        until = _today_at(console, typed)
+        try:
+            agree(tournament_id, player_id=_require(player_id), until=until, actor=actor)
+        except InvalidInputError as refused:
+            if refused.field != "until":
+                raise
+            # the domain's refusal (a time already past) in the page's language
+            raise InvalidInputError("until", console.t["until_past"]) from refused
+
+    return DeskForm(f"agree-return:{player_id}", run, done="agree-return", done_for=player_id)
+
+
+def _today_at(console: Console, typed: str) -> datetime:
+    """The instant of the time of day ``typed`` (``HH:MM``) today in the club's time zone
+    (rule CAL-3: DST-aware, as the deadlines are read)."""
+    try:
+        at = parse_time("until", typed)
+    except InvalidInputError:
+        raise InvalidInputError("until", console.t["until_invalid"]) from None
+    services = console.services
+    zone = services.zone
+    return local_instant(services.clock.now().astimezone(zone).date(), at, zone)
+
+
 def _finalize(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
     finalize = console.services.venue.finalize
     return DeskForm("finalize", lambda actor: finalize(tournament_id, actor=actor), done="finalize")
@@ -306,6 +351,7 @@ class DeskController(ConsolePages):
     exclude = desk_form("exclude", "/exclusions", _exclusion)
     approve_penalty = desk_form("approve_penalty", "/penalties", _penalty)
     mark_present = desk_form("mark_present", "/breaks/present", _back_from_break)
+    agree_return = desk_form("agree_return", "/breaks/return-time", _return_time)
     finalize = desk_form("finalize", "/finalize", _finalize)
     reopen = desk_form("reopen", "/reopen", _reopen)
 

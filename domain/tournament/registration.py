@@ -56,7 +56,7 @@ from domain.tournament.events import (
     TournamentStarted,
     WaitlistPromoted,
 )
-from domain.tournament.formats import Ranks, starting_numbers
+from domain.tournament.formats import Ranks, require_open_schedule, starting_numbers
 from domain.tournament.rounds import playable_swiss_rounds
 from domain.tournament.state import Tournament
 
@@ -279,6 +279,10 @@ def check_in(
     late_entry = state.started_at is not None and registration.sequence > state.started_version
     if state.completed_at is not None or (state.started_at is not None and not late_entry):
         raise CheckInClosedError("check-in closed when the tournament started")
+    if late_entry:
+        # a fixed schedule takes no late entry (rules T-FMT-11, T-FMT-12): no buy-in is taken
+        # for a seat that cannot exist
+        require_open_schedule(state, "a late entry")
     if now < state.check_in_opens:
         opens = state.local(state.check_in_opens)
         raise CheckInClosedError(f"check-in opens at {opens}", check_in_opens=opens)

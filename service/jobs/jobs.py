@@ -3,8 +3,8 @@
 The pending jobs are a projection of the events (``projections/deadlines.py``) and of the
 running clocks; a job's run records its effect as an event with the actor ``scheduler``. A job
 run twice, by a second process or after a restart, finds its effect recorded and does nothing:
-the events decide, never the scheduler. A new kind (issue 9's over-long breaks) adds its rows
-to the projection and its runner to ``JobService.runners``.
+the events decide, never the scheduler. A new kind (as ``flag_break`` for over-long breaks did)
+adds its rows to the projection and its runner to ``JobService.runners``.
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ HUGE = "1" * 5000
         "/exclusions",
         "/penalties",
         "/breaks/present",
+        "/breaks/return-time",
         "/finalize",
         "/reopen",
         "/rounds",
