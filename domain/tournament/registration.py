@@ -58,7 +58,7 @@ from domain.tournament.events import (
 )
 from domain.tournament.formats import Ranks, require_late_entry_open, starting_numbers
 from domain.tournament.rounds import playable_swiss_rounds
-from domain.tournament.state import Tournament
+from domain.tournament.state import Registration, Tournament
 
 
 class Applicant(msgspec.Struct, frozen=True, kw_only=True):
@@ -208,6 +208,8 @@ def cancel_registration(
     rule T-FMT-5: until the start the director may also withdraw a checked-in player, so that
     the pot and round 1 count only who plays.
     rule T-REG-3: a freed seat goes to the first person on the waitlist.
+    After the start only a late registration not admitted to the field is cancelled (see
+    ``_cancel_late_registration``); the field's registrations are withdrawn instead.
     """
     reason = free_text("reason", reason)
     registration = state.registration(registration_id)
@@ -216,8 +218,8 @@ def cancel_registration(
     ):
         raise NotYourRegistrationError("this player token does not belong to the registration")
     if state.started_at is not None:
-        raise TournamentStateError(
-            "the tournament is running: record a withdrawal instead of a cancellation"
+        return _cancel_late_registration(
+            state, registration, by_director=by_director, now=now, actor=actor
         )
     batch = EventBatch[TournamentEvent].after(state, now, actor)
     if registration.status in WAITING:
@@ -249,6 +251,49 @@ def cancel_registration(
             registration_id=waiting[0].id,
             checked_in=waiting[0].status == "standby",
         )
+    return batch.events
+
+
+def _cancel_late_registration(
+    state: Tournament,
+    registration: Registration,
+    *,
+    by_director: bool,
+    now: datetime,
+    actor: str,
+) -> list[TournamentEvent]:
+    """rule T-CANCEL-1 after the start: a registration made after it holds no seat in the field
+    until admitted (as the waitlist holds none until the start), so it is cancelled; a
+    registration of the field (made before the start, or admitted) is withdrawn instead.
+
+    Its player cancels while it is not checked in; the director in any status short of
+    admitted, a checked-in one with its buy-in handed back (rules T-CHECKIN-1, T-BUYIN-1: never
+    admitted, it added nothing to the pot). Nobody is promoted (rule T-REG-3: the start closed
+    the waitlist; a late entry is seated by its admission).
+    """
+    late = registration.sequence > state.started_version
+    if not late or registration.player_id in state.field:
+        raise TournamentStateError(
+            "the tournament is running: record a withdrawal instead of a cancellation"
+        )
+    if registration.status not in ACTIVE:
+        raise TournamentStateError(
+            f"the registration is {registration.status.replace('_', ' ')}",
+            registration_status=registration.status,
+        )
+    paid = registration.status in ("checked_in", "standby")
+    if paid and not by_director:
+        raise CancellationClosedError(
+            "the buy-in is paid, the registration checked in: ask the tournament director",
+            registration_status=registration.status,
+        )
+    batch = EventBatch[TournamentEvent].after(state, now, actor)
+    batch.add(
+        RegistrationCancelled,
+        registration_id=registration.id,
+        # the buy-in as the check-in took it: it is refused unless equal to this (check_in)
+        refund_cents=state.buy_in_cents if paid else 0,
+    )
     return batch.events
 
 
