@@ -81,7 +81,8 @@ class RegistrationRecord(msgspec.Struct, frozen=True, kw_only=True):
     buy_in_paid_cents: int | None
     withdrawal_reason: str | None
     refund_cents: int | None
-    """The buy-in to hand back to a standby who left or got no seat."""
+    """The buy-in to hand back to a standby who left or got no seat, or to a late registration
+    checked in and cancelled before its admission."""
 
 
 class RegistrationRow(RegistrationRecord, frozen=True, kw_only=True):

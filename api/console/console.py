@@ -412,7 +412,8 @@ def _desk(
     elif done == "start":
         flash = console.t["done_start"]
     elif done:
-        flash = desk_flash(console.t, done, done_for, registrations)
+        money = partial(euros, lang=console.lang)
+        flash = desk_flash(console.t, done, done_for, registrations, money)
     return console.render(
         "desk.html",
         status=error.status if error else 200,

@@ -52,6 +52,9 @@ SUMMARIES = {
     "register": "Page form: register a person at the desk (as POST .../registrations, director)",
     "late_entry": "Page form: a registration made after the start joins the field (as POST "
     ".../late-entries)",
+    "cancel_late_entry": "Page form: cancel a registration made after the start and never "
+    "admitted, a checked-in one with its buy-in handed back (as DELETE .../registrations/{rid}, "
+    "director)",
     "withdraw": "Page form: a player leaves the running tournament (as POST .../withdrawals)",
     "exclude": "Page form: exclude a player (as POST .../exclusions)",
     "approve_penalty": "Page form: award the proposed penalty of the break list (as POST "
@@ -152,6 +155,28 @@ def _late_entry(
         ),
         invalid=invalid,
         done="late-entry",
+        done_for=registration_id,
+    )
+
+
+def _cancel_late_entry(
+    console: Console, tournament_id: UUID, registration_id: UUID, data: dict[str, Any]
+) -> DeskForm:
+    # rule T-CANCEL-1: a late entry never admitted holds no seat in the field, so it is
+    # cancelled; checked in, its buy-in is handed back (rule T-BUYIN-1), the message says how
+    # much. No reason field: a cancellation's event records none. (No docstring: it would
+    # describe the page form in the OpenAPI document.)
+    cancel = console.services.tournaments.cancel_registration
+    return DeskForm(
+        f"cancel-late-entry:{registration_id}",
+        lambda actor: cancel(
+            tournament_id,
+            registration_id,
+            player_token=None,
+            by_director=True,
+            director_actor=actor,
+        ),
+        done="cancel-late-entry",
         done_for=registration_id,
     )
 
@@ -347,6 +372,9 @@ class DeskController(ConsolePages):
     check_in = registration_form("check_in", "/check-in", _check_in)
     start = desk_form("start", "/start", _start)
     late_entry = registration_form("late_entry", "/late-entry", _late_entry)
+    cancel_late_entry = registration_form(
+        "cancel_late_entry", "/cancel-late-entry", _cancel_late_entry
+    )
     withdraw = desk_form("withdraw", "/withdrawals", _withdrawal)
     exclude = desk_form("exclude", "/exclusions", _exclusion)
     approve_penalty = desk_form("approve_penalty", "/penalties", _penalty)

@@ -7,6 +7,7 @@ actions live in ``api.console.desk``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -87,6 +88,8 @@ def desk_sections(
     shown_forms.update(f"check-in:{row.registration_id}" for row in registrations)
     if tournament.row.format == "swiss":  # API.md "Formats": no late entry to a fixed schedule
         shown_forms.update(f"late-entry:{row.registration_id}" for row in late_entries)
+    # rule T-CANCEL-1: never admitted, a late registration is cancelled, in any format
+    shown_forms.update(f"cancel-late-entry:{row.registration_id}" for row in late_entries)
     for row in in_field:
         shown_forms.update((f"withdraw:{row.player_id}", f"exclude:{row.player_id}"))
     if running:
@@ -127,17 +130,23 @@ def desk_sections(
 
 
 def desk_flash(
-    t: dict[str, str], done: str, done_for: str, registrations: list[RegistrationRow]
+    t: dict[str, str],
+    done: str,
+    done_for: str,
+    registrations: list[RegistrationRow],
+    money: Callable[[int], str],
 ) -> str:
     """The message after a desk action (``done``) for whom it concerned (``done_for``: a
-    registration's or a player's id); empty for an action the desk does not know."""
-    message = t.get(f"done_{done.replace('-', '_')}", "")
-    name = next(
-        (
-            row.display_name
-            for row in registrations
-            if done_for in (str(row.registration_id), str(row.player_id))
-        ),
-        "",
+    registration's or a player's id); empty for an action the desk does not know. An action
+    with a message of its own for a refund (``done_..._refund``: a cancelled late entry checked
+    in) names the buy-in to hand back, as ``money`` writes it."""
+    key = f"done_{done.replace('-', '_')}"
+    row = next(
+        (r for r in registrations if done_for in (str(r.registration_id), str(r.player_id))),
+        None,
     )
-    return message.format(name=name)
+    refund = row.refund_cents if row is not None and row.refund_cents else 0
+    message = t.get(f"{key}_refund", "") if refund else ""
+    return (message or t.get(key, "")).format(
+        name=row.display_name if row is not None else "", refund=money(refund)
+    )

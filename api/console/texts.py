@@ -80,6 +80,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "bezahltem Startgeld eingecheckt und zugelassen, ab der nächsten Runde gesetzt; verpasste "
         "Runden zählen als Niederlage mit 0 Punkten.",
         "late_entry": "Zulassen",
+        "cancel_late_entry": "Anmeldung stornieren",
         "late_entries_refused": "Nach dem Start angemeldet. Jeder gegen jeden und das K.-o.-"
         "System spielen einen beim Start festgelegten Plan: Nachzügler spielen nicht mit "
         "(Regeln T-FMT-11, T-FMT-12).",
@@ -123,6 +124,9 @@ TEXT: dict[Lang, dict[str, str]] = {
         "done_register": "{name} ist angemeldet.",
         "done_register_waitlisted": "{name} steht auf der Warteliste.",
         "done_late_entry": "{name} spielt ab der nächsten Runde mit.",
+        "done_cancel_late_entry": "Die Anmeldung von {name} ist storniert.",
+        "done_cancel_late_entry_refund": "Die Anmeldung von {name} ist storniert: {refund} € "
+        "Startgeld zurückgeben.",
         "done_withdraw": "{name} ist zurückgezogen.",
         "done_exclude": "{name} ist ausgeschlossen.",
         "done_approve_penalty": "Die Strafe gegen {name} ist verhängt.",
@@ -209,6 +213,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "document seen and the buy-in paid, and admitted, paired from the next round; missed "
         "rounds count as losses with 0 points.",
         "late_entry": "Admit",
+        "cancel_late_entry": "Cancel registration",
         "late_entries_refused": "Registered after the start. A round robin and an elimination "
         "play a schedule fixed at the start: late entries do not play (rules T-FMT-11, "
         "T-FMT-12).",
@@ -252,6 +257,9 @@ TEXT: dict[Lang, dict[str, str]] = {
         "done_register": "{name} is registered.",
         "done_register_waitlisted": "{name} is on the waitlist.",
         "done_late_entry": "{name} plays from the next round.",
+        "done_cancel_late_entry": "{name}'s registration is cancelled.",
+        "done_cancel_late_entry_refund": "{name}'s registration is cancelled: hand back the "
+        "buy-in of {refund} €.",
         "done_withdraw": "{name} has withdrawn.",
         "done_exclude": "{name} is excluded.",
         "done_approve_penalty": "The penalty against {name} is awarded.",

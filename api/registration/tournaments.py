@@ -421,7 +421,8 @@ class RegistrationController(Controller):
         guards=[REGISTERED_PLAYER],
         status_code=200,
         summary="Cancel: the player with their token until the deadline (the waitlist until the "
-        "start), the director always until the start",
+        "start), the director always until the start; after it a registration made after the "
+        "start and not admitted (its player until checked in, the director with the refund)",
     )
     def cancel(
         self,

@@ -127,11 +127,13 @@ class RegistrationWaitlisted(RegistrationFacts, frozen=True, kw_only=True):
 
 
 class RegistrationCancelled(DomainEvent, frozen=True, kw_only=True):
-    """The registration was cancelled in time (or taken off the waitlist)."""
+    """The registration was cancelled in time (or taken off the waitlist), or, after the start,
+    a registration made after it that was never admitted to the field (rule T-CANCEL-1)."""
 
     registration_id: UUID
     refund_cents: int = 0
-    """The buy-in a standby paid on site, to be handed back."""
+    """The buy-in a standby, or a late registration checked in, paid on site, to be handed
+    back."""
 
 
 class WaitlistPromoted(DomainEvent, frozen=True, kw_only=True):

@@ -74,7 +74,8 @@ class RegistrationCancellation(msgspec.Struct, frozen=True, kw_only=True):
     promoted_registration_id: UUID | None
     """The first waitlisted registration, which got the freed seat."""
     refund_cents: int
-    """A standby leaving the waitlist gets the buy-in paid at check-in back."""
+    """A standby leaving the waitlist, or a late registration checked in but never admitted,
+    gets the buy-in paid at check-in back."""
 
 
 class CheckInProof(msgspec.Struct, frozen=True, kw_only=True):
