@@ -1,25 +1,32 @@
-"""The tournament use cases over the event store: snapshots and reloading."""
+"""The tournament use cases over the event store: snapshots and reloading, the check-in."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from domain import tournament
+from domain.errors import InvalidInputError
 from domain.tournament import Applicant, TournamentPlan
+from domain.tournament.errors import CheckInClosedError, TournamentStateError
+from domain.tournament.events import PlayerCheckedIn, StandbyCheckedIn
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
+from service.registration.tournaments import CheckIn, CheckInProof
 from service.settings import Settings
 from service.storage.events import EventStore, Snapshot
 from service.storage.persistence import persistence_environment
+from tests.service.conftest import CHECK_IN_OPENS, registered_tournament
+
+PAID = CheckInProof(id_document_seen=True, buy_in_paid_cents=100_00)
 
 
 @pytest.fixture
-def services(tmp_path: Path, database_url: str | None) -> Iterator[Services]:
-    clock = MovableClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC), ticking=False)
+def services(tmp_path: Path, database_url: str | None, clock: MovableClock) -> Iterator[Services]:
     settings = Settings(data_dir=tmp_path, database_url=database_url, dev=True, run_scheduler=False)
     built = bootstrap(settings, clock)
     yield built
@@ -56,3 +63,70 @@ def test_a_long_registration_stream_reloads_from_its_snapshot(services: Services
     assert reloaded.seats_taken == 20
     assert len(reloaded.with_status("waitlisted")) == 89
     assert tournaments.get_seats(tournament_id).waitlist == 89
+
+
+def test_check_in_opens_at_half_past_twelve_and_needs_the_id_seen_and_the_whole_buy_in(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-CHECKIN-1: on site from 12:30 on the play date, ID document seen, buy-in paid
+    day = registered_tournament(services, 2)
+    first = day.registrations[0].registration_id
+    with pytest.raises(CheckInClosedError) as early:
+        services.tournaments.check_in(day.tournament_id, first, PAID)
+    assert early.value.extensions["check_in_opens"] == "2026-04-18T12:30:00+02:00"
+
+    clock.advance((CHECK_IN_OPENS - clock.now()).total_seconds())
+    no_id = CheckInProof(id_document_seen=False, buy_in_paid_cents=100_00)
+    with pytest.raises(InvalidInputError) as unseen:
+        services.tournaments.check_in(day.tournament_id, first, no_id)
+    assert unseen.value.field == "id_document_seen"
+    half = CheckInProof(id_document_seen=True, buy_in_paid_cents=50_00)
+    with pytest.raises(InvalidInputError) as short:
+        services.tournaments.check_in(day.tournament_id, first, half)
+    assert (short.value.field, short.value.extensions) == (
+        "buy_in_paid_cents",
+        {"buy_in_cents": 100_00},
+    )
+    assert services.tournaments.get_seats(day.tournament_id).checked_in == 0  # nothing recorded
+
+    checked = services.tournaments.check_in(day.tournament_id, first, PAID)
+    assert checked == CheckIn(
+        registration_id=first,
+        status="checked_in",
+        checked_in_at=datetime(2026, 4, 18, 12, 30, tzinfo=ZoneInfo("Europe/Berlin")),
+        checked_in=1,
+        standbys=0,
+        pot_cents=80_00,  # rule T-BUYIN-1: 80 EUR of the buy-in go to the pot
+    )
+    assert services.tournaments.get_seats(day.tournament_id).checked_in == 1
+    with pytest.raises(TournamentStateError):  # once is enough
+        services.tournaments.check_in(day.tournament_id, first, PAID)
+
+
+def test_a_waitlisted_person_on_site_checks_in_as_a_standby_outside_the_pot(
+    services: Services, clock: MovableClock
+) -> None:
+    # rules T-CHECKIN-1, T-CHECKIN-2, T-BUYIN-1: two seats; the third person waits on the list
+    day = registered_tournament(services, 3, capacity=2)
+    clock.advance((CHECK_IN_OPENS - clock.now()).total_seconds())
+    seated, waiting = day.registrations[0].registration_id, day.registrations[2].registration_id
+
+    services.tournaments.check_in(day.tournament_id, seated, PAID)
+    standby = services.tournaments.check_in(day.tournament_id, waiting, PAID)
+
+    assert (standby.status, standby.checked_in, standby.standbys) == ("standby", 1, 1)
+    assert standby.pot_cents == 80_00  # the standby's buy-in is held apart until seated
+    recorded = [
+        (type(event), event.registration_id, event.id_document_seen, event.buy_in_paid_cents)
+        for event in services.store.stream(day.tournament_id)
+        if isinstance(event, PlayerCheckedIn | StandbyCheckedIn)
+    ]
+    assert recorded == [
+        (PlayerCheckedIn, seated, True, 100_00),
+        (StandbyCheckedIn, waiting, True, 100_00),
+    ]
+    statuses = {
+        r.registration_id: r.status
+        for r in services.tournaments.list_registrations(day.tournament_id)
+    }
+    assert (statuses[seated], statuses[waiting]) == ("checked_in", "standby")
