@@ -142,6 +142,32 @@ def test_an_excluded_player_loses_their_open_match_at_its_full_length(
     assert services.matches.get(table.match_id).is_over
 
 
+def test_an_excluded_player_is_paired_no_more_and_their_buy_in_stays_in_the_pot(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule C-EXCL-1, T-FMT-5: no longer paired; R-EXCL-1: no refund of the buy-in
+    day = checked_in_tournament(services, clock, 6)
+    leaving = services.rounds.start(day.tournament_id).round.pairings[0].player_a
+    services.rounds.exclude(
+        day.tournament_id, player_id=leaving, reason="insults", actor="director"
+    )
+    report_every_table(services, day, services.rounds.get_round(day.tournament_id, 1))
+
+    second = services.rounds.pair_round(day.tournament_id)
+    assert leaving not in {p for t in second.pairings for p in (t.player_a, t.player_b)}
+    [excluded] = [
+        row
+        for row in services.tournaments.list_registrations(day.tournament_id)
+        if row.player_id == leaving
+    ]
+    assert (excluded.status, excluded.buy_in_paid_cents, excluded.refund_cents) == (
+        "excluded",
+        100_00,
+        None,
+    )
+    assert services.tournaments.get_tournament(day.tournament_id).pot_cents == 6 * 80_00
+
+
 def test_an_ad_hoc_match_is_played_by_two_seated_players(
     services: Services, clock: MovableClock
 ) -> None:
