@@ -1,9 +1,10 @@
-"""The tournament use cases over the event store: snapshots and reloading, the check-in."""
+"""The tournament use cases over the event store: snapshots and reloading, the waitlist and the
+cancellation deadline, the check-in."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -12,11 +13,20 @@ import pytest
 from domain import tournament
 from domain.errors import InvalidInputError
 from domain.tournament import Applicant, TournamentPlan
-from domain.tournament.errors import CheckInClosedError, TournamentStateError
-from domain.tournament.events import PlayerCheckedIn, StandbyCheckedIn
+from domain.tournament.errors import (
+    CancellationClosedError,
+    CheckInClosedError,
+    TournamentStateError,
+)
+from domain.tournament.events import (
+    LateWithdrawalRecorded,
+    PlayerCheckedIn,
+    StandbyCheckedIn,
+    WaitlistPromoted,
+)
 from service.bootstrap import Services, bootstrap
 from service.clock import MovableClock
-from service.registration.tournaments import CheckIn, CheckInProof
+from service.registration.tournaments import CheckIn, CheckInProof, RegistrationCancellation
 from service.settings import Settings
 from service.storage.events import EventStore, Snapshot
 from service.storage.persistence import persistence_environment
@@ -130,3 +140,42 @@ def test_a_waitlisted_person_on_site_checks_in_as_a_standby_outside_the_pot(
         for r in services.tournaments.list_registrations(day.tournament_id)
     }
     assert (statuses[seated], statuses[waiting]) == ("checked_in", "standby")
+
+
+def test_after_thursday_18_00_only_the_director_takes_a_seat_holder_off_and_the_seat_moves_on(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-REG-3: the third person waits for one of the two seats; T-CANCEL-1: until
+    # Thursday 18:00 before the tournament, later only the director, as a late withdrawal
+    day = registered_tournament(services, 3, capacity=2)
+    seated, waiting = day.registrations[0], day.registrations[2]
+    assert (waiting.status, waiting.waitlist_position) == ("waitlisted", 1)
+    seats = services.tournaments.get_seats(day.tournament_id)
+    assert (seats.taken, seats.free, seats.waitlist) == (2, 0, 1)
+
+    clock.advance((datetime(2026, 4, 16, 16, 0, 1, tzinfo=UTC) - clock.now()).total_seconds())
+    with pytest.raises(CancellationClosedError) as closed:
+        services.tournaments.cancel_registration(
+            day.tournament_id,
+            seated.registration_id,
+            player_token=seated.player_token,
+            by_director=False,
+        )
+    assert closed.value.extensions["cancellation_until"] == "2026-04-16T18:00:00+02:00"
+
+    withdrawn = services.tournaments.cancel_registration(
+        day.tournament_id, seated.registration_id, player_token=None, by_director=True, reason="ill"
+    )
+    assert withdrawn == RegistrationCancellation(
+        registration_id=seated.registration_id,
+        status="withdrawn",
+        promoted_registration_id=waiting.registration_id,
+        refund_cents=0,
+    )
+    *_, recorded, promoted = services.store.stream(day.tournament_id)
+    assert isinstance(recorded, LateWithdrawalRecorded)
+    assert (recorded.registration_id, recorded.reason) == (seated.registration_id, "ill")
+    assert isinstance(promoted, WaitlistPromoted)
+    assert promoted.registration_id == waiting.registration_id
+    seats = services.tournaments.get_seats(day.tournament_id)
+    assert (seats.taken, seats.free, seats.waitlist) == (2, 0, 0)
