@@ -250,3 +250,30 @@ def test_with_drop_worst_one_only_a_players_better_tournament_counts(
                 by_tournament[entry.tournament_id] += entry.points
         assert len(by_tournament) == 2
         assert row.points == max(by_tournament.values()) == sum(e.points for e in entries)
+
+
+def test_a_tournament_of_another_class_counts_for_no_season_ranking(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule R-CLASS-1: the ranking is kept only for the class "Champions"; R-ATT-1 counts once
+    season = services.seasons.create_season(
+        name="Saison 2026", starts_on="2026-01-01", ends_on="2026-12-31", periods=[SPRING]
+    )
+    champions = checked_in_tournament(services, clock, 4)
+    beginners = checked_in_tournament(
+        services, clock, 4, name="Einsteigerturnier 2026", class_name="Einsteiger"
+    )
+    for day in (champions, beginners):
+        report_every_table(services, day, services.rounds.start(day.tournament_id).round)
+    services.views.catch_up()
+
+    ranking = services.seasons.get_ranking(season.id)
+    assert sorted(row.player_id for row in ranking) == sorted(
+        r.player_id for r in champions.registrations
+    )
+    assert {(row.tournaments_played, row.attendance_points) for row in ranking} == {
+        (1, ATTENDANCE_POINTS)
+    }
+    for row in ranking:
+        explained = services.seasons.get_player_ranking(season.id, row.player_id)
+        assert {entry.tournament_id for entry in explained.entries} == {champions.tournament_id}
