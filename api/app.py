@@ -30,6 +30,7 @@ from api.console.season import SeasonPageController
 from api.evidence.audit import AuditController
 from api.evidence.disputes import DisputeController, DisputeDecisionController
 from api.evidence.videos import VideoController
+from api.http.access_log import redact_tokens_in_access_log
 from api.http.auth import is_director_token, provide_acting_director, provide_actor
 from api.http.clients import ClientAddress
 from api.http.errors import exception_handlers
@@ -175,6 +176,8 @@ def create_app(settings: Settings, *, clock: Clock | None = None) -> Litestar:
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        # the server set its logging up before this: the access log keeps no token
+        redact_tokens_in_access_log()
         scheduler = start_scheduler(services) if settings.run_scheduler else None
         try:
             yield

@@ -7,7 +7,7 @@ import contextlib
 import hashlib
 import logging
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 from service.storage.persistence import persistence_environment
 
@@ -26,12 +26,15 @@ class Leadership:
         self._connection: Any = None
         parts = urlsplit(database_url or "")
         self.is_shared = parts.scheme in {"postgresql", "postgres"}
-        schema = parse_qs(parts.query).get("schema", ["public"])[0]
         # the store's own connection settings (its defaults for what the URL leaves out: the
         # user postgres, the database bgtd), not libpq's defaults from the environment
         self._connect: dict[str, Any] = {}
+        store = f"{parts.path} public"
         if self.is_shared:
             env = persistence_environment(database_url or "")
+            # the database and schema as the store reads them: every spelling of its URL
+            # (the default database left out, a percent-encoded name) takes the one lock
+            store = f"/{env['POSTGRES_DBNAME']} {env['POSTGRES_SCHEMA']}"
             self._connect = {
                 "host": env["POSTGRES_HOST"],
                 "port": env["POSTGRES_PORT"],
@@ -40,7 +43,7 @@ class Leadership:
                 "password": env["POSTGRES_PASSWORD"],
             }
         # one lock per store: schemas of one database are separate stores
-        digest = hashlib.sha256(f"bgtd scheduler {parts.path} {schema}".encode()).digest()
+        digest = hashlib.sha256(f"bgtd scheduler {store}".encode()).digest()
         self.key = int.from_bytes(digest[:8], "big", signed=True)
 
     def is_leader(self) -> bool:

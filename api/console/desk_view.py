@@ -52,15 +52,28 @@ def desk_sections(
         (row for row in registrations if row.status == "waitlisted"),
         key=lambda row: row.waitlist_position or 0,
     )
-    late_entries = [
+    late = [
         row
         for row in registrations
         if started_at is not None
         and running
         and row.registered_at >= started_at
-        and row.status in ("registered", "waitlisted")
+        and row.status in ("registered", "waitlisted", "checked_in")
     ]
-    in_field = [row for row in registrations if running and row.status == "checked_in"]
+    # a late entry checked in on arrival (POST .../check-in) waits for its admission: it plays
+    # no round until then, so it stays a late entry to admit, not a player of the field
+    admitted = (
+        {entry.player_id for entry in services.venue.load(tournament.id).late_entries}
+        if any(row.status == "checked_in" for row in late)
+        else set()
+    )
+    late_entries = [row for row in late if row.player_id not in admitted]
+    waiting = {row.registration_id for row in late_entries}
+    in_field = [
+        row
+        for row in registrations
+        if running and row.status == "checked_in" and row.registration_id not in waiting
+    ]
     breaks: list[Break] = (
         services.conduct.list_breaks(tournament.id, services.clock.now()) if running else []
     )

@@ -323,7 +323,9 @@ class Page:
     path: str
     services: Services
 
-    def render(self, name: str, **context: Any) -> Template:
+    def render(
+        self, name: str, *, headers: dict[str, str] | None = None, **context: Any
+    ) -> Template:
         lang = self.lang
         return Template(
             template_name=name,
@@ -335,13 +337,18 @@ class Page:
                 "path": self.path,
                 **context,
             },
-            headers={"Content-Language": lang, "Vary": "Accept-Language"},
+            headers={"Content-Language": lang, "Vary": "Accept-Language"} | (headers or {}),
         )
 
 
 def provide_page(request: Request[Any, Any, Any], services: ServicesDep) -> Page:
     return Page(lang=language(request), path=request.url.path, services=services)
 
+
+TOKEN_IN_URL = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+"""A page opened by a mail's link with a token in its query (the cancellation link carries the
+player token): as the personal link's page, it names its address in no Referer of its own
+requests (its button's fetch, its footer's link) and no cache keeps it."""
 
 page_route = get_route
 """A page's route: pages read the view database, so their handlers run in a thread."""
@@ -375,11 +382,11 @@ class PageController(Controller):
 
     @page_route("/registrations/confirm", sync_to_thread=False, summary=SUMMARIES["confirm"])
     def confirm_registration(self, page: NamedDependency[Page]) -> Template:
-        return page.render("registration_action.html", action="confirm")
+        return page.render("registration_action.html", action="confirm", headers=TOKEN_IN_URL)
 
     @page_route("/registrations/cancel", sync_to_thread=False, summary=SUMMARIES["cancel"])
     def cancel_registration(self, page: NamedDependency[Page]) -> Template:
-        return page.render("registration_action.html", action="cancel")
+        return page.render("registration_action.html", action="cancel", headers=TOKEN_IN_URL)
 
     @page_route("/tournaments/{tournament_id:uuid}/standings", summary=SUMMARIES["standings"])
     def standings(self, tournament_id: FromPath[UUID], page: NamedDependency[Page]) -> Template:

@@ -108,8 +108,10 @@ class ImportOperation(Operation):
 _JSON_PATH = re.compile(r"at `\$\.?(.*)`")
 
 
-def import_rows(content_type: str, body: bytes) -> list[ImportRow]:
-    """The rows of a JSON or CSV import; a malformed body is 422 naming where."""
+def import_rows(content_type: str, body: bytes) -> tuple[list[ImportRow], list[int] | None]:
+    """The rows of a JSON or CSV import, and for a CSV file each row's index among its
+    records (a blank line holds no row, yet counts: row i is line i + 2); a malformed body is
+    422 naming where."""
     if content_type.split(";")[0].strip().lower() == CSV:
         return _csv_rows(body)
     try:
@@ -121,13 +123,37 @@ def import_rows(content_type: str, body: bytes) -> list[ImportRow]:
         raise InvalidInputError(field, str(error).split(" - at ")[0]) from None
     except msgspec.DecodeError:
         raise InvalidInputError("body", "is not JSON (or send Content-Type: text/csv)") from None
-    return [
+    rows = [
         ImportRow(date=r.date, winner=r.winner, loser=r.loser, length=r.length)
         for r in data.matches
     ]
+    return rows, None
 
 
-def _csv_rows(body: bytes) -> list[ImportRow]:
+_ROW_INDEX = re.compile(r"^matches\[(\d+)\]")
+
+
+def renumbered(error: InvalidInputError, records: list[int]) -> InvalidInputError:
+    """The import's refusal with each row named by its CSV record (``records``: each row's
+    index among them), as the file's reader names the rows it refuses itself."""
+
+    def field(name: str) -> str:
+        found = _ROW_INDEX.match(name)
+        if found is None or int(found.group(1)) >= len(records):
+            return name
+        return f"matches[{records[int(found.group(1))]}]{name[found.end() :]}"
+
+    extensions = dict(error.extensions)
+    errors = extensions.get("errors")
+    if isinstance(errors, list):
+        extensions["errors"] = [
+            {**each, "field": field(str(each["field"]))} if isinstance(each, dict) else each
+            for each in errors
+        ]
+    return InvalidInputError(field(error.field), error.message, **extensions)
+
+
+def _csv_rows(body: bytes) -> tuple[list[ImportRow], list[int]]:
     try:
         text = body.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -140,7 +166,7 @@ def _csv_rows(body: bytes) -> list[ImportRow]:
         ) from None
     if not lines or [cell.strip().lower() for cell in lines[0]] != CSV_HEADER:
         raise InvalidInputError("body", "the first line is the header date,winner,loser,length")
-    rows, errors = [], []
+    rows, records, errors = [], [], []
     for index, cells in enumerate(lines[1:]):
         if not cells:
             continue
@@ -151,9 +177,10 @@ def _csv_rows(body: bytes) -> list[ImportRow]:
             continue
         date, winner, loser, length = cells
         rows.append(ImportRow(date=date, winner=winner, loser=loser, length=length))
+        records.append(index)
     if errors:
         raise InvalidInputError(errors[0]["field"], errors[0]["message"], errors=errors)
-    return rows
+    return rows, records
 
 
 class RatingController(Controller):
@@ -215,8 +242,15 @@ class RatingController(Controller):
     async def import_results(
         self, request: Request[Any, Any, Any], services: ServicesDep, actor: ActorDep
     ) -> ImportReceipt:
-        rows = import_rows(request.headers.get("content-type", ""), await request.body())
-        return await in_thread(services, lambda: services.ratings.import_results(rows, actor=actor))
+        rows, records = import_rows(request.headers.get("content-type", ""), await request.body())
+        try:
+            return await in_thread(
+                services, lambda: services.ratings.import_results(rows, actor=actor)
+            )
+        except InvalidInputError as refused:
+            if records is None:
+                raise
+            raise renumbered(refused, records) from None
 
 
 class PlayerController(Controller):

@@ -4,6 +4,7 @@ events of the match or the tournament."""
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from typing import Literal
 from uuid import UUID
@@ -15,6 +16,7 @@ from domain.events import Aggregate, DomainEvent, EventBatch, open_state
 from domain.text import has_format_character
 
 MAX_TEXT_LENGTH = 2000
+_LINE_BREAKS_AND_TAB = frozenset("\n\r\t")
 DisputeStatus = Literal["open", "decided"]
 
 
@@ -125,9 +127,20 @@ def decide_dispute(
 
 def _require_text(field: str, text: str) -> None:
     """Claims and rulings may run over several lines, but hide nothing (a bidi override shows
-    the text reversed to whoever reads the dispute)."""
+    the text reversed to whoever reads the dispute; a NUL shows nothing, an escape sequence
+    wipes a line of the terminal that reads the audit)."""
     if not text.strip() or len(text) > MAX_TEXT_LENGTH:
         raise InvalidInputError(field, f"give 1 to {MAX_TEXT_LENGTH} characters")
+    control = next(
+        (c for c in text if unicodedata.category(c) == "Cc" and c not in _LINE_BREAKS_AND_TAB),
+        None,
+    )
+    if control is not None:
+        raise InvalidInputError(
+            field,
+            f"must not contain control characters other than line breaks and tabs "
+            f"(U+{ord(control):04X})",
+        )
     if has_format_character(text):
         raise InvalidInputError(
             field, "must not contain invisible format characters (e.g. text direction marks)"

@@ -29,7 +29,7 @@ from domain.tournament.defaults import (
     Seeding,
     TournamentFormat,
 )
-from domain.tournament.errors import FormatFixedScheduleError
+from domain.tournament.errors import FormatFixedScheduleError, TournamentStateError
 from domain.tournament.events import PairedTable
 from domain.tournament.state import Tournament
 
@@ -311,3 +311,15 @@ def require_open_schedule(state: Tournament, what: str) -> None:
             f"{what} is refused: a {state.format.replace('_', ' ')} plays a schedule fixed at "
             "the start (rules T-FMT-11, T-FMT-12)"
         )
+
+
+def require_late_entry_open(state: Tournament) -> None:
+    """A registration made after the start can still join the field: the schedule is open
+    (Swiss) and a Swiss round is left to pair. Its check-in and its admission both ask, so no
+    buy-in is taken for a seat that cannot exist (rule T-BUYIN-1)."""
+    require_open_schedule(state, "a late entry")
+    swiss_paired = sum(1 for paired in state.rounds if paired.stage == "swiss")
+    if swiss_paired >= state.swiss_rounds:
+        # a late entry plays Swiss rounds; one who could play none would only enter the
+        # standings on missed rounds, and perhaps the knockout without a match (T-FMT-4)
+        raise TournamentStateError("the last Swiss round is paired: no more late entries")

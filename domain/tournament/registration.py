@@ -56,7 +56,7 @@ from domain.tournament.events import (
     TournamentStarted,
     WaitlistPromoted,
 )
-from domain.tournament.formats import Ranks, starting_numbers
+from domain.tournament.formats import Ranks, require_late_entry_open, starting_numbers
 from domain.tournament.rounds import playable_swiss_rounds
 from domain.tournament.state import Tournament
 
@@ -279,6 +279,8 @@ def check_in(
     late_entry = state.started_at is not None and registration.sequence > state.started_version
     if state.completed_at is not None or (state.started_at is not None and not late_entry):
         raise CheckInClosedError("check-in closed when the tournament started")
+    if late_entry:
+        require_late_entry_open(state)
     if now < state.check_in_opens:
         opens = state.local(state.check_in_opens)
         raise CheckInClosedError(f"check-in opens at {opens}", check_in_opens=opens)
@@ -426,12 +428,26 @@ def _email(text: str) -> str:
         raise InvalidInputError(
             "email", "must not contain control, format, zero-width or other invisible characters"
         )
-    _, at, domain = address.rpartition("@")
+    local, at, domain = address.rpartition("@")
     if at and _is_ip_literal(domain):
         raise InvalidInputError("email", "must name a mail domain, not an IP address")
+    if any(character in _QUOTING for character in local):
+        # rules T-REG-2, C-EXCL-1: "anna"@ and anna(note)@ reach anna@'s mailbox, yet would
+        # key another person (a second seat, a season ban dodged)
+        raise InvalidInputError(
+            "email",
+            "write the part before the @ without quotes, comments or the characters "
+            '( ) < > [ ] , ; : \\ "',
+        )
     if len(address) > 254 or not _EMAIL.fullmatch(address):
         raise InvalidInputError("email", "is not an e-mail address")
     return address
+
+
+_QUOTING = frozenset('"(),:;<>[\\]')
+"""What a local part holds only quoted or as a comment (RFC 5322 specials but ``@`` and ``.``):
+quoting spells an existing mailbox anew (``"anna"`` is ``anna``, RFC 5321 4.1.2), a comment
+is dropped by mail servers that read it."""
 
 
 def _is_ip_literal(domain: str) -> bool:

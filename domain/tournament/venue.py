@@ -36,7 +36,7 @@ from domain.tournament.events import (
     TournamentFinalized,
     TournamentReopened,
 )
-from domain.tournament.formats import require_open_schedule
+from domain.tournament.formats import require_late_entry_open, require_open_schedule
 from domain.tournament.registration import check_in
 from domain.tournament.rounds import (
     _check_points,
@@ -271,7 +271,7 @@ def admit_late_entry(
     rounds paired before count as losses with 0 points (or as 0-point byes), and the seat's
     pot share joins the pot (rule T-BUYIN-1)."""
     _require_running(state)
-    require_open_schedule(state, "a late entry")
+    require_late_entry_open(state)
     registration = state.registration(registration_id)
     if registration.sequence <= state.started_version:
         raise TournamentStateError("a late entry is a registration made after the start")
@@ -279,11 +279,6 @@ def admit_late_entry(
         raise TournamentStateError(f"the registration is {registration.status}")
     if registration.player_id in state.field:
         raise TournamentStateError("the player is in the field already")
-    swiss_paired = sum(1 for paired in state.rounds if paired.stage == "swiss")
-    if swiss_paired >= state.swiss_rounds:
-        # a late entry plays Swiss rounds; one who could play none would only enter the
-        # standings on missed rounds, and perhaps the knockout without a match (T-FMT-4)
-        raise TournamentStateError("the last Swiss round is paired: no more late entries")
     batch = EventBatch[TournamentEvent].after(state, now, actor)
     batch.add(
         LateEntryAdmitted,
@@ -314,8 +309,8 @@ def arrive_late(
     checked in already (by its own check-in after the start) is admitted only, its proof as
     recorded then. A refused check-in or admission refuses the whole: no event.
     """
-    # a fixed schedule takes no late entry, whatever the proof (rules T-FMT-11, T-FMT-12)
-    require_open_schedule(state, "a late entry")
+    # a fixed schedule or a last Swiss round paired takes no late entry, whatever the proof
+    require_late_entry_open(state)
     checked_in: list[TournamentEvent] = []
     if state.registration(registration_id).status != "checked_in":
         checked_in = check_in(

@@ -563,3 +563,36 @@ def test_the_desk_links_every_printout(client: Client, clock: MovableClock) -> N
         href = f'href="/pages/tournaments/{day.id}/print/{printout}"'
         assert href in page
         assert client.get(f"/pages/tournaments/{day.id}/print/{printout}").status_code == 200
+
+
+def test_a_late_entry_checked_in_over_rest_but_not_admitted_is_still_a_late_entry_on_the_desk(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-CHECKIN-1: a registration made after the start may check in on arrival (POST
+    # .../check-in) before the director admits it; until then it plays no round, so the desk
+    # lists it among the late entries to admit (its proof recorded already), not among the
+    # players in the field to withdraw or exclude
+    day = start_tournament(client, clock, 6)
+    signed_in(client)
+    late, _ = register_lena_after_the_start(client, day)
+    checked_in = client.post(
+        f"/api/v1/tournaments/{day.id}/registrations/{late['registration_id']}/check-in",
+        json={"id_document_seen": True, "buy_in_paid_cents": 10000},
+        headers=DIRECTOR,
+    )
+    assert checked_in.status_code == 200, checked_in.text
+    assert late["player_id"] not in {row["player_id"] for row in standings(client, day)}
+
+    page = desk(client, day.id).text
+
+    form = row_with(page, "data-registration-id", late["registration_id"], "late-entry")
+    assert 'name="id_document_seen"' not in form  # checked in already: admitted only
+    with pytest.raises(AssertionError, match="no row"):  # not among the players in the field
+        row_with(page, "data-player-id", late["player_id"], "withdraw")
+    admitted = submit(client, day.id, f"/registrations/{late['registration_id']}/late-entry")
+    assert admitted.status_code == 303, admitted.text
+    assert events_of(client, day)[-1] == "LateEntryAdmitted"
+    assert late["player_id"] in {row["player_id"] for row in standings(client, day)}
+    page = client.get(admitted.headers["location"]).text
+    assert 'data-action="late-entry"' not in page
+    row_with(page, "data-player-id", late["player_id"], "withdraw")

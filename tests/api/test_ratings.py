@@ -86,6 +86,35 @@ def test_a_csv_import_names_bad_rows_by_their_index_and_stores_nothing(client: C
     assert client.get("/api/v1/ratings").json() == []
 
 
+def test_a_csv_import_with_a_blank_line_names_the_bad_rows_by_their_lines(client: Client) -> None:
+    # rule R-RATE-8: the 422 names every bad row; row i is line i + 2 of the file, also past a
+    # blank line (which holds no match), whichever check refuses the row
+    text = (
+        "date,winner,loser,length\n"
+        "2025-01-01,Anna,Bert,3\n"
+        "\n"
+        "2025-02-30,Anna,Bert,3\n"
+        "2025-03-01,Anna,Bert\n"
+    )
+    answer = client.post(
+        "/api/v1/ratings/imports",
+        content=text.encode(),
+        headers={**DIRECTOR, "Content-Type": "text/csv"},
+    )
+    assert answer.status_code == 422, answer.text
+    assert [e["field"] for e in answer.json()["errors"]] == ["matches[3]"]  # its cells first
+    fixed = text.replace("Anna,Bert\n", "Anna,Bert,3\n")
+    answer = client.post(
+        "/api/v1/ratings/imports",
+        content=fixed.encode(),
+        headers={**DIRECTOR, "Content-Type": "text/csv"},
+    )
+    assert answer.status_code == 422, answer.text
+    assert [e["field"] for e in answer.json()["errors"]] == ["matches[2].date"]  # line 4
+    assert answer.json()["detail"].startswith("matches[2].date: ")
+    assert client.get("/api/v1/ratings").json() == []
+
+
 def test_a_good_csv_import_is_rated(client: Client) -> None:
     text = "date,winner,loser,length\r\n2025-01-01,Anna,Bert,3\r\n"
     answer = client.post(

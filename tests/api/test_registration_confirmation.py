@@ -285,3 +285,20 @@ def test_a_link_followed_after_its_persons_erasure_is_a_409_and_registers_nobody
     assert client.post(CONFIRM, json={"token": again}).status_code == 201
     [row] = client.get(f"/api/v1/tournaments/{tournament}/registrations", headers=DIRECTOR).json()
     assert row["email"] == "spieler7@example.org"
+
+
+@pytest.mark.parametrize("page", ["confirm", "cancel"])
+def test_the_links_pages_send_their_token_to_no_other_address_and_are_kept_by_no_cache(
+    client: Client, page: str
+) -> None:
+    # API.md "Sessions": the mails' links carry a token (the cancellation link the player
+    # token itself); as on the personal link's page, the page's own requests (its button's
+    # fetch, the other language's link) name no Referer with it, and no cache keeps the page
+    answer = client.get(
+        f"/pages/registrations/{page}",
+        params={"token": "a-token", "registration": "r", "tournament": "t"},
+    )
+    assert answer.status_code == 200
+    assert answer.headers["referrer-policy"] == "no-referrer"
+    assert answer.headers["cache-control"] == "no-store"
+    assert answer.headers["content-language"] == "de"

@@ -139,6 +139,36 @@ def test_overrides_and_late_entries_answer_409_for_a_fixed_schedule(
     assert entry.json()["type"].endswith("format-fixed-schedule")
 
 
+def test_a_late_registration_of_a_fixed_schedule_is_not_checked_in_and_pays_nothing(
+    client: Client, clock: MovableClock
+) -> None:
+    # rules T-FMT-11 (late entries are refused), T-BUYIN-1 (the pot is the checked-in players'),
+    # T-CHECKIN-1: a registration after the start of a round robin can never join the field,
+    # so its arrival records no check-in and no buy-in paid (as the desk's late entry refuses
+    # it before its proof), and the seats and the public list show nobody who never plays
+    day = start_tournament(client, clock, 4, format="round_robin")
+    late = client.post(
+        f"/api/v1/tournaments/{day.id}/registrations",
+        json={"first_name": "Spät", "last_name": "Kommer", "email": "spaet@example.org", "age": 40},
+        headers=DIRECTOR,
+    )
+    assert late.status_code == 201, late.text
+    seats = client.get(day.url("/seats")).json()
+
+    checked_in = client.post(
+        day.url(f"/registrations/{late.json()['registration_id']}/check-in"),
+        json={"id_document_seen": True, "buy_in_paid_cents": 10000},
+        headers=DIRECTOR,
+    )
+
+    assert checked_in.status_code == 409, checked_in.text
+    assert checked_in.json()["type"].endswith("format-fixed-schedule")
+    assert client.get(day.url("/seats")).json() == seats
+    listed = client.get(day.url("/registrations"), headers=DIRECTOR).json()
+    spaet = next(r for r in listed if r["email"] == "spaet@example.org")
+    assert (spaet["checked_in_at"], spaet["buy_in_paid_cents"]) == (None, None)
+
+
 def test_the_public_pages_and_printouts_show_a_round_robin(
     client: Client, clock: MovableClock
 ) -> None:

@@ -261,3 +261,26 @@ def test_the_ranking_page_shows_its_placeholder_in_english(
     browser.get(f"{live_server.url}/pages/seasons/{season_id}/ranking?lang=en")
     assert "first tournament brings results" in text_of(browser, "#ranking-placeholder")
     screenshot(browser, "ranking")
+
+
+def test_the_cancellation_links_page_names_its_token_in_no_referer(
+    live_server: LiveServer, browser: Any
+) -> None:
+    # API.md "Sessions": the cancellation link carries the player token; the page it opens
+    # sends no Referer with it, here to the other language's page that its footer links
+    from selenium.webdriver.common.by import By
+
+    client = cast(Any, live_server.http)
+    tournament = schedule(client)["id"]
+    registered = register(client, tournament, 1)
+    token = registered["player_token"]
+    link = (
+        f"{live_server.url}/pages/registrations/cancel?tournament={tournament}"
+        f"&registration={registered['registration_id']}&token={token}"
+    )
+    browser.get(link)
+    browser.find_element(By.CSS_SELECTOR, "footer a").click()
+    wait_until(browser, lambda: "lang=en" in browser.current_url)
+    assert text_of(browser, "h1") == "Cancel"
+    assert browser.execute_script("return document.referrer") == ""
+    screenshot(browser, "registration-cancel-en")

@@ -3,6 +3,7 @@ error (C-DISPUTE-1, C-VIDEO-1), and the tournament's deadline commands (T-CANCEL
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -99,3 +100,42 @@ def test_a_refused_deletion_is_recorded_once_and_settles_the_recording() -> None
     assert video.is_settled(refused)
     assert video.refuse_deletion(refused, reason, NOW, actor="s") == []
     assert video.record_deletion(refused, None, NOW, actor="s") == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "shown"),
+    [
+        ("\x00", "U+0000"),
+        ("dice \x1b[2Kcocked", "U+001B"),
+        ("cocked\x7f", "U+007F"),
+        ("dice\x85cocked", "U+0085"),
+    ],
+)
+def test_a_claim_hides_no_control_character_but_a_line_break_or_a_tab(
+    claim: str, shown: str
+) -> None:
+    # rule C-DISPUTE-1: a NUL, an escape sequence or a DEL shows nothing (or wipes a line of a
+    # terminal reading the audit) where the director and the players read the claim
+    with pytest.raises(
+        InvalidInputError, match=rf"control characters.*\({re.escape(shown)}\)"
+    ) as refused:
+        dispute.open_dispute(uuid.uuid4(), MATCH, 3, claim, match_version=5, now=NOW, actor="a")
+    assert refused.value.field == "claim"
+    [opened] = dispute.open_dispute(
+        uuid.uuid4(), MATCH, 3, "cocked dice\r\n\tboth", match_version=5, now=NOW, actor="a"
+    )
+    assert isinstance(opened, dispute.DisputeOpened)
+    assert opened.claim == "cocked dice\r\n\tboth"
+
+
+@pytest.mark.parametrize("field", ["ruling", "reason"])
+def test_a_ruling_and_its_reason_hide_no_control_character(field: str) -> None:
+    opened = dispute.open_dispute(
+        uuid.uuid4(), MATCH, 3, "cocked dice", match_version=5, now=NOW, actor="a"
+    )
+    state = fold(dispute.evolve, None, opened)
+    assert state is not None
+    texts = {"ruling": "stands", "reason": "clean", field: "\x00"}
+    with pytest.raises(InvalidInputError, match="control characters") as refused:
+        dispute.decide_dispute(state, texts["ruling"], texts["reason"], NOW, actor="d")
+    assert refused.value.field == field

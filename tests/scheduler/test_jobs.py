@@ -239,6 +239,37 @@ def test_one_process_of_a_postgresql_store_holds_the_job_lock_until_it_ends(
         second.release()
 
 
+def test_every_spelling_of_one_stores_url_takes_the_same_job_lock() -> None:
+    # rules T-CANCEL-1, P-MAIL-1: one process of a store runs its jobs and sends its mails; a
+    # URL that leaves the database out names the store's default database bgtd, one without
+    # ?schema= the schema public, and a percent-encoded name is the same name
+    spellings = (
+        "postgresql://postgres@db:5432/bgtd?schema=public",
+        "postgresql://db",
+        "postgres://club:secret@db/%62gtd",
+    )
+    assert len({Leadership(url).key for url in spellings}) == 1
+    assert Leadership("postgresql://db/bgtd?schema=other").key != Leadership("postgresql://db").key
+    assert Leadership("postgresql://db/other").key != Leadership("postgresql://db/bgtd").key
+
+
+@pytest.mark.postgres
+def test_two_processes_naming_one_store_in_two_spellings_share_its_job_lock(
+    postgres_schema_url: str,
+) -> None:
+    # rule P-MAIL-1: one sender per store, however its URL is written
+    path = postgres_schema_url.split("?", 1)[0].rsplit("/", 1)[1]
+    encoded = postgres_schema_url.replace(f"/{path}?", f"/%{ord(path[0]):02x}{path[1:]}?", 1)
+    assert encoded != postgres_schema_url
+    first, second = Leadership(postgres_schema_url), Leadership(encoded)
+    try:
+        assert first.is_leader()
+        assert not second.is_leader()
+    finally:
+        first.release()
+        second.release()
+
+
 def test_on_sqlite_the_one_process_runs_the_jobs(client: Client, clock: MovableClock) -> None:
     services: Services = client.app.state.services
     registered(client, 2)

@@ -235,6 +235,44 @@ def test_an_address_at_an_ip_literal_is_refused(services: Services, address: str
     assert "anna" not in raised.value.detail
 
 
+@pytest.mark.parametrize(
+    "address",
+    [
+        '"anna"@example.org',  # RFC 5321: the same mailbox as anna@example.org
+        '"anna smith"@example.org',
+        "anna(comment)@example.org",  # RFC 5322 comments: read as anna@example.org
+        "(comment)anna@example.org",
+        "anna\\@example.org",
+        "anna,bert@example.org",
+        "anna<bert@example.org",
+        "anna;bert@example.org",
+    ],
+)
+def test_a_local_part_beyond_letters_digits_and_the_plain_symbols_is_refused(
+    services: Services, address: str
+) -> None:
+    # rules T-REG-2, C-EXCL-1: one mailbox spelled two ways would be two people (a second
+    # seat, a ban dodged); quotes and comments are the ways an address spells its mailbox anew
+    with pytest.raises(InvalidInputError) as raised:
+        register_as(services, schedule(services), address)
+    assert raised.value.field == "email"
+    assert "quotes" in raised.value.message
+    assert "anna" not in raised.value.detail
+
+
+def test_a_local_part_of_the_plain_symbols_and_letters_beyond_ascii_is_kept(
+    services: Services,
+) -> None:
+    tournament_id = schedule(services)
+    for address in (
+        "anna.m+club@example.org",
+        "o'brien@example.org",
+        "zoë@example.org",
+        "a!#$%&*/=?^_`{|}~-b@example.org",
+    ):
+        assert register_as(services, tournament_id, address).status == "registered"
+
+
 def test_an_address_at_a_domain_with_digits_is_kept(services: Services) -> None:
     tournament_id = schedule(services)
     for address in ("anna@127.example.org", "bert@1and1.de", "carl@xn--p1ai.xn--p1ai"):

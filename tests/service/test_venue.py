@@ -193,8 +193,8 @@ def test_a_late_arrival_refused_its_admission_is_not_checked_in_either(
 def test_a_late_arrival_after_the_last_swiss_round_is_paired_is_not_checked_in_either(
     services: Services, clock: MovableClock
 ) -> None:
-    # the check-in would pass (rule T-CHECKIN-1); the admission is refused, and with it the
-    # whole arrival: no check-in without the admission, no pot share (rule T-BUYIN-1)
+    # the admission is refused, and with it the whole arrival: no check-in without the
+    # admission, no pot share (rule T-BUYIN-1)
     day = checked_in_tournament(services, clock, 4)
     report_every_table(services, day, services.rounds.start(day.tournament_id).round)
     late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
@@ -209,6 +209,22 @@ def test_a_late_arrival_after_the_last_swiss_round_is_paired_is_not_checked_in_e
         "registered",
         4 * 80_00,
     )
+
+
+def test_a_late_registration_is_not_checked_in_once_the_last_swiss_round_is_paired(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-CHECKIN-1 with T-BUYIN-1: a late registration that can no longer join the field
+    # (the last Swiss round is paired) pays no buy-in at the desk, over REST as on arrival
+    day = checked_in_tournament(services, clock, 4)
+    report_every_table(services, day, services.rounds.start(day.tournament_id).round)
+    late = services.tournaments.register(day.tournament_id, applicant(5), actor="director")
+    services.rounds.pair_round(day.tournament_id)  # round 2 of 2: the last Swiss round
+    before = services.store.stream(day.tournament_id)
+    proof = CheckInProof(id_document_seen=True, buy_in_paid_cents=100_00)
+    with pytest.raises(TournamentStateError, match="no more late entries"):
+        services.tournaments.check_in(day.tournament_id, late.registration_id, proof)
+    assert services.store.stream(day.tournament_id) == before
 
 
 def test_a_late_entry_checked_in_already_is_admitted_on_arrival(
