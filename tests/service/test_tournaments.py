@@ -1,17 +1,19 @@
-"""The tournament use cases over the event store: snapshots and reloading, the waitlist and the
-cancellation deadline, the check-in."""
+"""The registration use cases over the event store: snapshots and reloading, the waitlist and
+the cancellation deadline, the check-in, and the anonymous registration confirmed by mail."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from uuid import UUID, uuid4
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from domain import tournament
-from domain.errors import InvalidInputError
+from domain.errors import ConflictError, InvalidInputError
+from domain.registration_request import ConfirmationExpiredError, RegistrationRequestNotFoundError
 from domain.tournament import Applicant, TournamentPlan
 from domain.tournament.errors import (
     CancellationClosedError,
@@ -30,7 +32,7 @@ from service.registration.tournaments import CheckIn, CheckInProof, Registration
 from service.settings import Settings
 from service.storage.events import EventStore, Snapshot
 from service.storage.persistence import persistence_environment
-from tests.service.conftest import CHECK_IN_OPENS, registered_tournament
+from tests.service.conftest import CHECK_IN_OPENS, applicant, plan, registered_tournament
 
 PAID = CheckInProof(id_document_seen=True, buy_in_paid_cents=100_00)
 
@@ -179,3 +181,61 @@ def test_after_thursday_18_00_only_the_director_takes_a_seat_holder_off_and_the_
     assert promoted.registration_id == waiting.registration_id
     seats = services.tournaments.get_seats(day.tournament_id)
     assert (seats.taken, seats.free, seats.waitlist) == (2, 0, 0)
+
+
+def requested(services: Services, tournament_id: UUID, number: int) -> str:
+    """An anonymous registration of ``applicant(number)``: the token its mail's link carries."""
+    before = services.store.latest_notification_id()
+    services.requests.request(tournament_id, applicant(number))
+    [request_id] = [
+        n.originator_id
+        for n in services.store.notifications(before, 100)
+        if n.topic.endswith("RegistrationRequested")
+    ]
+    return services.requests.confirmation_token(UUID(str(request_id)))
+
+
+def test_an_anonymous_registration_takes_a_seat_only_once_its_link_is_followed(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule P-MAIL-1: registration is confirmed by e-mail; confirming again answers the same
+    tournament_id = services.tournaments.schedule_tournament(plan()).id
+    token = requested(services, tournament_id, 1)
+    assert services.tournaments.list_registrations(tournament_id) == []
+    assert services.tournaments.get_seats(tournament_id).taken == 0
+
+    clock.advance(24 * 3600)  # at confirm_by itself: in time
+    confirmed = services.requests.confirm(token)
+    assert (confirmed.tournament_id, confirmed.status) == (tournament_id, "registered")
+    assert confirmed.player_id == services.tournaments.player_id_for("spieler1@example.org")
+    assert services.tournaments.get_seats(tournament_id).taken == 1
+    assert services.requests.confirm(token) == confirmed  # a second click, a lost answer
+
+    services.tournaments.cancel_registration(
+        tournament_id,
+        confirmed.registration_id,
+        player_token=confirmed.player_token,
+        by_director=False,
+    )
+    with pytest.raises(ConflictError):  # the link takes no seat again
+        services.requests.confirm(token)
+    assert services.tournaments.get_seats(tournament_id).taken == 0
+
+
+def test_a_late_unknown_or_wrong_confirmation_registers_nobody(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule P-MAIL-1: the link holds for 24 hours; any other token gets the one answer
+    tournament_id = services.tournaments.schedule_tournament(plan()).id
+    token = requested(services, tournament_id, 1)
+    request_id, _, key = token.partition(".")
+    for wrong in ("x", request_id, f"{request_id}.{'A' * len(key)}", f"{uuid4().hex}.{key}"):
+        with pytest.raises(RegistrationRequestNotFoundError):
+            services.requests.confirm(wrong)
+
+    clock.advance(24 * 3600 + 1)
+    stream = services.store.stream(tournament_id)
+    with pytest.raises(ConfirmationExpiredError):
+        services.requests.confirm(token)
+    assert services.store.stream(tournament_id) == stream
+    assert services.tournaments.get_seats(tournament_id).taken == 0
