@@ -36,7 +36,8 @@ from api.pages.pages import TEXT as PAGE_TEXT
 from domain.errors import DomainError
 from domain.tournament import PairingWarning, Report
 from service.rounds.rounds import ReportedResult, TournamentMatch
-from service.shared.day_views import Pairing
+from service.shared.day_views import Pairing, Score
+from service.venue.venue import Table
 
 MAX_POINTS = 999
 """As over REST: reported points are 0..999 (a gammon on a high cube passes the length)."""
@@ -61,6 +62,9 @@ class Row:
     """The match's status and score (None for a bye)."""
     reports: tuple[Report | None, Report | None] | None
     """The two players' differing reports of a disputed match, player a's first."""
+    live: Score | None = None
+    """An open match's score as the wallboard shows it (penalty points included, rule
+    C-BREAK-2), once it has begun or has points; None otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +283,7 @@ def _round_page(
     matches = services.rounds.list_matches(tournament_id)
     of_round = {m.match_id: m for m in matches if m.round == number}
     held = services.venue.load(tournament_id)
+    live = {t.match_id: _live_score(t) for t in services.venue.open_tables_now(tournament_id)}
     rows = [
         Row(
             table=table,
@@ -289,6 +294,7 @@ def _round_page(
             )
             if table.disputed and table.match_id and table.player_b
             else None,
+            live=live.get(table.match_id),
         )
         for table in shown.pairings
     ]
@@ -334,6 +340,14 @@ def _round_page(
             names,
         ),
     )
+
+
+def _live_score(table: Table) -> Score | None:
+    """What the round page shows of an open match's score: nothing before it has begun or
+    has any points (a 0:0 of a match not yet played says nothing)."""
+    if table.status == "playing" or table.score.a or table.score.b:
+        return table.score
+    return None
 
 
 def _player_options(players: list[UUID], names: dict[UUID, str]) -> Callable[[UUID | None], Markup]:

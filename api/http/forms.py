@@ -41,7 +41,10 @@ class FormError:
 def form_error(where: str, refused: DomainError) -> FormError:
     """The use case's refusal, in its words, next to the field it names."""
     if isinstance(refused, InvalidInputError):
-        return FormError(where, refused.field, refused.message, status_of(refused))
+        # the kind lets a German page say a common message in German (api.console.refusals)
+        return FormError(
+            where, refused.field, refused.message, status_of(refused), refused.type_slug
+        )
     return FormError(where, "", refused.detail, status_of(refused), refused.type_slug)
 
 

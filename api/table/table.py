@@ -20,7 +20,7 @@ Security (API.md "Pages for people"):
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -31,6 +31,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath
 from litestar.response import Redirect, Template
 
+from api.console.refusals import in_words
 from api.http.clients import ClientAddress
 from api.http.cookies import SignInCookies
 from api.http.forms import CSRF_FIELD, form_id, sign_in_nonce, whole_number
@@ -107,6 +108,10 @@ class Visit:
 
     def render(self, name: str, *, status: int = 200, **context: Any) -> Template:
         lang = self.lang
+        error = context.get("error")
+        if isinstance(error, FormError) and error.kind:
+            # a use case's refusal in the page's language, as on the console
+            context["error"] = replace(error, message=in_words(error.kind, error.message, lang))
         return Template(
             template_name=f"table/{name}",
             context={"lang": lang, "t": TEXT[lang], "pt": PAGE_TEXT[lang], "path": self.path}

@@ -24,10 +24,10 @@ TEXT: dict[Lang, dict[str, str]] = {
         "winner": "Sieger",
         "choose": "bitte wählen",
         "report_button": "Ergebnis melden",
-        "your_report": "Du hast gemeldet: {winner} gewinnt {points_a}:{points_b}. "
+        "your_report": "Du hast gemeldet: {winner} gewinnt {won}:{lost}. "
         "Dein Gegner bestätigt es an seinem Gerät.",
         "confirm_title": "Ergebnis bestätigen",
-        "confirm_lead": "{reporter} hat gemeldet: {winner} gewinnt {points_a}:{points_b}.",
+        "confirm_lead": "{reporter} hat gemeldet: {winner} gewinnt {won}:{lost}.",
         "confirm_button": "Bestätigen",
         "confirm_other": "Stimmt nicht? Melde unten das Ergebnis, wie du es siehst: dann "
         "entscheidet die Turnierleitung.",
@@ -136,10 +136,10 @@ TEXT: dict[Lang, dict[str, str]] = {
         "winner": "Winner",
         "choose": "please choose",
         "report_button": "Report the result",
-        "your_report": "You reported: {winner} wins {points_a}:{points_b}. Your opponent "
+        "your_report": "You reported: {winner} wins {won}:{lost}. Your opponent "
         "confirms it on their device.",
         "confirm_title": "Confirm the result",
-        "confirm_lead": "{reporter} reported: {winner} wins {points_a}:{points_b}.",
+        "confirm_lead": "{reporter} reported: {winner} wins {won}:{lost}.",
         "confirm_button": "Confirm",
         "confirm_other": "Not right? Report the result as you see it below: the tournament "
         "director then decides.",

@@ -380,6 +380,16 @@ class VenueService(TournamentDay):
                 return self._table_now(held, paired, table, names)
         raise TableNotFoundError(f"round {paired.number} has no table {number}")
 
+    def open_tables_now(self, tournament_id: UUID) -> list[Table]:
+        """The latest round's tables still without a result, as the wallboard shows them now:
+        each match's own score, penalty points included (rule C-BREAK-2)."""
+        held = self.load(tournament_id)
+        if not held.rounds:
+            return []
+        paired = held.rounds[-1]
+        names = self._names(tournament_id)
+        return [self._table_now(held, paired, table, names) for table in held.open_tables(paired)]
+
     def table_url(self, tournament_id: UUID, number: int) -> str:
         """The table's page for people: what a phone at the table opens (API.md "Pages for
         people"), not the JSON of ``GET .../tables/{n}``."""

@@ -383,7 +383,7 @@ def test_a_refused_check_in_shows_its_reason_next_to_the_field(
     without_id = client.post(url, data={"_csrf_token": csrf_of(page), "buy_in_paid": "100"})
     assert without_id.status_code == 422
     row = row_of(without_id.text, registration["registration_id"])
-    assert re.search(r"data-error[^>]*>a valid ID document must be seen<", row)
+    assert re.search(r"data-error[^>]*>Bitte den Ausweis ansehen: ohne gültigen Ausweis ", row)
     bad_amount = client.post(
         url,
         data={"_csrf_token": csrf_of(page), "id_document_seen": "yes", "buy_in_paid": "zehn"},
@@ -405,7 +405,9 @@ def test_a_check_in_before_it_opens_is_refused_on_the_desk(client: Client) -> No
         data={"_csrf_token": csrf_of(page), "id_document_seen": "yes", "buy_in_paid": "100"},
     )
     assert answer.status_code == 409
-    assert "check-in opens at" in row_of(answer.text, registration["registration_id"])
+    # the German desk says it in German, with the instant in the club's time
+    row = row_of(answer.text, registration["registration_id"])
+    assert "Der Check-in öffnet am 18.04.2026, 12:30 Uhr." in row
 
 
 def test_the_desk_starts_the_tournament_and_the_rest_api_agrees(

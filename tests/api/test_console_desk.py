@@ -485,7 +485,7 @@ def test_a_late_entry_is_checked_in_and_admitted_at_the_desk_in_one_form(
     unseen = submit(client, day.id, url, buy_in_paid="100")
     assert unseen.status_code == 422, unseen.text
     row = row_with(unseen.text, "data-registration-id", late["registration_id"], "late-entry")
-    assert re.search(r'data-error role="alert">a valid ID document must be seen<', row)
+    assert re.search(r'data-error role="alert">Bitte den Ausweis ansehen: ohne gültigen ', row)
     assert 'name="buy_in_paid" inputmode="decimal" value="100"' in row
     assert events_of(client, day) == before
     assert late["player_id"] not in {row["player_id"] for row in standings(client, day)}

@@ -299,7 +299,7 @@ def test_disputed_reports_are_shown_side_by_side_and_the_director_decides(
     assert [who for who, _ in reports] == [a, b]
     length = table["match_length"]
     assert f"gewinnt {length}:2" in reports[0][1]
-    assert f"gewinnt 0:{length}" in reports[1][1]
+    assert f"gewinnt {length}:0" in reports[1][1]  # the winner's points first
 
     page = round_page(client, day, 1)
     decided = client.post(
@@ -351,7 +351,11 @@ def test_pairing_while_results_are_missing_is_refused_in_words(
     problem = client.post(day.url("/rounds"), headers=DIRECTOR).json()
     error = re.search(r'data-error role="alert">([^<]+)<', answer.text)
     assert error is not None
-    assert html_escape.unescape(error.group(1)) == problem["detail"]
+    # the German page says the REST API's English detail in German
+    assert problem["detail"] == "round 1 still needs the results of table(s) 2, 3"
+    assert html_escape.unescape(error.group(1)) == (
+        "Runde 1 braucht noch die Ergebnisse von Tisch 2, 3."
+    )
     assert client.get(day.url("/rounds/2")).status_code == 404
 
 

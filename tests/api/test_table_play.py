@@ -277,11 +277,12 @@ def test_refusals_come_back_with_their_reason(client: Client, clock: MovableCloc
         f"{table.url}/play", data={**hidden(form), "play": "24/1"}, follow_redirects=False
     )
     rest = by_rest(client, table, "a", "play", {"play": "24/1"})
-    # rule G-LEGAL-1: refused as over REST, with the domain's reason in words
+    # rule G-LEGAL-1: refused as over REST, with the domain's reason in the page's words
     assert illegal.status_code == rest.status_code == 409
     shown = re.search(r"data-error>([^<]+)<", illegal.text)
     assert shown is not None
-    assert shown.group(1) == rest.json()["detail"]
+    assert rest.json()["detail"].startswith("illegal play: 24/1 with 4-1: ")
+    assert shown.group(1) == "24/1 ist mit 4-1 kein erlaubter Zug (Regel G-LEGAL-1)."
     assert [e["type"] for e in events(client, table)][-1] == "OpeningRollMade"
 
 

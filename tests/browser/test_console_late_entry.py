@@ -59,7 +59,7 @@ def test_a_late_entry_is_checked_in_and_admitted_with_the_id_box_ticked_at_the_d
     assert not form.find_element(By.NAME, "id_document_seen").is_selected()
     button = form.find_element(By.CSS_SELECTOR, "button[type=submit]")
     to_the_next_page(browser, button.click)
-    assert "a valid ID document must be seen" in text_of(browser, row)
+    assert "Bitte den Ausweis ansehen: ohne gültigen Ausweis" in text_of(browser, row)
     desk.screenshot("late-entry-refused", "late-entries-section")
     refused = lenas_registration()
     assert (refused["status"], refused["checked_in_at"]) == ("waitlisted", None)

@@ -61,14 +61,18 @@ def test_a_director_enters_a_rounds_results_and_pairs_the_next_round(
     assert browser.current_url == round_one
     screenshot(browser, "console-round-1")
 
-    # pairing before the results are in is refused, in words
+    # pairing before the results are in is refused, in the page's words (German here)
     browser.find_element(By.CSS_SELECTOR, 'form[data-action="pair-next-round"] button').click()
     refusal = (
         WebDriverWait(browser, 10)
         .until(lambda b: b.find_elements(By.CSS_SELECTOR, "[data-error]"))[0]
         .text
     )
-    assert refusal == client.post(day.url("/rounds"), headers=DIRECTOR).json()["detail"]
+    detail = client.post(day.url("/rounds"), headers=DIRECTOR).json()["detail"]
+    assert detail.startswith("round 1 still needs the results of table(s) ")
+    assert refusal == "Runde 1 braucht noch die Ergebnisse von Tisch {}.".format(
+        detail.removeprefix("round 1 still needs the results of table(s) ")
+    )
     assert client.get(day.url("/rounds/2")).status_code == 404
 
     for table in first:

@@ -1,0 +1,219 @@
+"""A German page says a use case's refusal in German, an English page in English (API.md
+"Pages for people"): the common refusals of a club day, on the round page, the desk and the
+table page. The REST API keeps its English ``detail``. Browser check:
+tests/browser/test_pages_words_and_scores.py."""
+
+from __future__ import annotations
+
+import html as html_escape
+import re
+from typing import Any
+
+import pytest
+from litestar.testing import TestClient
+
+from api.console.refusals import in_words
+from service.clock import MovableClock
+from tests.api.test_console import csrf_of, signed_in
+from tests.api.test_console_desk import row_with, submit
+from tests.api.test_console_rounds import result_form, round_page, round_url, row_of, tables
+from tests.api.test_table_page import hidden as hidden_of
+from tests.api.test_table_page import pairing, report_form
+from tests.api.test_table_page import signed_in as player_signed_in
+from tests.api.test_table_play import Table, seated, the_form
+from tests.api.test_tournament_day import report, start_tournament
+from tests.conftest import DIRECTOR
+
+Client = TestClient[Any]
+ENGLISH_WORDS = re.compile(r"\b(the|is|has|must|of|already|cannot|round|match)\b")
+
+
+def refusal(html: str) -> str:
+    """The first refusal the page shows (``data-error``), as people read it."""
+    found = re.search(r"data-error[^>]*>([^<]+)<", html)
+    assert found is not None, "the page shows a refusal"
+    return html_escape.unescape(found.group(1))
+
+
+@pytest.mark.parametrize(
+    ("kind", "detail", "german"),
+    [
+        # rule T-FMT-7: the winner reaches the match length, the loser stays below it
+        ("invalid-input", "the winner of a 7-point match has at least that", "mindestens 7"),
+        ("invalid-input", "the loser of a 7-point match has less than that", "weniger als 7"),
+        ("invalid-input", "must be between 0 and 999", "von 0 bis 999"),
+        ("invalid-input", "a valid ID document must be seen", "Ausweis"),
+        ("invalid-input", "the buy-in is 10000 cents, not 5000", "100,00 €"),
+        ("invalid-input", "is not an e-mail address", "E-Mail-Adresse"),
+        ("invalid-input", "a player is paired twice", "zweimal"),
+        ("invalid-input", "at most one bye", "Freilos"),
+        ("invalid-input", "must not be empty", "ausfüllen"),
+        ("invalid-input", "at most 500 characters", "500 Zeichen"),
+        ("results-missing", "round 2 still needs the results of table(s) 1, 3", "Tisch 1, 3"),
+        ("all-rounds-paired", "every round of this tournament is paired", "ausgelost"),
+        ("result-recorded", "match 1f0e has its result already", "schon ein Ergebnis"),
+        (
+            "result-recorded",
+            "match 1f0e has its result (9a2b); to correct it, name that result in corrects",
+            "schon ein Ergebnis",
+        ),
+        ("round-locked", "round 3 has a result already", "Runde 3"),
+        ("round-locked", "round 2 is not the latest round", "Runde 2"),
+        ("tournament-state", "the tournament has not started", "noch nicht begonnen"),
+        ("tournament-state", "the tournament is completed", "beendet"),
+        ("tournament-state", "the tournament has already started", "schon begonnen"),
+        ("tournament-state", "1 player(s) checked in; at least 2 are needed", "mindestens 2"),
+        ("tournament-state", "only a completed tournament is finalized", "beendetes Turnier"),
+        ("tournament-state", "the player is excluded already", "ausgeschlossen"),
+        ("check-in-closed", "check-in closed when the tournament started", "Check-in"),
+        ("places-not-final", "places are fixed when the tournament is completed", "Plätze"),
+        ("wrong-phase", "cannot roll now: side a has rolled and must play", "gerade nicht"),
+        ("not-your-turn", "it is side a's turn, not side b's", "am Zug"),
+        ("match-over", "the match is over: nothing more can be recorded", "zu Ende"),
+        ("illegal-play", "illegal play: 24/1: no move leads from 24 to 1 (G-LEGAL-1)", "Zug"),
+        ("stale-version", "the match is at version 9, not 8 (If-Match)", "neu"),
+    ],
+)
+def test_a_common_refusal_reads_in_german_on_a_german_page_and_as_sent_on_an_english_one(
+    kind: str, detail: str, german: str
+) -> None:
+    said = in_words(kind, detail, "de")
+    assert german in said
+    assert not ENGLISH_WORDS.search(said), said
+    assert in_words(kind, detail, "en") == detail
+
+
+def test_a_result_short_of_the_match_length_is_refused_in_german_next_to_its_field(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-FMT-7
+    day = start_tournament(client, clock, 4)
+    signed_in(client)
+    table = tables(day, 1)[0]
+    length = table["match_length"]
+    url = f"{round_url(day, 1)}/results"
+    short = client.post(url, data=result_form(round_page(client, day, 1), table, "a", points_a="3"))
+    assert short.status_code == 422
+    row = row_of(short.text, table["match_id"])
+    assert f'id="result:{table["match_id"]}-points_a-error"' in row
+    assert refusal(row) == f"Der Sieger eines Matches auf {length} Punkte hat mindestens {length}."
+    english = client.post(
+        url + "?lang=en",
+        data=result_form(round_page(client, day, 1, "?lang=en"), table, "a", points_a="3"),
+    )
+    assert refusal(row_of(english.text, table["match_id"])) == (
+        f"the winner of a {length}-point match has at least that"
+    )
+
+
+def test_pairing_while_results_are_missing_names_the_tables_in_german(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 6)
+    signed_in(client)
+    first, *others = tables(day, 1)
+    report(client, day, first)
+    answer = client.post(
+        f"/director/tournaments/{day.id}/rounds",
+        data={"_csrf_token": csrf_of(round_page(client, day, 1))},
+    )
+    assert answer.status_code == 409
+    numbers = ", ".join(str(t["table"]) for t in others)
+    assert refusal(answer.text) == f"Runde 1 braucht noch die Ergebnisse von Tisch {numbers}."
+    rest = client.post(day.url("/rounds"), headers=DIRECTOR).json()
+    assert rest["detail"] == f"round 1 still needs the results of table(s) {numbers}"
+
+
+def test_a_result_entered_from_a_stale_page_says_in_german_that_it_has_one(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)
+    signed_in(client)
+    table = tables(day, 1)[0]
+    stale = round_page(client, day, 1)
+    report(client, day, table)  # entered meanwhile, on another device
+    answer = client.post(f"{round_url(day, 1)}/results", data=result_form(stale, table, "a"))
+    assert answer.status_code == 409
+    assert refusal(row_of(answer.text, table["match_id"])).startswith(
+        "Diese Partie hat schon ein Ergebnis"
+    )
+
+
+def test_a_check_in_without_the_id_document_is_refused_in_german(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)
+    signed_in(client)
+    late = submit(
+        client,
+        day.id,
+        "/registrations",
+        first_name="Lena",
+        last_name="Spät",
+        email="lena@example.org",
+        age="30",
+    )
+    assert late.status_code == 303, late.text
+    registration = next(
+        r
+        for r in client.get(day.url("/registrations"), headers=DIRECTOR).json()
+        if r["email"] == "lena@example.org"
+    )
+    url = f"/registrations/{registration['registration_id']}/late-entry"
+    unseen = submit(client, day.id, url, buy_in_paid="100")
+    assert unseen.status_code == 422
+    row = row_with(
+        unseen.text, "data-registration-id", registration["registration_id"], "late-entry"
+    )
+    assert refusal(row) == "Bitte den Ausweis ansehen: ohne gültigen Ausweis kein Check-in."
+
+
+def test_a_players_report_short_of_the_match_length_is_refused_in_german(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 2)
+    table = pairing(day, 1)
+    length = table["match_length"]
+    player_signed_in(client, day, table["player_a"])
+    answer = report_form(client, day, 1, table["player_a"], 2, 1)
+    assert answer.status_code == 422
+    assert refusal(answer.text) == (
+        f"Der Sieger eines Matches auf {length} Punkte hat mindestens {length}."
+    )
+
+
+def test_a_players_report_after_the_directors_result_is_refused_in_german(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)  # a second table: the tournament goes on
+    table = pairing(day, 1)
+    player_signed_in(client, day, table["player_a"])
+    page = client.get(f"/pages/tournaments/{day.id}/tables/1").text
+    report(client, day, table)
+    form = re.search(r'<form[^>]*data-action="report".*?</form>', page, re.DOTALL)
+    assert form is not None
+    hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form[0]))
+    answer = client.post(
+        f"/pages/tournaments/{day.id}/tables/1/report",
+        data={**hidden, "winner": table["player_a"], "points_a": table["match_length"]}
+        | {"points_b": "0"},
+    )
+    assert answer.status_code == 409
+    assert refusal(answer.text).startswith("Diese Partie hat schon ein Ergebnis")
+
+
+def test_a_roll_sent_twice_at_the_table_is_refused_in_german(
+    client: Client, clock: MovableClock
+) -> None:
+    # a double tap: the form carries the version it was drawn at, as If-Match
+    day = start_tournament(client, clock, 2)
+    table = Table(day, 1)
+    seated(client, table, "a")
+    form = the_form(client.get(table.url).text, "roll", "a")
+    sent = {**hidden_of(form), "die1": "6", "die2": "1"}
+    assert client.post(f"{table.url}/roll", data=sent, follow_redirects=False).status_code == 303
+    again = client.post(f"{table.url}/roll", data=sent, follow_redirects=False)
+    assert again.status_code == 409
+    assert refusal(again.text) == "Jemand war schneller: die Seite zeigt jetzt den neuen Stand."
+    english = client.post(f"{table.url}/roll?lang=en", data=sent, follow_redirects=False)
+    assert refusal(english.text).startswith("the match is at version")
