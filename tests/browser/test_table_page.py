@@ -12,7 +12,7 @@ import pytest
 
 from tests.api.test_tournament_day import start_tournament
 from tests.browser.conftest import LiveServer, screenshot
-from tests.browser.test_pages import left, wait_until, wait_until_live
+from tests.browser.test_pages import left, to_the_next_page, wait_until, wait_until_live
 
 pytestmark = pytest.mark.browser
 
@@ -344,8 +344,7 @@ def test_a_player_reading_english_gets_a_refused_report_back_as_typed_and_in_eng
     # API.md "Pages for people": `?lang=en` gives English, also after a form's answer; a
     # refused report keeps the winner and the points typed (as the console's result form)
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import Select
 
     client = cast(Any, live_server.http)
     day = start_tournament(client, live_server.clock, 2)
@@ -362,10 +361,8 @@ def test_a_player_reading_english_gets_a_refused_report_back_as_typed_and_in_eng
             field = form.find_element(By.NAME, name)
             field.clear()
             field.send_keys(str(points))
-        page = browser.find_element(By.TAG_NAME, "html")
-        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        # the click returns before the answer: the same URL comes back, so wait for a new page
-        WebDriverWait(browser, 10).until(expected_conditions.staleness_of(page))
+        # the answer comes back at the same URL: wait for its page, not the old one
+        to_the_next_page(browser, form.find_element(By.CSS_SELECTOR, "button[type=submit]").click)
 
     report(length - 2, 1)  # the winner below the match length: refused
     refused = browser.find_element(By.CSS_SELECTOR, 'form[data-action="report"]')
