@@ -12,7 +12,7 @@ import pytest
 
 from tests.api.test_tournament_day import start_tournament
 from tests.browser.conftest import LiveServer, screenshot
-from tests.browser.test_pages import left, wait_until, wait_until_live
+from tests.browser.test_pages import left, to_the_next_page, wait_until, wait_until_live
 
 pytestmark = pytest.mark.browser
 
@@ -361,7 +361,8 @@ def test_a_player_reading_english_gets_a_refused_report_back_as_typed_and_in_eng
             field = form.find_element(By.NAME, name)
             field.clear()
             field.send_keys(str(points))
-        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        # the answer comes back at the same URL: wait for its page, not the old one
+        to_the_next_page(browser, form.find_element(By.CSS_SELECTOR, "button[type=submit]").click)
 
     report(length - 2, 1)  # the winner below the match length: refused
     refused = browser.find_element(By.CSS_SELECTOR, 'form[data-action="report"]')

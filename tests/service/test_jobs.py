@@ -4,6 +4,9 @@ clock passes it and runs once (rules T-CANCEL-1, T-CHECKIN-1, T-CHECKIN-2, C-BRE
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from uuid import UUID
+
+import pytest
 
 from service.bootstrap import Services
 from service.clock import MovableClock
@@ -68,3 +71,33 @@ def test_at_the_start_time_the_tournament_starts_itself_and_then_watches_the_bre
     assert effect == "TournamentStarted: 2 players, 1 no-shows released, round 1 paired"
     assert services.tournaments.get_tournament(day.tournament_id).status == "running"
     assert services.jobs.flag_breaks(day.tournament_id) is None
+
+
+def test_one_run_does_every_deadline_passed_and_a_job_that_fails_waits_for_the_next_run(
+    services: Services,
+    clock: MovableClock,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # rules T-CANCEL-1, T-CHECKIN-1: both deadlines passed while nobody ran the jobs
+    day = registered_tournament(services, 2)
+    move_to(clock, CHECK_IN_OPENS)
+
+    def broken(target: UUID, now: datetime) -> str | None:
+        raise OSError("the disk is full")
+
+    with monkeypatch.context() as patched:
+        patched.setitem(services.jobs.runners, "close_cancellation", broken)
+        first = services.jobs.run_due(clock.now())
+    assert [(run.kind, run.target, run.effect) for run in first] == [
+        ("close_cancellation", day.tournament_id, None),
+        ("open_check_in", day.tournament_id, "CheckInOpened"),
+    ]
+    assert "failed; it is tried again at the next run" in caplog.text
+
+    second = services.jobs.run_due(clock.now())
+    assert [(run.kind, run.effect) for run in second] == [
+        ("close_cancellation", "CancellationClosed")
+    ]
+    assert services.jobs.run_due(clock.now()) == []  # each ran once
+    assert services.tournaments.get_tournament(day.tournament_id).status == "check_in"

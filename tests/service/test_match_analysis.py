@@ -26,6 +26,8 @@ from service.settings import Settings
 from service.shared.commands import CommandRunner
 from service.shared.match_play import Caller, MatchPlay, MatchTerms
 from tests.conftest import processes_of_one_store
+from tests.service.conftest import checked_in_tournament
+from tests.service.test_conduct import won_through_the_service
 
 FIGURES = PlayerFigures(
     unforced_moves=10,
@@ -117,6 +119,40 @@ def test_a_director_request_makes_one_more_run_due(services: Services, clock: Mo
     done = analyses.analysis(match_id)
     assert done.figures == STATISTICS
     assert done.names == ("Anna", "Ben")
+
+
+def test_an_analysis_changes_no_result_standing_ranking_or_rating(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule A-ANALYSIS-4: information only; the tournament's matches played on the phones
+    season = services.seasons.create_season(
+        name="Saison 2026", starts_on="2026-01-01", ends_on="2026-12-31", periods=[]
+    )
+    day = checked_in_tournament(services, clock, 4, match_length=3)
+    tables = services.rounds.start(day.tournament_id).round.pairings
+    match_ids = [table.match_id for table in tables if table.match_id is not None]
+    for match_id in match_ids:
+        won_through_the_service(services, match_id)
+
+    def what_counts() -> tuple[object, ...]:
+        services.views.catch_up()
+        return (
+            services.rounds.list_standings(day.tournament_id),
+            services.rounds.list_matches(day.tournament_id),
+            services.seasons.get_ranking(season.id),
+            services.ratings.list_ratings(),
+            [services.store.stream(match_id) for match_id in match_ids],
+            services.store.stream(day.tournament_id),
+        )
+
+    before = what_counts()
+    assert all(before)  # ranked and rated already: a change would show
+    analyses = analyses_with(services, clock, SecondProcessFirst())
+    for match_id in match_ids:
+        assert analyses.analyse_due(match_id) == "MatchAnalysed: error rates 100.0 / 100.0 mEMG"
+        assert analyses.analysis(match_id).status == "done"
+
+    assert what_counts() == before
 
 
 @pytest.mark.gnubg

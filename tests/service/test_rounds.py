@@ -8,6 +8,7 @@ from uuid import UUID
 import pytest
 
 from domain.tournament import (
+    KnockoutLengths,
     ResultRecorded,
     ResultsMissingError,
     RoundNotFoundError,
@@ -140,6 +141,55 @@ def test_an_excluded_player_loses_their_open_match_at_its_full_length(
     assert (result.winner, result.points_a, result.points_b) == (table.player_b, 0, 3)
     assert table.match_id is not None
     assert services.matches.get(table.match_id).is_over
+
+
+def test_an_excluded_player_is_paired_no_more_and_their_buy_in_stays_in_the_pot(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule C-EXCL-1, T-FMT-5: no longer paired; R-EXCL-1: no refund of the buy-in
+    day = checked_in_tournament(services, clock, 6)
+    leaving = services.rounds.start(day.tournament_id).round.pairings[0].player_a
+    services.rounds.exclude(
+        day.tournament_id, player_id=leaving, reason="insults", actor="director"
+    )
+    report_every_table(services, day, services.rounds.get_round(day.tournament_id, 1))
+
+    second = services.rounds.pair_round(day.tournament_id)
+    assert leaving not in {p for t in second.pairings for p in (t.player_a, t.player_b)}
+    [excluded] = [
+        row
+        for row in services.tournaments.list_registrations(day.tournament_id)
+        if row.player_id == leaving
+    ]
+    assert (excluded.status, excluded.buy_in_paid_cents, excluded.refund_cents) == (
+        "excluded",
+        100_00,
+        None,
+    )
+    assert services.tournaments.get_tournament(day.tournament_id).pot_cents == 6 * 80_00
+
+
+def test_each_knockout_stage_plays_the_match_length_set_for_it(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule T-FMT-8: the Swiss rounds play match_length, each knockout stage its own length
+    lengths = KnockoutLengths(semi_final=3, final=5, third_place=2)
+    day = checked_in_tournament(services, clock, 4, match_length=1, knockout_lengths=lengths)
+    report_every_table(services, day, services.rounds.start(day.tournament_id).round)
+    for _ in range(3):  # round 2, the semi-finals, the final with the 3rd-place match
+        report_every_table(services, day, services.rounds.pair_round(day.tournament_id))
+
+    tables = [t for r in services.rounds.list_rounds(day.tournament_id) for t in r.pairings]
+    assert sorted({(t.stage, t.match_length) for t in tables}) == [
+        ("final", 5),
+        ("semi_final", 3),
+        ("swiss", 1),
+        ("third_place", 2),
+    ]
+    for table in tables:
+        assert table.match_id is not None
+        assert services.matches.get(table.match_id).match_length == table.match_length
+    assert services.tournaments.get_tournament(day.tournament_id).status == "completed"
 
 
 def test_an_ad_hoc_match_is_played_by_two_seated_players(

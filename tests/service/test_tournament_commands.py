@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from uuid import UUID, uuid5
 from zoneinfo import ZoneInfo
@@ -306,3 +306,25 @@ def test_a_registration_keyed_before_nfkc_still_counts_as_a_duplicate(
     services.views.catch_up()
     with pytest.raises(DuplicateRegistrationError):
         tournament_service.register(tournament_id, anna("straße@example.org"))
+
+
+def test_a_person_under_18_on_the_play_date_is_refused_and_one_turning_18_that_day_registered(
+    services: Services,
+) -> None:
+    # rule T-REG-1: minimum age 18 at the play date (18.04.2026), by age or by birth date
+    tournament_id = schedule(services)
+    young = msgspec.structs.replace(spieler(1), age=None, birth_date="2008-04-19")
+    for applicant, field in (
+        (msgspec.structs.replace(spieler(1), age=17), "age"),
+        (young, "birth_date"),
+    ):
+        with pytest.raises(InvalidInputError) as refused:
+            services.tournaments.register(tournament_id, applicant)
+        assert refused.value.field == field
+    assert services.tournaments.list_registrations(tournament_id) == []  # nothing recorded
+
+    of_age = msgspec.structs.replace(spieler(1), age=None, birth_date="2008-04-18")
+    receipt = services.tournaments.register(tournament_id, of_age)
+    assert receipt.status == "registered"
+    [row] = services.tournaments.list_registrations(tournament_id)
+    assert (row.registration_id, row.birth_date) == (receipt.registration_id, date(2008, 4, 18))

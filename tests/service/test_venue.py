@@ -1,5 +1,6 @@
 """The venue slice at the service level: players' reports, pairing overrides, late entries,
-fixed tables, the tables' pages, the wallboard, finalising and reopening."""
+fixed tables, the tables' pages, the wallboard and the open tables' scores, finalising and
+reopening."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from domain.tournament import (
 )
 from service.bootstrap import Services
 from service.clock import MovableClock
+from service.conduct.conduct import PenaltyAward
 from service.registration.tournaments import CheckInProof
+from service.shared.day_views import Score
 from service.shared.registrants import Registration
 from service.venue.venue import LateAdmission, LateArrival, TableNotFoundError, TableReport
 from tests.service.conftest import (
@@ -303,3 +306,29 @@ def test_a_completed_tournament_is_finalised_and_reopened_for_a_correction(
     reopened = services.venue.reopen_tournament(day.tournament_id, reason="a wrong score")
     assert (reopened.status, reopened.finalized_at) == ("completed", None)
     assert services.venue.load(day.tournament_id).finalized_at is None
+
+
+def test_the_open_tables_show_each_matchs_own_score_penalty_points_included(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule C-BREAK-2: a penalty point is on the opponent's score; a table with a result is
+    # open no longer (the round page's live scores)
+    day = checked_in_tournament(services, clock, 4, match_length=3)
+    assert services.venue.open_tables_now(day.tournament_id) == []  # no round yet
+    first, second = services.rounds.start(day.tournament_id).round.pairings
+    assert first.match_id is not None
+    services.conduct.award_penalty(
+        day.tournament_id,
+        PenaltyAward(
+            match_id=first.match_id, player_id=first.player_a, points=1, reason="11 min late"
+        ),
+        actor="director",
+    )
+    shown = services.venue.open_tables_now(day.tournament_id)
+    assert [(t.table, t.match_id, t.score) for t in shown] == [
+        (first.table, first.match_id, Score(a=0, b=1)),
+        (second.table, second.match_id, Score(a=0, b=0)),
+    ]
+
+    report_every_table(services, day, services.rounds.get_round(day.tournament_id, 1))
+    assert services.venue.open_tables_now(day.tournament_id) == []
