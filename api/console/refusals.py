@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime
+from datetime import date, datetime
 
 from api.pages.pages import Lang
 
@@ -70,7 +70,58 @@ def _local_time(text: str) -> str:
         return text
 
 
+def _day(text: str) -> str:
+    """A date of a problem detail (ISO 8601) as a German page says it."""
+    try:
+        return f"{date.fromisoformat(text):%d.%m.%Y}"
+    except ValueError:
+        return text
+
+
 Words = str | Callable[[re.Match[str]], str]
+QUOTED = r"""(['"])(.*)\{n}"""
+"""A text as Python's ``repr`` quotes it (the domain's ``{text!r}``), its quote as group n."""
+NOTATION = QUOTED.format(n=1) + ": " + QUOTED.format(n=3) + " "
+"""The start of a ``NotationError``: the play typed, then the part of it that is wrong."""
+NOTATION_PROBLEMS: tuple[tuple[str, str], ...] = (
+    (r"at column \d+ is not a point \(0-25, bar or off\)", "ist kein Punkt (0 bis 25, bar, off)"),
+    (r"at column \d+ is not a point \(1-24, bar or off\)", "ist kein Punkt (1 bis 24, bar, off)"),
+    (r"at column \d+ follows no move", "folgt auf keinen Zug"),
+    (r"at column \d+ is not a count of 1 to 4 checkers", "ist keine Anzahl von 1 bis 4 Steinen"),
+    (r"at column \d+ follows no point", "folgt auf keinen Punkt"),
+    (
+        r"at column \d+ marks a hit but follows no target point",
+        "markiert einen Treffer, aber ohne Zielpunkt davor",
+    ),
+    (r"at column \d+ is not part of move notation", "gehört nicht zur Zugnotation"),
+    (r"ends with '/', a point must follow", "endet mit „/“: ein Punkt muss folgen"),
+    (r"is not a move \(write source/target\)", "ist kein Zug (von/nach schreiben)"),
+    (
+        r"starts from off; a move starts on the board",
+        "beginnt bei off: ein Zug beginnt auf dem Brett",
+    ),
+    (
+        r"moves onto the bar; only hits go there",
+        "zieht auf die Bar: dorthin kommt nur ein geschlagener Stein",
+    ),
+    (r"goes on after bearing off", "zieht nach dem Abtragen weiter"),
+    (r"marks a hit off the board", "markiert einen Treffer außerhalb des Bretts"),
+)
+"""Move notation typed at the table that is none (``domain.backgammon.notation``)."""
+
+
+def _notation(german: str) -> Callable[[re.Match[str]], str]:
+    def said(found: re.Match[str]) -> str:
+        return f"„{found.group(4)}“ in „{found.group(2)}“ {german}. Ein Zug lautet etwa 24/18 13/9."
+
+    return said
+
+
+NOTATION_DETAILS: tuple[tuple[str, Words], ...] = tuple(
+    (NOTATION + english, _notation(german)) for english, german in NOTATION_PROBLEMS
+)
+
+
 RESULTS_MISSING = r"round (\d+) still needs the results of table\(s\) ([\d, ]+)"
 GERMAN_DETAILS: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
     (re.compile(f"^{english}$"), german)
@@ -215,6 +266,128 @@ GERMAN_DETAILS: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
             "Die E-Mail-Adresse braucht einen Domainnamen, keine IP-Adresse.",
         ),
         (r"give age or birth_date", "Bitte das Alter oder das Geburtsdatum angeben."),
+        # the register form's age and birth date (rule T-REG-1)
+        (
+            r"participants must be at least (\d+) on (\S+)",
+            lambda found: (
+                f"Teilnehmen kann nur, wer am {_day(found.group(2))} mindestens "
+                f"{found.group(1)} Jahre alt ist (Regel T-REG-1)."
+            ),
+        ),
+        (
+            r"participants must be at least (\d+) on (\S+); if you turn \d+ by then, give "
+            r"birth_date instead",
+            lambda found: (
+                f"Teilnehmen kann nur, wer am {_day(found.group(2))} mindestens "
+                f"{found.group(1)} Jahre alt ist (Regel T-REG-1). Wer es bis dahin wird: bitte "
+                "das Geburtsdatum angeben."
+            ),
+        ),
+        (
+            r"(\S+) lies in the future",
+            lambda found: f"Das Geburtsdatum {_day(found.group(1))} liegt in der Zukunft.",
+        ),
+        (
+            r"(\S+) lies after the play date (\S+)",
+            lambda found: (
+                f"Das Geburtsdatum {_day(found.group(1))} liegt nach dem Turniertag "
+                f"{_day(found.group(2))}."
+            ),
+        ),
+        (
+            r"(\S+) is not plausible",
+            lambda found: f"Das Geburtsdatum {_day(found.group(1))} ist nicht glaubhaft.",
+        ),
+        (
+            r"does not match birth_date (\S+) \((\d+) on the play date\)",
+            lambda found: (
+                f"Das Alter passt nicht zum Geburtsdatum {_day(found.group(1))} (am Turniertag "
+                f"{found.group(2)} Jahre)."
+            ),
+        ),
+        (
+            QUOTED.format(n=1) + r" is not a date; use YYYY-MM-DD",
+            r"„\2“ ist kein Datum: bitte als TT.MM.JJJJ angeben.",
+        ),
+        (
+            r"(.+): the year must lie between (\d+) and (\d+), not (\d+)",
+            r"„\1“: das Jahr liegt zwischen \2 und \3.",
+        ),
+        (
+            r"(.+) does not exist: there is no month (\d+)",
+            r"Den „\1“ gibt es nicht: es gibt keinen Monat \2.",
+        ),
+        (
+            r"(.+) does not exist: \w+ \d+ has (\d+) days",
+            r"Den „\1“ gibt es nicht: dieser Monat hat \2 Tage.",
+        ),
+        (
+            r"must not contain control, format, zero-width or other invisible characters",
+            "Die E-Mail-Adresse enthält ein unsichtbares Zeichen oder ein Steuerzeichen.",
+        ),
+        (
+            r"write the part before the @ without quotes, comments or the characters .*",
+            lambda _: (
+                "Bitte den Teil vor dem @ ohne Anführungszeichen, Kommentare und die Zeichen "
+                '( ) < > [ ] , ; : \\ " schreiben.'
+            ),
+        ),
+        (
+            r"must not contain control characters or line breaks \((U\+[0-9A-F]+)\)",
+            r"Bitte ohne Zeilenumbrüche und Steuerzeichen (\1).",
+        ),
+        (
+            r"must not contain invisible characters or spaces other than the plain space "
+            r"\((U\+[0-9A-F]+)\)",
+            r"Bitte ohne unsichtbare Zeichen und ohne andere Leerzeichen als das einfache (\1).",
+        ),
+        # the round page's pairing override (rule T-FMT-2)
+        (
+            r"not in this round's field: .+",
+            "Die Paarung nennt Spieler, die in dieser Runde nicht spielen: bitte die Seite neu "
+            "laden.",
+        ),
+        (
+            r"every active player once; missing: (.+)",
+            lambda found: (
+                "Jeder aktive Spieler kommt genau einmal vor; es fehlen "
+                f"{len(found.group(1).split(', '))} Spieler."
+            ),
+        ),
+        (
+            r"player \S+ does not play in this tournament",
+            "Dieser Spieler spielt in diesem Turnier nicht (mehr).",
+        ),
+        (r"\S+ does not play match \S+", "Der Sieger spielt nicht in dieser Partie."),
+        # a report from a player who has left the tournament (rule C-EXCL-1)
+        (
+            r"the player is excluded from this tournament \(C-EXCL-1\): their reports no "
+            r"longer count",
+            "Du bist von diesem Turnier ausgeschlossen (Regel C-EXCL-1): deine Meldungen zählen "
+            "nicht mehr.",
+        ),
+        (
+            r"the player has withdrawn from this tournament: their reports no longer count",
+            "Du hast dich von diesem Turnier zurückgezogen: deine Meldungen zählen nicht mehr.",
+        ),
+        # move notation typed at the table (rule G-LEGAL-1)
+        (
+            r"is empty: name the steps, as '24/18 13/9'",
+            "Bitte den Zug eingeben, etwa 24/18 13/9.",
+        ),
+        (
+            r"cannot read '(.*)': steps read 'from/to', 'bar/to' or 'from/off'",
+            r"„\1“ lässt sich nicht lesen: ein Schritt lautet von/nach, bar/nach oder von/off.",
+        ),
+        (
+            r"is at most (\d+) characters of notation",
+            r"Ein Zug hat höchstens \1 Zeichen.",
+        ),
+        # the season page's directors
+        (
+            r"is no director of this season",
+            "Diese Person ist keine Turnierleitung dieser Saison.",
+        ),
         # a reason and other texts (``domain.text.one_line``)
         (r"must not be empty", "Bitte ausfüllen."),
         (r"at most (\d+) characters", r"Höchstens \1 Zeichen."),
@@ -223,7 +396,7 @@ GERMAN_DETAILS: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
             "Bitte ohne Zeilenumbrüche und Steuerzeichen.",
         ),
     )
-)
+) + tuple((re.compile(f"^{english}$"), german) for english, german in NOTATION_DETAILS)
 """Refusals known by their English detail (or an ``invalid-input`` message)."""
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html as html_escape
 import re
+import uuid
 from typing import Any
 
 import pytest
@@ -16,12 +17,20 @@ from api.console.refusals import in_words
 from service.clock import MovableClock
 from tests.api.test_console import csrf_of, signed_in
 from tests.api.test_console_desk import row_with, submit
-from tests.api.test_console_rounds import result_form, round_page, round_url, row_of, tables
+from tests.api.test_console_rounds import (
+    override_form,
+    result_form,
+    round_page,
+    round_url,
+    row_of,
+    tables,
+)
 from tests.api.test_table_page import hidden as hidden_of
 from tests.api.test_table_page import pairing, report_form
 from tests.api.test_table_page import signed_in as player_signed_in
 from tests.api.test_table_play import Table, seated, the_form
 from tests.api.test_tournament_day import report, start_tournament
+from tests.api.test_tournaments import schedule
 from tests.conftest import DIRECTOR
 
 Client = TestClient[Any]
@@ -72,6 +81,37 @@ def refusal(html: str) -> str:
         ("match-over", "the match is over: nothing more can be recorded", "zu Ende"),
         ("illegal-play", "illegal play: 24/1: no move leads from 24 to 1 (G-LEGAL-1)", "Zug"),
         ("stale-version", "the match is at version 9, not 8 (If-Match)", "neu"),
+        # the desk's register form (rule T-REG-1)
+        ("under-age", "participants must be at least 18 on 2026-04-18", "18.04.2026"),
+        (
+            "under-age",
+            "participants must be at least 18 on 2026-04-18; if you turn 18 by then, give "
+            "birth_date instead",
+            "Geburtsdatum",
+        ),
+        ("invalid-input", "2031-01-01 lies in the future", "01.01.2031"),
+        ("invalid-input", "1890-01-01 is not plausible", "01.01.1890"),
+        ("invalid-input", "does not match birth_date 1990-05-01 (35 on the play date)", "35"),
+        ("invalid-input", "2000-04-31 does not exist: April 2000 has 30 days", "30 Tage"),
+        ("invalid-input", "2000-13-01 does not exist: there is no month 13", "Monat 13"),
+        ("invalid-input", "'gestern' is not a date; use YYYY-MM-DD", "„gestern“"),
+        # the round page's pairing override (rule T-FMT-2)
+        ("invalid-input", "not in this round's field: 1f0e", "neu laden"),
+        ("invalid-input", "every active player once; missing: 1f0e, 9a2b", "2 Spieler"),
+        # move notation at the table (rule G-LEGAL-1)
+        ("invalid-input", "'24/x': 'x' at column 4 is not a point (1-24, bar or off)", "„x“"),
+        ("invalid-input", "'24/': '24/' ends with '/', a point must follow", "Punkt"),
+        (
+            "invalid-input",
+            "cannot read '24-18': steps read 'from/to', 'bar/to' or 'from/off'",
+            "24-18",
+        ),
+        # a player excluded from the tournament reports (rule C-EXCL-1)
+        (
+            "forbidden",
+            "the player is excluded from this tournament (C-EXCL-1): their reports no longer count",
+            "ausgeschlossen",
+        ),
     ],
 )
 def test_a_common_refusal_reads_in_german_on_a_german_page_and_as_sent_on_an_english_one(
@@ -217,3 +257,106 @@ def test_a_roll_sent_twice_at_the_table_is_refused_in_german(
     assert refusal(again.text) == "Jemand war schneller: die Seite zeigt jetzt den neuen Stand."
     english = client.post(f"{table.url}/roll?lang=en", data=sent, follow_redirects=False)
     assert refusal(english.text).startswith("the match is at version")
+
+
+# The desk's register form: age and birth date (rule T-REG-1) ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "german"),
+    [
+        (
+            {"age": "12", "birth_date": ""},
+            "Teilnehmen kann nur, wer am 18.04.2026 mindestens 18 Jahre alt ist (Regel T-REG-1). "
+            "Wer es bis dahin wird: bitte das Geburtsdatum angeben.",
+        ),
+        (
+            {"age": "", "birth_date": "01.05.2010"},
+            "Teilnehmen kann nur, wer am 18.04.2026 mindestens 18 Jahre alt ist (Regel T-REG-1).",
+        ),
+        (
+            {"age": "", "birth_date": "31.02.1990"},
+            "Den „31.02.1990“ gibt es nicht: dieser Monat hat 28 Tage.",
+        ),
+        (
+            {"age": "", "birth_date": "01.01.1890"},
+            "„01.01.1890“: das Jahr liegt zwischen 1900 und 2999.",
+        ),
+        (
+            {"age": "", "birth_date": "01.01.2031"},
+            "Das Geburtsdatum 01.01.2031 liegt nach dem Turniertag 18.04.2026.",
+        ),
+    ],
+)
+def test_an_age_or_birth_date_the_desk_refuses_is_said_in_german_and_in_english_on_the_english_desk(
+    client: Client, typed: dict[str, str], german: str
+) -> None:
+    tournament = schedule(client)  # 2026-04-18, from 18 (rule T-REG-1)
+    signed_in(client)
+    form = {"first_name": "Anna", "last_name": "Muster", "email": "anna@example.org", **typed}
+    answer = submit(client, tournament["id"], "/registrations", **form)
+    assert answer.status_code == 422
+    assert refusal(answer.text) == german
+    english = client.post(
+        f"/director/tournaments/{tournament['id']}/registrations?lang=en",
+        data={"_csrf_token": csrf_of(answer.text), **form},
+        follow_redirects=False,
+    )
+    assert english.status_code == 422
+    assert not re.search("Geburtsdatum|Teilnehmen|gibt es nicht", refusal(english.text))
+
+
+# The round page's pairing override (rule T-FMT-2) -------------------------------------------
+
+
+def test_an_override_naming_a_player_not_in_the_round_is_refused_in_german(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 4)
+    signed_in(client)
+    (one, two) = tables(day, 1)
+    page = round_page(client, day, 1)
+    stranger = str(uuid.uuid4())
+    pairings = [(one["player_a"], stranger), (two["player_a"], two["player_b"])]
+    answer = client.post(
+        f"{round_url(day, 1)}/pairings", data=override_form(page, pairings, "Tischwunsch")
+    )
+    assert answer.status_code == 422
+    assert refusal(answer.text) == (
+        "Die Paarung nennt Spieler, die in dieser Runde nicht spielen: bitte die Seite neu laden."
+    )
+    left_out = client.post(
+        f"{round_url(day, 1)}/pairings",
+        data=override_form(page, [(one["player_a"], one["player_b"])], "nur einer"),
+    )
+    assert refusal(left_out.text) == (
+        "Jeder aktive Spieler kommt genau einmal vor; es fehlen 2 Spieler."
+    )
+    english = client.post(
+        f"{round_url(day, 1)}/pairings?lang=en",
+        data=override_form(page, pairings, "table wish"),
+    )
+    assert refusal(english.text) == f"not in this round's field: {stranger}"
+
+
+# Move notation typed at the table (rule G-LEGAL-1) -------------------------------------------
+
+
+def test_a_play_that_is_no_move_notation_is_refused_in_german(
+    client: Client, clock: MovableClock
+) -> None:
+    day = start_tournament(client, clock, 2)
+    table = Table(day, 1)
+    seated(client, table, "a")
+    rolled = the_form(client.get(table.url).text, "roll", "a")
+    dice = {**hidden_of(rolled), "die1": "4", "die2": "1"}
+    assert client.post(f"{table.url}/roll", data=dice, follow_redirects=False).status_code == 303
+    form = the_form(client.get(table.url).text, "play", "a")
+    sent = {**hidden_of(form), "play": "24/x"}
+    answer = client.post(f"{table.url}/play", data=sent, follow_redirects=False)
+    assert answer.status_code == 422
+    assert refusal(answer.text) == (
+        "„x“ in „24/x“ ist kein Punkt (1 bis 24, bar, off). Ein Zug lautet etwa 24/18 13/9."
+    )
+    english = client.post(f"{table.url}/play?lang=en", data=sent, follow_redirects=False)
+    assert refusal(english.text).startswith("'24/x': 'x' at column 4")
