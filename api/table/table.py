@@ -97,6 +97,8 @@ class Visit:
     services: Services
     session: PlayerSession | None
     tablet: TableTablet | None = None
+    left: PlayerSession | None = None
+    """The session of a player who has since left the tournament (``PlayerSessions.left``)."""
 
     @property
     def t(self) -> dict[str, str]:
@@ -194,26 +196,30 @@ class Visit:
             return sessions.csrf_token(self.session.nonce)
         return ""
 
-    def require_csrf(self, data: dict[str, Any]) -> PlayerSession:
-        """The session of a form's POST with its CSRF token; else ``FormRefusedError``."""
+    def require_csrf(self, data: dict[str, Any], *, left: bool = False) -> PlayerSession:
+        """The session of a form's POST with its CSRF token; else ``FormRefusedError``.
+        ``left``: the session of a player who has left the tournament will do too (a report,
+        which the use case then refuses saying why)."""
         sessions = self.services.player_sessions
-        if self.session is None or not sessions.is_csrf_token(
-            self.session.nonce, data.get(CSRF_FIELD)
-        ):
+        session = self.session or (self.left if left else None)
+        if session is None or not sessions.is_csrf_token(session.nonce, data.get(CSRF_FIELD)):
             raise FormRefusedError
-        return self.session
+        return session
 
 
 def provide_visit(request: Request[Any, Any, Any], services: ServicesDep) -> Visit:
     """The visit, with the player's session when its cookie is valid (checked in the store)."""
     asked = request.query_params.get("lang")
+    cookie = request.cookies.get(COOKIES.session)
+    session = services.player_sessions.check(cookie)
     return Visit(
         lang=language(request),
         path=request.url.path,
         query_lang=asked if asked in TEXT else None,
         services=services,
-        session=services.player_sessions.check(request.cookies.get(COOKIES.session)),
+        session=session,
         tablet=services.player_sessions.check_tablet(request.cookies.get(TABLET_COOKIE)),
+        left=services.player_sessions.left(cookie) if session is None and cookie else None,
     )
 
 
@@ -341,8 +347,9 @@ def _reported(
     visit: Visit, tournament_id: UUID, number: int, data: dict[str, Any], where: str
 ) -> Template | Redirect:
     """``report`` and ``confirm-report``: both are the player's report (``POST .../reports``);
-    a confirmation sends the opponent's result back, equal, and so confirms it."""
-    session = visit.require_csrf(data)
+    a confirmation sends the opponent's result back, equal, and so confirms it. A player who
+    has left the tournament is told so by the use case (rule C-EXCL-1), as over REST."""
+    session = visit.require_csrf(data, left=True)
     if session.tournament_id != tournament_id:
         raise FormRefusedError
     # a refused report keeps what the player typed (a confirmation's inputs are hidden)

@@ -36,6 +36,8 @@ PLAYER_SESSION_LIFETIME = timedelta(hours=16)
 SIGNED_IN = frozenset({"registered", "waitlisted", "standby", "checked_in"})
 """The registrations whose link signs in: a cancelled, withdrawn, excluded or no-show one's
 link is revoked (its session ends too)."""
+LEFT = frozenset({"withdrawn", "excluded"})
+"""The registrations of players who left the tournament after its start (rule C-EXCL-1)."""
 
 
 _ENDED = "player "
@@ -141,6 +143,23 @@ class PlayerSessions(SignedSessions[PlayerClaims]):
             return None
         return PlayerSession(tournament_id, registration_id, player_id, claims.nonce)
 
+    def left(self, cookie: str | None) -> PlayerSession | None:
+        """The session of ``cookie`` whose player has since left the tournament (withdrawn or
+        excluded, rule C-EXCL-1): it acts for nothing, yet the report it sends is refused by the
+        use case in its own words, not as an expired form."""
+        claims = self._live_claims(cookie)
+        if claims is None:
+            return None
+        try:
+            tournament_id = UUID(claims.tournament)
+            registration_id = UUID(claims.registration)
+        except ValueError:
+            return None
+        player_id = self._player(tournament_id, registration_id, claims.token_check, LEFT)
+        if player_id is None:
+            return None
+        return PlayerSession(tournament_id, registration_id, player_id, claims.nonce)
+
     def player_token(self, session: PlayerSession) -> str:
         """The session's player token, derived again on the server, for the use cases that
         take one (the same path as REST)."""
@@ -173,14 +192,21 @@ class PlayerSessions(SignedSessions[PlayerClaims]):
             raise UnauthenticatedError("this player no longer plays in the tournament")
         return self._registrants.player_token(registration.id)
 
-    def _player(self, tournament_id: UUID, registration_id: UUID, check: str) -> UUID | None:
-        """The registration's player while its token is the one checked and it plays."""
+    def _player(
+        self,
+        tournament_id: UUID,
+        registration_id: UUID,
+        check: str,
+        statuses: frozenset[str] = SIGNED_IN,
+    ) -> UUID | None:
+        """The registration's player while its token is the one checked and it plays (or has
+        one of ``statuses``)."""
         try:
             state = self._load(tournament_id)
         except TournamentNotFoundError:
             return None
         registration = next((r for r in state.registrations if r.id == registration_id), None)
-        if registration is None or registration.status not in SIGNED_IN:
+        if registration is None or registration.status not in statuses:
             return None
         if not self._signer.checks_token(check, registration.token_hash):
             return None

@@ -46,6 +46,10 @@ from service.shared.match_play import DayParts, TournamentDay
 from service.storage.events import Change
 
 PLAYERS = "players"
+EXCLUDED_REPORTS = (
+    "the player is excluded from this tournament (C-EXCL-1): their reports no longer count"
+)
+WITHDRAWN_REPORTS = "the player has withdrawn from this tournament: their reports no longer count"
 
 
 class Replacement(msgspec.Struct, frozen=True, kw_only=True):
@@ -191,16 +195,15 @@ class VenueService(TournamentDay):
 
         def decide(state: Tournament, now: datetime) -> list[tournament.TournamentEvent]:
             # the token of a registration that plays: not a cancelled or withdrawn one
-            player = next(
-                (
-                    r.player_id
-                    for r in state.registrations
-                    if r.token_hash == hashed and r.status == "checked_in"
-                ),
-                None,
-            )
-            if player is None:
+            mine = next((r for r in state.registrations if r.token_hash == hashed), None)
+            if mine is not None and mine.status == "excluded":
+                # rule C-EXCL-1: one of the two players, but no longer in the tournament
+                raise tournament.NotInMatchError(EXCLUDED_REPORTS)
+            if mine is not None and mine.status == "withdrawn":
+                raise tournament.NotInMatchError(WITHDRAWN_REPORTS)
+            if mine is None or mine.status != "checked_in":
                 raise tournament.NotInMatchError("only the two players of a match report it")
+            player = mine.player_id
             return tournament.report_result(
                 state,
                 match_id=match_id,
