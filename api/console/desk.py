@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -62,7 +62,7 @@ SUMMARIES = {
     "mark_present": "Page form: a player, a table or everyone back from the break (as POST "
     ".../breaks/present); on a break-list row it waives the proposed penalty",
     "agree_return": "Page form: a player of the break list leaving the venue agrees a time to be "
-    "back, a time of day today in the club's time zone (as POST "
+    "back, a time of day in the club's time zone, the nearest to now (as POST "
     ".../breaks/{player_id}/return-time)",
     "finalize": "Page form: fix places and prizes (as POST .../finalize)",
     "reopen": "Page form: reopen a final tournament, with a reason (as POST .../reopen)",
@@ -277,8 +277,9 @@ def _back_from_break(console: Console, tournament_id: UUID, data: dict[str, Any]
 
 def _return_time(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:
     """rule C-BREAK-3: a player of a break-list row who leaves the venue agrees a time to be
-    back: ``until``, a time of day (``HH:MM``) today in the club's time zone (rule CAL-3). A
-    text that is no time of day, or a time already past, is refused next to it (422)."""
+    back: ``until``, a time of day (``HH:MM``) in the club's time zone (rule CAL-3), the one
+    nearest to now (``_today_at``). A text that is no time of day, or a time already past, is
+    refused next to it (422)."""
     player_id = uuid_in(data, "player_id")
     typed = text(data, "until")
     agree = console.services.conduct.agree_return_time
@@ -297,15 +298,19 @@ def _return_time(console: Console, tournament_id: UUID, data: dict[str, Any]) ->
 
 
 def _today_at(console: Console, typed: str) -> datetime:
-    """The instant of the time of day ``typed`` (``HH:MM``) today in the club's time zone
-    (rule CAL-3: DST-aware, as the deadlines are read)."""
+    """The instant of the time of day ``typed`` (``HH:MM``) in the club's time zone (rule
+    CAL-3: DST-aware, as the deadlines are read) nearest to now: today's, or around midnight
+    the next or the previous day's (00:10 typed at 23:50 is twenty minutes ahead, 23:40 typed
+    at 00:05 is past)."""
     try:
         at = parse_time("until", typed)
     except InvalidInputError:
         raise InvalidInputError("until", console.t["until_invalid"]) from None
     services = console.services
-    zone = services.zone
-    return local_instant(services.clock.now().astimezone(zone).date(), at, zone)
+    zone, now = services.zone, services.clock.now()
+    today = now.astimezone(zone).date()
+    days = (today - timedelta(days=1), today, today + timedelta(days=1))
+    return min((local_instant(day, at, zone) for day in days), key=lambda then: abs(then - now))
 
 
 def _finalize(console: Console, tournament_id: UUID, data: dict[str, Any]) -> DeskForm:

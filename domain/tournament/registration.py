@@ -484,6 +484,13 @@ def _email(text: str) -> str:
             "write the part before the @ without quotes, comments or the characters "
             '( ) < > [ ] , ; : \\ "',
         )
+    if any(character in _QUOTING for character in domain):
+        # the same around the domain (RFC 5322 3.4.1: a comment may stand on either side of
+        # it): anna@example.org(note) is sent to anna@example.org (our own mailer drops it)
+        raise InvalidInputError(
+            "email",
+            'write the part after the @ without comments or the characters ( ) < > [ ] , ; : \\ "',
+        )
     if len(address) > 254 or not _EMAIL.fullmatch(address):
         raise InvalidInputError("email", "is not an e-mail address")
     return address
@@ -492,7 +499,8 @@ def _email(text: str) -> str:
 _QUOTING = frozenset('"(),:;<>[\\]')
 """What a local part holds only quoted or as a comment (RFC 5322 specials but ``@`` and ``.``):
 quoting spells an existing mailbox anew (``"anna"`` is ``anna``, RFC 5321 4.1.2), a comment
-is dropped by mail servers that read it."""
+is dropped by mail servers that read it; a domain holds them only as a comment (or as a
+domain literal's brackets: an IP literal is refused before)."""
 
 
 def _is_ip_literal(domain: str) -> bool:

@@ -168,3 +168,31 @@ def test_the_return_time_form_speaks_english_on_the_english_desk(
         flash_of(shown) == f"Return time agreed: {break_of(client, day.id, late)['display_name']}."
     )
     assert shown_until(row_with(shown, "data-player-id", late)) == until
+
+
+def test_a_return_time_after_midnight_agreed_late_in_the_evening_is_the_next_day_s(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule C-BREAK-3 (CAL-3): at 23:50 a player agrees to be back at 00:10, twenty minutes
+    # ahead on the club's clock; the desk read it as today's 00:10 and refused it as past
+    day, late, _ = late_after_round_one(client, clock)
+    signed_in(client)
+    now = clock.now().astimezone(BERLIN)
+    evening = now.replace(hour=23, minute=50, second=0, microsecond=0)
+    clock.advance((evening - now).total_seconds())
+    before = stored_events(client)
+
+    answer = submit(client, day.id, "/breaks/return-time", player_id=late, until="00:10")
+
+    assert answer.status_code == 303, answer.text
+    back_at = evening + timedelta(minutes=20)
+    assert datetime.fromisoformat(break_of(client, day.id, late)["allowed_until"]) == back_at
+    [agreed] = [e for e in audit(client, day.id) if e["type"] == "ReturnTimeAgreed"]
+    assert datetime.fromisoformat(agreed["data"]["until"]) == back_at
+    # a time of day just gone is still refused as past, not read as tomorrow's
+    refused = submit(client, day.id, "/breaks/return-time", player_id=late, until="23:40")
+    assert refused.status_code == 422
+    assert "Die vereinbarte Rückkehrzeit ist schon vorbei." in row_with(
+        refused.text, "data-player-id", late, "agree-return"
+    )
+    assert stored_events(client) == before + 1
