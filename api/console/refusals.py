@@ -383,6 +383,18 @@ GERMAN_DETAILS: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
             r"is at most (\d+) characters of notation",
             r"Ein Zug hat höchstens \1 Zeichen.",
         ),
+        # a registration's state changed meanwhile (a desk row drawn before, rule T-CANCEL-1)
+        (
+            r"the registration is (\w+(?: in)?)",
+            lambda found: f"Die Anmeldung ist bereits {_status(found)}.",
+        ),
+        (
+            r"the tournament is running: record a withdrawal instead of a cancellation",
+            "Das Turnier läuft: statt einer Abmeldung den Rückzug eintragen.",
+        ),
+        # the break list's mark-present (rule C-BREAK-2)
+        (r"no round is paired yet", "Noch ist keine Runde ausgelost."),
+        (r"round (\d+) has no table (\d+)", r"Runde \1 hat keinen Tisch \2."),
         # the season page's directors
         (
             r"is no director of this season",

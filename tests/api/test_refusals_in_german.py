@@ -106,6 +106,17 @@ def refusal(html: str) -> str:
             "cannot read '24-18': steps read 'from/to', 'bar/to' or 'from/off'",
             "24-18",
         ),
+        # a desk row drawn before the registration changed (rule T-CANCEL-1)
+        ("tournament-state", "the registration is checked in", "eingecheckt"),
+        ("tournament-state", "the registration is withdrawn", "zurückgezogen"),
+        (
+            "tournament-state",
+            "the tournament is running: record a withdrawal instead of a cancellation",
+            "Rückzug",
+        ),
+        # the break list (rule C-BREAK-2)
+        ("not-found", "no round is paired yet", "keine Runde"),
+        ("not-found", "round 2 has no table 9", "Tisch 9"),
         # a player excluded from the tournament reports (rule C-EXCL-1)
         (
             "forbidden",
@@ -360,3 +371,36 @@ def test_a_play_that_is_no_move_notation_is_refused_in_german(
     )
     english = client.post(f"{table.url}/play?lang=en", data=sent, follow_redirects=False)
     assert refusal(english.text).startswith("'24/x': 'x' at column 4")
+
+
+# The desk's late-entry row, sent from a page drawn before the registration was cancelled -----
+
+
+def test_cancelling_a_late_registration_cancelled_meanwhile_is_refused_in_german(
+    client: Client, clock: MovableClock
+) -> None:
+    # rule T-CANCEL-1: cancelled on another device, the desk's row is stale
+    day = start_tournament(client, clock, 4)
+    signed_in(client)
+    late = submit(
+        client,
+        day.id,
+        "/registrations",
+        first_name="Lena",
+        last_name="Spät",
+        email="lena@example.org",
+        age="30",
+    )
+    assert late.status_code == 303, late.text
+    registration = next(
+        r
+        for r in client.get(day.url("/registrations"), headers=DIRECTOR).json()
+        if r["email"] == "lena@example.org"
+    )
+    rid = registration["registration_id"]
+    assert client.delete(day.url(f"/registrations/{rid}"), headers=DIRECTOR).status_code == 200
+    answer = submit(client, day.id, f"/registrations/{rid}/cancel-late-entry")
+    assert answer.status_code == 409
+    assert refusal(answer.text) == "Die Anmeldung ist bereits abgemeldet."
+    rest = client.delete(day.url(f"/registrations/{rid}"), headers=DIRECTOR)
+    assert rest.json()["detail"] == "the registration is cancelled"
