@@ -333,6 +333,17 @@ GERMAN_DETAILS: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
             ),
         ),
         (
+            r"write the part after the @ without comments or the characters .*",
+            lambda _: (
+                "Bitte den Teil nach dem @ ohne Kommentare und die Zeichen "
+                '( ) < > [ ] , ; : \\ " schreiben.'
+            ),
+        ),
+        (
+            r"must not contain invisible format characters \(e\.g\. text direction marks\)",
+            "Bitte ohne unsichtbare Steuerzeichen (etwa Schreibrichtungszeichen).",
+        ),
+        (
             r"must not contain control characters or line breaks \((U\+[0-9A-F]+)\)",
             r"Bitte ohne Zeilenumbrüche und Steuerzeichen (\1).",
         ),

@@ -95,6 +95,13 @@ def refusal(html: str) -> str:
         ("invalid-input", "2000-04-31 does not exist: April 2000 has 30 days", "30 Tage"),
         ("invalid-input", "2000-13-01 does not exist: there is no month 13", "Monat 13"),
         ("invalid-input", "'gestern' is not a date; use YYYY-MM-DD", "„gestern“"),
+        ("invalid-input", "write the part after the @ without comments or the characters ( )", "@"),
+        (
+            "invalid-input",
+            "must not contain invisible format characters (e.g. text direction marks)",
+            "unsichtbare",
+        ),
+        ("invalid-input", "must not contain control characters or line breaks (U+000A)", "U+000A"),
         # the round page's pairing override (rule T-FMT-2)
         ("invalid-input", "not in this round's field: 1f0e", "neu laden"),
         ("invalid-input", "every active player once; missing: 1f0e, 9a2b", "2 Spieler"),
@@ -404,3 +411,19 @@ def test_cancelling_a_late_registration_cancelled_meanwhile_is_refused_in_german
     assert refusal(answer.text) == "Die Anmeldung ist bereits abgemeldet."
     rest = client.delete(day.url(f"/registrations/{rid}"), headers=DIRECTOR)
     assert rest.json()["detail"] == "the registration is cancelled"
+
+
+def test_an_e_mail_address_with_a_comment_after_the_at_is_refused_in_german(
+    client: Client,
+) -> None:
+    tournament = schedule(client)
+    signed_in(client)
+    form = {"first_name": "Anna", "last_name": "Muster", "age": "30", "birth_date": ""}
+    answer = submit(
+        client, tournament["id"], "/registrations", email="anna@example.org(Notiz)", **form
+    )
+    assert answer.status_code == 422
+    assert refusal(answer.text) == (
+        'Bitte den Teil nach dem @ ohne Kommentare und die Zeichen ( ) < > [ ] , ; : \\ " '
+        "schreiben."
+    )
