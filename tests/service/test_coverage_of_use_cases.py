@@ -21,10 +21,11 @@ HERE = Path(__file__).resolve().parent
 BELOW_THE_SLICES = ("service.shared", "service.storage", "service.clock", "service.settings")
 
 PLUMBING: set[str] = {
-    # Loading an aggregate for the controllers' own checks (If-Match, audit): no decision,
-    # no view of its own; the commands and queries that use it are tested.
-    "SeasonService.load",
+    # The match a dispute is about, for the controllers' check of who may see or settle it
+    # (api/http/auth.py, api/evidence/disputes.py): no decision, no view of its own.
     "DisputeService.load",
+    # A signed-in director as recorded, for the sessions' check that they are still active
+    # (service/people/sessions.py): no decision, no view of its own.
     "DirectorService.load",
     # One round of a loaded tournament as shown; latest_round and get_round are its use cases.
     "RoundService.round_view",
