@@ -29,11 +29,6 @@ PLUMBING: set[str] = {
     "DirectorService.load",
     # One round of a loaded tournament as shown; latest_round and get_round are its use cases.
     "RoundService.round_view",
-    # Thin delegations to service.shared.registrants (tested through register and the mails).
-    "TournamentService.registered",
-    "TournamentService.player_token",
-    "TournamentService.banned_until",
-    "TournamentService.ids_of_same_address",
     # The outbox's shutdown: the scheduler's plumbing.
     "OutboxService.stop",
 }
