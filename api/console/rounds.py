@@ -283,7 +283,11 @@ def _round_page(
     matches = services.rounds.list_matches(tournament_id)
     of_round = {m.match_id: m for m in matches if m.round == number}
     held = services.venue.load(tournament_id)
-    live = {t.match_id: _live_score(t) for t in services.venue.open_tables_now(tournament_id)}
+    # only the latest round has open tables: an earlier one's page loads no match
+    open_now = (
+        services.venue.open_tables_now(tournament_id) if latest and latest.round == number else []
+    )
+    live = {t.match_id: _live_score(t) for t in open_now}
     rows = [
         Row(
             table=table,
