@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from typing import Literal, cast
 from uuid import UUID
 from zoneinfo import ZoneInfo
@@ -216,12 +216,10 @@ class TournamentService:
         """A seat or a waitlist place, and the player token for self-service (rule T-REG-3);
         after the start only the director registers (a late entry)."""
         registration_id = uuid.uuid4()
-        player_id = self.player_id_for(applicant.email)
-        same_address = self.ids_of_same_address(tournament_id, applicant.email, player_id)
-        player_token = self.player_token(registration_id)
-
-        def banned_until(state: Tournament) -> date | None:
-            return self.banned_until(state, player_id)
+        registrants = self._registrants
+        player_id = registrants.player_id_for(applicant.email)
+        same_address = registrants.ids_of_same_address(tournament_id, applicant.email, player_id)
+        player_token = registrants.player_token(registration_id)
 
         with self._store.keys.typed_in(player_id):  # a new key even after an erasure
             change = self._execute(
@@ -233,31 +231,15 @@ class TournamentService:
                     applicant=applicant,
                     token_hash=token_hash(player_token),
                     now=now,
-                    banned_until=banned_until(state),
+                    banned_until=registrants.banned_until(state, player_id),
                     also_known_as=same_address,
                     actor=actor,
                 ),
             )
-        return self.registered(change.state, registration_id)
-
-    def registered(self, state: Tournament, registration_id: UUID) -> Registration:
-        """The answer to a registration: its place and its player token (derived again)."""
-        return self._registrants.registered(state, registration_id)
+        return registrants.registered(change.state, registration_id)
 
     def player_id_for(self, email: str) -> UUID:
         return self._registrants.player_id_for(email)
-
-    def player_token(self, registration_id: UUID) -> str:
-        return self._registrants.player_token(registration_id)
-
-    def banned_until(self, state: Tournament, player_id: UUID) -> date | None:
-        """The end of the season whose director banned the person, if so (rule C-EXCL-1)."""
-        return self._registrants.banned_until(state, player_id)
-
-    def ids_of_same_address(
-        self, tournament_id: UUID, email: str, player_id: UUID
-    ) -> tuple[UUID, ...]:
-        return self._registrants.ids_of_same_address(tournament_id, email, player_id)
 
     def cancel_registration(
         self,

@@ -97,7 +97,7 @@ class SeasonService:
         self, season_id: UUID, period: PeriodInput, *, actor: str = DIRECTOR
     ) -> SeasonRow:
         self._commands.update(
-            lambda: self.load(season_id),
+            lambda: load_season(self._store, season_id),
             seasons.evolve,
             lambda state, now: seasons.add_period(state, period, now=now, actor=actor),
             DECIDE_AGAIN,
@@ -110,7 +110,7 @@ class SeasonService:
         player_id, reason = decision.player_id, decision.reason
         revoke_points = decision.revoke_points
         return self._commands.update(
-            lambda: self.load(season_id),
+            lambda: load_season(self._store, season_id),
             seasons.evolve,
             lambda state, now: seasons.ban(
                 state,
@@ -126,7 +126,7 @@ class SeasonService:
     def list_bans(self, season_id: UUID) -> list[SeasonBan]:
         """rule C-EXCL-1: the season's bans in the order they were decided, each with its
         reason, read from the season's own events (a few per season, no view needed)."""
-        self.load(season_id)
+        load_season(self._store, season_id)  # a 404 for an unknown season
         return [
             copied(event, SeasonBan, banned_at=event.timestamp)
             for event in self._store.stream(season_id)
@@ -160,9 +160,6 @@ class SeasonService:
                 f"player {player_id} has no row in the ranking of season {season_id}"
             )
         return found
-
-    def load(self, season_id: UUID) -> Season:
-        return load_season(self._store, season_id)
 
     def season_of(self, field: str, season_id: UUID | None, play_date: str) -> Season | None:
         """The season named by ``field`` (a 422 if there is none), or without an id the season
