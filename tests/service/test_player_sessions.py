@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import UnauthenticatedError
+from domain.tournament import NotInMatchError
 from service.bootstrap import Services
 from service.clock import MovableClock
 from service.settings import DEV_DIRECTOR_TOKEN
@@ -47,6 +48,33 @@ def test_a_cancelled_registrations_session_and_link_stop_at_once(services: Servi
     )
     assert services.player_sessions.check(cookie) is None
     assert not services.player_sessions.signs_in(anna.player_token)
+
+
+def test_an_excluded_players_session_is_known_as_left_and_its_report_refused_saying_why(
+    services: Services, clock: MovableClock
+) -> None:
+    # rule C-EXCL-1: the exclusion ends the player's session; ``left`` still knows it, so that
+    # the report it sends is refused in the use case's words, and it acts for nothing else
+    day = checked_in_tournament(services, clock, 4)
+    table = services.rounds.start(day.tournament_id).round.pairings[0]
+    assert table.match_id is not None
+    excluded = next(r for r in day.registrations if r.player_id == table.player_a)
+    playing = next(r for r in day.registrations if r.player_id == table.player_b)
+    cookie = services.player_sessions.open(excluded.player_token).cookie
+    other = services.player_sessions.open(playing.player_token).cookie
+    assert services.player_sessions.left(cookie) is None  # still playing: not left
+    exclude = services.rounds.exclude
+    exclude(day.tournament_id, player_id=excluded.player_id, reason="conduct", actor="director")
+    assert services.player_sessions.check(cookie) is None
+    left = services.player_sessions.left(cookie)
+    assert left is not None
+    assert (left.registration_id, left.player_id) == (excluded.registration_id, table.player_a)
+    assert services.player_sessions.left(other) is None  # a playing player's session
+    assert services.player_sessions.left("made-up") is None
+    report = TableReport(match_id=table.match_id, winner=table.player_a, points_a=1, points_b=0)
+    with pytest.raises(NotInMatchError, match="excluded from this tournament"):
+        services.venue.report(day.tournament_id, report, player_token=excluded.player_token)
+    assert services.venue.reports_at(day.tournament_id, table.match_id) == []
 
 
 def test_a_players_table_and_the_reports_waiting_at_it(
