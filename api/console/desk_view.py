@@ -49,8 +49,14 @@ def desk_sections(
     is shown above the sections instead (``stray_error``): a refusal is never silent."""
     started_at = tournament.started_at
     running = started_at is not None and tournament.completed_at is None
+    # rule T-REG-3: the waitlist promotes until the start; a registration made after it, seat
+    # or none, joins the field only by its admission (admit_late_entry): a late entry
     waitlist = sorted(
-        (row for row in registrations if row.status == "waitlisted"),
+        (
+            row
+            for row in registrations
+            if row.status == "waitlisted" and (started_at is None or row.registered_at < started_at)
+        ),
         key=lambda row: row.waitlist_position or 0,
     )
     late = [
