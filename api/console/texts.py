@@ -38,6 +38,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "buy_in_paid": "Startgeld bezahlt (€)",
         "buy_in_invalid": "Bitte einen Betrag in Euro wie 20 oder 20,00 eingeben.",
         "checked_in_at": "eingecheckt {at}",
+        "cancelled_refund": "storniert: {refund} € Startgeld zurückgegeben",
         "start": "Turnier starten",
         "start_lead": "Startet das Turnier und lost Runde 1 aus. Nicht erschienene Spieler "
         "verlieren ihren Platz, Nachrücker werden gesetzt.",
@@ -172,6 +173,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "buy_in_paid": "Buy-in paid (€)",
         "buy_in_invalid": "Please enter an amount in euros such as 20 or 20.00.",
         "checked_in_at": "checked in {at}",
+        "cancelled_refund": "cancelled: buy-in of {refund} € handed back",
         "start": "Start the tournament",
         "start_lead": "Starts the tournament and pairs round 1. No-shows lose their seat, "
         "standbys are seated.",

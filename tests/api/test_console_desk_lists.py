@@ -11,9 +11,10 @@ from typing import Any
 from litestar.testing import TestClient
 
 from service.clock import MovableClock
-from tests.api.test_console import desk, signed_in
+from tests.api.test_console import desk, row_of, signed_in
 from tests.api.test_console_desk import register_lena_after_the_start, submit
 from tests.api.test_tournament_day import start_tournament
+from tests.conftest import DIRECTOR
 
 Client = TestClient[Any]
 
@@ -69,3 +70,29 @@ def test_a_late_registration_to_a_full_tournament_is_a_late_entry_not_on_the_wai
     assert admitted.status_code == 303, admitted.text
     after = client.get(admitted.headers["location"]).text
     assert listed(after, late) == {"players-section": ["withdraw", "exclude"]}
+
+
+def test_a_late_registration_cancelled_after_its_check_in_shows_the_refund_not_the_check_in(
+    client: Client, clock: MovableClock
+) -> None:
+    # rules T-CANCEL-1, T-BUYIN-1: checked in on arrival, never admitted, cancelled by the
+    # director: the registrations table says so and names the buy-in handed back
+    day = start_tournament(client, clock, 4)
+    signed_in(client)
+    late, _ = register_lena_after_the_start(client, day)
+    client.post(
+        day.url(f"/registrations/{late['registration_id']}/check-in"),
+        json={"id_document_seen": True, "buy_in_paid_cents": 10000},
+        headers=DIRECTOR,
+    ).raise_for_status()
+    cancelled = submit(
+        client, day.id, f"/registrations/{late['registration_id']}/cancel-late-entry"
+    )
+    assert cancelled.status_code == 303, cancelled.text
+
+    row = row_of(desk(client, day.id).text, late["registration_id"])
+    assert "eingecheckt" not in row
+    assert "storniert: 100,00 € Startgeld zurückgegeben" in row
+    english = row_of(desk(client, day.id, "?lang=en").text, late["registration_id"])
+    assert "checked in" not in english
+    assert "cancelled: buy-in of 100.00 € handed back" in english
