@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from domain.errors import DomainError
+from domain.tournament.formats import require_late_entry_open
 from projections.participants import RegistrationRow
 from service.bootstrap import Services
 from service.conduct.conduct import Break
@@ -69,11 +71,16 @@ def desk_sections(
     ]
     # a late entry checked in on arrival (POST .../check-in) waits for its admission: it plays
     # no round until then, so it stays a late entry to admit, not a player of the field
-    admitted = (
-        {entry.player_id for entry in services.venue.load(tournament.id).late_entries}
-        if any(row.status == "checked_in" for row in late)
-        else set()
-    )
+    held = services.venue.load(tournament.id) if late else None
+    admitted = {entry.player_id for entry in held.late_entries} if held else set()
+    # the domain admits no late entry to a fixed schedule nor once the last Swiss round is
+    # paired (require_late_entry_open): no form is offered that is always refused
+    try:
+        if held is not None:
+            require_late_entry_open(held)
+        admitting = held is not None
+    except DomainError:
+        admitting = False
     late_entries = [row for row in late if row.player_id not in admitted]
     waiting = {row.registration_id for row in late_entries}
     in_field = [
@@ -92,7 +99,7 @@ def desk_sections(
     completed = tournament.completed_at is not None
     shown_forms = {"start", "register" if not completed else ""}
     shown_forms.update(f"check-in:{row.registration_id}" for row in registrations)
-    if tournament.row.format == "swiss":  # API.md "Formats": no late entry to a fixed schedule
+    if admitting:  # API.md "Formats": no late entry to a fixed schedule
         shown_forms.update(f"late-entry:{row.registration_id}" for row in late_entries)
     # rule T-CANCEL-1: never admitted, a late registration is cancelled, in any format
     shown_forms.update(f"cancel-late-entry:{row.registration_id}" for row in late_entries)
@@ -113,6 +120,7 @@ def desk_sections(
         "waitlist": waitlist,
         "standbys": [row for row in registrations if row.status == "standby"],
         "late_entries": late_entries,
+        "admitting": admitting,
         "in_field": in_field,
         "running": running,
         "breaks": breaks,

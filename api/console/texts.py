@@ -81,6 +81,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "bezahltem Startgeld eingecheckt und zugelassen, ab der nächsten Runde gesetzt; verpasste "
         "Runden zählen als Niederlage mit 0 Punkten.",
         "late_entry": "Zulassen",
+        "late_entries_closed": "Nach dem Start angemeldet. Die letzte Schweizer Runde ist "
+        "ausgelost: Nachzügler spielen nicht mehr mit.",
         "cancel_late_entry": "Anmeldung stornieren",
         "late_entries_refused": "Nach dem Start angemeldet. Jeder gegen jeden und das K.-o.-"
         "System spielen einen beim Start festgelegten Plan: Nachzügler spielen nicht mit "
@@ -215,6 +217,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "document seen and the buy-in paid, and admitted, paired from the next round; missed "
         "rounds count as losses with 0 points.",
         "late_entry": "Admit",
+        "late_entries_closed": "Registered after the start. The last Swiss round is paired: "
+        "late entries no longer play.",
         "cancel_late_entry": "Cancel registration",
         "late_entries_refused": "Registered after the start. A round robin and an elimination "
         "play a schedule fixed at the start: late entries do not play (rules T-FMT-11, "

@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 from service.clock import MovableClock
 from tests.api.test_console import desk, row_of, signed_in
 from tests.api.test_console_desk import register_lena_after_the_start, submit
-from tests.api.test_tournament_day import start_tournament
+from tests.api.test_tournament_day import pair_next, report, start_tournament
 from tests.conftest import DIRECTOR
 
 Client = TestClient[Any]
@@ -96,3 +96,22 @@ def test_a_late_registration_cancelled_after_its_check_in_shows_the_refund_not_t
     english = row_of(desk(client, day.id, "?lang=en").text, late["registration_id"])
     assert "checked in" not in english
     assert "cancelled: buy-in of 100.00 € handed back" in english
+
+
+def test_after_the_last_swiss_round_is_paired_a_late_registration_is_offered_no_admission(
+    client: Client, clock: MovableClock
+) -> None:
+    # require_late_entry_open: once the last Swiss round is paired the domain refuses every
+    # admission, so the desk offers only the cancellation (rule T-CANCEL-1)
+    day = start_tournament(client, clock, 4)
+    while len(day.rounds) < day.swiss_rounds:
+        for table in day.rounds[-1]["pairings"]:
+            if table["player_b"]:
+                report(client, day, table)
+        pair_next(client, day)
+    signed_in(client)
+    late, page = register_lena_after_the_start(client, day)
+
+    assert listed(page, late) == {"late-entries-section": ["cancel-late-entry"]}
+    refused = submit(client, day.id, f"/registrations/{late['registration_id']}/late-entry")
+    assert refused.status_code == 409
