@@ -419,6 +419,9 @@ class DeskController(ConsolePages):
             error = _form_error("register", refused)
             return _desk(console, tournament_id, error=error, form=form)
         done = "register_waitlisted" if registered.status == "waitlisted" else "register"
+        if console.services.tournaments.get_tournament(tournament_id).status == "running":
+            # after the start a registration is a late entry, waitlisted or not (T-BUYIN-1)
+            done = "register_late"
         return _back(console, tournament_id, done, registered.registration_id)
 
 

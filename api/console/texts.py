@@ -126,6 +126,7 @@ TEXT: dict[Lang, dict[str, str]] = {
         "print_standings": "Tabelle",
         "done_register": "{name} ist angemeldet.",
         "done_register_waitlisted": "{name} steht auf der Warteliste.",
+        "done_register_late": "{name} ist nachgemeldet: bei der Ankunft unter Nachzügler zulassen.",
         "done_late_entry": "{name} spielt ab der nächsten Runde mit.",
         "done_cancel_late_entry": "Die Anmeldung von {name} ist storniert.",
         "done_cancel_late_entry_refund": "Die Anmeldung von {name} ist storniert: {refund} € "
@@ -262,6 +263,8 @@ TEXT: dict[Lang, dict[str, str]] = {
         "print_standings": "Standings",
         "done_register": "{name} is registered.",
         "done_register_waitlisted": "{name} is on the waitlist.",
+        "done_register_late": "{name} is registered late: admit them under late entries on "
+        "arrival.",
         "done_late_entry": "{name} plays from the next round.",
         "done_cancel_late_entry": "{name}'s registration is cancelled.",
         "done_cancel_late_entry_refund": "{name}'s registration is cancelled: hand back the "

@@ -12,7 +12,7 @@ from litestar.testing import TestClient
 
 from service.clock import MovableClock
 from tests.api.test_console import desk, row_of, signed_in
-from tests.api.test_console_desk import register_lena_after_the_start, submit
+from tests.api.test_console_desk import flash_of, register_lena_after_the_start, submit
 from tests.api.test_tournament_day import pair_next, report, start_tournament
 from tests.conftest import DIRECTOR
 
@@ -53,6 +53,8 @@ def test_a_late_registration_to_a_full_tournament_is_a_late_entry_not_on_the_wai
     signed_in(client)
     late, page = register_lena_after_the_start(client, day)
     assert late["status"] == "waitlisted"
+    # the desk's message says where she is listed, not the waitlist she is not on
+    assert flash_of(page) == "Lena S. ist nachgemeldet: bei der Ankunft unter Nachzügler zulassen."
 
     assert listed(page, late) == {"late-entries-section": ["late-entry", "cancel-late-entry"]}
     assert 'id="waitlist"' not in page
